@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Rulebench",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Rulebench", targets: ["Rulebench"]),
+        .executable(name: "rulebench", targets: ["RulebenchCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // Lua 5.4 as the system provides it: only the module map lives here.
+        .systemLibrary(
+            name: "CLua",
+            path: "Sources/CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"])]
+        ),
+        // The C side of the bridge: allocator, budget hook, protected calls,
+        // and the wrappers that raise Lua errors on behalf of Swift.
+        .target(name: "LuaShim", dependencies: ["CLua"], path: "Sources/LuaShim"),
+        .target(
+            name: "Rulebench",
+            dependencies: ["CLua", "LuaShim", .product(name: "Yams", package: "Yams")]
+        ),
+        .executableTarget(
+            name: "RulebenchCLI",
+            dependencies: ["Rulebench", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(
+            name: "RulebenchTests",
+            dependencies: ["Rulebench"],
+            exclude: ["Fixtures"]
+        ),
+    ]
+)

@@ -1,0 +1,100 @@
+// luashim: the C half of Rulebench's Lua bridge.
+//
+// Lua reports errors with longjmp. Swift frames must never be unwound that
+// way, so every entry into Lua from Swift goes through rb_call (a lua_pcall
+// with a traceback handler), and every Swift function that Lua can call is
+// reached through a C wrapper that raises on Swift's behalf.
+//
+// The VM also owns the two budgets that make hostile scripts stoppable: a
+// counting allocator with a memory cap, and an instruction-count hook.
+
+#ifndef LUASHIM_H
+#define LUASHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lua_State lua_State;
+
+/// How a call is accounted: user calls run rule code under the instruction
+/// budget and the memory cap; engine calls run the kernel's own bookkeeping
+/// (rollback, snapshots) with no instruction budget and a reserve above the cap.
+typedef enum RBCallMode {
+    RB_MODE_ENGINE = 0,
+    RB_MODE_USER = 1
+} RBCallMode;
+
+/// Why a call failed.
+typedef enum RBStatus {
+    RB_OK = 0,
+    RB_ERROR = 1,          ///< a Lua error; the error object is on the stack
+    RB_BUDGET = 2,         ///< the instruction budget ran out
+    RB_MEMORY = 3,         ///< the memory cap was reached
+    RB_HANDLER = 4         ///< the error handler itself failed
+} RBStatus;
+
+/// A growable byte buffer owned by C, through which Swift hands results to Lua.
+typedef struct RBBuffer {
+    char *data;
+    size_t length;
+    size_t capacity;
+} RBBuffer;
+
+/// Replaces the buffer's contents. Returns 0 when out of memory.
+int rb_buffer_set(RBBuffer *buffer, const char *bytes, size_t length);
+
+/// A Swift function callable from Lua. It receives the VM's context pointer,
+/// an operation name and one string argument, writes its answer into `out`
+/// and returns 0 for success or 1 for an error (then `out` holds the message).
+/// It must not call back into Lua.
+typedef int (*RBHostFunction)(void *context, const char *operation,
+                              const char *argument, size_t length, RBBuffer *out);
+
+typedef struct RBVM RBVM;
+
+/// Creates a Lua state with the counting allocator. `memory_cap` is in bytes.
+/// Returns NULL when the state cannot be created.
+RBVM *rb_open(size_t memory_cap, void *host_context, RBHostFunction host);
+
+/// Closes the state and frees the VM.
+void rb_close(RBVM *vm);
+
+/// The underlying Lua state, for the non-raising reads Swift does on results.
+lua_State *rb_state(RBVM *vm);
+
+/// Sets the instruction budget per user call (0 removes the hook entirely).
+void rb_set_instruction_budget(RBVM *vm, int64_t instructions);
+
+/// Sets the memory cap in bytes.
+void rb_set_memory_cap(RBVM *vm, size_t bytes);
+
+/// Bytes currently allocated by the state.
+size_t rb_memory_used(RBVM *vm);
+
+/// Instructions used by the last user call (granularity: the hook period).
+int64_t rb_instructions_used(RBVM *vm);
+
+/// Compiles `source` (text only, never bytecode) as the kernel and runs it.
+/// The chunk must return a table of functions; it becomes the target of rb_call.
+/// On failure the error message is left on the stack.
+RBStatus rb_load_kernel(RBVM *vm, const char *source, size_t length, const char *chunkname);
+
+/// Calls kernel[function](args...) in protected mode. Each argument is a
+/// string (pointer and length). On RB_OK the results are at stack indices
+/// 2...top; otherwise the error object is at index 2. Call rb_clear after
+/// reading them.
+RBStatus rb_call(RBVM *vm, RBCallMode mode, const char *function,
+                 int argc, const char *const *argv, const size_t *lengths);
+
+/// Empties the Lua stack.
+void rb_clear(RBVM *vm);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,433 @@
+// luashim.c: the protected boundary between Swift and Lua.
+//
+// Everything here is small on purpose. Each function does one thing, and the
+// comments say why it is needed rather than what the API call does.
+
+#include "luashim.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Instructions between two hook calls. The hook itself is cheap; what costs
+ * is that any count hook makes the VM trap on every instruction. */
+#define RB_HOOK_PERIOD 1000
+
+/* Headroom above the cap that only the engine may use, so a game that hit its
+ * memory cap can still be rolled back. */
+#define RB_ENGINE_RESERVE ((size_t)64 << 20)
+
+/* Registry keys (their addresses are unique). */
+static const char RB_KERNEL_KEY = 'k';
+static const char RB_ERRMETA_KEY = 'e';
+
+struct RBVM {
+    lua_State *L;
+    size_t used;             /* bytes allocated now */
+    size_t cap;              /* the game's memory cap */
+    size_t limit;            /* what the allocator enforces at this moment */
+    int memory_hit;          /* the allocator refused during this call */
+    int64_t budget;          /* instructions per user call; 0 = no hook */
+    int64_t remaining;
+    int64_t spent;
+    int armed;               /* a user call is running */
+    int exhausted;           /* the budget ran out during this call */
+    void *host_context;
+    RBHostFunction host;
+    RBBuffer reply;
+};
+
+/* ---------- buffers ---------- */
+
+int rb_buffer_set(RBBuffer *buffer, const char *bytes, size_t length) {
+    if (length + 1 > buffer->capacity) {
+        size_t capacity = length + 1 < 256 ? 256 : length + 1;
+        char *data = realloc(buffer->data, capacity);
+        if (data == NULL) return 0;
+        buffer->data = data;
+        buffer->capacity = capacity;
+    }
+    if (length > 0) memcpy(buffer->data, bytes, length);
+    buffer->data[length] = '\0';
+    buffer->length = length;
+    return 1;
+}
+
+/* ---------- memory ---------- */
+
+/* Counts every byte and refuses growth past the current limit. Lua turns a
+ * NULL from a growing request into an ordinary "not enough memory" error;
+ * shrinking must never fail, so it is never refused. */
+static void *rb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    RBVM *vm = (RBVM *)ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        vm->used -= old;
+        return NULL;
+    }
+    if (nsize > old && vm->used - old + nsize > vm->limit) {
+        vm->memory_hit = 1;
+        return NULL;
+    }
+    void *block = realloc(ptr, nsize);
+    if (block == NULL) {
+        if (nsize > old) vm->memory_hit = 1;
+        return NULL;
+    }
+    vm->used = vm->used - old + nsize;
+    return block;
+}
+
+/* ---------- instruction budget ---------- */
+
+static RBVM *rb_vm_of(lua_State *L) {
+    return *(RBVM **)lua_getextraspace(L);
+}
+
+/* Called every RB_HOOK_PERIOD instructions, in whichever thread runs. Once the
+ * budget is spent it stays spent: the hook is re-armed to fire on every
+ * instruction and raises again each time, so `while true do pcall(f) end`
+ * cannot swallow the error and carry on. */
+static void rb_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    RBVM *vm = rb_vm_of(L);
+    if (!vm->armed) return;
+    if (!vm->exhausted) {
+        vm->spent += RB_HOOK_PERIOD;
+        vm->remaining -= RB_HOOK_PERIOD;
+        if (vm->remaining > 0) return;
+        vm->exhausted = 1;
+        lua_sethook(vm->L, rb_hook, LUA_MASKCOUNT, 1);
+        if (L != vm->L) lua_sethook(L, rb_hook, LUA_MASKCOUNT, 1);
+    }
+    luaL_error(L, "instruction budget exceeded (%I instructions)", (lua_Integer)vm->budget);
+}
+
+static void rb_install_hook(RBVM *vm) {
+    if (vm->budget > 0)
+        lua_sethook(vm->L, rb_hook, LUA_MASKCOUNT, RB_HOOK_PERIOD);
+    else
+        lua_sethook(vm->L, NULL, 0, 0);
+}
+
+void rb_set_instruction_budget(RBVM *vm, int64_t instructions) {
+    vm->budget = instructions > 0 ? instructions : 0;
+    rb_install_hook(vm);
+}
+
+void rb_set_memory_cap(RBVM *vm, size_t bytes) {
+    vm->cap = bytes;
+    vm->limit = bytes + RB_ENGINE_RESERVE;
+}
+
+size_t rb_memory_used(RBVM *vm) { return vm->used; }
+
+int64_t rb_instructions_used(RBVM *vm) { return vm->spent; }
+
+static void rb_arm(RBVM *vm, RBCallMode mode) {
+    vm->memory_hit = 0;
+    vm->exhausted = 0;
+    vm->spent = 0;
+    vm->remaining = vm->budget;
+    vm->armed = (mode == RB_MODE_USER && vm->budget > 0);
+    vm->limit = mode == RB_MODE_USER ? vm->cap : vm->cap + RB_ENGINE_RESERVE;
+}
+
+/* After a call: lift the budget and restore the normal hook period, so the
+ * next call (and the engine's own rollback) runs at full speed. */
+static void rb_disarm(RBVM *vm) {
+    vm->armed = 0;
+    vm->limit = vm->cap + RB_ENGINE_RESERVE;
+    if (vm->exhausted) rb_install_hook(vm);
+}
+
+/* ---------- error handling ---------- */
+
+/* Message handler for every protected call: turns the error into a string
+ * with a traceback. Kernel error objects (tables with the kernel's error
+ * metatable) already carry structured fields and pass through untouched.
+ * It never calls __tostring: a hostile object must not run code here. */
+static int rb_msgh(lua_State *L) {
+    if (lua_type(L, 1) == LUA_TTABLE && lua_getmetatable(L, 1)) {
+        lua_rawgetp(L, LUA_REGISTRYINDEX, &RB_ERRMETA_KEY);
+        int ours = lua_rawequal(L, -1, -2);
+        lua_pop(L, 2);
+        if (ours) return 1;
+    }
+    const char *message;
+    int type = lua_type(L, 1);
+    if (type == LUA_TSTRING || type == LUA_TNUMBER)
+        message = lua_tostring(L, 1);
+    else
+        message = lua_pushfstring(L, "error object is a %s value", luaL_typename(L, 1));
+    luaL_traceback(L, L, message, 1);
+    return 1;
+}
+
+/* ---------- Swift functions, raised from C ---------- */
+
+/* host(operation, argument): calls the Swift host function. Swift answers
+ * through a C buffer and a status; only this C frame raises. */
+static int rb_host_call(lua_State *L) {
+    RBVM *vm = rb_vm_of(L);
+    const char *operation = luaL_checkstring(L, 1);
+    size_t length = 0;
+    const char *argument = luaL_optlstring(L, 2, "", &length);
+    if (vm->host == NULL) return luaL_error(L, "no host functions are available");
+    int failed = vm->host(vm->host_context, operation, argument, length, &vm->reply);
+    lua_pushlstring(L, vm->reply.data ? vm->reply.data : "", vm->reply.length);
+    if (failed) return lua_error(L);
+    return 1;
+}
+
+/* ---------- hashing helpers for the kernel ---------- */
+
+/* FNV-1a over the bytes: stable across machines and runs, unlike Lua's
+ * internal string hash, which is seeded per state. */
+static int rb_strhash(lua_State *L) {
+    size_t length;
+    const char *s = luaL_checklstring(L, 1, &length);
+    uint64_t h = 14695981039346656037ULL;
+    for (size_t i = 0; i < length; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    lua_pushinteger(L, (lua_Integer)h);
+    return 1;
+}
+
+/* The IEEE-754 bits of a float, so the hash encodes numbers exactly. */
+static int rb_floatbits(lua_State *L) {
+    double x = (double)luaL_checknumber(L, 1);
+    int64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    lua_pushinteger(L, (lua_Integer)bits);
+    return 1;
+}
+
+/* ---------- the wire format from Swift ---------- */
+
+/* Values cross from Swift as one string, decoded here inside a protected
+ * call so that Swift never pushes anything that could raise:
+ *   n  t  f            nil, true, false
+ *   i<digits>;         integer
+ *   d<16 hex>          float, by its IEEE bits
+ *   s<length>:<bytes>  string
+ *   { key value ... }  table                                          */
+typedef struct RBReader {
+    const char *p, *end;
+    int depth;
+} RBReader;
+
+static void rb_decode_value(lua_State *L, RBReader *r);
+
+static long long rb_read_decimal(lua_State *L, RBReader *r, char terminator) {
+    int negative = 0;
+    unsigned long long value = 0;
+    if (r->p < r->end && *r->p == '-') { negative = 1; r->p++; }
+    const char *start = r->p;
+    while (r->p < r->end && *r->p >= '0' && *r->p <= '9')
+        value = value * 10 + (unsigned long long)(*r->p++ - '0');
+    if (r->p == start || r->p >= r->end || *r->p != terminator)
+        luaL_error(L, "malformed value from host");
+    r->p++;
+    return negative ? -(long long)value : (long long)value;
+}
+
+static void rb_decode_table(lua_State *L, RBReader *r) {
+    if (++r->depth > 200) luaL_error(L, "value from host nested too deeply");
+    luaL_checkstack(L, 4, "value from host nested too deeply");
+    lua_newtable(L);
+    while (r->p < r->end && *r->p != '}') {
+        rb_decode_value(L, r);
+        rb_decode_value(L, r);
+        if (lua_isnil(L, -2)) luaL_error(L, "malformed value from host: nil key");
+        lua_rawset(L, -3);
+    }
+    if (r->p >= r->end) luaL_error(L, "malformed value from host: unterminated table");
+    r->p++;
+    r->depth--;
+}
+
+static void rb_decode_value(lua_State *L, RBReader *r) {
+    if (r->p >= r->end) luaL_error(L, "malformed value from host: truncated");
+    char tag = *r->p++;
+    switch (tag) {
+    case 'n': lua_pushnil(L); break;
+    case 't': lua_pushboolean(L, 1); break;
+    case 'f': lua_pushboolean(L, 0); break;
+    case 'i': lua_pushinteger(L, (lua_Integer)rb_read_decimal(L, r, ';')); break;
+    case 'd': {
+        if (r->end - r->p < 16) luaL_error(L, "malformed value from host: float");
+        uint64_t bits = 0;
+        for (int i = 0; i < 16; i++) {
+            char c = *r->p++;
+            int digit = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
+            if (digit < 0) luaL_error(L, "malformed value from host: float");
+            bits = (bits << 4) | (uint64_t)digit;
+        }
+        double x;
+        memcpy(&x, &bits, sizeof x);
+        lua_pushnumber(L, (lua_Number)x);
+        break;
+    }
+    case 's': {
+        long long length = rb_read_decimal(L, r, ':');
+        if (length < 0 || length > r->end - r->p) luaL_error(L, "malformed value from host: string");
+        lua_pushlstring(L, r->p, (size_t)length);
+        r->p += length;
+        break;
+    }
+    case '{': rb_decode_table(L, r); break;
+    default: luaL_error(L, "malformed value from host: tag '%c'", tag);
+    }
+}
+
+static int rb_decode(lua_State *L) {
+    size_t length;
+    const char *s = luaL_checklstring(L, 1, &length);
+    RBReader reader = {s, s + length, 0};
+    rb_decode_value(L, &reader);
+    if (reader.p != reader.end) return luaL_error(L, "malformed value from host: trailing bytes");
+    return 1;
+}
+
+/* ---------- the VM ---------- */
+
+RBVM *rb_open(size_t memory_cap, void *host_context, RBHostFunction host) {
+    RBVM *vm = calloc(1, sizeof *vm);
+    if (vm == NULL) return NULL;
+    vm->cap = memory_cap;
+    vm->limit = memory_cap + RB_ENGINE_RESERVE;
+    vm->host_context = host_context;
+    vm->host = host;
+    vm->L = lua_newstate(rb_alloc, vm);
+    if (vm->L == NULL) {
+        free(vm);
+        return NULL;
+    }
+    *(RBVM **)lua_getextraspace(vm->L) = vm;
+    return vm;
+}
+
+void rb_close(RBVM *vm) {
+    if (vm == NULL) return;
+    lua_close(vm->L);
+    free(vm->reply.data);
+    free(vm);
+}
+
+lua_State *rb_state(RBVM *vm) { return vm->L; }
+
+void rb_clear(RBVM *vm) { lua_settop(vm->L, 0); }
+
+/* The libraries the kernel starts from. io and package are never opened;
+ * the kernel keeps what it needs of os and debug and removes them from
+ * the globals before any rule is loaded. */
+static int rb_open_libraries(lua_State *L) {
+    static const luaL_Reg libraries[] = {
+        {LUA_GNAME, luaopen_base},        {LUA_TABLIBNAME, luaopen_table},
+        {LUA_STRLIBNAME, luaopen_string}, {LUA_MATHLIBNAME, luaopen_math},
+        {LUA_UTF8LIBNAME, luaopen_utf8},  {LUA_COLIBNAME, luaopen_coroutine},
+        {LUA_DBLIBNAME, luaopen_debug},   {LUA_OSLIBNAME, luaopen_os},
+        {NULL, NULL}};
+    for (const luaL_Reg *lib = libraries; lib->func; lib++) {
+        luaL_requiref(L, lib->name, lib->func, 1);
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+/* The C functions handed to the kernel chunk as its argument. */
+static void rb_push_helpers(lua_State *L) {
+    static const luaL_Reg helpers[] = {
+        {"host", rb_host_call}, {"strhash", rb_strhash},
+        {"floatbits", rb_floatbits}, {"decode", rb_decode},
+        {NULL, NULL}};
+    luaL_newlib(L, helpers);
+    lua_newtable(L); /* the metatable that marks kernel error objects */
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &RB_ERRMETA_KEY);
+    lua_setfield(L, -2, "errormeta");
+}
+
+typedef struct RBKernelLoad {
+    const char *source;
+    size_t length;
+    const char *chunkname;
+} RBKernelLoad;
+
+static int rb_load_kernel_protected(lua_State *L) {
+    RBKernelLoad *load = (RBKernelLoad *)lua_touserdata(L, 1);
+    rb_open_libraries(L);
+    if (luaL_loadbufferx(L, load->source, load->length, load->chunkname, "t") != LUA_OK)
+        return lua_error(L);
+    rb_push_helpers(L);
+    lua_call(L, 1, 1);
+    if (!lua_istable(L, -1)) return luaL_error(L, "the kernel did not return a table");
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &RB_KERNEL_KEY);
+    return 0;
+}
+
+static RBStatus rb_status(RBVM *vm, int status) {
+    if (status == LUA_OK) return RB_OK;
+    if (vm->exhausted) return RB_BUDGET;
+    if (status == LUA_ERRMEM || vm->memory_hit) return RB_MEMORY;
+    if (status == LUA_ERRERR) return RB_HANDLER;
+    return RB_ERROR;
+}
+
+RBStatus rb_load_kernel(RBVM *vm, const char *source, size_t length, const char *chunkname) {
+    lua_State *L = vm->L;
+    lua_settop(L, 0);
+    RBKernelLoad load = {source, length, chunkname};
+    lua_pushcfunction(L, rb_msgh);
+    lua_pushcfunction(L, rb_load_kernel_protected);
+    lua_pushlightuserdata(L, &load);
+    rb_arm(vm, RB_MODE_ENGINE);
+    int status = lua_pcall(L, 1, 0, 1);
+    rb_disarm(vm);
+    if (status == LUA_OK) rb_install_hook(vm);
+    return rb_status(vm, status);
+}
+
+typedef struct RBCall {
+    const char *function;
+    int argc;
+    const char *const *argv;
+    const size_t *lengths;
+} RBCall;
+
+/* Runs inside lua_pcall: everything that can raise (pushing strings,
+ * looking up the function, the call itself) happens here, not in Swift. */
+static int rb_trampoline(lua_State *L) {
+    RBCall *call = (RBCall *)lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    luaL_checkstack(L, call->argc + 2, "too many arguments");
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &RB_KERNEL_KEY);
+    if (lua_getfield(L, -1, call->function) != LUA_TFUNCTION)
+        return luaL_error(L, "kernel has no function '%s'", call->function);
+    lua_remove(L, 1);
+    for (int i = 0; i < call->argc; i++)
+        lua_pushlstring(L, call->argv[i], call->lengths[i]);
+    lua_call(L, call->argc, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+RBStatus rb_call(RBVM *vm, RBCallMode mode, const char *function,
+                 int argc, const char *const *argv, const size_t *lengths) {
+    lua_State *L = vm->L;
+    lua_settop(L, 0);
+    if (!lua_checkstack(L, 8)) return RB_MEMORY;
+    RBCall call = {function, argc, argv, lengths};
+    lua_pushcfunction(L, rb_msgh);
+    lua_pushcfunction(L, rb_trampoline);
+    lua_pushlightuserdata(L, &call);
+    rb_arm(vm, mode);
+    int status = lua_pcall(L, 1, LUA_MULTRET, 1);
+    rb_disarm(vm);
+    return rb_status(vm, status);
+}

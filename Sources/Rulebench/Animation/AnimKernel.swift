@@ -1,0 +1,173 @@
+// The `anim` builder handed to `animate`, in Lua.
+//
+// It only builds and checks plan tables; timing, composition with
+// subactions, reversal and conflict detection happen in Swift
+// (see AnimationPlan and Timeline), where a host app reads them.
+// Each leaf records the file:line that built it, for conflict reports.
+
+extension KernelSource {
+    static let anim = #"""
+local K = ...
+local type, next, error, tostring, ipairs = type, next, error, tostring, ipairs
+local math_type, huge = math.type, math.huge
+
+local EASINGS = { linear = true, easeIn = true, easeOut = true, easeInOut = true }
+local KINDS = { tween = true, frames = true, wait = true, sound = true, cue = true,
+                sequence = true, parallel = true, stagger = true }
+
+local function fault(message) error(K.where(2) .. message, 0) end
+
+-- file:line of the rule code that built a leaf; nil when the builder was
+-- called in tail position (`return anim.tween{...}`), whose caller's frame
+-- Lua has already dropped. The action's animate location stands in then.
+local function site()
+  local w = K.where(3)
+  if w == "" then return nil end
+  return (w:gsub(": $", ""))
+end
+
+local function fields(spec, allowed, what)
+  if type(spec) ~= "table" then fault(what .. " expects a table of fields") end
+  for k in next, spec do
+    if type(k) == "string" and not allowed[k] then
+      local names = {}
+      for name in next, allowed do names[#names + 1] = name end
+      fault(what .. ": unknown field '" .. k .. "'" .. K.suggest(k, names))
+    end
+  end
+end
+
+local function number(v, name, what, default)
+  if v == nil then return default end
+  if type(v) ~= "number" or v ~= v or v == huge or v == -huge then
+    fault(what .. ": '" .. name .. "' must be a finite number")
+  end
+  if v < 0 then fault(what .. ": '" .. name .. "' must not be negative") end
+  return v + 0.0
+end
+
+local function text(v, name, what, required)
+  if v == nil and not required then return nil end
+  if type(v) ~= "string" or v == "" then fault(what .. ": '" .. name .. "' must be a non-empty string") end
+  return v
+end
+
+local function repeats(v, what)
+  if v == nil then return 1 end
+  if math_type(v) ~= "integer" or v < 1 then fault(what .. ": 'repeat' must be a whole number of at least 1") end
+  return v
+end
+
+local function data(v, name, what)
+  local t = type(v)
+  if t == "table" then
+    local out = {}
+    for k, x in next, K.backing(v) do out[k] = data(x, name, what) end
+    return out
+  end
+  if t == "function" or t == "userdata" or t == "thread" then
+    fault(what .. ": '" .. name .. "' must be plain data")
+  end
+  return v
+end
+
+local anim = {}
+
+local TWEEN = { target = true, property = true, from = true, to = true, duration = true, delay = true,
+                easing = true, ["repeat"] = true, autoreverse = true }
+function anim.tween(s)
+  fields(s, TWEEN, "anim.tween")
+  local easing = s.easing or "linear"
+  if not EASINGS[easing] then
+    fault("anim.tween: unknown easing '" .. tostring(easing) .. "' (linear, easeIn, easeOut, easeInOut)")
+  end
+  if s.autoreverse ~= nil and type(s.autoreverse) ~= "boolean" then fault("anim.tween: 'autoreverse' must be a boolean") end
+  return { kind = "tween", target = text(s.target, "target", "anim.tween", true),
+           property = text(s.property, "property", "anim.tween", true),
+           from = data(s.from, "from", "anim.tween"), to = data(s.to, "to", "anim.tween"),
+           duration = number(s.duration, "duration", "anim.tween", 0.0),
+           delay = number(s.delay, "delay", "anim.tween", 0.0), easing = easing,
+           ["repeat"] = repeats(s["repeat"], "anim.tween"), autoreverse = s.autoreverse or false,
+           src = site() }
+end
+
+local FRAMES = { target = true, property = true, frames = true, fps = true, duration = true,
+                 delay = true, ["repeat"] = true }
+function anim.frames(s)
+  fields(s, FRAMES, "anim.frames")
+  if type(s.frames) ~= "table" or #s.frames == 0 then fault("anim.frames: 'frames' must be a non-empty list") end
+  if (s.fps == nil) == (s.duration == nil) then fault("anim.frames: give exactly one of 'fps' and 'duration'") end
+  local fps = number(s.fps, "fps", "anim.frames")
+  if fps == 0 then fault("anim.frames: 'fps' must be positive") end
+  return { kind = "frames", target = text(s.target, "target", "anim.frames", true),
+           property = text(s.property or "frame", "property", "anim.frames", true),
+           frames = data(s.frames, "frames", "anim.frames"), fps = fps,
+           duration = number(s.duration, "duration", "anim.frames"),
+           delay = number(s.delay, "delay", "anim.frames", 0.0),
+           ["repeat"] = repeats(s["repeat"], "anim.frames"), src = site() }
+end
+
+function anim.wait(seconds)
+  return { kind = "wait", duration = number(seconds, "seconds", "anim.wait", 0.0), src = site() }
+end
+
+local SOUND = { name = true, volume = true, delay = true }
+function anim.sound(s)
+  if type(s) == "string" then s = { name = s } end
+  fields(s, SOUND, "anim.sound")
+  return { kind = "sound", name = text(s.name, "name", "anim.sound", true),
+           volume = number(s.volume, "volume", "anim.sound", 1.0),
+           delay = number(s.delay, "delay", "anim.sound", 0.0), src = site() }
+end
+
+local CUE = { name = true, args = true, delay = true }
+function anim.cue(s)
+  fields(s, CUE, "anim.cue")
+  return { kind = "cue", name = text(s.name, "name", "anim.cue", true),
+           args = data(s.args or {}, "args", "anim.cue"),
+           delay = number(s.delay, "delay", "anim.cue", 0.0), src = site() }
+end
+
+local function items(list, what, skip)
+  local out = {}
+  for i, item in ipairs(list) do
+    if type(item) ~= "table" or not KINDS[item.kind] then
+      fault(what .. ": item " .. i .. " is not a plan (build it with anim.*)")
+    end
+    out[#out + 1] = item
+  end
+  for k in next, list do
+    if not (math_type(k) == "integer" and k >= 1 and k <= #list) and not (skip and skip[k]) then
+      fault(what .. ": unexpected field '" .. tostring(k) .. "'")
+    end
+  end
+  return out
+end
+
+function anim.sequence(list)
+  if type(list) ~= "table" then fault("anim.sequence expects a list of plans") end
+  return { kind = "sequence", items = items(list, "anim.sequence"), src = site() }
+end
+
+function anim.parallel(list)
+  if type(list) ~= "table" then fault("anim.parallel expects a list of plans") end
+  return { kind = "parallel", items = items(list, "anim.parallel"), src = site() }
+end
+
+function anim.stagger(list)
+  if type(list) ~= "table" then fault("anim.stagger expects a list of plans and an interval") end
+  return { kind = "stagger", interval = number(list.interval, "interval", "anim.stagger", 0.0),
+           items = items(list, "anim.stagger", { interval = true }), src = site() }
+end
+
+K.anim = anim
+
+-- Checks a plan returned by animate (it may have been built by hand).
+function K.checkplan(plan, where)
+  if type(plan) ~= "table" or not KINDS[plan.kind] then
+    error(where .. ": animate must return a plan built with anim.* (or nil)", 0)
+  end
+  return plan
+end
+"""#
+}

@@ -1,0 +1,486 @@
+// The engine, in Lua: packs, actions, perform, undo, legal moves, invariants.
+//
+// Every operation Swift starts is two calls: the operation itself, run as a
+// user call under the instruction budget and the memory cap, and then either
+// `commit` or `abort`, run as engine calls. Any error inside the operation
+// (a rejection, a script error, a budget error, an invariant) unwinds to
+// Swift's protected call; `abort` then rolls the journal back to where the
+// operation began. Committing separately means a budget that runs out late
+// can never leave bookkeeping half done.
+
+extension KernelSource {
+    static let engine = #"""
+local K = ...
+local API = K.API
+local type, next, error, ipairs, tostring, tointeger = type, next, error, ipairs, tostring, math.tointeger
+local math_type = math.type
+local sort, concat = table.sort, table.concat
+
+local PACKS = {}          -- id -> pack
+local PACK                -- the pack of the current game
+local RECS = {}           -- records of performed actions, oldest first
+local PENDING             -- the operation between its call and commit/abort
+local CONTEXT = { action = "", phase = "" }
+
+local function context(action, phase)
+  CONTEXT.action, CONTEXT.phase = action, phase
+end
+
+local function begin(op)
+  if PENDING then K.rollback(PENDING.mark) end
+  PENDING = { op = op, mark = K.mark() }
+  context("", op)
+end
+
+---------------------------------------------------------------- the rulebench module
+local GOLD = 0x9e3779b97f4a7c15
+local RNG = "_rng"
+local R = {}
+
+local function nextbits(game)
+  if game ~= K.game then
+    error(K.where(2) .. "pass the game (the root state table) to the random generator", 0)
+  end
+  local s = K.backing(game)[RNG]
+  if math_type(s) ~= "integer" then
+    error(K.where(2) .. "the random generator's state (game." .. RNG .. ") is missing or damaged", 0)
+  end
+  s = s + GOLD
+  game[RNG] = s
+  return K.mix(s)
+end
+
+-- random(game) -> float in [0, 1); random(game, n) -> 1..n; random(game, m, n) -> m..n
+function R.random(game, m, n)
+  local bits = nextbits(game)
+  if m == nil then return (bits >> 11) * 0x1p-53 end
+  if n == nil then m, n = 1, m end
+  m, n = tointeger(m), tointeger(n)
+  if not m or not n then error(K.where(2) .. "random: bounds must be whole numbers", 0) end
+  if m > n then error(K.where(2) .. "random: empty interval [" .. m .. ", " .. n .. "]", 0) end
+  local range = n - m + 1
+  if range <= 0 or range > (1 << 53) then error(K.where(2) .. "random: interval too large", 0) end
+  local limit = (1 << 53) - (1 << 53) % range
+  local x = bits >> 11
+  while x >= limit do x = nextbits(game) >> 11 end
+  return m + x % range
+end
+
+-- shuffle(game, list): Fisher-Yates with the engine's generator; returns list.
+function R.shuffle(game, list)
+  for i = #list, 2, -1 do
+    local j = R.random(game, 1, i)
+    if i ~= j then list[i], list[j] = list[j], list[i] end
+  end
+  return list
+end
+
+-- copy(value): a plain deep copy, to store a second copy of a state table.
+function R.copy(v) return K.plain(v) end
+
+K.rulebench = R
+
+---------------------------------------------------------------- loading packs
+local MANIFEST = { name = "string", version = "string", extends = "string", options = "table",
+                   setup = "function", invariants = "table", render = "function", description = "string" }
+local ACTION = { params = "table", legal = "function", check = "function", apply = "function",
+                 undo = "function", animate = "function", sound = "string|function",
+                 subanimations = "string", checkpoint = "boolean", description = "string" }
+local PARAM_TYPES = { string = true, integer = true, number = true, boolean = true, table = true, any = true }
+
+local function loadfail(message) K.fail("load", message) end
+
+local function checkfields(t, spec, file, what)
+  local names = {}
+  for name in next, spec do names[#names + 1] = name end
+  for k, v in next, t do
+    local want = spec[k]
+    if not want then
+      loadfail(file .. ": unknown field '" .. tostring(k) .. "' in " .. what .. K.suggest(tostring(k), names))
+    end
+    local got = type(v)
+    if not (want == got or (want == "string|function" and (got == "string" or got == "function"))) then
+      loadfail(file .. ": field '" .. k .. "' of " .. what .. " must be a " .. want:gsub("|", " or ") .. ", not a " .. got)
+    end
+  end
+end
+
+local function run_chunk(pack, chunkname, source)
+  local chunk, message = load(source, "@" .. chunkname, "t", pack.env)
+  if not chunk then loadfail(message) end
+  context(chunkname, "loading")
+  K.setwritable(false, "loading " .. chunkname)
+  return chunk()
+end
+
+function API.definepack(id, dir, chunkname, source)
+  local pack = { id = id, dir = dir, file = chunkname, modules = {}, loading = true, own = {} }
+  pack.env = K.newenv(pack)
+  PACKS[id] = pack
+  local manifest = run_chunk(pack, chunkname, source)
+  if type(manifest) ~= "table" then
+    loadfail(chunkname .. ": pack.lua must return a table, not " .. (manifest == nil and "nothing" or "a " .. type(manifest)))
+  end
+  checkfields(manifest, MANIFEST, chunkname, "the pack")
+  if type(manifest.name) ~= "string" then loadfail(chunkname .. ": the pack needs a 'name'") end
+  for name, f in next, manifest.invariants or {} do
+    if type(name) ~= "string" or type(f) ~= "function" then
+      loadfail(chunkname .. ": 'invariants' maps names to functions (entry " .. K.show(name) .. " is not)")
+    end
+  end
+  pack.manifest = manifest
+  return K.encode({ name = manifest.name, version = manifest.version, extends = manifest.extends })
+end
+
+local function checkparamspec(spec, file)
+  for k, v in next, spec do
+    local base = type(v) == "string" and v:gsub("%?$", "")
+    if type(k) ~= "string" or not base or not PARAM_TYPES[base] then
+      loadfail(file .. ": params." .. tostring(k) .. " must be one of string, integer, number, boolean, table, any (add ? for optional), not " .. K.show(v))
+    end
+  end
+end
+
+function API.addaction(id, name, chunkname, source)
+  local pack = PACKS[id]
+  local def = run_chunk(pack, chunkname, source)
+  if type(def) ~= "table" then
+    loadfail(chunkname .. ": an action file must return a table, not " .. (def == nil and "nothing" or "a " .. type(def)))
+  end
+  checkfields(def, ACTION, chunkname, "the action")
+  if type(def.apply) ~= "function" then loadfail(chunkname .. ": the action needs an 'apply' function") end
+  if def.subanimations and def.subanimations ~= "parallel" and def.subanimations ~= "sequence" then
+    loadfail(chunkname .. ": subanimations must be \"parallel\" or \"sequence\"")
+  end
+  if def.params then checkparamspec(def.params, chunkname) end
+  local copy = {}
+  for k, v in next, def do copy[k] = v end
+  copy.name, copy.file = name, chunkname
+  pack.own[name] = copy
+end
+
+local function merged(base, own)
+  local out = {}
+  for k, v in next, base or {} do out[k] = v end
+  for k, v in next, own or {} do out[k] = v end
+  return out
+end
+
+local function describe(pack)
+  local actions = {}
+  for name, def in next, pack.actions do
+    local params = {}
+    for k, v in next, def.params or {} do params[k] = v end
+    actions[name] = { params = params, file = def.file, legal = def.legal ~= nil, check = def.check ~= nil,
+                      undo = def.undo ~= nil, animate = def.animate ~= nil, checkpoint = def.checkpoint or false,
+                      declared = def.params ~= nil, description = def.description }
+  end
+  local invariants = {}
+  for i, inv in ipairs(pack.invariantlist) do invariants[i] = inv.name end
+  return K.encode({ name = pack.name, version = pack.version, actions = actions, options = pack.options,
+                    invariants = invariants, setup = pack.setup ~= nil, render = pack.render ~= nil,
+                    description = pack.manifest.description })
+end
+
+function API.finishpack(id, baseid)
+  local pack = PACKS[id]
+  local base = baseid ~= "" and PACKS[baseid] or nil
+  local m = pack.manifest
+  pack.base = base
+  pack.name, pack.version = m.name, m.version or (base and base.version) or "0"
+  pack.actions = merged(base and base.actions, pack.own)
+  pack.invariants = merged(base and base.invariants, m.invariants)
+  pack.options = merged(base and base.options, m.options)
+  pack.setup = m.setup or (base and base.setup)
+  pack.render = m.render or (base and base.render)
+  pack.actionnames = K.sortedkeys(pack.actions)
+  pack.invariantlist = {}
+  for _, name in ipairs(K.sortedkeys(pack.invariants)) do
+    pack.invariantlist[#pack.invariantlist + 1] = { name = name, fn = pack.invariants[name] }
+  end
+  pack.loading = false
+  return describe(pack)
+end
+
+---------------------------------------------------------------- running actions
+local function checkparams(def, params, path)
+  local spec = def.params
+  if type(params) ~= "table" then K.fail("params", "params of '" .. path .. "' must be a table", { action = path }) end
+  if not spec then return end
+  for k, v in next, params do
+    local want = spec[k]
+    if not want then
+      local names = K.sortedkeys(spec)
+      K.fail("params", "'" .. path .. "' has no param '" .. tostring(k) .. "'" .. K.suggest(tostring(k), names)
+        .. " (declared: " .. concat(names, ", ") .. ")", { action = path })
+    end
+    local base = want:gsub("%?$", "")
+    local ok = base == "any" or type(v) == base
+      or (base == "integer" and math_type(v) == "integer")
+    if not ok then
+      K.fail("params", "param '" .. k .. "' of '" .. path .. "' must be " .. base .. ", not " .. K.show(v), { action = path })
+    end
+  end
+  for k, want in next, spec do
+    if params[k] == nil and want:sub(-1) ~= "?" then
+      K.fail("params", "'" .. path .. "' needs param '" .. k .. "' (" .. want .. ")", { action = path })
+    end
+  end
+end
+
+local ACT = {}
+ACT.__index = ACT
+ACT.__metatable = "an action context"
+
+-- act:sub(name, params): queue a subaction; it runs after apply returns.
+function ACT:sub(name, params)
+  if self.closed then error(K.where(2) .. "act:sub can only be called while apply runs", 0) end
+  if type(name) ~= "string" or not PACK.actions[name] then
+    error(K.where(2) .. "unknown subaction " .. K.show(name) .. K.suggest(tostring(name), K.sortedkeys(PACK.actions)), 0)
+  end
+  if params ~= nil and type(params) ~= "table" then error(K.where(2) .. "act:sub: params must be a table", 0) end
+  self.queue[#self.queue + 1] = { name = name, params = K.plain(params or {}) }
+end
+
+local function run(name, params, path, depth)
+  if depth > 64 then K.fail("error", "subactions nested more than 64 deep", { action = path }) end
+  local def = PACK.actions[name]
+  if not def then
+    K.fail("unknown", "unknown action '" .. tostring(name) .. "'" .. K.suggest(tostring(name), K.sortedkeys(PACK.actions)), { action = path })
+  end
+  checkparams(def, params, path)
+  local a = K.plain(params)
+  local rec = { name = name, def = def, params = params, a = a, subs = {}, path = path, serial0 = K.serial() }
+  if def.check then
+    context(path, "check")
+    K.setwritable(false, "check of '" .. name .. "'")
+    local reason = def.check(K.game, a)
+    if reason ~= nil and reason ~= false then
+      if type(reason) ~= "string" then
+        K.fail("error", K.defined(def.check) .. ": check must return nil or a reason string, not a " .. type(reason), { action = path })
+      end
+      K.fail("rejected", reason, { action = path })
+    end
+  end
+  local act = setmetatable({ queue = {}, name = name }, ACT)
+  rec.s = K.mark()
+  context(path, "apply")
+  K.setwritable(true, "apply")
+  def.apply(K.game, a, act)
+  K.setwritable(false, "perform")
+  act.closed = true
+  rec.e = K.mark()
+  for i, q in ipairs(act.queue) do
+    rec.subs[i] = run(q.name, q.params, path .. " > " .. q.name, depth + 1)
+  end
+  return rec
+end
+
+local function checkinvariants()
+  K.setwritable(false, "an invariant")
+  for _, inv in ipairs(PACK.invariantlist) do
+    context("invariant " .. inv.name, "invariant")
+    local ok, message = inv.fn(K.game)
+    if ok ~= true then
+      local why = ok == false and (message ~= nil and tostring(message) or "it returned false")
+        or ("it returned " .. K.show(ok) .. " (an invariant returns true, or false and a message)")
+      K.fail("invariant", "invariant '" .. inv.name .. "' failed: " .. why,
+        { invariant = inv.name, at = K.defined(inv.fn) })
+    end
+  end
+end
+
+local function treeof(rec)
+  local node = { name = rec.name, params = rec.params }
+  if #rec.subs > 0 then
+    node.subs = {}
+    for i, s in ipairs(rec.subs) do node.subs[i] = treeof(s) end
+  end
+  return node
+end
+
+local function planof(rec, direction)
+  local def = rec.def
+  local node = { action = rec.name, mode = def.subanimations or "parallel" }
+  local sound = def.sound
+  if type(sound) == "function" then
+    context(rec.path, "sound")
+    K.setwritable(false, "sound")
+    sound = sound(K.game, rec.a, direction)
+    if sound ~= nil and type(sound) ~= "string" then
+      K.fail("error", K.defined(def.sound) .. ": sound must return a sound name or nil", { action = rec.path })
+    end
+  end
+  node.sound = sound
+  if def.animate then
+    context(rec.path, "animate")
+    K.setwritable(false, "animate")
+    node.src = K.defined(def.animate)
+    local plan = def.animate(K.anim, K.game, rec.a, direction)
+    if plan ~= nil then node.own = K.checkplan(plan, node.src) end
+  end
+  if #rec.subs > 0 then
+    node.subs = {}
+    for i, s in ipairs(rec.subs) do node.subs[i] = planof(s, direction) end
+  end
+  return node
+end
+
+local function undorec(rec, strict, problems)
+  for i = #rec.subs, 1, -1 do undorec(rec.subs[i], strict, problems) end
+  local undo = rec.def.undo
+  if not undo then
+    K.revert(rec.s, rec.e)
+    return
+  end
+  local us = K.mark()
+  context(rec.path, "undo")
+  K.setwritable(true, "undo")
+  undo(K.game, rec.a)
+  K.setwritable(false, "undo")
+  if not strict then return end
+  local diffs = K.verify(rec.s, rec.e, us, K.mark(), rec.serial0)
+  if diffs then
+    problems[#problems + 1] = { action = rec.path, at = K.defined(undo), diffs = diffs }
+    K.revert(us, K.mark())     -- back to the state right after apply...
+    K.revert(rec.s, rec.e)     -- ...and from there to before it
+  end
+end
+
+---------------------------------------------------------------- operations
+local function nogame()
+  if not K.game or not PACK then K.fail("error", "no game is running") end
+end
+
+function API.newgame(id, seed, options)
+  PACK = PACKS[id]
+  RECS = {}
+  local game = K.newroot()
+  begin("setup")
+  local opts = merged(PACK.options, K.decode(options))
+  K.setwritable(true, "setup")
+  game[RNG] = K.mix(tointeger(tonumber(seed)) ~ 0x5eed5eed5eed5eed)
+  if PACK.setup then
+    context("setup", "setup")
+    PACK.setup(game, opts)
+  end
+  K.setwritable(false, "after setup")
+  checkinvariants()
+  return K.hash()
+end
+
+function API.perform(name, params)
+  nogame()
+  begin("perform")
+  local rec = run(name, K.decode(params), name, 0)
+  checkinvariants()
+  local plan = planof(rec, "do")
+  PENDING.rec = rec
+  return K.hash(), K.encode({ tree = treeof(rec), plan = plan, checkpoint = rec.def.checkpoint or false })
+end
+
+function API.undo(strict)
+  nogame()
+  local rec = RECS[#RECS]
+  if not rec then K.fail("error", "nothing to undo") end
+  begin("undo")
+  local problems = {}
+  undorec(rec, strict == "1", problems)
+  local plan = planof(rec, "undo")
+  PENDING.rec = rec
+  return K.hash(), K.encode(plan), #problems > 0 and K.encode(problems) or ""
+end
+
+function API.invariants()
+  nogame()
+  checkinvariants()
+  return ""
+end
+
+function API.legal()
+  nogame()
+  K.setwritable(false, "legal")
+  local out = {}
+  for _, name in ipairs(PACK.actionnames) do
+    local def = PACK.actions[name]
+    if def.legal then
+      context(name, "legal")
+      def.legal(K.game, function(params)
+        if type(params) ~= "table" then error(K.where(2) .. "emit expects a param table", 0) end
+        out[#out + 1] = { name = name, params = K.plain(params) }
+      end)
+    end
+  end
+  return K.encode(out)
+end
+
+function API.render()
+  nogame()
+  if not PACK.render then return "" end
+  K.setwritable(false, "render")
+  context("render", "render")
+  local text = PACK.render(K.game)
+  if type(text) ~= "string" then K.fail("error", K.defined(PACK.render) .. ": render must return a string") end
+  return text
+end
+
+-- Engine calls ------------------------------------------------------------
+
+function API.commit()
+  local p = PENDING
+  PENDING = nil
+  K.setwritable(false, "")
+  if not p then return end
+  if p.op == "setup" or p.op == "set" then
+    K.truncate(0)
+  elseif p.op == "perform" then
+    RECS[#RECS + 1] = p.rec
+  elseif p.op == "undo" then
+    RECS[#RECS] = nil
+    K.truncate(p.rec.s)
+  end
+end
+
+function API.abort()
+  K.setwritable(false, "")
+  if PENDING then K.rollback(PENDING.mark) end
+  PENDING = nil
+end
+
+function API.failure()
+  return K.encode({ action = CONTEXT.action, phase = CONTEXT.phase })
+end
+
+function API.hash() return K.hash() end
+
+function API.get(keys)
+  nogame()
+  return K.encode(K.lookup(K.decode(keys)))
+end
+
+-- Writes a value at a path before the first action (scenario overrides).
+function API.set(keys, value)
+  nogame()
+  if #RECS > 0 then K.fail("error", "the state can be set only before the first action") end
+  begin("set")
+  keys = K.decode(keys)
+  K.setwritable(true, "a state override")
+  local t = K.game
+  for i = 1, #keys - 1 do
+    local nextt = t[keys[i]]
+    if nextt == nil then t[keys[i]] = {}; nextt = t[keys[i]] end
+    if type(nextt) ~= "table" then
+      K.fail("path", K.joinpath({ table.unpack(keys, 1, i) }) .. " is " .. K.show(nextt) .. ", not a table")
+    end
+    t = nextt
+  end
+  t[keys[#keys]] = K.decode(value)
+  K.setwritable(false, "")
+  return K.hash()
+end
+
+function API.depth() return #RECS end
+
+function API.gc() K.collectgarbage("collect") end
+"""#
+}

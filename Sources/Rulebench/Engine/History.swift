@@ -1,0 +1,113 @@
+/// A canonical hash of the whole game state: 64 bits as 16 hex digits.
+///
+/// It is the same on every run and machine for the same state: it is a sum
+/// of one term per slot (so key order cannot matter), and numbers enter it
+/// by their exact integer value or IEEE bits. The engine keeps it up to date
+/// incrementally, so reading it costs nothing.
+public struct StateHash: Hashable, Sendable, CustomStringConvertible, Codable {
+    /// The 16 lower-case hex digits.
+    public let hex: String
+
+    /// A hash from its hex digits.
+    public init(hex: String) { self.hex = hex }
+
+    public var description: String { hex }
+}
+
+/// An action name and its params: what a player chooses, what history saves.
+public struct ActionCall: Hashable, Sendable, CustomStringConvertible {
+    /// The action's name (its file name in `actions/`).
+    public var name: String
+    /// Its params, as given.
+    public var params: [String: StateValue]
+
+    public init(_ name: String, _ params: [String: StateValue] = [:]) {
+        self.name = name
+        self.params = params
+    }
+
+    /// `move player="p1" to="b2"`: the name and params in key order.
+    public var description: String {
+        ([name] + params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
+    }
+}
+
+/// An action and the subactions it queued, recursively, in execution order.
+public struct SubactionTree: Hashable, Sendable {
+    /// The action's name.
+    public var name: String
+    /// Its params.
+    public var params: [String: StateValue]
+    /// Its subactions in the order they ran.
+    public var subactions: [SubactionTree]
+
+    init(_ value: StateValue?) {
+        name = value?["name"]?.stringValue ?? "?"
+        params = ActionCall.params(from: value?["params"])
+        subactions = value?["subs"]?.listItems?.map { SubactionTree($0) } ?? []
+    }
+
+    /// The names of the direct subactions.
+    public var subactionNames: [String] { subactions.map(\.name) }
+}
+
+extension ActionCall {
+    static func params(from value: StateValue?) -> [String: StateValue] {
+        var params: [String: StateValue] = [:]
+        for entry in value?.sortedEntries ?? [] { params[entry.key.description] = entry.value }
+        return params
+    }
+}
+
+/// One performed action in the history.
+public struct HistoryEntry: Sendable {
+    /// What was performed.
+    public let call: ActionCall
+    /// The state hash right after it.
+    public let hash: StateHash
+    /// Whether the action is a checkpoint (`checkpoint = true`).
+    public let isCheckpoint: Bool
+    /// The kernel's description of the run: subaction tree and animation plan.
+    let detail: [UInt8]
+
+    /// The action with its subactions, in execution order.
+    public var subactions: SubactionTree { SubactionTree(decodedDetail?["tree"]) }
+
+    /// The animation plan of the action (do direction) as the kernel built it:
+    /// a tree of action nodes (`action`, `mode`, `sound`, `own`, `subs`).
+    public var animationPlanValue: StateValue? { decodedDetail?["plan"] }
+
+    var decodedDetail: StateValue? { try? Wire.decode(detail) }
+}
+
+/// What an undo did.
+public struct UndoOutcome: Sendable {
+    /// The entry that was undone (it stays available to redo).
+    public let entry: HistoryEntry
+    /// The state hash after the undo.
+    public let hash: StateHash
+    let plan: [UInt8]
+
+    /// The animation plan of the undo as the kernel built it. Nodes with no
+    /// `own` plan play their do plan reversed.
+    public var animationPlanValue: StateValue? { try? Wire.decode(plan) }
+}
+
+/// The performed actions of a game, with an undo/redo cursor.
+public struct History: Sendable {
+    /// The state hash after setup (and any state overrides).
+    public internal(set) var initialHash: StateHash
+    /// Every entry: `entries[..<cursor]` are applied, the rest can be redone.
+    public internal(set) var entries: [HistoryEntry] = []
+    /// How many entries are applied.
+    public internal(set) var cursor = 0
+
+    /// The applied entries, oldest first.
+    public var performed: ArraySlice<HistoryEntry> { entries[..<cursor] }
+    /// The entries that redo would reapply, next first.
+    public var redoable: ArraySlice<HistoryEntry> { entries[cursor...] }
+    /// The hash of the current state.
+    public var currentHash: StateHash { cursor == 0 ? initialHash : entries[cursor - 1].hash }
+    /// True when nothing has been performed.
+    public var isAtStart: Bool { cursor == 0 }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// A saved history: enough to rebuild a game exactly and to prove it.
+///
+/// The file is JSON: the pack (name, version, folder), the seed, the setup
+/// options, any state overrides, the initial state hash, and per performed
+/// step its action, params and the state hash after it. The redo tail and
+/// the cursor are kept too. Loading replays every step from scratch and
+/// refuses the file at the first step whose hash differs.
+public struct SavedHistory: Sendable {
+    /// One saved step.
+    public struct Step: Sendable {
+        public var call: ActionCall
+        public var hash: StateHash
+    }
+
+    public static let format = "rulebench-history"
+    public static let formatVersion: Int64 = 1
+
+    public var packName: String
+    public var packVersion: String
+    /// The pack folder as it was given when saving.
+    public var packPath: String
+    public var seed: Int64
+    public var options: [String: StateValue]
+    public var overrides: [(path: StatePath, value: StateValue?)]
+    public var initialHash: StateHash
+    public var steps: [Step]
+    /// How many steps are applied (the rest were undone and can be redone).
+    public var cursor: Int
+
+    /// The history of a game, ready to save.
+    public init(of game: Game) {
+        packName = game.pack.name
+        packVersion = game.pack.version
+        packPath = game.pack.directory
+        seed = game.seed
+        options = game.options
+        overrides = game.overrides
+        initialHash = game.history.initialHash
+        steps = game.history.entries.map { Step(call: $0.call, hash: $0.hash) }
+        cursor = game.history.cursor
+    }
+
+    /// The JSON text of the file.
+    public var json: String {
+        let options = JSONValue.object(self.options.sorted { $0.key < $1.key }.map { ($0.key, JSONValue($0.value)) })
+        let overrides = JSONValue.array(self.overrides.map {
+            .object([("path", .string($0.path.description)), ("value", JSONValue($0.value))])
+        })
+        let steps = JSONValue.array(self.steps.map { step in
+            .object([("action", .string(step.call.name)),
+                     ("params", .object(step.call.params.sorted { $0.key < $1.key }.map { ($0.key, JSONValue($0.value)) })),
+                     ("hash", .string(step.hash.hex))])
+        })
+        return JSONValue.object([
+            ("format", .string(SavedHistory.format)), ("formatVersion", .int(SavedHistory.formatVersion)),
+            ("pack", .object([("name", .string(packName)), ("version", .string(packVersion)), ("path", .string(packPath))])),
+            ("seed", .int(seed)), ("options", options), ("overrides", overrides),
+            ("initialHash", .string(initialHash.hex)), ("cursor", .int(Int64(cursor))), ("steps", steps),
+        ]).serialized(pretty: false) + "\n"
+    }
+
+    /// Writes the file atomically (a failed write leaves no partial file).
+    public func write(to url: URL) throws(RulebenchError) {
+        do {
+            try Data(json.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw .badInput(InputProblem("cannot write the history: \(error.localizedDescription)", file: url.path))
+        }
+    }
+
+    /// Reads and checks a history file (it does not replay it; see `replay`).
+    public init(contentsOf url: URL) throws(RulebenchError) {
+        let file = PackFiles.display(url)
+        func bad(_ message: String) -> RulebenchError { .badInput(InputProblem(message, file: file)) }
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw bad("cannot read the file") }
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(String(decoding: data, as: UTF8.self))
+        } catch let error as JSONValue.ParseError {
+            throw .badInput(InputProblem("not a history file: \(error.message)", file: file, line: error.line, column: error.column))
+        } catch {
+            throw bad("not a history file")
+        }
+        guard root["format"] == .string(SavedHistory.format) else { throw bad("not a rulebench history (no \"format\": \"\(SavedHistory.format)\")") }
+        guard case .int(let version)? = root["formatVersion"], version == SavedHistory.formatVersion else {
+            throw bad("unsupported history format version (this rulebench reads version \(SavedHistory.formatVersion))")
+        }
+        guard case .string(let name)? = root["pack"]?["name"], case .string(let packVersion)? = root["pack"]?["version"],
+              case .string(let path)? = root["pack"]?["path"] else { throw bad("missing pack name, version or path") }
+        guard case .int(let seed)? = root["seed"] else { throw bad("missing seed") }
+        guard case .string(let initial)? = root["initialHash"] else { throw bad("missing initialHash") }
+        guard case .array(let stepValues)? = root["steps"] else { throw bad("missing steps") }
+        guard case .int(let cursor)? = root["cursor"], cursor >= 0, cursor <= stepValues.count else { throw bad("missing or impossible cursor") }
+        var steps: [Step] = []
+        for (index, value) in stepValues.enumerated() {
+            guard case .string(let action)? = value["action"], case .string(let hash)? = value["hash"],
+                  case .object? = value["params"] else { throw bad("step \(index + 1) is malformed (needs action, params, hash)") }
+            steps.append(Step(call: ActionCall(action, ActionCall.params(from: value["params"]?.stateValue)), hash: StateHash(hex: hash)))
+        }
+        var overrides: [(path: StatePath, value: StateValue?)] = []
+        if case .array(let list)? = root["overrides"] {
+            for item in list {
+                guard case .string(let text)? = item["path"], let path = try? StatePath(parsing: text) else { throw bad("malformed override") }
+                overrides.append((path, item["value"]?.stateValue))
+            }
+        }
+        packName = name
+        self.packVersion = packVersion
+        packPath = path
+        self.seed = seed
+        options = ActionCall.params(from: root["options"]?.stateValue)
+        self.overrides = overrides
+        initialHash = StateHash(hex: initial)
+        self.steps = steps
+        self.cursor = Int(cursor)
+    }
+
+    /// Rebuilds the game by replaying every step, checking each state hash.
+    ///
+    /// - Parameter progress: called after each verified step with its number.
+    /// - Throws: `.badInput` naming the step whose hash differs, or the pack
+    ///   whose name or version differs from the saved one.
+    public func replay(configuration: Game.Configuration = Game.Configuration(), relativeTo base: URL? = nil,
+                       source: String = "history", progress: (Int) -> Void = { _ in }) throws(RulebenchError) -> Game {
+        let game = try Game(pack: packPath, options: options, seed: seed, configuration: configuration, relativeTo: base)
+        guard game.pack.name == packName, game.pack.version == packVersion else {
+            throw .badInput(InputProblem("saved with pack \(packName) \(packVersion), but \(game.pack.directory) is \(game.pack.name) \(game.pack.version)", file: source))
+        }
+        for override in overrides { try game.setState(override.value, at: override.path) }
+        guard game.history.initialHash == initialHash else {
+            throw .badInput(InputProblem("the state after setup has hash \(game.history.initialHash), the history says \(initialHash): the pack or the setup changed", file: source))
+        }
+        for (index, step) in steps.enumerated() {
+            let entry: HistoryEntry
+            do {
+                entry = try game.perform(step.call)
+            } catch {
+                throw .badInput(InputProblem("step \(index + 1) (\(step.call)) cannot be replayed: \(error)", file: source))
+            }
+            guard entry.hash == step.hash else {
+                throw .badInput(InputProblem("step \(index + 1) (\(step.call)) gives state hash \(entry.hash), the history says \(step.hash)", file: source))
+            }
+            progress(index + 1)
+        }
+        while game.history.cursor > cursor { try game.undo() }
+        return game
+    }
+}
+
+extension Game {
+    /// Saves the history (see `SavedHistory`).
+    public func save(to url: URL) throws(RulebenchError) {
+        try SavedHistory(of: self).write(to: url)
+    }
+
+    /// Loads a saved history and replays it, verifying every step's hash.
+    public static func replay(contentsOf url: URL, configuration: Configuration = Configuration(),
+                              progress: (Int) -> Void = { _ in }) throws(RulebenchError) -> Game {
+        let saved = try SavedHistory(contentsOf: url)
+        return try saved.replay(configuration: configuration, source: PackFiles.display(url), progress: progress)
+    }
+}

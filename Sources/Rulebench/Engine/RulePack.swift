@@ -1,0 +1,159 @@
+import Foundation
+
+/// What a loaded rule pack declares.
+public struct PackInfo: Sendable {
+    /// The pack's `name` from pack.lua.
+    public let name: String
+    /// Its `version` (inherited from the base pack, else "0").
+    public let version: String
+    /// The pack folder, as shown in messages.
+    public let directory: String
+    /// The name of the base pack it extends, if any.
+    public let extends: String?
+    /// Its actions by name (inherited ones included).
+    public let actions: [String: ActionInfo]
+    /// Default setup options.
+    public let options: [String: StateValue]
+    /// Invariant names, in the order they run.
+    public let invariants: [String]
+    /// Whether the pack has `render` and `setup`.
+    public let hasRender: Bool
+    public let hasSetup: Bool
+    /// The pack's description, if it gives one.
+    public let description: String?
+
+    /// Action names in sorted order.
+    public var actionNames: [String] { actions.keys.sorted() }
+}
+
+/// What an action file declares.
+public struct ActionInfo: Sendable {
+    public let name: String
+    /// Declared params: name to type ("string", "integer?", ...). Empty when undeclared.
+    public let params: [String: String]
+    /// Whether the file declares `params` at all.
+    public let declaresParams: Bool
+    /// The action file.
+    public let file: String
+    public let hasLegal: Bool
+    public let hasCheck: Bool
+    public let hasUndo: Bool
+    public let hasAnimate: Bool
+    public let isCheckpoint: Bool
+    public let description: String?
+}
+
+extension PackInfo {
+    init(_ value: StateValue?, directory: String, extends: String?) {
+        name = value?["name"]?.stringValue ?? "?"
+        version = value?["version"]?.stringValue ?? "0"
+        self.directory = directory
+        self.extends = extends
+        var actions: [String: ActionInfo] = [:]
+        for entry in value?["actions"]?.sortedEntries ?? [] {
+            let a = entry.value
+            var params: [String: String] = [:]
+            for p in a["params"]?.sortedEntries ?? [] { params[p.key.description] = p.value.stringValue ?? "any" }
+            let name = entry.key.description
+            actions[name] = ActionInfo(
+                name: name, params: params, declaresParams: a["declared"]?.boolValue ?? false,
+                file: a["file"]?.stringValue ?? "", hasLegal: a["legal"]?.boolValue ?? false,
+                hasCheck: a["check"]?.boolValue ?? false, hasUndo: a["undo"]?.boolValue ?? false,
+                hasAnimate: a["animate"]?.boolValue ?? false, isCheckpoint: a["checkpoint"]?.boolValue ?? false,
+                description: a["description"]?.stringValue)
+        }
+        self.actions = actions
+        options = ActionCall.params(from: value?["options"])
+        invariants = value?["invariants"]?.listItems?.compactMap(\.stringValue) ?? []
+        hasRender = value?["render"]?.boolValue ?? false
+        hasSetup = value?["setup"]?.boolValue ?? false
+        description = value?["description"]?.stringValue
+    }
+}
+
+/// Finds pack folders and reads their files for the kernel.
+final class PackFiles: LuaHost {
+    private var directories: [String: URL] = [:]
+    /// Where `print` from rules goes.
+    var printHandler: (@Sendable (String) -> Void)?
+
+    /// Resolves a pack given by name (a folder under `rulesDirectory`) or by path.
+    static func locate(_ reference: String, rulesDirectory: URL?, relativeTo base: URL?) throws(RulebenchError) -> URL {
+        let fm = FileManager.default
+        let cwd = URL(fileURLWithPath: fm.currentDirectoryPath)
+        var candidates: [URL] = []
+        if reference.hasPrefix("/") {
+            candidates.append(URL(fileURLWithPath: reference))
+        } else {
+            if let base { candidates.append(base.appendingPathComponent(reference)) }
+            if !reference.contains("/") {
+                candidates.append((rulesDirectory ?? cwd.appendingPathComponent("rules")).appendingPathComponent(reference))
+            }
+            candidates.append(cwd.appendingPathComponent(reference))
+        }
+        for candidate in candidates where fm.fileExists(atPath: candidate.appendingPathComponent("pack.lua").path) {
+            return candidate.standardizedFileURL
+        }
+        let looked = candidates.map { display($0.appendingPathComponent("pack.lua")) }.joined(separator: ", ")
+        throw .badInput(InputProblem("unknown rule pack '\(reference)': no \(looked) (a pack is a folder with pack.lua and actions/*.lua)"))
+    }
+
+    /// A path as messages show it: relative to the working directory when inside it.
+    static func display(_ url: URL) -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        let path = url.standardizedFileURL.path
+        if path.hasPrefix(cwd + "/") { return String(path.dropFirst(cwd.count + 1)) }
+        return path
+    }
+
+    /// Registers a pack folder under the id the kernel knows it by.
+    func register(_ directory: URL) -> String {
+        let id = PackFiles.display(directory)
+        directories[id] = directory
+        return id
+    }
+
+    /// Reads a file of a pack as text.
+    static func read(_ url: URL) throws(RulebenchError) -> String {
+        do {
+            let data = try Data(contentsOf: url)
+            return String(decoding: data, as: UTF8.self)
+        } catch {
+            throw .packLoad(InputProblem("cannot read the file", file: display(url)))
+        }
+    }
+
+    /// The action files of a pack, sorted by name.
+    static func actionFiles(in directory: URL) throws(RulebenchError) -> [(name: String, url: URL)] {
+        let folder = directory.appendingPathComponent("actions")
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        var files: [(String, URL)] = []
+        for file in names.sorted() where file.hasSuffix(".lua") {
+            let name = String(file.dropLast(4))
+            guard name.isLuaIdentifier else {
+                throw .packLoad(InputProblem("an action file name must be a plain name (letters, digits, _), the action's name",
+                                             file: display(folder.appendingPathComponent(file))))
+            }
+            files.append((name, folder.appendingPathComponent(file)))
+        }
+        return files
+    }
+
+    func moduleSource(packDirectory: String, name: String) throws -> (chunkname: String, source: String)? {
+        guard let directory = directories[packDirectory] else { return nil }
+        let relative = name.split(separator: ".").joined(separator: "/") + ".lua"
+        if relative == "pack.lua" || relative.hasPrefix("actions/") { return nil }
+        let url = directory.appendingPathComponent(relative)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw InputProblem("cannot read \(PackFiles.display(url))")
+        }
+        return (PackFiles.display(url), String(decoding: data, as: UTF8.self))
+    }
+
+    func print(_ text: String) {
+        if let printHandler { printHandler(text) } else { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+    }
+}
+
+extension InputProblem: Error {}

@@ -1,0 +1,211 @@
+/// A place in a Lua file.
+public struct ScriptLocation: Hashable, Sendable, CustomStringConvertible {
+    /// The file, as shown in messages (relative to the working directory when possible).
+    public var file: String
+    /// The 1-based line.
+    public var line: Int
+
+    public init(file: String, line: Int) {
+        self.file = file
+        self.line = line
+    }
+
+    public var description: String { "\(file):\(line)" }
+
+    /// Splits "file:line: message" into its location and message.
+    static func split(_ text: String) -> (ScriptLocation?, String) {
+        var search = text.startIndex
+        while let colon = text[search...].firstIndex(of: ":") {
+            let afterColon = text.index(after: colon)
+            let digits = text[afterColon...].prefix { $0.isNumber }
+            let end = text.index(afterColon, offsetBy: digits.count)
+            if !digits.isEmpty, end < text.endIndex, text[end] == ":", colon > text.startIndex {
+                let file = String(text[..<colon])
+                if !file.contains("\n"), let line = Int(digits) {
+                    var rest = text[text.index(after: end)...]
+                    if rest.hasPrefix(" ") { rest = rest.dropFirst() }
+                    return (ScriptLocation(file: file, line: line), String(rest))
+                }
+            }
+            search = afterColon
+        }
+        return (nil, text)
+    }
+
+    /// Parses "file:line".
+    init?(_ text: String?) {
+        guard let text, let colon = text.lastIndex(of: ":"), let line = Int(text[text.index(after: colon)...]) else { return nil }
+        self.init(file: String(text[..<colon]), line: line)
+    }
+}
+
+/// One slot of the state that an undo did not restore.
+public struct StateDifference: Hashable, Sendable, CustomStringConvertible {
+    /// The path of the slot, e.g. `players.p1.tile`.
+    public var path: String
+    /// The value before the action, rendered.
+    public var before: String
+    /// The value after the undo, rendered.
+    public var after: String
+    /// An explanation when the values look alike (a copy instead of the original table).
+    public var note: String?
+
+    public var description: String {
+        "\(path): before \(before), after undo \(after)" + (note.map { " (\($0))" } ?? "")
+    }
+}
+
+/// An action or subaction whose undo did not restore the state.
+public struct UndoProblem: Hashable, Sendable, CustomStringConvertible {
+    /// The action's path in its tree, e.g. `jetpack > move`.
+    public var action: String
+    /// Where its `undo` function is defined.
+    public var undoFunction: ScriptLocation?
+    /// The first differing slots, sorted by path.
+    public var differences: [StateDifference]
+
+    public var description: String {
+        var text = "undo of '\(action)'" + (undoFunction.map { " (\($0))" } ?? "") + " did not restore the state:"
+        for difference in differences.prefix(10) { text += "\n  \(difference)" }
+        if differences.count > 10 { text += "\n  ... and \(differences.count - 10) more" }
+        return text
+    }
+}
+
+/// Everything that can go wrong when running rules, as values a caller can inspect.
+public enum RulebenchError: Error, CustomStringConvertible, Sendable {
+    /// `check` (of the action or of a subaction) refused.
+    case rejected(reason: String, action: String)
+    /// A Lua error in rule code.
+    case script(ScriptFailure)
+    /// The instruction budget or the memory cap ran out.
+    case budgetExceeded(BudgetFailure)
+    /// A pack invariant failed after the action.
+    case invariant(name: String, message: String, location: ScriptLocation?)
+    /// Strict undo found differences. The state was repaired from the journal
+    /// and the undo took effect: the game is sound, the rule is not.
+    case undoMismatch([UndoProblem])
+    /// Redo did not reproduce the original action.
+    case redoMismatch(RedoMismatch)
+    /// Input that cannot be used: unknown action, bad params, bad path, bad file.
+    case badInput(InputProblem)
+    /// A pack that does not load.
+    case packLoad(InputProblem)
+
+    public var description: String {
+        switch self {
+        case .rejected(let reason, let action): return "rejected: \(reason) (\(action))"
+        case .script(let failure): return failure.description
+        case .budgetExceeded(let failure): return failure.description
+        case .invariant(let name, let message, let location):
+            return (location.map { "\($0): " } ?? "") + (message.isEmpty ? "invariant '\(name)' failed" : message)
+        case .undoMismatch(let problems): return problems.map(\.description).joined(separator: "\n")
+        case .redoMismatch(let mismatch): return mismatch.description
+        case .badInput(let problem), .packLoad(let problem): return problem.description
+        }
+    }
+
+    /// A short name of the kind of error, for reports.
+    public var kind: String {
+        switch self {
+        case .rejected: return "rejected"
+        case .script: return "script error"
+        case .budgetExceeded(let failure): return failure.resource == .instructions ? "instruction budget" : "memory cap"
+        case .invariant: return "invariant"
+        case .undoMismatch: return "undo mismatch"
+        case .redoMismatch: return "redo mismatch"
+        case .badInput: return "bad input"
+        case .packLoad: return "pack load error"
+        }
+    }
+}
+
+/// A Lua error raised by rule code.
+public struct ScriptFailure: Hashable, Sendable, CustomStringConvertible {
+    /// The message without its location.
+    public var message: String
+    /// Where it was raised, when known.
+    public var location: ScriptLocation?
+    /// The Lua traceback, limited to rule-pack frames.
+    public var traceback: String
+    /// The action (path) that was running, if any.
+    public var action: String?
+    /// What was running: "check", "apply", "undo", "legal", "animate", "setup", ...
+    public var phase: String?
+
+    public var description: String {
+        var text = (location.map { "\($0): " } ?? "") + message
+        var context: [String] = []
+        if let phase, !phase.isEmpty { context.append("in \(phase)") }
+        if let action, !action.isEmpty, action != phase { context.append("of '\(action)'") }
+        if !context.isEmpty { text += " (" + context.joined(separator: " ") + ")" }
+        return text
+    }
+}
+
+/// A budget that ran out.
+public struct BudgetFailure: Hashable, Sendable, CustomStringConvertible {
+    /// Which budget.
+    public enum Resource: String, Sendable { case instructions, memory }
+    public var resource: Resource
+    /// The limit in force (instructions per call, or bytes).
+    public var limit: Int64
+    /// Where the script was when it ran out, when known.
+    public var location: ScriptLocation?
+    /// The action (path) that was running, if any.
+    public var action: String?
+    /// What was running.
+    public var phase: String?
+
+    public var description: String {
+        let what = resource == .instructions
+            ? "instruction budget exceeded (\(limit) instructions)"
+            : "memory cap exceeded (\(limit / (1 << 20)) MiB)"
+        var text = (location.map { "\($0): " } ?? "") + what
+        if let phase, !phase.isEmpty { text += " in \(phase)" }
+        if let action, !action.isEmpty, action != phase { text += " of '\(action)'" }
+        return text
+    }
+}
+
+/// Redo gave something other than the original action did.
+public struct RedoMismatch: Hashable, Sendable, CustomStringConvertible {
+    /// What differs: "state hash", "subaction tree" or "animation plan".
+    public var what: String
+    /// The action redone.
+    public var action: String
+    /// The original and the redone value, rendered.
+    public var expected: String
+    public var actual: String
+
+    public var description: String {
+        "redo of '\(action)' gave a different \(what): expected \(expected), got \(actual)"
+    }
+}
+
+/// Input that cannot be used, with where it came from when known.
+public struct InputProblem: Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public var file: String?
+    public var line: Int?
+    public var column: Int?
+
+    public init(_ message: String, file: String? = nil, line: Int? = nil, column: Int? = nil) {
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    /// `file:line:col: message`, with whatever parts are known.
+    public var description: String {
+        var prefix = ""
+        if let file {
+            prefix = file
+            if let line { prefix += ":\(line)" }
+            if let line, let column, line > 0 { prefix += ":\(column)" }
+            prefix += ": "
+        }
+        return prefix + message
+    }
+}

@@ -1,0 +1,202 @@
+// The kernel is the engine's own Lua code. It runs inside the game's Lua
+// state so that state reads and writes stay inside the VM (a Lua table read
+// costs about ten nanoseconds; a crossing into Swift costs several times
+// that). Swift calls it once per operation, never per field.
+//
+// It is split into parts by concern; each part is a chunk that receives the
+// shared kernel table `K` and adds to it. This part is the bootstrap: it
+// captures the standard library before any rule can touch it, and defines
+// the helpers every other part uses.
+
+extension KernelSource {
+    static let core = #"""
+local C = ...
+local K = { C = C }
+local API = {}
+K.API = API
+
+-- Capture everything the kernel needs before removing it from the globals.
+K.debug = debug
+K.clock = os.clock
+K.G = _G
+K.collectgarbage = collectgarbage
+debug, os, dofile, loadfile, require, collectgarbage = nil, nil, nil, nil, nil, nil
+
+local type, pairs, next, error, setmetatable, tostring, select =
+      type, pairs, next, error, setmetatable, tostring, select
+local math_type, floor, huge = math.type, math.floor, math.huge
+local format, concat, sort = string.format, table.concat, table.sort
+local getinfo = K.debug.getinfo
+
+-- Kernel error objects: tables marked with the C side's metatable, so the
+-- message handler passes them through without a traceback.
+local ERRMETA = C.errormeta
+function K.fail(kind, message, fields)
+  local e = fields or {}
+  e.kind, e.message = kind, message
+  error(setmetatable(e, ERRMETA), 0)
+end
+
+-- "file:line: " of the innermost frame that belongs to a rule pack, skipping
+-- the kernel's own frames and C functions (table.insert, for instance).
+function K.where(level)
+  level = level or 2
+  while true do
+    local info = getinfo(level, "Sl")
+    if not info then return "" end
+    if info.currentline and info.currentline > 0 and info.source:sub(1, 10) ~= "=rulebench" then
+      return info.short_src .. ":" .. info.currentline .. ": "
+    end
+    level = level + 1
+  end
+end
+
+-- "file:line" where a function is defined.
+function K.defined(f)
+  if type(f) ~= "function" then return nil end
+  local info = getinfo(f, "S")
+  return info.short_src .. ":" .. (info.linedefined or 0)
+end
+
+-- A total, deterministic order on keys: numbers, then strings, then booleans.
+local RANK = { number = 1, string = 2, boolean = 3 }
+local function keyless(a, b)
+  local ta, tb = type(a), type(b)
+  if ta == tb then
+    if ta == "number" or ta == "string" then return a < b end
+    if ta == "boolean" then return (not a) and b end
+    return false
+  end
+  return (RANK[ta] or 4) < (RANK[tb] or 4)
+end
+K.keyless = keyless
+
+function K.sortedkeys(t)
+  local keys, n = {}, 0
+  for k in next, t do n = n + 1; keys[n] = k end
+  sort(keys, keyless)
+  return keys, n
+end
+
+-- Ordered pairs over a plain table: the order rules see must not depend on
+-- Lua's per-process string hash seed.
+function K.orderedpairs(t)
+  local keys = K.sortedkeys(t)
+  local i = 0
+  return function()
+    i = i + 1
+    local k = keys[i]
+    while k ~= nil and t[k] == nil do i = i + 1; k = keys[i] end
+    if k ~= nil then return k, t[k] end
+  end, t, nil
+end
+
+-- The wire format shared with Swift (decoded in C by C.decode):
+-- n t f | i<int>; | d<16 hex bits> | s<len>:<bytes> | { k v ... }
+local floatbits = C.floatbits
+local function encode(v, out, n, seen)
+  local t = type(v)
+  if t == "nil" then n = n + 1; out[n] = "n"
+  elseif t == "boolean" then n = n + 1; out[n] = v and "t" or "f"
+  elseif t == "number" then
+    n = n + 1
+    if math_type(v) == "integer" then out[n] = "i" .. v .. ";"
+    else out[n] = format("d%016x", floatbits(v)) end
+  elseif t == "string" then n = n + 1; out[n] = "s" .. #v .. ":" .. v
+  elseif t == "table" then
+    local raw = K.backing and K.backing(v) or v
+    if seen[raw] then error("cannot encode a cyclic table", 0) end
+    seen[raw] = true
+    n = n + 1; out[n] = "{"
+    local keys = K.sortedkeys(raw)
+    for i = 1, #keys do
+      local k = keys[i]
+      n = encode(k, out, n, seen)
+      n = encode(raw[k], out, n, seen)
+    end
+    n = n + 1; out[n] = "}"
+    seen[raw] = nil
+  else
+    error("cannot encode a " .. t .. " value", 0)
+  end
+  return n
+end
+function K.encode(v)
+  local out = {}
+  encode(v, out, 0, {})
+  return concat(out)
+end
+K.decode = C.decode
+
+-- A readable, bounded rendering of a value for messages and diffs.
+local function show(v, depth)
+  local t = type(v)
+  if t == "string" then return format("%q", v) end
+  if t == "number" then
+    if math_type(v) == "float" then
+      local s = format("%.17g", v)
+      if not s:find("[%.eEn]") then s = s .. ".0" end
+      return s
+    end
+    return tostring(v)
+  end
+  if t ~= "table" then return tostring(v) end
+  local raw = K.backing and K.backing(v) or v
+  if (depth or 0) >= 2 then return "{...}" end
+  local keys, n = K.sortedkeys(raw)
+  local parts = {}
+  for i = 1, n do
+    if i > 6 then parts[#parts + 1] = "..."; break end
+    local k = keys[i]
+    local key = type(k) == "string" and k:match("^[%a_][%w_]*$") and k or ("[" .. show(k, 2) .. "]")
+    parts[#parts + 1] = key .. " = " .. show(raw[k], (depth or 0) + 1)
+  end
+  return "{" .. concat(parts, ", ") .. "}"
+end
+K.show = show
+
+-- " (did you mean 'x'?)" for the closest candidate within a small edit distance.
+local function distance(a, b)
+  local prev = {}
+  for j = 0, #b do prev[j] = j end
+  for i = 1, #a do
+    local cur = { [0] = i }
+    for j = 1, #b do
+      local cost = a:byte(i) == b:byte(j) and 0 or 1
+      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+    end
+    prev = cur
+  end
+  return prev[#b]
+end
+function K.suggest(word, candidates)
+  local best, bestd = nil, math.max(2, #word // 3) + 1
+  sort(candidates)
+  for _, c in ipairs(candidates) do
+    local d = distance(word, c)
+    if d < bestd then best, bestd = c, d end
+  end
+  return best and (" (did you mean '" .. best .. "'?)") or ""
+end
+
+-- Loads another kernel part; parts share K, not globals.
+function API.loadpart(name, source)
+  local chunk, message = load(source, "=rulebench/" .. name, "t", _ENV)
+  if not chunk then error(message, 0) end
+  chunk(K)
+end
+
+return API
+"""#
+}
+
+/// The kernel's Lua sources, in load order.
+enum KernelSource {
+    /// (name, source) pairs after the bootstrap `core` part.
+    static let parts: [(String, String)] = [
+        ("state", state),
+        ("sandbox", sandbox),
+        ("anim", anim),
+        ("engine", engine),
+    ]
+}

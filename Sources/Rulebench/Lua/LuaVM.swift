@@ -1,0 +1,216 @@
+import Foundation
+import CLua
+import LuaShim
+
+/// A Lua call that did not succeed, as the bridge saw it.
+struct LuaFailure: Error {
+    /// What stopped the call.
+    enum Cause {
+        case error, instructionBudget, memoryCap, handler
+    }
+
+    let cause: Cause
+    /// The error message (for a script error: "file:line: message").
+    let message: String
+    /// The Lua traceback, when the error carried one.
+    let traceback: String
+    /// The fields of a kernel error object (`kind`, `action`, `at`, ...), empty for script errors.
+    let fields: [String: String]
+
+    /// The kernel's error kind ("rejected", "invariant", ...) or nil for a script error.
+    var kind: String? { fields["kind"] }
+}
+
+/// What the host answers when Lua asks for something only Swift can do.
+protocol LuaHost: AnyObject {
+    /// The source of module `name` of the pack at `packDirectory`, or nil when it has no such module.
+    func moduleSource(packDirectory: String, name: String) throws -> (chunkname: String, source: String)?
+    /// A line printed by a rule.
+    func print(_ text: String)
+}
+
+/// Holds the host for the C callback; the VM keeps it alive.
+private final class HostBox {
+    weak var host: LuaHost?
+
+    func handle(_ operation: String, _ argument: String) -> (failed: Bool, reply: String) {
+        guard let host else { return (true, "the host is gone") }
+        switch operation {
+        case "module":
+            let parts = argument.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return (true, "malformed module request") }
+            do {
+                guard let found = try host.moduleSource(packDirectory: String(parts[0]), name: String(parts[1])) else {
+                    return (false, "")
+                }
+                return (false, found.chunkname + "\n" + found.source)
+            } catch {
+                return (true, "\(error)")
+            }
+        case "print":
+            host.print(argument)
+            return (false, "")
+        default:
+            return (true, "unknown host operation '\(operation)'")
+        }
+    }
+}
+
+/// One Lua state with the Rulebench kernel loaded.
+///
+/// Every call goes through `rb_call` (a protected call with a traceback
+/// handler). Results are read with API functions that cannot raise: type
+/// checks, `lua_tolstring` on values that are already strings, `lua_next`.
+final class LuaVM {
+    private let vm: OpaquePointer
+    private let box = HostBox()
+
+    /// The instruction budget per user call (0: no hook at all).
+    var instructionBudget: Int64 {
+        didSet { rb_set_instruction_budget(vm, instructionBudget) }
+    }
+
+    /// The memory cap of the whole state, in bytes.
+    var memoryCap: Int {
+        didSet { rb_set_memory_cap(vm, memoryCap) }
+    }
+
+    /// Bytes the state holds now.
+    var memoryUsed: Int { rb_memory_used(vm) }
+
+    /// Instructions the last user call ran (to the hook's granularity).
+    var instructionsUsed: Int64 { rb_instructions_used(vm) }
+
+    /// Creates a state and loads the kernel into it.
+    init(memoryCap: Int, instructionBudget: Int64, host: LuaHost) throws {
+        let context = Unmanaged.passUnretained(box).toOpaque()
+        guard let vm = rb_open(memoryCap, context, { context, operation, argument, length, out in
+            guard let context, let operation, let out else { return 1 }
+            let box = Unmanaged<HostBox>.fromOpaque(context).takeUnretainedValue()
+            let text = argument.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length).bindMemory(to: UInt8.self), as: UTF8.self) } ?? ""
+            let (failed, reply) = box.handle(String(cString: operation), text)
+            var bytes = Array(reply.utf8)
+            let stored = bytes.withUnsafeMutableBufferPointer { buffer in
+                buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) {
+                    rb_buffer_set(out, $0, buffer.count)
+                }
+            }
+            if bytes.isEmpty { bytes = [] }
+            return stored == 0 ? 1 : (failed ? 1 : 0)
+        }) else {
+            throw LuaFailure(cause: .memoryCap, message: "cannot create a Lua state", traceback: "", fields: [:])
+        }
+        self.vm = vm
+        self.memoryCap = memoryCap
+        self.instructionBudget = instructionBudget
+        box.host = host
+        rb_set_instruction_budget(vm, instructionBudget)
+        try loadKernel()
+    }
+
+    deinit { rb_close(vm) }
+
+    private func loadKernel() throws {
+        let status = KernelSource.core.withCString { source in
+            rb_load_kernel(vm, source, KernelSource.core.utf8.count, "=rulebench/core")
+        }
+        if status != RB_OK { throw failure(status) }
+        for (name, source) in KernelSource.parts {
+            _ = try call("loadpart", [Array(name.utf8), Array(source.utf8)], mode: .engine)
+        }
+    }
+
+    /// How a call is accounted.
+    enum Mode { case engine, user }
+
+    /// Calls kernel function `function` with string arguments; returns its string results.
+    @discardableResult
+    func call(_ function: String, _ arguments: [[UInt8]] = [], mode: Mode) throws(LuaFailure) -> [[UInt8]] {
+        let status = withArguments(arguments) { pointers, lengths in
+            rb_call(vm, mode == .user ? RB_MODE_USER : RB_MODE_ENGINE, function,
+                    Int32(arguments.count), pointers, lengths)
+        }
+        defer { rb_clear(vm) }
+        guard status == RB_OK else { throw failure(status) }
+        let L = rb_state(vm)
+        let top = lua_gettop(L)
+        var results: [[UInt8]] = []
+        if top >= 2 {
+            for index in 2...top { results.append(bytes(at: index) ?? []) }
+        }
+        return results
+    }
+
+    /// Calls with string arguments given as Swift strings.
+    @discardableResult
+    func call(_ function: String, _ arguments: [String], mode: Mode) throws(LuaFailure) -> [[UInt8]] {
+        try call(function, arguments.map { Array($0.utf8) }, mode: mode)
+    }
+
+    private func withArguments<R>(_ arguments: [[UInt8]],
+                                  _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int>?) -> R) -> R {
+        var lengths = arguments.map(\.count)
+        // Each argument gets a stable copy for the duration of the call.
+        let buffers = arguments.map { bytes -> UnsafeMutablePointer<CChar> in
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
+            bytes.withUnsafeBufferPointer { source in
+                if let base = source.baseAddress {
+                    UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: bytes.count)
+                }
+            }
+            return buffer
+        }
+        defer { buffers.forEach { $0.deallocate() } }
+        var pointers: [UnsafePointer<CChar>?] = buffers.map { UnsafePointer($0) }
+        return pointers.withUnsafeMutableBufferPointer { p in
+            lengths.withUnsafeMutableBufferPointer { l in body(p.baseAddress, l.baseAddress) }
+        }
+    }
+
+    /// The bytes of the string at a stack index (nil when it is not a string).
+    private func bytes(at index: Int32) -> [UInt8]? {
+        let L = rb_state(vm)
+        guard lua_type(L, index) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let pointer = lua_tolstring(L, index, &length) else { return nil }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: length))
+    }
+
+    private func string(at index: Int32) -> String? {
+        bytes(at: index).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Reads the error object left by a failed call.
+    private func failure(_ status: RBStatus) -> LuaFailure {
+        let L = rb_state(vm)
+        let cause: LuaFailure.Cause
+        switch status {
+        case RB_BUDGET: cause = .instructionBudget
+        case RB_MEMORY: cause = .memoryCap
+        case RB_HANDLER: cause = .handler
+        default: cause = .error
+        }
+        let top = lua_gettop(L)
+        var fields: [String: String] = [:]
+        var text = ""
+        if top >= 2 {
+            if lua_type(L, top) == LUA_TTABLE, lua_checkstack(L, 4) != 0 {
+                lua_pushnil(L)
+                while lua_next(L, top) != 0 {
+                    if lua_type(L, -2) == LUA_TSTRING, let key = string(at: -2), let value = string(at: -1) {
+                        fields[key] = value
+                    }
+                    lua_settop(L, -2)
+                }
+                text = fields["message"] ?? ""
+            } else {
+                text = string(at: top) ?? "error object is not a string"
+            }
+        }
+        if cause == .memoryCap && text.isEmpty { text = "not enough memory" }
+        let parts = text.components(separatedBy: "\nstack traceback:\n")
+        let message = parts[0]
+        let traceback = parts.count > 1 ? parts[1...].joined(separator: "\n") : ""
+        return LuaFailure(cause: cause, message: message, traceback: traceback, fields: fields)
+    }
+}

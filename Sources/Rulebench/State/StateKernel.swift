@@ -1,0 +1,440 @@
+// The state and its journal, in Lua.
+//
+// Every table of the game state is an empty proxy whose metatable reads from
+// a backing table (`__index = backing`, so reads cost one metatable lookup
+// and no function call) and routes every write through `write`. A write
+// records (node, key, old value) in one flat journal array, so rollback,
+// undo-by-journal and undo verification all cost what the action wrote.
+//
+// Each table of the state lives at exactly one place. Storing a state table
+// somewhere else moves it (its old slot becomes nil, journaled like any
+// write); `rulebench.copy` makes an explicit copy. Because of that, each node
+// knows its parent, which gives:
+//   - paths for diff reports, without searching the tree;
+//   - an incremental state hash: a node's hash is the wrapping sum of one
+//     term per slot, so a write changes its node's sum by one term and the
+//     change is carried up the parent chain. Sums do not depend on key
+//     order, so the hash is canonical without sorting anything.
+//
+// Undo verification compares, for every slot written by the action or by its
+// undo, the value before the action with the value now. Tables compare by
+// identity: a slot is restored only if it holds the very table it held,
+// which is what later journal-based undos rely on. By induction over the
+// tree, equal dirty slots mean an equal state.
+
+extension KernelSource {
+    static let state = #"""
+local K = ...
+local C = K.C
+local type, next, error, setmetatable, tostring = type, next, error, setmetatable, tostring
+local math_type, huge, tointeger = math.type, math.huge, math.tointeger
+local format, concat, sort, insert = string.format, table.concat, table.sort, table.insert
+local strhash, floatbits = C.strhash, C.floatbits
+
+local NODE = setmetatable({}, { __mode = "k" })   -- proxy -> its metatable (the node record)
+local NIL = {}                                     -- the journal's stand-in for an absent value
+local J, JN = {}, 0                                -- journal: node, key, old value; JN entries used
+local WRITABLE, PHASE = false, "loading"
+local SERIAL = 0                                   -- creation counter of nodes
+local ROOT                                         -- node record of the game root
+K.NODE, K.NIL = NODE, NIL
+
+---------------------------------------------------------------- hashing
+local M1, M2, GOLD = 0xbf58476d1ce4e5b9, 0x94d049bb133111eb, 0x9e3779b97f4a7c15
+local TAG_I, TAG_F, TAG_S, TAG_T, TAG_K =
+  0x1f2e3d4c5b6a7988, 0x2a3b4c5d6e7f8091, 0x3c4d5e6f708192a3, 0x4e5f60718293a4b5, 0x5a6b7c8d9eafb0c1
+
+-- splitmix64's finalizer: integer arithmetic wraps, >> is a logical shift.
+local function mix(z)
+  z = (z ~ (z >> 30)) * M1
+  z = (z ~ (z >> 27)) * M2
+  return z ~ (z >> 31)
+end
+K.mix = mix
+
+local H_TRUE, H_FALSE = mix(0x7a7a), mix(0x7b7b)
+local SH, SHN = {}, 0        -- memo of string hashes (bounded)
+local function strh(s)
+  local h = SH[s]
+  if h == nil then
+    h = mix(strhash(s) ~ TAG_S)
+    if SHN >= 65536 then SH, SHN = {}, 0 end
+    SH[s], SHN = h, SHN + 1
+  end
+  return h
+end
+
+local function scalarh(v)
+  local t = type(v)
+  if t == "string" then return strh(v) end
+  if t == "number" then
+    if math_type(v) == "integer" then return mix(v ~ TAG_I) end
+    return mix(floatbits(v) ~ TAG_F)
+  end
+  return v and H_TRUE or H_FALSE
+end
+
+local function keyh(k)
+  if type(k) == "string" then return strh(k) end
+  return mix(k ~ TAG_K)
+end
+
+local function term(k, vh) return mix(keyh(k) * GOLD + vh) end
+local function nodeh(m) return mix(m.h ~ TAG_T) end
+
+---------------------------------------------------------------- raw slot updates
+-- rawput is the only place a backing table changes. It keeps parent links and
+-- hashes right; it neither checks nor journals.
+local function rawput(m, k, v)
+  local b = m.b
+  local old = b[k]
+  b[k] = v
+  local d = 0
+  if old ~= nil then
+    if type(old) == "table" then
+      local om = NODE[old]
+      d = d - om.c
+      om.up, om.key, om.c = nil, nil, 0
+    else
+      d = d - term(k, scalarh(old))
+    end
+  end
+  if v ~= nil then
+    if type(v) == "table" then
+      local vm = NODE[v]
+      local c = term(k, nodeh(vm))
+      vm.up, vm.key, vm.c = m, k, c
+      d = d + c
+    else
+      d = d + term(k, scalarh(v))
+    end
+  end
+  if (old == nil) ~= (v == nil) then m.keys = nil end
+  if d == 0 then return end
+  m.h = m.h + d
+  local up = m.up
+  while up do
+    local c = term(m.key, nodeh(m))
+    up.h = up.h - m.c + c
+    m.c = c
+    m, up = up, up.up
+  end
+end
+
+local function journalput(m, k, v)
+  local old = m.b[k]
+  local n = JN
+  J[n + 1], J[n + 2], J[n + 3] = m, k, old == nil and NIL or old
+  JN = n + 3
+  rawput(m, k, v)
+end
+
+---------------------------------------------------------------- nodes
+local PROTECTED = "rulebench state table"
+local write, npairs, nlen
+
+local function makenode(proxy, b)
+  SERIAL = SERIAL + 1
+  local m = { __index = b, __newindex = write, __pairs = npairs, __len = nlen,
+              __metatable = PROTECTED, b = b, h = 0, c = 0, serial = SERIAL, proxy = proxy }
+  local h = 0
+  for k, v in next, b do
+    if type(v) == "table" then
+      local vm = NODE[v]
+      local c = term(k, nodeh(vm))
+      vm.up, vm.key, vm.c = m, k, c
+      h = h + c
+    else
+      h = h + term(k, scalarh(v))
+    end
+  end
+  m.h = h
+  NODE[proxy] = m
+  setmetatable(proxy, m)
+  return m
+end
+
+function K.isnode(v) return NODE[v] ~= nil end
+function K.backing(v) local m = NODE[v]; return m and m.b or v end
+
+---------------------------------------------------------------- value checks
+local function fault(message) error(K.where(2) .. message, 0) end
+
+local function normkey(k)
+  local t = type(k)
+  if t == "string" then return k end
+  if t == "number" then
+    if math_type(k) == "integer" then return k end
+    local i = tointeger(k)
+    if i then return i end
+    fault("a state key must be a string or an integer, not " .. K.show(k))
+  end
+  fault("a state key must be a string or an integer, not a " .. t)
+end
+
+local function normfloat(v)
+  if v ~= v then fault("NaN cannot be stored in the state") end
+  if v == huge or v == -huge then fault("an infinite number cannot be stored in the state") end
+  if v == 0 then return 0.0 end            -- -0.0 and 0.0 must hash alike
+  return v
+end
+
+local function ancestors(m)
+  local set = {}
+  while m do set[m] = true; m = m.up end
+  return set
+end
+
+-- Checks a plain table before it is converted, so that a bad value deep
+-- inside changes nothing. Every table may appear once: the state is a tree.
+local function validate(t, above, seen, depth)
+  if depth > 100 then fault("a table nested more than 100 levels cannot be stored in the state") end
+  if seen[t] then fault("the same table appears twice in the value (the state is a tree; use rulebench.copy)") end
+  seen[t] = true
+  local m = NODE[t]
+  if m then
+    if above[m] or m == ROOT then fault("a state table cannot be stored inside itself") end
+    return
+  end
+  if getmetatable(t) ~= nil then fault("a table with a metatable cannot be stored in the state") end
+  for k, v in next, t do
+    normkey(k)
+    local tv = type(v)
+    if tv == "table" then validate(v, above, seen, depth + 1)
+    elseif tv == "number" then if math_type(v) == "float" then normfloat(v) end
+    elseif tv ~= "string" and tv ~= "boolean" then
+      fault("a " .. tv .. " cannot be stored in the state (only booleans, numbers, strings and tables)")
+    end
+  end
+end
+
+-- Turns a validated plain table into a node, in place, so that references the
+-- rule still holds keep working (and keep being journaled).
+local function convert(t)
+  local m = NODE[t]
+  if m then
+    if m.up then journalput(m.up, m.key, nil) end   -- moved: its old slot empties
+    return t
+  end
+  local keys, n = {}, 0
+  for k in next, t do n = n + 1; keys[n] = k end
+  local b = {}
+  for i = 1, n do
+    local k = keys[i]
+    local v = t[k]
+    if type(v) == "table" then v = convert(v)
+    elseif math_type(v) == "float" then v = normfloat(v) end
+    b[normkey(k)] = v
+  end
+  for i = 1, n do t[keys[i]] = nil end
+  makenode(t, b)
+  return t
+end
+
+local function adopt(v, target)
+  validate(v, ancestors(target), {}, 0)
+  return convert(v)
+end
+
+---------------------------------------------------------------- the write barrier
+write = function(p, k, v)
+  if not WRITABLE then
+    fault("the game state is read-only in " .. PHASE .. "; it changes only in setup, apply and undo")
+  end
+  local m = NODE[p]
+  if type(k) ~= "string" then k = normkey(k) end
+  local tv = type(v)
+  if tv == "table" then
+    if m.b[k] == v then return end
+    v = adopt(v, m)
+  elseif tv == "number" then
+    if math_type(v) == "float" then v = normfloat(v) end
+  elseif tv ~= "string" and tv ~= "boolean" and tv ~= "nil" then
+    fault("a " .. tv .. " cannot be stored in the state (only booleans, numbers, strings and tables)")
+  end
+  local old = m.b[k]
+  if old == v and math_type(old) == math_type(v) then return end
+  journalput(m, k, v)
+end
+
+npairs = function(p)
+  local m = NODE[p]
+  local keys = m.keys
+  if not keys then keys = K.sortedkeys(m.b); m.keys = keys end
+  local b, i = m.b, 0
+  return function()
+    i = i + 1
+    local k = keys[i]
+    while k ~= nil and b[k] == nil do i = i + 1; k = keys[i] end
+    if k ~= nil then return k, b[k] end
+  end, p, nil
+end
+
+nlen = function(p) return #NODE[p].b end
+
+---------------------------------------------------------------- journal operations
+function K.setwritable(flag, phase)
+  WRITABLE = flag
+  if phase then PHASE = phase end
+end
+function K.phase() return PHASE end
+function K.mark() return JN end
+function K.serial() return SERIAL end
+
+-- Undoes every write after `to`, newest first. Exact by construction.
+function K.rollback(to)
+  local n = JN
+  while n > to do
+    local old = J[n]
+    if old == NIL then old = nil end
+    rawput(J[n - 2], J[n - 1], old)
+    J[n], J[n - 1], J[n - 2] = nil, nil, nil
+    n = n - 3
+  end
+  JN = n
+end
+
+-- Writes back the old values of the entries in [from, to), newest first, as
+-- new journal entries, so that the caller can still roll the whole operation
+-- back. Used for undo-by-journal and for repairs.
+function K.revert(from, to)
+  for s = to - 3, from, -3 do
+    local old = J[s + 3]
+    if old == NIL then old = nil end
+    journalput(J[s + 1], J[s + 2], old)
+  end
+end
+
+-- Forgets entries after `to` without undoing them.
+function K.truncate(to)
+  for i = JN, to + 1, -1 do J[i] = nil end
+  JN = to
+end
+
+---------------------------------------------------------------- paths
+local function segment(k, first)
+  if type(k) == "number" then return (first and "" or ".") .. k end
+  if k:match("^[%a_][%w_]*$") then return (first and "" or ".") .. k end
+  return "[" .. format("%q", k) .. "]"
+end
+
+function K.joinpath(keys)
+  local out = {}
+  for i = 1, #keys do out[i] = segment(keys[i], i == 1) end
+  return concat(out)
+end
+
+-- The path of slot k of node m, through parent links.
+function K.pathof(m, k)
+  local keys = {}
+  if k ~= nil then keys[1] = k end
+  while m.up do insert(keys, 1, m.key); m = m.up end
+  local path = K.joinpath(keys)
+  if m ~= ROOT then return "(detached table)." .. path end
+  return path
+end
+
+---------------------------------------------------------------- snapshots
+-- A plain deep copy (nodes read through their backing tables).
+local function plain(v)
+  if type(v) ~= "table" then return v end
+  local b = K.backing(v)
+  local out = {}
+  for k, x in next, b do out[k] = plain(x) end
+  return out
+end
+K.plain = plain
+
+-- The value a node had before the writes summarised in `first`.
+local function before(v, first)
+  if type(v) ~= "table" then return v end
+  local m = NODE[v]
+  local out = {}
+  for k, x in next, m.b do out[k] = x end
+  local f = first[m]
+  if f then for k, x in next, f do if x == NIL then out[k] = nil else out[k] = x end end end
+  for k, x in next, out do if type(x) == "table" then out[k] = before(x, first) end end
+  return out
+end
+
+local function deepsame(a, b)
+  if type(a) ~= "table" or type(b) ~= "table" then
+    return a == b and math_type(a) == math_type(b)
+  end
+  for k, x in next, a do if not deepsame(x, b[k]) then return false end end
+  for k in next, b do if a[k] == nil then return false end end
+  return true
+end
+
+---------------------------------------------------------------- verification
+local function difference(m, k, want, have, first)
+  local d = { path = K.pathof(m, k) }
+  local wantv = before(want, first)
+  local havev = plain(have)
+  d.before, d.after = K.show(wantv), K.show(havev)
+  if type(want) == "table" and type(have) == "table" and deepsame(wantv, havev) then
+    d.note = "a copy with the same contents: undo must put back the original table (keep it on the action object)"
+  end
+  return d
+end
+
+-- Compares every slot written in [ds, de) or [us, ue) with its value before
+-- ds. Slots of tables created after `serial0` are skipped: they did not exist
+-- before, and if one is still reachable, the slot that holds it differs.
+function K.verify(ds, de, us, ue, serial0)
+  local first, slots, ns = {}, {}, 0
+  local function scan(s, e)
+    for i = s, e - 3, 3 do
+      local m, k = J[i + 1], J[i + 2]
+      if m.serial <= serial0 then
+        local f = first[m]
+        if not f then f = {}; first[m] = f end
+        if f[k] == nil then
+          f[k] = J[i + 3]
+          slots[ns + 1], slots[ns + 2] = m, k
+          ns = ns + 2
+        end
+      end
+    end
+  end
+  scan(ds, de)
+  scan(us, ue)
+  local diffs
+  for i = 1, ns, 2 do
+    local m, k = slots[i], slots[i + 1]
+    local want = first[m][k]
+    if want == NIL then want = nil end
+    local have = m.b[k]
+    if want ~= have or math_type(want) ~= math_type(have) then
+      diffs = diffs or {}
+      diffs[#diffs + 1] = difference(m, k, want, have, first)
+    end
+  end
+  if diffs then sort(diffs, function(a, b) return a.path < b.path end) end
+  return diffs
+end
+
+---------------------------------------------------------------- the root
+function K.newroot()
+  K.truncate(0)
+  local proxy = {}
+  ROOT = makenode(proxy, {})
+  K.game = proxy
+  return proxy
+end
+
+function K.hash()
+  return format("%016x", nodeh(ROOT))
+end
+
+-- Resolves a list of keys from the root; returns the value or nil.
+function K.lookup(keys)
+  local v = K.game
+  for i = 1, #keys do
+    if type(v) ~= "table" then return nil end
+    v = K.backing(v)[keys[i]]
+  end
+  return v
+end
+"""#
+}

@@ -1,0 +1,156 @@
+/// A value of the game state, as Swift sees it.
+///
+/// The state is a tree of tables whose keys are strings or integers and whose
+/// leaves are booleans, integers, floats or strings. An absent key is `nil`
+/// (a Swift optional), which is different from `.bool(false)`. Integers and
+/// floats are different values, as they are in Lua 5.4.
+public enum StateValue: Hashable, Sendable {
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case table([StateKey: StateValue])
+
+    /// An empty table.
+    public static let emptyTable = StateValue.table([:])
+
+    /// A table from a list: keys 1...n, as Lua stores sequences.
+    public static func list(_ items: [StateValue]) -> StateValue {
+        var table: [StateKey: StateValue] = [:]
+        for (index, item) in items.enumerated() { table[.int(Int64(index + 1))] = item }
+        return .table(table)
+    }
+
+    /// The value at `key` when this is a table.
+    public subscript(key: StateKey) -> StateValue? {
+        if case .table(let table) = self { return table[key] }
+        return nil
+    }
+
+    /// The value at a string key when this is a table.
+    public subscript(key: String) -> StateValue? { self[.string(key)] }
+
+    /// The value at `path` below this value.
+    public func value(at path: StatePath) -> StateValue? {
+        var current: StateValue? = self
+        for key in path.keys { current = current?[key] }
+        return current
+    }
+
+    /// The items 1...n when this table is a sequence, else nil.
+    public var listItems: [StateValue]? {
+        guard case .table(let table) = self else { return nil }
+        var items: [StateValue] = []
+        while let next = table[.int(Int64(items.count + 1))] { items.append(next) }
+        return items.count == table.count ? items : nil
+    }
+
+    /// The string, when this is one.
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// The integer, when this is one.
+    public var intValue: Int64? {
+        if case .int(let i) = self { return i }
+        return nil
+    }
+
+    /// The number as a Double, for integers and floats.
+    public var numberValue: Double? {
+        switch self {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        default: return nil
+        }
+    }
+
+    /// The boolean, when this is one.
+    public var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+
+    /// The table's entries in the canonical order (integers, then strings).
+    public var sortedEntries: [(key: StateKey, value: StateValue)] {
+        guard case .table(let table) = self else { return [] }
+        return table.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+    }
+}
+
+/// A key of a state table: a string or an integer.
+public enum StateKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    case int(Int64)
+    case string(String)
+
+    /// Integers sort before strings; strings sort by their UTF-8 bytes, as Lua compares them.
+    public static func < (lhs: StateKey, rhs: StateKey) -> Bool {
+        switch (lhs, rhs) {
+        case (.int(let a), .int(let b)): return a < b
+        case (.int, .string): return true
+        case (.string, .int): return false
+        case (.string(let a), .string(let b)): return Array(a.utf8).lexicographicallyPrecedes(b.utf8)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .int(let i): return String(i)
+        case .string(let s): return s
+        }
+    }
+}
+
+extension StateValue: CustomStringConvertible {
+    /// A compact Lua-like rendering: strings quoted, floats always with a point.
+    public var description: String {
+        switch self {
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .double(let d): return StateValue.render(d)
+        case .string(let s): return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") + "\""
+        case .table:
+            if let items = listItems { return "{" + items.map(\.description).joined(separator: ", ") + "}" }
+            return "{" + sortedEntries.map { entry in
+                let key: String
+                switch entry.key {
+                case .int(let i): key = "[\(i)]"
+                case .string(let s): key = s.isLuaIdentifier ? s : "[\"\(s)\"]"
+                }
+                return "\(key) = \(entry.value)"
+            }.joined(separator: ", ") + "}"
+        }
+    }
+
+    /// A float printed so that it reads back exactly and is never mistaken for an integer.
+    static func render(_ d: Double) -> String {
+        if d.isNaN { return "nan" }
+        if d.isInfinite { return d > 0 ? "inf" : "-inf" }
+        var text = "\(d)"
+        if !text.contains(".") && !text.contains("e") { text += ".0" }
+        return text
+    }
+}
+
+extension String {
+    /// Whether this could be written as a bare Lua name.
+    var isLuaIdentifier: Bool {
+        guard let first = unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
+        return unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+    }
+}
+
+extension StateValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(arrayLiteral elements: StateValue...) { self = .list(elements) }
+    public init(dictionaryLiteral elements: (String, StateValue)...) {
+        var table: [StateKey: StateValue] = [:]
+        for (key, value) in elements { table[.string(key)] = value }
+        self = .table(table)
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Rulebench
+
+/// The `rulebench` command. It only parses arguments and calls the library.
+@main
+struct RulebenchTool: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rulebench",
+        abstract: "Run, check and fuzz game rules written in Lua, with undo the engine proves.",
+        discussion: """
+            Exit codes: 0 all passed; 1 a check failed; 2 bad input (files, arguments); 130 interrupted.
+            """,
+        subcommands: [
+            ReplayCommand.self,
+        ]
+    )
+
+    /// Parses and runs a subcommand, mapping outcomes to the exit codes of the
+    /// design: argument errors are bad input (2), not ArgumentParser's 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                print(message)
+                Foundation.exit(0)
+            }
+            if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            Foundation.exit(code == .validationFailure ? Outcome.badInput.rawValue : code.rawValue)
+        }
+    }
+}
+
+/// The exit codes every command uses.
+enum Outcome: Int32 {
+    case passed = 0
+    case failed = 1
+    case badInput = 2
+    case interrupted = 130
+
+    var exitCode: ExitCode { ExitCode(rawValue) }
+}
+
+/// Writes a one-line message to standard error.
+func complain(_ message: String) {
+    FileHandle.standardError.write(Data(("rulebench: " + message + "\n").utf8))
+}
