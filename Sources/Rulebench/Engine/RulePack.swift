@@ -87,7 +87,14 @@ final class PackFiles: LuaHost {
         } else {
             if let base { candidates.append(base.appendingPathComponent(reference)) }
             if !reference.contains("/") {
-                candidates.append((rulesDirectory ?? cwd.appendingPathComponent("rules")).appendingPathComponent(reference))
+                if let rulesDirectory { candidates.append(rulesDirectory.appendingPathComponent(reference)) }
+                // A scenario names its pack; the rules/ folder is beside one of its ancestors.
+                var folder = base?.standardizedFileURL
+                while let current = folder, current.path != "/" {
+                    candidates.append(current.appendingPathComponent("rules").appendingPathComponent(reference))
+                    folder = current.deletingLastPathComponent()
+                }
+                candidates.append(cwd.appendingPathComponent("rules").appendingPathComponent(reference))
             }
             candidates.append(cwd.appendingPathComponent(reference))
         }
