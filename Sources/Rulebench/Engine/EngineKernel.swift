@@ -159,6 +159,12 @@ function API.addaction(id, name, chunkname, source)
   pack.own[name] = copy
 end
 
+-- Links a pack to its base before its action files load, so their
+-- top-level `require` can reach the base pack's modules.
+function API.linkbase(id, baseid)
+  PACKS[id].base = PACKS[baseid]
+end
+
 local function merged(base, own)
   local out = {}
   for k, v in next, base or {} do out[k] = v end

@@ -78,7 +78,7 @@ public final class Game {
         let (id, info) = try Game.loadPack(at: url, into: vm, files: files, chain: [])
         self.packID = id
         self.pack = info
-        let results = try Game.userCall(vm, "newgame", [Array(id.utf8), Array(String(seed).utf8), Wire.encode(options)])
+        let results = try Game.userCall(vm, files, "newgame", [Array(id.utf8), Array(String(seed).utf8), Wire.encode(options)])
         try Game.engineCall(vm, "commit")
         history = History(initialHash: StateHash(hex: String(decoding: results[0], as: UTF8.self)))
     }
@@ -92,8 +92,9 @@ public final class Game {
         }
         let manifestFile = url.appendingPathComponent("pack.lua")
         let source = try PackFiles.read(manifestFile)
+        files.noteChunk(PackFiles.display(manifestFile))
         let defined = try loading { () throws(RulebenchError) in
-            try userCall(vm, "definepack", [id, id, PackFiles.display(manifestFile), source].map { Array($0.utf8) })
+            try userCall(vm, files, "definepack", [id, id, PackFiles.display(manifestFile), source].map { Array($0.utf8) })
         }
         let manifest = try? Wire.decode(defined[0])
         var baseID = ""
@@ -105,15 +106,17 @@ public final class Game {
                                              file: PackFiles.display(manifestFile)))
             }
             baseID = try loadPack(at: baseURL.standardizedFileURL, into: vm, files: files, chain: chain + [id]).0
+            try engineCall(vm, "linkbase", [Array(id.utf8), Array(baseID.utf8)])
         }
         for action in try PackFiles.actionFiles(in: url) {
             let text = try PackFiles.read(action.url)
+            files.noteChunk(PackFiles.display(action.url))
             _ = try loading { () throws(RulebenchError) in
-                try userCall(vm, "addaction", [id, action.name, PackFiles.display(action.url), text].map { Array($0.utf8) })
+                try userCall(vm, files, "addaction", [id, action.name, PackFiles.display(action.url), text].map { Array($0.utf8) })
             }
         }
         let described = try loading { () throws(RulebenchError) in
-            try userCall(vm, "finishpack", [Array(id.utf8), Array(baseID.utf8)])
+            try userCall(vm, files, "finishpack", [Array(id.utf8), Array(baseID.utf8)])
         }
         return (id, PackInfo(try? Wire.decode(described[0]), directory: id, extends: extends))
     }
@@ -138,14 +141,14 @@ public final class Game {
 
     /// A call that runs rule code; on failure the kernel rolls back to where it began.
     @discardableResult
-    static func userCall(_ vm: LuaVM, _ function: String, _ arguments: [[UInt8]]) throws(RulebenchError) -> [[UInt8]] {
+    static func userCall(_ vm: LuaVM, _ files: PackFiles, _ function: String, _ arguments: [[UInt8]]) throws(RulebenchError) -> [[UInt8]] {
         do {
             return try vm.call(function, arguments, mode: .user)
         } catch {
             let context = (try? vm.call("failure", mode: .engine)).flatMap { try? Wire.decode($0[0]) }
             _ = try? vm.call("abort", mode: .engine)
             if error.cause == .memoryCap { _ = try? vm.call("gc", mode: .engine) }
-            throw translate(error, action: context?["action"]?.stringValue, phase: context?["phase"]?.stringValue, vm: vm)
+            throw translate(error, action: context?["action"]?.stringValue, phase: context?["phase"]?.stringValue, vm: vm, files: files)
         }
     }
 
@@ -158,7 +161,8 @@ public final class Game {
         }
     }
 
-    private static func translate(_ failure: LuaFailure, action: String?, phase: String?, vm: LuaVM) -> RulebenchError {
+    private static func translate(_ failure: LuaFailure, action: String?, phase: String?, vm: LuaVM, files: PackFiles) -> RulebenchError {
+        let failure = files.expandingTruncatedNames(failure)
         let (location, message) = ScriptLocation.split(failure.message)
         let action = action?.isEmpty == false ? action : nil
         switch failure.cause {
@@ -190,8 +194,13 @@ public final class Game {
             return .packLoad(InputProblem(text))
         default:
             let kernelAction = fields["action"].flatMap { $0.isEmpty ? nil : $0 } ?? action
+            let frames = packFrames(failure.traceback)
+            // An error object that is not a string carries no position; the
+            // innermost rule-pack frame of the traceback stands in.
+            let location = location ?? frames.split(separator: "\n").lazy
+                .compactMap { ScriptLocation.split(String($0)).0 }.first
             return .script(ScriptFailure(message: message, location: location,
-                                         traceback: packFrames(failure.traceback), action: kernelAction, phase: phase))
+                                         traceback: frames, action: kernelAction, phase: phase))
         }
     }
 
@@ -208,7 +217,7 @@ public final class Game {
     /// Every legal action in the current state, as the pack's `legal` functions emit them
     /// (actions in name order, each in its own emit order).
     public func legalActions() throws(RulebenchError) -> [ActionCall] {
-        let results = try Game.userCall(vm, "legal", [])
+        let results = try Game.userCall(vm, files, "legal", [])
         let list = (try? Wire.decode(results[0]))?.listItems ?? []
         return list.map { ActionCall($0["name"]?.stringValue ?? "", ActionCall.params(from: $0["params"])) }
     }
@@ -232,7 +241,7 @@ public final class Game {
     }
 
     private func run(_ call: ActionCall) throws(RulebenchError) -> HistoryEntry {
-        let results = try Game.userCall(vm, "perform", [Array(call.name.utf8), Wire.encode(call.params)])
+        let results = try Game.userCall(vm, files, "perform", [Array(call.name.utf8), Wire.encode(call.params)])
         return HistoryEntry(call: call, hash: StateHash(hex: String(decoding: results[0], as: UTF8.self)),
                             isCheckpoint: pack.actions[call.name]?.isCheckpoint ?? false, detail: results[1])
     }
@@ -246,7 +255,7 @@ public final class Game {
     @discardableResult
     public func undo() throws(RulebenchError) -> UndoOutcome {
         guard history.cursor > 0 else { throw .badInput(InputProblem("nothing to undo")) }
-        let results = try Game.userCall(vm, "undo", [Array((configuration.strict ? "1" : "0").utf8)])
+        let results = try Game.userCall(vm, files, "undo", [Array((configuration.strict ? "1" : "0").utf8)])
         try Game.engineCall(vm, "commit")
         history.cursor -= 1
         let entry = history.entries[history.cursor]
@@ -345,7 +354,7 @@ public final class Game {
             throw .badInput(InputProblem("the state can be set only before the first action"))
         }
         guard !path.keys.isEmpty else { throw .badInput(InputProblem("cannot replace the whole state")) }
-        let results = try Game.userCall(vm, "set", [Wire.encode(path), Wire.encode(value)])
+        let results = try Game.userCall(vm, files, "set", [Wire.encode(path), Wire.encode(value)])
         try Game.engineCall(vm, "commit")
         overrides.append((path, value))
         history.initialHash = StateHash(hex: String(decoding: results[0], as: UTF8.self))
@@ -353,12 +362,12 @@ public final class Game {
 
     /// Runs the pack's invariants on the current state.
     public func checkInvariants() throws(RulebenchError) {
-        try Game.userCall(vm, "invariants", [])
+        try Game.userCall(vm, files, "invariants", [])
     }
 
     /// The pack's text picture of the board ("" when it has no `render`).
     public func render() throws(RulebenchError) -> String {
-        let results = try Game.userCall(vm, "render", [])
+        let results = try Game.userCall(vm, files, "render", [])
         return String(decoding: results[0], as: UTF8.self)
     }
 

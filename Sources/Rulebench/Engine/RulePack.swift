@@ -113,6 +113,31 @@ final class PackFiles: LuaHost {
         return path
     }
 
+    private var chunknames: [String] = []
+
+    /// Lua shortens long chunk names in its own messages to "...tail";
+    /// this puts the full file name back.
+    func expandingTruncatedNames(_ failure: LuaFailure) -> LuaFailure {
+        guard failure.message.contains("...") || failure.traceback.contains("...") else { return failure }
+        func expand(_ text: String) -> String {
+            var text = text
+            for name in chunknames where name.count > 50 {
+                for cut in stride(from: name.count - 1, to: 40, by: -1) {
+                    let tail = String(name.suffix(cut))
+                    if text.contains("..." + tail + ":") {
+                        text = text.replacingOccurrences(of: "..." + tail + ":", with: name + ":")
+                        break
+                    }
+                }
+            }
+            return text
+        }
+        return LuaFailure(cause: failure.cause, message: expand(failure.message), traceback: expand(failure.traceback), fields: failure.fields)
+    }
+
+    /// Remembers a file name handed to Lua as a chunk name.
+    func noteChunk(_ name: String) { chunknames.append(name) }
+
     /// Registers a pack folder under the id the kernel knows it by.
     func register(_ directory: URL) -> String {
         let id = PackFiles.display(directory)
@@ -155,6 +180,7 @@ final class PackFiles: LuaHost {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw InputProblem("cannot read \(PackFiles.display(url))")
         }
+        noteChunk(PackFiles.display(url))
         return (PackFiles.display(url), String(decoding: data, as: UTF8.self))
     }
 

@@ -37,6 +37,13 @@ function K.fail(kind, message, fields)
   error(setmetatable(e, ERRMETA), 0)
 end
 
+-- The file name of a chunk source, in full (short_src truncates long paths).
+function K.chunkname(source)
+  local first = source:sub(1, 1)
+  if first == "@" or first == "=" then return source:sub(2) end
+  return "[string]"
+end
+
 -- "file:line: " of the innermost frame that belongs to a rule pack, skipping
 -- the kernel's own frames and C functions (table.insert, for instance).
 function K.where(level)
@@ -45,7 +52,7 @@ function K.where(level)
     local info = getinfo(level, "Sl")
     if not info then return "" end
     if info.currentline and info.currentline > 0 and info.source:sub(1, 10) ~= "=rulebench" then
-      return info.short_src .. ":" .. info.currentline .. ": "
+      return K.chunkname(info.source) .. ":" .. info.currentline .. ": "
     end
     level = level + 1
   end
@@ -55,7 +62,7 @@ end
 function K.defined(f)
   if type(f) ~= "function" then return nil end
   local info = getinfo(f, "S")
-  return info.short_src .. ":" .. (info.linedefined or 0)
+  return K.chunkname(info.source) .. ":" .. (info.linedefined or 0)
 end
 
 -- A total, deterministic order on keys: numbers, then strings, then booleans.

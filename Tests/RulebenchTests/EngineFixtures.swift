@@ -1,0 +1,23 @@
+import Foundation
+@testable import Rulebench
+
+/// Paths of the repository and of the engine's fixture packs.
+enum EngineFixtures {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let folder = repository.appendingPathComponent("Tests/RulebenchTests/Fixtures/engine")
+    static let lab = folder.appendingPathComponent("lab").path
+    /// The state hash of a lab game after setup with seed 1 (see UndoTests).
+    static let labInitialHash = "407824e198277222"
+
+    /// A lab game; rule prints are swallowed.
+    static func labGame(seed: Int64 = 1, budget: Int64 = 10_000_000, memory: Int = 256 << 20,
+                        strict: Bool = true) throws -> Game {
+        var configuration = Game.Configuration()
+        configuration.instructionBudget = budget
+        configuration.memoryCap = memory
+        configuration.strict = strict
+        configuration.printHandler = { _ in }
+        return try Game(pack: lab, seed: seed, configuration: configuration)
+    }
+}

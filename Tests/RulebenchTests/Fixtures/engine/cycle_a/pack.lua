@@ -1,0 +1,1 @@
+return { name = "cycle_a", extends = "cycle_b" }

@@ -1,0 +1,1 @@
+return { name = "cycle_b", extends = "cycle_a" }

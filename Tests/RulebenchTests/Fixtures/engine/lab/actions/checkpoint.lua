@@ -1,0 +1,4 @@
+return {
+  checkpoint = true,
+  apply = function(game) game.turns = (game.turns or 0) + 1 end,
+}

@@ -1,0 +1,4 @@
+return {
+  check = function(game) require "late" end,
+  apply = function(game) end,
+}

@@ -1,0 +1,3 @@
+return {
+  apply = function(game, a, act) act:sub("nest_bad_leaf", {}) end,
+}

@@ -1,0 +1,4 @@
+return {
+  check = function(game) game.counter = 5 end,
+  apply = function(game) end,
+}

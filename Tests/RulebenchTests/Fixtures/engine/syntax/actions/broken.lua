@@ -1,0 +1,5 @@
+return {
+  apply = function(game, a)
+    game.counter = = 1
+  end,
+}

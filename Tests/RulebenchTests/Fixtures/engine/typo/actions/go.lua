@@ -1,0 +1,4 @@
+return {
+  chek = function() end,
+  apply = function() end,
+}
