@@ -12,6 +12,8 @@ struct RulebenchTool: ParsableCommand {
             Exit codes: 0 all passed; 1 a check failed; 2 bad input (files, arguments); 130 interrupted.
             """,
         subcommands: [
+            FuzzCommand.self,
+            ExploreCommand.self,
             ReplayCommand.self,
         ]
     )

@@ -1,3 +1,4 @@
+import Foundation
 /// A value of the game state, as Swift sees it.
 ///
 /// The state is a tree of tables whose keys are strings or integers and whose
@@ -152,5 +153,29 @@ extension StateValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, E
         var table: [StateKey: StateValue] = [:]
         for (key, value) in elements { table[.string(key)] = value }
         self = .table(table)
+    }
+}
+
+extension StateValue {
+    /// A value typed on a command line: `3` is an integer, `2.5` a float,
+    /// `true`/`false` booleans, `[a, b]` a list, anything else a string
+    /// (quotes, single or double, force a string).
+    public init(argument text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.count >= 2, let first = trimmed.first, first == trimmed.last, first == "\"" || first == "'" {
+            self = .string(String(trimmed.dropFirst().dropLast()))
+        } else if let integer = Int64(trimmed) {
+            self = .int(integer)
+        } else if trimmed.contains(where: { $0 == "." || $0 == "e" }), let double = Double(trimmed), double.isFinite,
+                  trimmed.first?.isNumber == true || trimmed.first == "-" {
+            self = .double(double)
+        } else if trimmed == "true" || trimmed == "false" {
+            self = .bool(trimmed == "true")
+        } else if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") {
+            let inner = trimmed.dropFirst().dropLast()
+            self = .list(inner.isEmpty ? [] : inner.split(separator: ",").map { StateValue(argument: String($0)) })
+        } else {
+            self = .string(trimmed)
+        }
     }
 }

@@ -1,0 +1,184 @@
+import Foundation
+
+/// Runs fuzz programs against fresh games and checks the properties of DESIGN §6 after each step.
+struct FuzzExecutor {
+    /// How a game is made for each program.
+    var configuration: Game.Configuration
+    /// A folder a relative pack path is resolved against.
+    var base: URL?
+    /// Checks an action's animation plans (property 8); nil when not checked.
+    var animationCheck: ((HistoryEntry) -> String?)?
+
+    /// What happened at one step, for reproducing it as a scenario.
+    enum Outcome: Hashable {
+        case performed(StateHash)
+        case rejected(String)
+        case failed(String)
+        case undone(Int)
+        case redone(Int)
+    }
+
+    /// The result of running a program.
+    struct Result {
+        var finding: FuzzFinding?
+        /// The state hash after each step.
+        var trace: [StateHash] = []
+        /// The outcome of each step that ran.
+        var outcomes: [Outcome] = []
+        /// The legal actions offered before each step (recorded only when asked).
+        var legal: [[ActionCall]] = []
+        /// False when a `perform` step was not legal at its point (a shrink candidate to discard).
+        var valid = true
+    }
+
+    func newGame(_ program: FuzzProgram) throws(RulebenchError) -> Game {
+        try Game(pack: program.pack, options: program.options, seed: program.seed, configuration: configuration, relativeTo: base)
+    }
+
+    /// Runs a whole program. With `checkLegality`, each `perform` must be among
+    /// the legal actions of its state (otherwise the result is marked invalid).
+    func execute(_ program: FuzzProgram, checkLegality: Bool, recordLegal: Bool = false, finalChecks: Bool = true) -> Result {
+        var result = Result()
+        let game: Game
+        do {
+            game = try newGame(program)
+        } catch {
+            result.finding = FuzzFinding(property: .invariantsHold, stepIndex: -1, message: "setup failed: \(error)", differences: [], blame: nil)
+            return result
+        }
+        for (index, step) in program.steps.enumerated() {
+            if checkLegality || recordLegal, case .perform(let call) = step {
+                let legal: [ActionCall]
+                do { legal = try game.legalActions() } catch {
+                    result.finding = finding(.legalIsAllowed, index, "legal raised an error: \(error)", error)
+                    return result
+                }
+                if recordLegal { result.legal.append(legal) }
+                if checkLegality && !legal.contains(call) { result.valid = false; return result }
+            } else if recordLegal {
+                result.legal.append([])
+            }
+            if let found = run(step, at: index, in: game, result: &result) {
+                result.finding = found
+                return result
+            }
+            result.trace.append(game.stateHash)
+        }
+        if finalChecks, let found = checkWholeHistory(game, program: program, stepCount: program.steps.count) {
+            result.finding = found
+        }
+        return result
+    }
+
+    /// Runs one step and checks what it must guarantee; returns a finding or nil.
+    func run(_ step: FuzzStep, at index: Int, in game: Game, result: inout Result) -> FuzzFinding? {
+        let before = game.stateHash
+        let entries = game.history.entries.count
+        switch step {
+        case .perform(let call):
+            do {
+                let entry = try game.perform(call)
+                result.outcomes.append(.performed(entry.hash))
+                if let problem = animationCheck?(entry) {
+                    return FuzzFinding(property: .animationIsSound, stepIndex: index, message: "\(call): \(problem)", differences: [], blame: call.name)
+                }
+            } catch {
+                result.outcomes.append(.failed("\(error)"))
+                if game.stateHash != before || game.history.entries.count != entries {
+                    return finding(.failureChangesNothing, index, "\(call) failed and changed the state: \(error)", error)
+                }
+                if case .invariant = error { return finding(.invariantsHold, index, "after \(call): \(error)", error) }
+                return finding(.legalIsAllowed, index, "\(call) was emitted by legal but failed: \(error)", error)
+            }
+        case .attempt(let call):
+            do {
+                let entry = try game.perform(call)
+                result.outcomes.append(.performed(entry.hash))
+            } catch {
+                if case .rejected(let reason, _) = error { result.outcomes.append(.rejected(reason)) } else { result.outcomes.append(.failed("\(error)")) }
+                if game.stateHash != before || game.history.entries.count != entries {
+                    return finding(.failureChangesNothing, index, "\(call) failed and changed the state: \(error)", error)
+                }
+            }
+        case .undo(let count):
+            let n = min(count, game.history.cursor)
+            for _ in 0..<n {
+                do { try game.undo() } catch {
+                    return finding(.undoRestores, index, "undo of \(game.history.entries[game.history.cursor].call)", error)
+                }
+            }
+            result.outcomes.append(.undone(n))
+        case .undoTurn:
+            do {
+                let undone = try game.undoTurn()
+                result.outcomes.append(.undone(undone.count))
+            } catch {
+                return finding(.undoRestores, index, "undo turn", error)
+            }
+        case .redo(let count):
+            let n = min(count, game.history.entries.count - game.history.cursor)
+            for _ in 0..<n {
+                let call = game.history.entries[game.history.cursor].call
+                do { try game.redo() } catch {
+                    return finding(.redoReproduces, index, "redo of \(call)", error)
+                }
+            }
+            result.outcomes.append(.redone(n))
+        }
+        return nil
+    }
+
+    /// Properties 6 and 7: rewinding gives the initial state, and the saved
+    /// history replays from scratch with the same hash at every step.
+    func checkWholeHistory(_ game: Game, program: FuzzProgram, stepCount: Int) -> FuzzFinding? {
+        let saved = SavedHistory(of: game)
+        let reloaded: SavedHistory
+        do {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rulebench-fuzz-\(ProcessInfo.processInfo.processIdentifier)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let file = folder.appendingPathComponent("history.json")
+            try saved.write(to: file)
+            reloaded = try SavedHistory(contentsOf: file)
+            try? FileManager.default.removeItem(at: file)
+        } catch {
+            return FuzzFinding(property: .saveAndLoad, stepIndex: stepCount - 1, message: "the history could not be saved and read back: \(error)", differences: [], blame: nil)
+        }
+        if reloaded.steps.map(\.hash) != saved.steps.map(\.hash) || reloaded.steps.map(\.call) != saved.steps.map(\.call) {
+            return FuzzFinding(property: .saveAndLoad, stepIndex: stepCount - 1, message: "the saved history reads back differently", differences: [], blame: nil)
+        }
+        do {
+            _ = try reloaded.replay(configuration: configuration, relativeTo: base)
+        } catch {
+            return FuzzFinding(property: .rewindAndReplay, stepIndex: stepCount - 1, message: "replaying the history from scratch: \(error)", differences: [], blame: nil)
+        }
+        do {
+            try game.rewind()
+        } catch {
+            return finding(.undoRestores, stepCount - 1, "rewinding the whole history", error)
+        }
+        if game.stateHash != game.history.initialHash {
+            return FuzzFinding(property: .rewindAndReplay, stepIndex: stepCount - 1,
+                               message: "rewinding gave state hash \(game.stateHash), not the initial \(game.history.initialHash)", differences: [], blame: nil)
+        }
+        return nil
+    }
+
+    private func finding(_ property: FuzzFinding.Property, _ index: Int, _ message: String, _ error: RulebenchError) -> FuzzFinding {
+        switch error {
+        case .undoMismatch(let problems):
+            return FuzzFinding(property: property, stepIndex: index, message: "\(message): the undo did not restore the state",
+                               differences: problems.flatMap(\.differences),
+                               blame: problems.first.map { "\($0.action)" + ($0.undoFunction.map { " (undo at \($0))" } ?? "") })
+        case .redoMismatch(let mismatch):
+            return FuzzFinding(property: property, stepIndex: index, message: mismatch.description, differences: [], blame: mismatch.action)
+        case .script(let failure):
+            return FuzzFinding(property: property, stepIndex: index, message: message, differences: [],
+                               blame: (failure.action ?? "") + (failure.location.map { " at \($0)" } ?? ""))
+        case .invariant(let name, _, let location):
+            return FuzzFinding(property: property, stepIndex: index, message: message, differences: [],
+                               blame: "invariant \(name)" + (location.map { " at \($0)" } ?? ""))
+        default:
+            return FuzzFinding(property: property, stepIndex: index, message: message, differences: [], blame: nil)
+        }
+    }
+}
