@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Rulebench", targets: ["Rulebench"]),
         .executable(name: "rulebench", targets: ["RulebenchCLI"]),
+        .executable(name: "rulebench-bench", targets: ["RulebenchBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -31,6 +32,8 @@ let package = Package(
             name: "RulebenchCLI",
             dependencies: ["Rulebench", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // Timing lives here, never in tests: `make bench` runs it in release mode.
+        .executableTarget(name: "RulebenchBench", dependencies: ["Rulebench"], path: "Benchmarks/RulebenchBench"),
         .testTarget(
             name: "RulebenchTests",
             dependencies: ["Rulebench"],
