@@ -8,6 +8,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,6 +296,143 @@ static int rb_decode(lua_State *L) {
     return 1;
 }
 
+/* ---------- the wire format to Swift ---------- */
+
+/* The encoder mirrors rb_decode: tables are written with their keys in the
+ * canonical order (numbers ascending, then strings by bytes), so equal values
+ * give equal strings. A state table is read through its backing table (the
+ * field `b` of its metatable). Written in C because encoding plans and
+ * subaction trees in Lua cost more than running the action itself. */
+typedef struct RBKey {
+    int type;          /* LUA_TNUMBER or LUA_TSTRING */
+    lua_Number number; /* for ordering numbers */
+    const char *s;
+    size_t len;
+    int index;         /* position of the key on the stack */
+} RBKey;
+
+static int rb_key_compare(const void *a, const void *b) {
+    const RBKey *x = a, *y = b;
+    if (x->type != y->type) return x->type == LUA_TNUMBER ? -1 : 1;
+    if (x->type == LUA_TNUMBER) return x->number < y->number ? -1 : x->number > y->number;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->s, y->s, n);
+    if (c != 0) return c;
+    return x->len < y->len ? -1 : x->len > y->len;
+}
+
+/* Output of the encoder: a userdata at a fixed stack slot, so that the
+ * encoder may push and pop freely above it (luaL_Buffer may not). */
+typedef struct RBOut {
+    char *data;
+    size_t length, capacity;
+    int slot;
+} RBOut;
+
+static void rb_out_add(lua_State *L, RBOut *out, const char *bytes, size_t length) {
+    if (out->length + length > out->capacity) {
+        size_t capacity = out->capacity * 2;
+        while (capacity < out->length + length) capacity *= 2;
+        char *bigger = lua_newuserdatauv(L, capacity, 0);
+        memcpy(bigger, out->data, out->length);
+        lua_replace(L, out->slot);
+        out->data = bigger;
+        out->capacity = capacity;
+    }
+    memcpy(out->data + out->length, bytes, length);
+    out->length += length;
+}
+
+static void rb_encode_value(lua_State *L, RBOut *out, int index, int depth);
+
+/* Replaces the table at `index` by its backing table when it is a state table. */
+static int rb_backing(lua_State *L, int index) {
+    if (lua_getmetatable(L, index)) {
+        if (lua_getfield(L, -1, "b") == LUA_TTABLE) {
+            lua_remove(L, -2);
+            return lua_gettop(L);
+        }
+        lua_pop(L, 2);
+    }
+    lua_pushvalue(L, index);
+    return lua_gettop(L);
+}
+
+/* Pushes every key and value of the table on the stack (the table is not
+ * changed meanwhile, so key strings stay valid), sorts an index of the keys,
+ * and encodes the pairs in that order. */
+static void rb_encode_table(lua_State *L, RBOut *out, int index, int depth) {
+    if (depth > 200) luaL_error(L, "cannot encode a table nested more than 200 levels (or a cycle)");
+    int t = rb_backing(L, index);
+    size_t count = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t)) { lua_pop(L, 1); count++; }
+    RBKey small[32];
+    RBKey *keys = count <= 32 ? small : lua_newuserdatauv(L, count * sizeof *keys, 0);
+    luaL_checkstack(L, (int)(2 * count + 8), "table too large to encode");
+    size_t n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        int kt = lua_type(L, -2);
+        if (kt != LUA_TNUMBER && kt != LUA_TSTRING) luaL_error(L, "cannot encode a key of type %s", luaL_typename(L, -2));
+        if (n == count) luaL_error(L, "table changed while being encoded");
+        RBKey *k = &keys[n++];
+        k->type = kt;
+        k->index = lua_gettop(L) - 1;          /* the key; its value is just above */
+        if (kt == LUA_TNUMBER) k->number = lua_tonumber(L, -2);
+        else k->s = lua_tolstring(L, -2, &k->len);
+        lua_pushvalue(L, -2);                  /* a copy of the key for lua_next */
+    }
+    qsort(keys, n, sizeof *keys, rb_key_compare);
+    rb_out_add(L, out, "{", 1);
+    for (size_t i = 0; i < n; i++) {
+        rb_encode_value(L, out, keys[i].index, depth + 1);
+        rb_encode_value(L, out, keys[i].index + 1, depth + 1);
+    }
+    rb_out_add(L, out, "}", 1);
+    lua_settop(L, t - 1);
+}
+
+/* Encodes the value at `index`. The buffer lives on the stack below, so
+ * everything pushed here is popped before adding to it. */
+static void rb_encode_value(lua_State *L, RBOut *out, int index, int depth) {
+    char scratch[64];
+    luaL_checkstack(L, 8, "value nested too deeply");
+    switch (lua_type(L, index)) {
+    case LUA_TNIL: rb_out_add(L, out, "n", 1); break;
+    case LUA_TBOOLEAN: rb_out_add(L, out, lua_toboolean(L, index) ? "t" : "f", 1); break;
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, index)) {
+            snprintf(scratch, sizeof scratch, "i%lld;", (long long)lua_tointeger(L, index));
+        } else {
+            double x = (double)lua_tonumber(L, index);
+            uint64_t bits;
+            memcpy(&bits, &x, sizeof bits);
+            snprintf(scratch, sizeof scratch, "d%016llx", (unsigned long long)bits);
+        }
+        rb_out_add(L, out, scratch, strlen(scratch));
+        break;
+    case LUA_TSTRING: {
+        size_t len;
+        const char *s = lua_tolstring(L, index, &len);
+        snprintf(scratch, sizeof scratch, "s%zu:", len);
+        rb_out_add(L, out, scratch, strlen(scratch));
+        rb_out_add(L, out, s, len);
+        break;
+    }
+    case LUA_TTABLE: rb_encode_table(L, out, index, depth); break;
+    default: luaL_error(L, "cannot encode a %s value", luaL_typename(L, index));
+    }
+}
+
+static int rb_encode(lua_State *L) {
+    lua_settop(L, 1);
+    RBOut out = {lua_newuserdatauv(L, 256, 0), 0, 256, 2};
+    rb_encode_value(L, &out, 1, 0);
+    lua_pushlstring(L, out.data, out.length);
+    return 1;
+}
+
 /* ---------- the VM ---------- */
 
 RBVM *rb_open(size_t memory_cap, void *host_context, RBHostFunction host) {
@@ -345,7 +483,7 @@ static int rb_open_libraries(lua_State *L) {
 static void rb_push_helpers(lua_State *L) {
     static const luaL_Reg helpers[] = {
         {"host", rb_host_call}, {"strhash", rb_strhash},
-        {"floatbits", rb_floatbits}, {"decode", rb_decode},
+        {"floatbits", rb_floatbits}, {"decode", rb_decode}, {"encode", rb_encode},
         {NULL, NULL}};
     luaL_newlib(L, helpers);
     lua_newtable(L); /* the metatable that marks kernel error objects */

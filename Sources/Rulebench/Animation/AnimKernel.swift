@@ -21,7 +21,7 @@ local function fault(message) error(K.where(2) .. message, 0) end
 -- called in tail position (`return anim.tween{...}`), whose caller's frame
 -- Lua has already dropped. The action's animate location stands in then.
 local function site()
-  local w = K.where(3)
+  local w = K.where(3, 2)
   if w == "" then return nil end
   return (w:gsub(": $", ""))
 end
