@@ -54,7 +54,15 @@ public struct Fuzzer {
         self.options = options
         var configuration = options.configuration
         configuration.strict = true
-        executor = FuzzExecutor(configuration: configuration, base: options.base, animationCheck: nil)
+        executor = FuzzExecutor(configuration: configuration, base: options.base, animationCheck: Fuzzer.animationProblem)
+    }
+
+    /// Property 8, checked on every performed action.
+    static func animationProblem(_ entry: HistoryEntry) -> String? {
+        let timeline = entry.animation.timeline()
+        if !timeline.duration.isFinite { return "the animation plan is not finite" }
+        if let conflict = timeline.conflicts.first { return "animation conflict: \(conflict)" }
+        return nil
     }
 
     /// The game seed and choice generator of run `index`.
