@@ -1,0 +1,23 @@
+-- draw: the top card of the deck goes to a player's hand.
+return {
+  params = { player = "string" },
+  description = "Move the top card of the deck to a hand.",
+  check = function(game, a)
+    if not game.hands[a.player] then return "no player " .. a.player end
+    if #game.deck == 0 then return "the deck is empty" end
+  end,
+  apply = function(game, a)
+    a.card = table.remove(game.deck)
+    table.insert(game.hands[a.player], a.card)
+  end,
+  undo = function(game, a)
+    table.remove(game.hands[a.player])
+    table.insert(game.deck, a.card)
+  end,
+  animate = function(anim, game, a)
+    local tween = anim.tween{ target = "card:" .. a.card.id, property = "position",
+                              from = { 0, 0 }, to = { 1, #game.hands[a.player] }, duration = 0.25, easing = "easeOut" }
+    return tween
+  end,
+  sound = "card",
+}

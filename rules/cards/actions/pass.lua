@@ -1,0 +1,15 @@
+-- pass: the turn goes to the next player. A checkpoint: "undo turn" stops here.
+local deck = require "deck"
+return {
+  description = "End the current player's turn.",
+  checkpoint = true,
+  apply = function(game, a)
+    a.from = game.current
+    game.current = deck.next_player(game, game.current)
+    game.turn = game.turn + 1
+  end,
+  undo = function(game, a)
+    game.current = a.from
+    game.turn = game.turn - 1
+  end,
+}
