@@ -12,9 +12,13 @@ struct RulebenchTool: ParsableCommand {
             Exit codes: 0 all passed; 1 a check failed; 2 bad input (files, arguments); 130 interrupted.
             """,
         subcommands: [
+            RunCommand.self,
             FuzzCommand.self,
             ExploreCommand.self,
             ReplayCommand.self,
+            PlayCommand.self,
+            CheckCommand.self,
+            NewCommand.self,
         ]
     )
 

@@ -1,0 +1,196 @@
+/// A place in a scenario file, for messages: `file:line:col`.
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+    /// The file as the user named it (relative to the working directory when possible).
+    public var file: String
+    /// The 1-based line.
+    public var line: Int
+    /// The 1-based column.
+    public var column: Int
+
+    /// A location from its parts.
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    /// `file:line:col`.
+    public var description: String { "\(file):\(line):\(column)" }
+
+    /// An `InputProblem` at this place.
+    func problem(_ message: String) -> InputProblem {
+        InputProblem(message, file: file, line: line, column: column)
+    }
+}
+
+/// A value read from a scenario file, with where it was written.
+public struct Located<Value: Sendable>: Sendable {
+    /// The value.
+    public var value: Value
+    /// Where it was written.
+    public var location: SourceLocation
+
+    /// A value at a location.
+    public init(_ value: Value, at location: SourceLocation) {
+        self.value = value
+        self.location = location
+    }
+}
+
+/// A scenario file: a rule pack, a setup, and steps with expectations.
+///
+/// The format is described in `docs/scenarios.md` and by
+/// `scenarios/scenario.schema.json`; `ScenarioParser` reads it.
+public struct Scenario: Sendable {
+    /// The file it was read from, as shown in messages.
+    public var file: String
+    /// The `scenario:` title.
+    public var title: String
+    /// The `rules:` pack name or path (relative to the scenario file's folder).
+    public var rules: Located<String>
+    /// The `setup:` section.
+    public var setup: ScenarioSetup
+    /// The steps, in order.
+    public var steps: [ScenarioStep]
+}
+
+/// How a scenario's game starts.
+public struct ScenarioSetup: Sendable {
+    /// The engine's random seed (`seed:`, default 0).
+    public var seed: Int64 = 0
+    /// Setup options (`options:`); the pack's defaults fill the rest.
+    public var options: [String: StateValue] = [:]
+    /// State overrides written after setup (`state:`), in file order; nil removes a value.
+    public var state: [StateAssignment] = []
+
+    /// An empty setup: seed 0, no options, no overrides.
+    public init() {}
+}
+
+/// A value at a state path, as an override or an expectation. A nil value means "absent".
+public struct StateAssignment: Sendable {
+    /// The path, e.g. `tokens.p1.square`.
+    public var path: StatePath
+    /// The value; nil means the path holds nothing.
+    public var value: StateValue?
+    /// Where the path was written.
+    public var location: SourceLocation
+}
+
+/// One step of a scenario.
+public struct ScenarioStep: Sendable {
+    /// What a step does before its expectations are checked.
+    public enum Operation: Sendable, Equatable {
+        /// `do: NAME` with `with:` params.
+        case perform(action: String, params: [String: StateValue])
+        /// `undo: N`.
+        case undo(count: Int)
+        /// `undo: turn`: back to the last checkpoint action.
+        case undoTurn
+        /// `redo: N`.
+        case redo(count: Int)
+        /// A step with only `expect:`.
+        case check
+    }
+
+    /// The step's 1-based number.
+    public var number: Int
+    /// Where the step begins (its first key).
+    public var location: SourceLocation
+    /// What it does.
+    public var operation: Operation
+    /// Where the action name of a `do` step was written.
+    public var actionLocation: SourceLocation?
+    /// Where each `with:` param was written, by name.
+    public var paramLocations: [String: SourceLocation] = [:]
+    /// What must be true after it (empty when it has no `expect:`).
+    public var expectations: Expectations
+
+    /// The step as it reads in a report: `do: step {token="p1"}`, `undo: 2`, `undo: turn`.
+    public var summary: String {
+        switch operation {
+        case .perform(let action, let params):
+            if params.isEmpty { return "do: \(action)" }
+            return "do: \(action) {" + params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "}"
+        case .undo(let count): return "undo: \(count)"
+        case .undoTurn: return "undo: turn"
+        case .redo(let count): return "redo: \(count)"
+        case .check: return "expect"
+        }
+    }
+}
+
+/// The `expect:` of a step. Every field is optional; only the ones given are checked.
+public struct Expectations: Sendable {
+    /// `state:` values at paths (nil: the path must be absent).
+    public var state: [StateAssignment] = []
+    /// `rejected:` a substring of the rejection reason.
+    public var rejected: Located<String>?
+    /// `error:` a substring of the error message (script error, budget, invariant).
+    public var error: Located<String>?
+    /// `subactions:` the expected subaction tree below the performed action.
+    public var subactions: Located<[SubactionPattern]>?
+    /// `sounds:` sound names in timeline order.
+    public var sounds: Located<[String]>?
+    /// `animation.duration:` total seconds.
+    public var duration: Located<Double>?
+    /// `animation.conflicts:` how many tween conflicts.
+    public var conflicts: Located<Int>?
+    /// `invariants: hold`.
+    public var invariantsHold: Located<Bool>?
+    /// `hash:` the state hash after the step (16 hex digits).
+    public var hash: Located<String>?
+
+    /// No expectations.
+    public init() {}
+
+    /// Whether nothing is expected.
+    public var isEmpty: Bool {
+        state.isEmpty && rejected == nil && error == nil && subactions == nil && sounds == nil
+            && duration == nil && conflicts == nil && invariantsHold == nil && hash == nil
+    }
+}
+
+/// One expected subaction: its name and, when given, its own subactions.
+///
+/// In YAML, a list of names in execution order, where a list right after a
+/// name gives that subaction's own subactions (same format, recursively):
+/// `[move, [slide, slide], discard]`. A name with no list after it leaves its
+/// subactions unchecked; `[]` after it requires it to have none.
+public struct SubactionPattern: Sendable, Equatable, CustomStringConvertible {
+    /// The subaction's name.
+    public var name: String
+    /// Its own subactions, or nil when they are not checked.
+    public var subactions: [SubactionPattern]?
+
+    /// A pattern from its parts.
+    public init(_ name: String, _ subactions: [SubactionPattern]? = nil) {
+        self.name = name
+        self.subactions = subactions
+    }
+
+    /// The YAML-like form: `move, [slide]`.
+    public var description: String {
+        name + (subactions.map { ", " + SubactionPattern.render($0) } ?? "")
+    }
+
+    /// `[a, [b], c]`.
+    public static func render(_ list: [SubactionPattern]) -> String {
+        "[" + list.map(\.description).joined(separator: ", ") + "]"
+    }
+
+    /// A tree's subactions in the same notation, fully nested.
+    static func render(_ trees: [SubactionTree]) -> String {
+        "[" + trees.map { tree in
+            tree.name + (tree.subactions.isEmpty ? "" : ", " + render(tree.subactions))
+        }.joined(separator: ", ") + "]"
+    }
+
+    /// Whether `trees` match `patterns` (names in order; nested lists where given).
+    static func matches(_ patterns: [SubactionPattern], _ trees: [SubactionTree]) -> Bool {
+        guard patterns.count == trees.count else { return false }
+        return zip(patterns, trees).allSatisfy { pattern, tree in
+            pattern.name == tree.name && (pattern.subactions.map { matches($0, tree.subactions) } ?? true)
+        }
+    }
+}

@@ -1,0 +1,412 @@
+import Foundation
+
+/// One scenario being played: the game, and the checks of each step.
+final class ScenarioExecution {
+    /// A game that is ready for step 1, or the setup's failure.
+    enum Preparation {
+        case ready(ScenarioExecution)
+        case setupFailed(StepFailure)
+    }
+
+    let scenario: Scenario
+    let game: Game
+
+    private init(scenario: Scenario, game: Game) {
+        self.scenario = scenario
+        self.game = game
+    }
+
+    /// Loads the pack, runs its setup and the state overrides, and checks that
+    /// every `do` step names an action of the pack with params it declares.
+    ///
+    /// Throws `.badInput` (at the scenario's `file:line:col`) for an unknown
+    /// pack, a pack that does not load, an unknown action or param, a param of
+    /// the wrong type, or an override path that cannot be written. A setup that
+    /// fails in rule code is a failure of the scenario, not bad input.
+    static func prepare(_ scenario: Scenario, configuration: Game.Configuration,
+                        directory: URL) throws(RulebenchError) -> Preparation {
+        let rules = scenario.rules
+        let game: Game
+        do {
+            game = try Game(pack: rules.value, options: scenario.setup.options, seed: scenario.setup.seed,
+                            configuration: configuration, relativeTo: directory)
+        } catch {
+            switch error {
+            case .badInput(let problem) where problem.message.hasPrefix("unknown rule pack"):
+                throw .badInput(rules.location.problem(unknownPack(rules.value, directory: directory)))
+            case .badInput(let problem):
+                throw .badInput(rules.location.problem(problem.message))
+            case .packLoad(let problem):
+                throw .badInput(rules.location.problem("rule pack '\(rules.value)' does not load: \(problem)"))
+            default:
+                return .setupFailed(StepFailure(step: 0, location: rules.location, summary: "setup of rule pack '\(rules.value)'",
+                                                mismatches: [Mismatch(check: "setup", expected: "the pack's setup to run",
+                                                                      actual: "\(error.kind): \(error)", details: details(of: error))]))
+            }
+        }
+        let execution = ScenarioExecution(scenario: scenario, game: game)
+        try execution.validateSteps()
+        for assignment in scenario.setup.state {
+            do {
+                try game.setState(assignment.value, at: assignment.path)
+            } catch {
+                if case .badInput(let problem) = error {
+                    throw .badInput(assignment.location.problem("cannot set \(assignment.path): \(problem.message)"))
+                }
+                return .setupFailed(StepFailure(step: 0, location: assignment.location, summary: "setup state \(assignment.path)",
+                                                mismatches: [Mismatch(check: "setup.state", expected: "the override to be written",
+                                                                      actual: "\(error.kind): \(error)")]))
+            }
+        }
+        return .ready(execution)
+    }
+
+    /// Says where a pack name was looked for, with the packs that are there.
+    private static func unknownPack(_ name: String, directory: URL) -> String {
+        let fm = FileManager.default
+        var folder = directory.standardizedFileURL
+        var rulesFolder: URL?
+        while rulesFolder == nil {
+            let candidate = folder.appendingPathComponent("rules")
+            if fm.fileExists(atPath: candidate.path) { rulesFolder = candidate }
+            if folder.path == "/" { break }
+            folder = folder.deletingLastPathComponent()
+        }
+        var message = "unknown rule pack '\(name)': give a pack folder under rules/ or a path relative to this file"
+        if let rulesFolder, let entries = try? fm.contentsOfDirectory(atPath: rulesFolder.path) {
+            let packs = entries.filter { fm.fileExists(atPath: rulesFolder.appendingPathComponent($0).appendingPathComponent("pack.lua").path) }.sorted()
+            message += Suggestion.hint(for: name, in: packs)
+            message += packs.isEmpty ? "" : " (packs in \(PackFiles.display(rulesFolder)): \(packs.joined(separator: ", ")))"
+        }
+        return message
+    }
+
+    // MARK: Validation against the pack
+
+    private func validateSteps() throws(RulebenchError) {
+        let pack = game.pack
+        for step in scenario.steps {
+            guard case .perform(let name, let params) = step.operation else { continue }
+            let at = step.actionLocation ?? step.location
+            guard let action = pack.actions[name] else {
+                let names = pack.actionNames
+                throw .badInput(at.problem("unknown action '\(name)' in rule pack '\(pack.name)'" + Suggestion.hint(for: name, in: names)
+                                           + " (actions: \(names.joined(separator: ", ")))"))
+            }
+            guard action.declaresParams else { continue }
+            let declared = action.params.keys.sorted()
+            for (key, value) in params.sorted(by: { $0.key < $1.key }) {
+                let place = step.paramLocations[key] ?? at
+                guard let type = action.params[key] else {
+                    throw .badInput(place.problem("action '\(name)' has no param '\(key)'" + Suggestion.hint(for: key, in: declared)
+                                                  + " (declared: \(declared.isEmpty ? "none" : declared.joined(separator: ", ")))"))
+                }
+                let base = type.hasSuffix("?") ? String(type.dropLast()) : type
+                guard ScenarioExecution.value(value, fits: base) else {
+                    throw .badInput(place.problem("param '\(key)' of '\(name)' must be \(base), not \(value) (\(ScenarioExecution.luaType(of: value)))"))
+                }
+            }
+            for key in declared where params[key] == nil && !(action.params[key]?.hasSuffix("?") ?? true) {
+                throw .badInput(at.problem("action '\(name)' needs param '\(key)' (\(action.params[key] ?? "any")): add it under 'with'"))
+            }
+        }
+    }
+
+    /// Whether a value has a declared param type (string, integer, number, boolean, table, any).
+    static func value(_ value: StateValue, fits type: String) -> Bool {
+        switch (type, value) {
+        case ("any", _), ("string", .string), ("integer", .int), ("number", .int), ("number", .double),
+             ("boolean", .bool), ("table", .table): return true
+        default: return false
+        }
+    }
+
+    static func luaType(of value: StateValue) -> String {
+        switch value {
+        case .bool: return "a boolean"
+        case .int: return "an integer"
+        case .double: return "a float"
+        case .string: return "a string"
+        case .table: return "a table"
+        }
+    }
+
+    // MARK: Steps
+
+    /// What an operation left for the expectations to look at.
+    private struct Effects {
+        var entry: HistoryEntry?
+        var animations: [ActionAnimation] = []
+        /// The operation itself failed; its own mismatch is already recorded.
+        var failed = false
+        var diffTitle = "state changed by this step"
+        var diffOverride: [StateChange]?
+    }
+
+    /// Runs one step and its checks; nil when every check held.
+    func run(_ step: ScenarioStep) throws(RulebenchError) -> StepFailure? {
+        let before = try game.state()
+        let hashBefore = try game.liveStateHash()
+        var mismatches: [Mismatch] = []
+        var effects = Effects()
+        let expect = step.expectations
+
+        switch step.operation {
+        case .perform(let name, let params):
+            effects = try perform(name, params, expect, hashBefore: hashBefore, into: &mismatches)
+        case .undo(let count):
+            effects = undo(count: count, into: &mismatches)
+        case .undoTurn:
+            effects = undoTurn(into: &mismatches)
+        case .redo(let count):
+            effects = redo(count: count, into: &mismatches)
+        case .check:
+            break
+        }
+
+        try checkState(expect, into: &mismatches)
+        if !effects.failed {
+            checkSubactions(expect, effects.entry, into: &mismatches)
+            checkAnimation(expect, effects.animations, into: &mismatches)
+        }
+        if let hash = expect.hash {
+            let actual = try game.liveStateHash().hex
+            if actual != hash.value {
+                mismatches.append(Mismatch(check: "hash", expected: hash.value, actual: actual, location: hash.location))
+            }
+        }
+        checkInvariants(expect, into: &mismatches)
+
+        guard !mismatches.isEmpty else { return nil }
+        let after = try game.state()
+        return StepFailure(step: step.number, location: step.location, summary: step.summary, mismatches: mismatches,
+                           diffTitle: effects.diffTitle,
+                           stateDiff: effects.diffOverride ?? StateDiff.changes(from: before, to: after))
+    }
+
+    private func perform(_ name: String, _ params: [String: StateValue], _ expect: Expectations, hashBefore: StateHash,
+                         into mismatches: inout [Mismatch]) throws(RulebenchError) -> Effects {
+        var effects = Effects()
+        let cursor = game.history.cursor, count = game.history.entries.count
+        do {
+            let entry = try game.perform(name, params)
+            effects.entry = entry
+            effects.animations = [entry.animation]
+            if let rejected = expect.rejected {
+                mismatches.append(Mismatch(check: "rejected", expected: "a rejection whose reason contains \"\(rejected.value)\"",
+                                           actual: "the action was performed", location: rejected.location))
+            }
+            if let error = expect.error {
+                mismatches.append(Mismatch(check: "error", expected: "an error whose message contains \"\(error.value)\"",
+                                           actual: "the action was performed", location: error.location))
+            }
+            return effects
+        } catch {
+            effects.failed = true
+            switch error {
+            case .rejected(let reason, let action):
+                let actual = "rejected: \"\(reason)\"" + (action == name || action.isEmpty ? "" : " (by \(action))")
+                if let rejected = expect.rejected {
+                    if !reason.contains(rejected.value) {
+                        mismatches.append(Mismatch(check: "rejected", expected: "a reason containing \"\(rejected.value)\"",
+                                                   actual: actual, location: rejected.location))
+                    }
+                } else if let expected = expect.error {
+                    mismatches.append(Mismatch(check: "error", expected: "an error whose message contains \"\(expected.value)\"",
+                                               actual: actual, location: expected.location))
+                } else {
+                    mismatches.append(Mismatch(check: "do", expected: "the action to be performed", actual: actual))
+                }
+            default:
+                let actual = "\(error.kind): \(error)"
+                if let expected = expect.error {
+                    if !error.description.contains(expected.value) {
+                        mismatches.append(Mismatch(check: "error", expected: "an error whose message contains \"\(expected.value)\"",
+                                                   actual: actual, location: expected.location, details: ScenarioExecution.details(of: error)))
+                    }
+                } else if let rejected = expect.rejected {
+                    mismatches.append(Mismatch(check: "rejected", expected: "a rejection whose reason contains \"\(rejected.value)\"",
+                                               actual: actual, location: rejected.location, details: ScenarioExecution.details(of: error)))
+                } else {
+                    mismatches.append(Mismatch(check: "do", expected: "the action to be performed", actual: actual,
+                                               details: ScenarioExecution.details(of: error)))
+                }
+            }
+            let hashAfter = try game.liveStateHash()
+            if hashAfter != hashBefore || game.history.cursor != cursor || game.history.entries.count != count {
+                mismatches.append(Mismatch(check: "nothing changes when an action fails (checked at every step)",
+                                           expected: "state hash \(hashBefore.hex) and history unchanged",
+                                           actual: "state hash \(hashAfter.hex), history \(game.history.cursor)/\(game.history.entries.count) (was \(cursor)/\(count))"))
+            }
+            return effects
+        }
+    }
+
+    private func undo(count: Int, into mismatches: inout [Mismatch]) -> Effects {
+        var effects = Effects()
+        let available = game.history.cursor
+        guard available >= count else {
+            effects.failed = true
+            mismatches.append(Mismatch(check: "undo", expected: "\(count) performed action\(count == 1 ? "" : "s") to undo",
+                                       actual: available == 0 ? "nothing to undo" : "only \(available) can be undone"))
+            return effects
+        }
+        for _ in 0..<count where !effects.failed {
+            do {
+                effects.animations.append(try game.undo().animation)
+            } catch {
+                record(undoError: error, into: &mismatches, effects: &effects)
+            }
+        }
+        return effects
+    }
+
+    private func undoTurn(into mismatches: inout [Mismatch]) -> Effects {
+        var effects = Effects()
+        while game.history.cursor > 0 && !game.history.entries[game.history.cursor - 1].isCheckpoint && !effects.failed {
+            do {
+                effects.animations.append(try game.undo().animation)
+            } catch {
+                record(undoError: error, into: &mismatches, effects: &effects)
+            }
+        }
+        return effects
+    }
+
+    private func record(undoError error: RulebenchError, into mismatches: inout [Mismatch], effects: inout Effects) {
+        effects.failed = true
+        if case .undoMismatch(let problems) = error {
+            mismatches.append(Mismatch(check: "undo restores the state exactly (strict mode, checked at every undo)",
+                                       expected: "the state before the action",
+                                       actual: problems.map { "undo of '\($0.action)'" + ($0.undoFunction.map { " (\($0))" } ?? "") }
+                                        .joined(separator: "; ") + " left differences",
+                                       details: problems.count > 1 ? problems.map(\.description).joined(separator: "\n") : nil))
+            effects.diffTitle = "slots the undo did not restore (before the action -> after the undo; repaired since)"
+            effects.diffOverride = problems.flatMap { problem in
+                // The engine renders an absent value as nil; reports say "absent".
+                problem.differences.map { StateChange(path: $0.path, before: $0.before == "nil" ? StateDiff.absent : $0.before,
+                                                      after: $0.after == "nil" ? StateDiff.absent : $0.after) }
+            }
+        } else {
+            mismatches.append(Mismatch(check: "undo", expected: "the undo to succeed", actual: "\(error.kind): \(error)",
+                                       details: ScenarioExecution.details(of: error)))
+        }
+    }
+
+    private func redo(count: Int, into mismatches: inout [Mismatch]) -> Effects {
+        var effects = Effects()
+        let available = game.history.entries.count - game.history.cursor
+        guard available >= count else {
+            effects.failed = true
+            mismatches.append(Mismatch(check: "redo", expected: "\(count) undone action\(count == 1 ? "" : "s") to redo",
+                                       actual: available == 0 ? "nothing to redo" : "only \(available) can be redone"))
+            return effects
+        }
+        for _ in 0..<count where !effects.failed {
+            do {
+                let entry = try game.redo()
+                effects.entry = entry
+                effects.animations.append(entry.animation)
+            } catch {
+                effects.failed = true
+                if case .redoMismatch(let mismatch) = error {
+                    mismatches.append(Mismatch(check: "redo reproduces the action (strict mode, checked at every redo)",
+                                               expected: "the same \(mismatch.what) as the first time: \(mismatch.expected)",
+                                               actual: mismatch.actual))
+                } else {
+                    mismatches.append(Mismatch(check: "redo", expected: "the redo to succeed", actual: "\(error.kind): \(error)",
+                                               details: ScenarioExecution.details(of: error)))
+                }
+            }
+        }
+        return effects
+    }
+
+    // MARK: Expectations
+
+    private func checkSubactions(_ expect: Expectations, _ entry: HistoryEntry?, into mismatches: inout [Mismatch]) {
+        guard let expected = expect.subactions, let entry else { return }
+        let actual = entry.subactions.subactions
+        if !SubactionPattern.matches(expected.value, actual) {
+            mismatches.append(Mismatch(check: "subactions", expected: SubactionPattern.render(expected.value),
+                                       actual: SubactionPattern.render(actual), location: expected.location))
+        }
+    }
+
+    private func checkAnimation(_ expect: Expectations, _ animations: [ActionAnimation], into mismatches: inout [Mismatch]) {
+        guard expect.sounds != nil || expect.duration != nil || expect.conflicts != nil else { return }
+        let timelines = animations.map { $0.timeline() }
+        if let sounds = expect.sounds {
+            let actual = timelines.flatMap(\.soundNames)
+            if actual != sounds.value {
+                mismatches.append(Mismatch(check: "sounds", expected: ScenarioExecution.list(sounds.value),
+                                           actual: ScenarioExecution.list(actual), location: sounds.location))
+            }
+        }
+        if let duration = expect.duration {
+            let actual = timelines.reduce(0) { $0 + $1.duration }
+            if abs(actual - duration.value) > 1e-9 * max(1, abs(duration.value)) {
+                mismatches.append(Mismatch(check: "animation.duration", expected: "\(duration.value) s", actual: "\(actual) s",
+                                           location: duration.location))
+            }
+        }
+        if let conflicts = expect.conflicts {
+            let found = timelines.flatMap(\.conflicts)
+            if found.count != conflicts.value {
+                mismatches.append(Mismatch(check: "animation.conflicts", expected: "\(conflicts.value)", actual: "\(found.count)",
+                                           location: conflicts.location,
+                                           details: found.isEmpty ? nil : found.map(\.description).joined(separator: "\n")))
+            }
+        }
+    }
+
+    private func checkState(_ expect: Expectations, into mismatches: inout [Mismatch]) throws(RulebenchError) {
+        for assignment in expect.state {
+            let actual = try game.state(at: assignment.path)
+            if actual != assignment.value {
+                mismatches.append(Mismatch(check: "state \(assignment.path)",
+                                           expected: ScenarioExecution.render(assignment.value),
+                                           actual: ScenarioExecution.render(actual), location: assignment.location))
+            }
+        }
+    }
+
+    private func checkInvariants(_ expect: Expectations, into mismatches: inout [Mismatch]) {
+        do {
+            try game.checkInvariants()
+        } catch {
+            let check = expect.invariantsHold == nil ? "invariants (checked after every step)" : "invariants"
+            let actual: String
+            if case .invariant(let name, let message, _) = error {
+                actual = "'\(name)' does not hold: \(message)"
+            } else {
+                actual = "\(error.kind): \(error)"
+            }
+            mismatches.append(Mismatch(check: check, expected: "every invariant of the pack to hold", actual: actual,
+                                       location: expect.invariantsHold?.location, details: ScenarioExecution.details(of: error)))
+        }
+    }
+
+    // MARK: Rendering
+
+    /// A value as reports show it; `absent` for nil, and a float always with its point.
+    static func render(_ value: StateValue?) -> String {
+        guard let value else { return StateDiff.absent }
+        switch value {
+        case .int: return "\(value) (integer)"
+        case .double: return "\(value) (float)"
+        default: return value.description
+        }
+    }
+
+    static func list(_ names: [String]) -> String { "[" + names.joined(separator: ", ") + "]" }
+
+    /// The Lua traceback of a script error, or where an invariant is defined.
+    static func details(of error: RulebenchError) -> String? {
+        switch error {
+        case .script(let failure): return failure.traceback.isEmpty ? nil : failure.traceback
+        case .invariant(_, _, let location?): return "invariant defined at \(location)"
+        default: return nil
+        }
+    }
+}

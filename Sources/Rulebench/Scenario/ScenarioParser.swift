@@ -1,0 +1,293 @@
+import Foundation
+import Yams
+
+/// Reads scenario files (YAML) into `Scenario` values.
+///
+/// Every problem is a `RulebenchError.badInput` whose `InputProblem` names the
+/// file, line and column, e.g. `scenarios/x.yaml:7:5: unknown key 'expct' in a
+/// step; did you mean 'expect'?`. Problems that need the rule pack (an unknown
+/// action or param) are found by `ScenarioRunner` when it loads the pack.
+public enum ScenarioParser {
+    /// The keys of each mapping of the format.
+    enum Keys {
+        static let top = ["scenario", "rules", "setup", "steps"]
+        static let setup = ["seed", "options", "state"]
+        static let step = ["do", "with", "undo", "redo", "expect"]
+        static let expect = ["state", "rejected", "error", "subactions", "sounds", "animation", "invariants", "hash"]
+        static let animation = ["duration", "conflicts"]
+    }
+
+    /// Reads a scenario file. `displayPath` is how messages name it (default: the path).
+    public static func parse(contentsOf url: URL, displayPath: String? = nil) throws(RulebenchError) -> Scenario {
+        let file = displayPath ?? url.path
+        return try parse(read(url, file: file), file: file)
+    }
+
+    /// Parses scenario text; `file` is how messages name it.
+    public static func parse(_ text: String, file: String) throws(RulebenchError) -> Scenario {
+        let reader = YAMLReader(file: file)
+        guard let root = try reader.compose(text) else {
+            throw .badInput(InputProblem("empty scenario file: it needs 'scenario', 'rules' and 'steps'", file: file, line: 1, column: 1))
+        }
+        return try ScenarioParser.Reading(reader: reader).scenario(root)
+    }
+
+    /// The file as JSON, typed as the parser types YAML (YAML 1.2 core schema),
+    /// for validating it against `scenarios/scenario.schema.json`.
+    public static func json(_ text: String, file: String) throws(RulebenchError) -> JSONValue {
+        let reader = YAMLReader(file: file)
+        guard let root = try reader.compose(text) else { return .null }
+        return try reader.json(root)
+    }
+
+    /// The text of a file, or a bad-input error saying why it cannot be read.
+    static func read(_ url: URL, file: String) throws(RulebenchError) -> String {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: url.path)
+            throw .badInput(InputProblem(exists ? "cannot read the file (check its permissions)" : "no such file", file: file))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .badInput(InputProblem("the file is not UTF-8 text", file: file, line: 1, column: 1))
+        }
+        return text
+    }
+
+    /// One pass over one file's nodes.
+    struct Reading {
+        let reader: YAMLReader
+
+        private func fail(_ node: Node, _ message: String) -> RulebenchError { reader.fail(node, message) }
+
+        /// The pairs of a mapping, refusing keys not in `allowed` with a suggestion.
+        private func pairs(_ node: Node, _ what: String, allowed: [String]) throws(RulebenchError) -> [String: (key: Node, value: Node)] {
+            var out: [String: (key: Node, value: Node)] = [:]
+            for pair in try reader.mapping(node, what) {
+                guard allowed.contains(pair.key) else {
+                    throw fail(pair.keyNode, "unknown key '\(pair.key)' in \(what)" + Suggestion.hint(for: pair.key, in: allowed)
+                                + " (\(what) takes: \(allowed.joined(separator: ", ")))")
+                }
+                out[pair.key] = (pair.keyNode, pair.value)
+            }
+            return out
+        }
+
+        private func required(_ pairs: [String: (key: Node, value: Node)], _ key: String, in node: Node, _ hint: String) throws(RulebenchError) -> Node {
+            guard let pair = pairs[key] else { throw fail(node, "missing '\(key)': \(hint)") }
+            return pair.value
+        }
+
+        // MARK: Top level
+
+        func scenario(_ root: Node) throws(RulebenchError) -> Scenario {
+            guard case .mapping = root else {
+                throw fail(root, "a scenario file is a mapping with 'scenario', 'rules' and 'steps', not \(try reader.value(root).kindName)")
+            }
+            let top = try pairs(root, "a scenario", allowed: Keys.top)
+            let title = try reader.string(try required(top, "scenario", in: root, "give the scenario a title, e.g. `scenario: a dash moves two squares`"), "'scenario'")
+            let rulesNode = try required(top, "rules", in: root, "name the rule pack, e.g. `rules: template`, or give a path relative to this file")
+            let rules = try reader.string(rulesNode, "'rules'")
+            guard !rules.isEmpty else { throw fail(rulesNode, "'rules' must name a rule pack") }
+            let setup = try top["setup"].map { pair throws(RulebenchError) in try self.setup(pair.value) } ?? ScenarioSetup()
+            let stepsNode = try required(top, "steps", in: root, "list what to do, e.g. `steps: [{do: step, with: {token: p1}}]`")
+            let stepNodes = try reader.sequence(stepsNode, "'steps'")
+            guard !stepNodes.isEmpty else { throw fail(stepsNode, "'steps' is empty: a scenario needs at least one step") }
+            var steps: [ScenarioStep] = []
+            for (index, node) in stepNodes.enumerated() {
+                steps.append(try step(node, number: index + 1))
+            }
+            return Scenario(file: reader.file, title: title, rules: Located(rules, at: reader.location(of: rulesNode)),
+                            setup: setup, steps: steps)
+        }
+
+        private func setup(_ node: Node) throws(RulebenchError) -> ScenarioSetup {
+            var setup = ScenarioSetup()
+            let keys = try pairs(node, "'setup'", allowed: Keys.setup)
+            if let seed = keys["seed"] { setup.seed = try reader.integer(seed.value, "'seed'") }
+            if let options = keys["options"] {
+                for pair in try reader.mapping(options.value, "'options'") {
+                    guard let value = try reader.stateValue(pair.value, "option '\(pair.key)'") else {
+                        throw fail(pair.value, "option '\(pair.key)' is null: leave it out to use the pack's default")
+                    }
+                    setup.options[pair.key] = value
+                }
+            }
+            if let state = keys["state"] { setup.state = try assignments(state.value, "'setup.state'") }
+            return setup
+        }
+
+        /// `{ "dotted.path": value, ... }`.
+        private func assignments(_ node: Node, _ what: String) throws(RulebenchError) -> [StateAssignment] {
+            var out: [StateAssignment] = []
+            for pair in try reader.mapping(node, what) {
+                let path: StatePath
+                do {
+                    path = try StatePath(parsing: pair.key)
+                } catch {
+                    throw fail(pair.keyNode, "\(error)")
+                }
+                guard !path.keys.isEmpty else { throw fail(pair.keyNode, "an empty state path: write a dotted path such as tokens.p1.square") }
+                out.append(StateAssignment(path: path, value: try reader.stateValue(pair.value, "'\(pair.key)'"),
+                                           location: reader.location(of: pair.keyNode)))
+            }
+            return out
+        }
+
+        // MARK: Steps
+
+        private func step(_ node: Node, number: Int) throws(RulebenchError) -> ScenarioStep {
+            guard case .mapping = node else {
+                throw fail(node, "step \(number) must be a mapping such as `- do: move` or `- undo: 1`, not \(try reader.value(node).kindName)")
+            }
+            let keys = try pairs(node, "a step", allowed: Keys.step)
+            let verbs = ["do", "undo", "redo"].filter { keys[$0] != nil }
+            if verbs.count > 1 {
+                let second = keys[verbs[1]]!.key
+                throw fail(second, "a step does one thing: '\(verbs[0])' and '\(verbs[1])' cannot be in the same step (split it into two steps)")
+            }
+            if let with = keys["with"], keys["do"] == nil {
+                throw fail(with.key, "'with' gives the params of a 'do' step; this step has no 'do'")
+            }
+            var step = ScenarioStep(number: number, location: reader.location(of: node), operation: .check, expectations: Expectations())
+            if let action = keys["do"] {
+                let name = try reader.string(action.value, "'do'")
+                guard !name.isEmpty else { throw fail(action.value, "'do' must name an action") }
+                var params: [String: StateValue] = [:]
+                if let with = keys["with"] {
+                    for pair in try reader.mapping(with.value, "'with'") {
+                        guard let value = try reader.stateValue(pair.value, "param '\(pair.key)'") else {
+                            throw fail(pair.value, "param '\(pair.key)' is null: leave an optional param out instead")
+                        }
+                        params[pair.key] = value
+                        step.paramLocations[pair.key] = reader.location(of: pair.keyNode)
+                    }
+                }
+                step.operation = .perform(action: name, params: params)
+                step.actionLocation = reader.location(of: action.value)
+            } else if let undo = keys["undo"] {
+                if case .string(let word) = try reader.value(undo.value) {
+                    guard word == "turn" else {
+                        throw fail(undo.value, "'undo' takes a count (undo: 2) or 'turn' (undo: turn), not '\(word)'"
+                                    + Suggestion.hint(for: word, in: ["turn"]))
+                    }
+                    step.operation = .undoTurn
+                } else {
+                    step.operation = .undo(count: try count(undo.value, "'undo'"))
+                }
+            } else if let redo = keys["redo"] {
+                step.operation = .redo(count: try count(redo.value, "'redo'"))
+            } else if keys["expect"] == nil {
+                throw fail(node, "an empty step: write 'do', 'undo', 'redo' or 'expect'")
+            }
+            if let expect = keys["expect"] {
+                step.expectations = try expectations(expect.value, for: step.operation)
+                if step.operation == .check && step.expectations.isEmpty {
+                    throw fail(expect.value, "this step expects nothing: give at least one expectation, e.g. `state:`")
+                }
+            }
+            return step
+        }
+
+        private func count(_ node: Node, _ what: String) throws(RulebenchError) -> Int {
+            let value = try reader.integer(node, "\(what) (a count of actions)")
+            guard value >= 1, value <= 1_000_000 else { throw fail(node, "\(what) must be at least 1, not \(value)") }
+            return Int(value)
+        }
+
+        // MARK: Expectations
+
+        private func expectations(_ node: Node, for operation: ScenarioStep.Operation) throws(RulebenchError) -> Expectations {
+            var out = Expectations()
+            let keys = try pairs(node, "'expect'", allowed: Keys.expect)
+            let isPerform: Bool
+            if case .perform = operation { isPerform = true } else { isPerform = false }
+            func only(_ key: String, _ allowed: Bool, _ why: String) throws(RulebenchError) {
+                if let pair = keys[key], !allowed { throw fail(pair.key, "'\(key)' \(why)") }
+            }
+            try only("rejected", isPerform, "can only be expected of a 'do' step")
+            try only("error", isPerform, "can only be expected of a 'do' step")
+            try only("subactions", isPerform, "can only be expected of a 'do' step")
+            try only("sounds", operation != .check, "needs a 'do', 'undo' or 'redo' in the same step")
+            try only("animation", operation != .check, "needs a 'do', 'undo' or 'redo' in the same step")
+            if keys["rejected"] != nil, let error = keys["error"] {
+                throw fail(error.key, "expect either 'rejected' (check refused) or 'error' (the action failed), not both")
+            }
+            if keys["rejected"] != nil || keys["error"] != nil {
+                let outcome = keys["rejected"] != nil ? "rejected" : "expected to fail"
+                for key in ["subactions", "sounds", "animation"] {
+                    if let pair = keys[key] {
+                        throw fail(pair.key, "'\(key)' cannot be expected of an action that is \(outcome): it leaves no trace")
+                    }
+                }
+            }
+            if let state = keys["state"] { out.state = try assignments(state.value, "'expect.state'") }
+            if let rejected = keys["rejected"] {
+                out.rejected = Located(try reader.string(rejected.value, "'rejected' (a part of the reason)"), at: reader.location(of: rejected.value))
+            }
+            if let error = keys["error"] {
+                out.error = Located(try reader.string(error.value, "'error' (a part of the message)"), at: reader.location(of: error.value))
+            }
+            if let subactions = keys["subactions"] {
+                out.subactions = Located(try subactionList(subactions.value), at: reader.location(of: subactions.value))
+            }
+            if let sounds = keys["sounds"] {
+                var names: [String] = []
+                for item in try reader.sequence(sounds.value, "'sounds'") { names.append(try reader.string(item, "a sound name")) }
+                out.sounds = Located(names, at: reader.location(of: sounds.value))
+            }
+            if let animation = keys["animation"] {
+                let fields = try pairs(animation.value, "'animation'", allowed: Keys.animation)
+                if fields.isEmpty { throw fail(animation.value, "'animation' needs 'duration' or 'conflicts'") }
+                if let duration = fields["duration"] {
+                    let seconds = try reader.number(duration.value, "'duration' (seconds)")
+                    guard seconds >= 0 else { throw fail(duration.value, "'duration' cannot be negative") }
+                    out.duration = Located(seconds, at: reader.location(of: duration.value))
+                }
+                if let conflicts = fields["conflicts"] {
+                    let number = try reader.integer(conflicts.value, "'conflicts' (a count)")
+                    guard number >= 0 else { throw fail(conflicts.value, "'conflicts' cannot be negative") }
+                    out.conflicts = Located(Int(number), at: reader.location(of: conflicts.value))
+                }
+            }
+            if let invariants = keys["invariants"] {
+                let word = try reader.string(invariants.value, "'invariants'")
+                guard word == "hold" else {
+                    throw fail(invariants.value, "'invariants' takes only 'hold' (invariants: hold), not '\(word)'")
+                }
+                out.invariantsHold = Located(true, at: reader.location(of: invariants.value))
+            }
+            if let hash = keys["hash"] {
+                let typed = try reader.value(hash.value)
+                guard case .string(let text) = typed else {
+                    throw fail(hash.value, "'hash' must be a string of 16 hex digits, not \(typed.kindName); quote it: hash: \"...\"")
+                }
+                guard text.count == 16, text.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+                    throw fail(hash.value, "'hash' must be 16 lower-case hex digits (as `rulebench` prints state hashes), not '\(text)'")
+                }
+                out.hash = Located(text, at: reader.location(of: hash.value))
+            }
+            return out
+        }
+
+        /// Names, each optionally followed by a list of its own subactions.
+        private func subactionList(_ node: Node) throws(RulebenchError) -> [SubactionPattern] {
+            var out: [SubactionPattern] = []
+            for item in try reader.sequence(node, "'subactions'") {
+                switch try reader.value(item) {
+                case .string(let name):
+                    out.append(SubactionPattern(name))
+                case .sequence:
+                    guard let last = out.indices.last, out[last].subactions == nil else {
+                        throw fail(item, "a nested list gives the subactions of the name just before it, and there is none: write [move, [slide]]")
+                    }
+                    out[last].subactions = try subactionList(item)
+                case let typed:
+                    throw fail(item, "'subactions' lists action names and nested lists, not \(typed.kindName)")
+                }
+            }
+            return out
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import Rulebench
+
+/// `rulebench run [PATH...] [--json] [--junit FILE]`: runs scenario files headlessly.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run scenario files (YAML) against their rule packs and report what held.",
+        discussion: """
+            Each PATH is a scenario file or a folder; folders are searched recursively \
+            for *.yaml and *.yml files (sorted by path; scenario.schema.* is skipped). \
+            With no PATH, runs scenarios/.
+
+            Prints one line per scenario (PASS, FAIL or BAD, with its time); a failure \
+            shows the step number, its line in the file, each expectation that did not \
+            hold (expected and actual) and how the state changed. Besides each step's \
+            `expect`, every step checks that the pack's invariants hold, that a rejected \
+            or failed action changed nothing, and that undo and redo are exact.
+
+            Examples:
+              rulebench run
+              rulebench run scenarios/template/dash.yaml
+              rulebench run scenarios --junit build/scenarios.xml
+              rulebench run scenarios/desert --json > report.json
+
+            Exit codes: 0 every scenario passed; 1 a scenario failed; 2 a file could not \
+            be used (unreadable, malformed YAML, unknown key, pack or action, wrong value \
+            type: reported as file:line:col, and the other scenarios still run) or the \
+            arguments are bad; 130 interrupted.
+            """
+    )
+
+    @Argument(help: "Scenario files or folders (default: scenarios/).")
+    var paths: [String] = []
+
+    @Flag(name: .long, help: "Write a machine-readable JSON report to standard output instead of text.")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Also write a JUnit XML report to this file (for CI).", valueName: "file"))
+    var junit: String?
+
+    func run() throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let (items, problems) = ScenarioFiles.collect(paths.isEmpty ? ["scenarios"] : paths)
+        var reports = problems.map { ScenarioReport.badInput(file: $0.file ?? "?", problem: $0, duration: 0) }
+        if !json { for report in reports { emit(TextReport.render(report)) } }
+
+        let runner = ScenarioRunner()
+        for item in items {
+            let report = runner.run(fileAt: item.url, displayPath: item.display)
+            reports.append(report)
+            if !json { emit(TextReport.render(report)) }
+        }
+        let elapsed = start.duration(to: clock.now).components
+        let run = RunReport(scenarios: reports, duration: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+
+        if json {
+            emit(JSONReport.render(run), newline: false)
+        } else {
+            emit("\n" + TextReport.summary(run))
+        }
+        if let junit {
+            do {
+                try Data(JUnitReport.render(run).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic)
+            } catch {
+                complain("\(junit): cannot write the JUnit report: \(error.localizedDescription)")
+                throw Outcome.badInput.exitCode
+            }
+        }
+        switch run.exitCode {
+        case 0: return
+        case 1: throw Outcome.failed.exitCode
+        default: throw Outcome.badInput.exitCode
+        }
+    }
+
+    /// Prints and flushes, so each scenario's line shows as soon as it has run.
+    private func emit(_ text: String, newline: Bool = true) {
+        print(text, terminator: newline ? "\n" : "")
+        fflush(nil)   // nil flushes every stream; `stdout` is not concurrency-safe to name in Swift 6
+    }
+}
