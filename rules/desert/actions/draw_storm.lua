@@ -1,0 +1,71 @@
+-- draw_storm (internal): the top storm card is drawn, goes to the discard
+-- pile, and its effect follows as subactions (part of end_turn):
+--   wind_<direction>_<strength>  the storm moves that many steps in that
+--        direction; each step is a `slide` (the tile on that side slides into
+--        the storm) followed by `add_sand` on the tile that moved. Steps that
+--        would leave the board are lost (the storm stops at the edge);
+--   sun_beats_down   `sun_beats_down`;
+--   storm_picks_up   `storm_picks_up`.
+-- Once the game is lost, it does nothing.
+local D = require "desert"
+
+return {
+  description = "Internal: draw a storm card and resolve it.",
+  params = {},
+  legal = function(game, emit) end,
+
+  check = function(game, a)
+    local why = D.internal(game)
+    if why then return why end
+    if not game.result and #game.storm_deck == 0 then return "the storm deck is empty" end
+  end,
+
+  apply = function(game, a, act)
+    D.take(game)
+    if game.result then return end
+    a.card = table.remove(game.storm_deck, 1)
+    table.insert(game.storm_discard, a.card)
+    local dir, strength = D.wind(a.card)
+    if dir then
+      local storm = game.storm
+      a.steps = 0
+      for _ = 1, strength do
+        local from = D.toward(storm, dir)
+        if not from then break end
+        D.queue(game, act, a, "slide", { direction = dir })
+        D.queue(game, act, a, "add_sand", { cell = storm })
+        a.steps = a.steps + 1
+        storm = from
+      end
+    elseif a.card == "sun_beats_down" then
+      D.queue(game, act, a, "sun_beats_down", {})
+    elseif a.card == "storm_picks_up" then
+      D.queue(game, act, a, "storm_picks_up", {})
+    end
+  end,
+
+  undo = function(game, a)
+    D.unqueue(game, a)
+    if a.card then
+      table.remove(game.storm_discard)
+      table.insert(game.storm_deck, 1, a.card)
+    end
+    D.give(game)
+  end,
+
+  animate = function(anim, game, a, direction)
+    if direction == "undo" then return nil end
+    if not a.card then return nil end
+    return anim.sequence {
+      anim.cue { name = "storm_card", args = { card = a.card } },
+      anim.wait(0.3),
+    }
+  end,
+  sound = function(game, a, direction)
+    if not a.card then return nil end
+    if D.wind(a.card) then return "wind" end
+    if a.card == "sun_beats_down" then return "heat" end
+    return "thunder"
+  end,
+  subanimations = "sequence",
+}

@@ -1,0 +1,37 @@
+-- flip (internal): a face-down tile is turned face up (part of excavate).
+local D = require "desert"
+
+return {
+  description = "Internal: turn a tile face up.",
+  params = { cell = "string" },
+  legal = function(game, emit) end,
+
+  check = function(game, a)
+    local why = D.internal(game)
+    if why then return why end
+    local tile = D.tile_at(game, a.cell)
+    if not tile then return "no tile at " .. tostring(a.cell) end
+    if tile.excavated then return "already face up" end
+  end,
+
+  apply = function(game, a)
+    D.take(game)
+    local tile, id = D.tile_at(game, a.cell)
+    a.tile, a.kind = id, tile.kind
+    tile.excavated = true
+  end,
+
+  undo = function(game, a)
+    game.tiles[a.tile].excavated = false
+    D.give(game)
+  end,
+
+  animate = function(anim, game, a, direction)
+    if direction == "undo" then return nil end
+    return anim.sequence {
+      anim.tween { target = "tile:" .. a.tile, property = "rotation", from = 0, to = 180, duration = 0.4, easing = "easeInOut" },
+      anim.cue { name = "tile_revealed", args = { tile = a.tile, kind = a.kind, cell = a.cell } },
+    }
+  end,
+  sound = "flip",
+}

@@ -1,0 +1,35 @@
+-- relocate (internal): puts one pawn on another tile. The building block of
+-- move, navigate and jetpack; it checks only that the target has a tile.
+local D = require "desert"
+
+return {
+  description = "Internal: a pawn goes to another tile.",
+  params = { player = "string", to = "string" },
+  legal = function(game, emit) end,   -- internal: never chosen by a player
+
+  check = function(game, a)
+    local why = D.internal(game)
+    if why then return why end
+    if not game.players[a.player] then return "no player " .. a.player end
+    if not game.board[a.to] then return "no tile at " .. tostring(a.to) end
+  end,
+
+  apply = function(game, a)
+    D.take(game)
+    local p = game.players[a.player]
+    a.from = p.cell
+    p.cell = a.to
+  end,
+
+  undo = function(game, a)
+    game.players[a.player].cell = a.from
+    D.give(game)
+  end,
+
+  animate = function(anim, game, a, direction)
+    if direction == "undo" then return nil end
+    return anim.tween { target = "pawn:" .. a.player, property = "cell", from = a.from, to = a.to,
+                        duration = 0.35, easing = "easeInOut" }
+  end,
+  sound = "step",
+}

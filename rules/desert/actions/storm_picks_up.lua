@@ -1,0 +1,42 @@
+-- storm_picks_up (internal): the storm meter rises one mark (part of
+-- draw_storm). Past the last number lies the deadly mark: the game is lost.
+local D = require "desert"
+
+return {
+  description = "Internal: the storm meter rises one mark.",
+  params = {},
+  legal = function(game, emit) end,
+
+  check = function(game, a)
+    return D.internal(game)
+  end,
+
+  apply = function(game, a)
+    D.take(game)
+    if game.result then return end
+    a.level = game.meter.level
+    game.meter.level = a.level + 1
+    if game.meter.level > #game.meter.track then
+      a.deadly = true
+      game.result = "lost"
+      game.reason = "the storm reached its deadly strength"
+    end
+  end,
+
+  undo = function(game, a)
+    if a.level then
+      if a.deadly then game.result, game.reason = nil, nil end
+      game.meter.level = a.level
+    end
+    D.give(game)
+  end,
+
+  animate = function(anim, game, a, direction)
+    if direction == "undo" then return nil end
+    if not a.level then return nil end
+    local rise = anim.tween { target = "meter", property = "level", from = a.level, to = a.level + 1, duration = 0.5, easing = "easeOut" }
+    if a.deadly then return anim.sequence { rise, anim.cue { name = "defeat", args = { reason = "storm" } } } end
+    return rise
+  end,
+  sound = "thunder",
+}
