@@ -15,6 +15,7 @@ struct RulebenchTool: ParsableCommand {
             RunCommand.self,
             FuzzCommand.self,
             ExploreCommand.self,
+            TimelineCommand.self,
             ReplayCommand.self,
             PlayCommand.self,
             CheckCommand.self,

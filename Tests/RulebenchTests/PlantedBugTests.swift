@@ -20,6 +20,15 @@ final class PlantedBugTests: XCTestCase {
     }
 
     static let mutants: [Mutant] = [
+        Mutant(name: "desert remove_sand undo forgets the sand supply", pack: "desert", file: "actions/remove_sand.lua",
+               original: "    game.sand = game.sand - a.removed\n", mutated: "\n",
+               expected: .undoRestores, maxShrunkSteps: 5),
+        Mutant(name: "desert slide undo leaves the tile on the storm's cell", pack: "desert", file: "actions/slide.lua",
+               original: "      game.board[a.to] = nil\n", mutated: "\n",
+               expected: .undoRestores, maxShrunkSteps: 4),
+        Mutant(name: "desert relocate (a subaction of move) undoes to the wrong cell", pack: "desert", file: "actions/relocate.lua",
+               original: "game.players[a.player].cell = a.from", mutated: "game.players[a.player].cell = a.to",
+               expected: .undoRestores, maxShrunkSteps: 3),
         Mutant(name: "step undo off by one", pack: "template", file: "actions/step.lua",
                original: "game.tokens[a.token].square = a.from\n", mutated: "game.tokens[a.token].square = a.from + 1\n",
                expected: .undoRestores, maxShrunkSteps: 2),
@@ -125,7 +134,7 @@ final class PlantedBugTests: XCTestCase {
     }
 
     func testUnmutatedPacksPass() {
-        for pack in ["template", "cards"] {
+        for pack in ["template", "cards", "desert"] {
             let path = EngineFixtures.repository.appendingPathComponent("rules").appendingPathComponent(pack).path
             let reports = fuzz(path)
             XCTAssertTrue(reports.isEmpty, "\(pack): \(reports.map(\.finding.description))")

@@ -118,7 +118,8 @@ final class PackFiles: LuaHost {
     /// Lua shortens long chunk names in its own messages to "...tail";
     /// this puts the full file name back.
     func expandingTruncatedNames(_ failure: LuaFailure) -> LuaFailure {
-        guard failure.message.contains("...") || failure.traceback.contains("...") else { return failure }
+        guard failure.message.contains("...") || failure.traceback.contains("...")
+                || failure.fields.values.contains(where: { $0.contains("...") }) else { return failure }
         func expand(_ text: String) -> String {
             var text = text
             for name in chunknames where name.count > 50 {
@@ -132,7 +133,8 @@ final class PackFiles: LuaHost {
             }
             return text
         }
-        return LuaFailure(cause: failure.cause, message: expand(failure.message), traceback: expand(failure.traceback), fields: failure.fields)
+        return LuaFailure(cause: failure.cause, message: expand(failure.message), traceback: expand(failure.traceback),
+                          fields: failure.fields.mapValues(expand))
     }
 
     /// Remembers a file name handed to Lua as a chunk name.

@@ -68,11 +68,22 @@ struct Shrinker {
         return copy
     }
 
-    /// Tries, for each performed action, the simpler legal alternatives at its point.
+    /// Tries smaller undo/redo counts, and for each performed action the
+    /// simpler legal alternatives at its point.
     private mutating func simplifyActions(_ best: inout FuzzProgram, _ finding: inout FuzzFinding) -> Bool {
         let recorded = executor.execute(best, checkLegality: false, recordLegal: true, finalChecks: false)
         var improved = false
-        for index in best.steps.indices where attempts < budget {
+        for index in best.steps.indices where attempts < budget && index < best.steps.count {
+            if let fewer = Shrinker.smallerCount(best.steps[index]) {
+                var candidate = best
+                candidate.steps[index] = fewer
+                if let found = failsTheSame(candidate, as: finding) {
+                    best = trimmed(candidate, found: found)
+                    finding = found
+                    improved = true
+                    continue
+                }
+            }
             guard case .perform(let current) = best.steps[index], index < recorded.legal.count else { continue }
             let simpler = recorded.legal[index]
                 .filter { Shrinker.complexity($0) < Shrinker.complexity(current) }
@@ -89,6 +100,15 @@ struct Shrinker {
             }
         }
         return improved
+    }
+
+    /// An undo or redo of one step fewer (nil when there is nothing to reduce).
+    static func smallerCount(_ step: FuzzStep) -> FuzzStep? {
+        switch step {
+        case .undo(let n) where n > 1: return .undo(n - 1)
+        case .redo(let n) where n > 1: return .redo(n - 1)
+        default: return nil
+        }
     }
 
     /// A total order on calls: fewer params, shorter text, then alphabetical.

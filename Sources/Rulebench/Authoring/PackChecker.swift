@@ -1,0 +1,248 @@
+import Foundation
+
+/// Lints a rule pack without a player: what `rulebench check` reports.
+///
+/// It finds, in this order:
+/// - syntax and load errors, with file and line (errors);
+/// - setup failing for the pack's declared options, and invariants failing
+///   on the initial state (errors);
+/// - actions with no `legal` function that no other action queues as a
+///   subaction, which play, explore and the fuzzer can never choose (warnings);
+/// - params declared but never read as `a.name`, and `a.name` read but
+///   neither declared nor recorded on `a` by the action (warnings);
+/// - `legal` emitting a param table that `check` rejects, the engine refuses,
+///   or that fails when applied, and undos that do not restore the state, found by
+///   performing and undoing every emitted call in a few states reached by
+///   random legal play from fixed seeds (errors).
+///
+/// ```swift
+/// let problems = try PackChecker(pack: "desert").check()
+/// for problem in problems { print(problem) }   // rules/desert/actions/move.lua:12: warning: ...
+/// ```
+public struct PackChecker {
+    /// How much to sample, and how to start games.
+    public struct Options: Sendable {
+        /// Setup options over the pack's defaults.
+        public var setupOptions: [String: StateValue] = [:]
+        /// Seeds of the sample games (each also checks setup with that seed).
+        public var seeds: [Int64] = [1, 2, 3]
+        /// Random legal actions played per sample game.
+        public var depth = 12
+        /// At most this many emitted calls are tried in each state (a random sample when there are more).
+        public var callsPerState = 40
+        /// Limits, the rules folder, and where rule prints go (default: nowhere).
+        public var configuration: Game.Configuration
+
+        /// The defaults: seeds 1, 2 and 3, 12 moves each, rule prints swallowed.
+        public init() {
+            configuration = Game.Configuration()
+            configuration.printHandler = { _ in }
+        }
+    }
+
+    /// The pack: a name under the rules folder or a path to a pack folder.
+    public let pack: String
+    /// What to sample.
+    public let options: Options
+
+    /// A checker of `pack`.
+    public init(pack: String, options: Options = Options()) {
+        self.pack = pack
+        self.options = options
+    }
+
+    /// Checks the pack and returns every problem found (empty when clean).
+    ///
+    /// - Throws: `.badInput` only when there is no pack at `pack` (every
+    ///   problem inside the pack is returned as a `PackProblem`).
+    public func check() throws(RulebenchError) -> [PackProblem] {
+        let folder = try PackFiles.locate(pack, rulesDirectory: options.configuration.rulesDirectory, relativeTo: nil)
+        let manifest = PackFiles.display(folder.appendingPathComponent("pack.lua"))
+        var startProblems: [PackProblem] = []
+        var sampled: [PackProblem] = []
+        var info: PackInfo?
+        var loaded = true
+
+        for seed in options.seeds.isEmpty ? [1] : options.seeds {
+            do {
+                let game = try Game(pack: folder.path, options: options.setupOptions, seed: seed, configuration: options.configuration)
+                info = info ?? game.pack
+                sample(game, seed: seed, into: &sampled)
+            } catch {
+                guard let problem = startProblem(error, manifest: manifest, seed: seed) else { continue }
+                // The same failure with another seed is the same bug: report it once.
+                if !startProblems.contains(where: { $0.file == problem.file && $0.line == problem.line }) {
+                    startProblems.append(problem)
+                }
+                if case .packLoad = error {
+                    loaded = false
+                    break
+                }
+            }
+        }
+        startProblems = startProblems.map { PackChecker.expandingTruncatedFile($0, in: folder) }
+        let broken = loaded ? [] : Set(startProblems.map(\.file))
+        return startProblems + staticProblems(folder: folder, info: info, loaded: loaded).filter { !broken.contains($0.file) } + sampled
+    }
+
+    // MARK: Starting a game
+
+    /// Lua shortens long file names in its messages to "...tail"; this puts
+    /// back the full name of the pack's file that ends with the tail.
+    static func expandingTruncatedFile(_ problem: PackProblem, in folder: URL) -> PackProblem {
+        guard problem.file.hasPrefix("...") else { return problem }
+        let tail = String(problem.file.dropFirst(3))
+        let candidates = [folder.appendingPathComponent("pack.lua")]
+            + ((try? PackFiles.actionFiles(in: folder))?.map(\.url) ?? [])
+            + ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".lua") }
+                .map { folder.appendingPathComponent($0) }
+        guard let match = candidates.map(PackFiles.display).first(where: { $0.hasSuffix(tail) }) else { return problem }
+        var expanded = problem
+        expanded.file = match
+        return expanded
+    }
+
+    private func startProblem(_ error: RulebenchError, manifest: String, seed: Int64) -> PackProblem? {
+        let options = describe(optionsOf: seed)
+        switch error {
+        case .packLoad(let problem):
+            return PackProblem(.error, file: problem.file ?? manifest, line: problem.line,
+                               problem.message + " (the pack does not load; fix this first, then run check again)")
+        case .badInput(let problem):
+            return PackProblem(.error, file: problem.file ?? manifest, line: problem.line, "setup \(options): \(problem.message)")
+        case .invariant(let name, let message, let location):
+            return PackProblem(.error, file: location?.file ?? manifest, line: location?.line,
+                               "the initial state \(options) breaks an invariant: " + (message.isEmpty ? "'\(name)' failed" : message))
+        case .script(let failure):
+            return PackProblem(.error, file: failure.location?.file ?? manifest, line: failure.location?.line,
+                               "setup fails \(options): \(failure.message)")
+        case .budgetExceeded(let failure):
+            return PackProblem(.error, file: failure.location?.file ?? manifest, line: failure.location?.line,
+                               "setup \(options): \(failure)")
+        case .rejected, .undoMismatch, .redoMismatch:
+            return PackProblem(.error, file: manifest, "setup \(options): \(error)")
+        }
+    }
+
+    private func describe(optionsOf seed: Int64) -> String {
+        let given = options.setupOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        return "(seed \(seed)" + (given.isEmpty ? ", default options)" : ", options " + given.joined(separator: " ") + ")")
+    }
+
+    // MARK: Reading the sources
+
+    private func staticProblems(folder: URL, info: PackInfo?, loaded: Bool) -> [PackProblem] {
+        guard let files = try? PackFiles.actionFiles(in: folder) else { return [] }
+        let lints = files.compactMap { file -> ActionSourceLint? in
+            guard let data = FileManager.default.contents(atPath: file.url.path) else { return nil }
+            return ActionSourceLint(name: file.name, file: PackFiles.display(file.url), source: String(decoding: data, as: UTF8.self))
+        }
+        let queued = lints.reduce(into: Set<String>()) { $0.formUnion($1.queuedSubactions) }
+        var problems: [PackProblem] = []
+        for lint in lints {
+            let action = info?.actions[lint.name]
+            let hasLegal = action?.hasLegal ?? (lint.scan.definitionLine(of: "legal") != nil)
+            if !hasLegal && !queued.contains(lint.name) {
+                problems.append(PackProblem(.warning, file: lint.file, line: nil,
+                    "'\(lint.name)' has no legal function and no action queues it with act:sub, so play, explore and the fuzzer "
+                        + "never choose it: add legal = function(game, emit) ... end that emits its param tables"))
+            }
+            let declared = action.flatMap { $0.declaresParams ? Set($0.params.keys) : nil }
+            // Without a loaded pack, the params table is read from the source.
+            problems += lint.paramProblems(declared: loaded ? declared : nil)
+        }
+        return problems
+    }
+
+    // MARK: Sampling legal play
+
+    /// Performs and undoes every call `legal` emits in states reached by random legal play.
+    private func sample(_ game: Game, seed: Int64, into problems: inout [PackProblem]) {
+        var random = FuzzRandom(seed: UInt64(bitPattern: seed) &* 0x2545_F491_4F6C_DD1D &+ 17)
+        // One report per place, whichever seed, state or call finds it first.
+        func report(_ problem: PackProblem) {
+            if !problems.contains(where: { $0.file == problem.file && $0.line == problem.line }) { problems.append(problem) }
+        }
+        for move in 0...options.depth {
+            let calls: [ActionCall]
+            do {
+                calls = try game.legalActions()
+            } catch {
+                report(failureProblem(error, game: game, during: "legal", context: "seed \(seed), after \(move) moves"))
+                return
+            }
+            var tried = calls
+            if tried.count > options.callsPerState {
+                for index in 0..<options.callsPerState { tried.swapAt(index, index + random.below(tried.count - index)) }
+                tried = Array(tried.prefix(options.callsPerState))
+            }
+            var good: [ActionCall] = []
+            for call in tried {
+                let context = "seed \(seed), after \(move) move\(move == 1 ? "" : "s")"
+                do {
+                    try game.perform(call)
+                } catch {
+                    report(emittedProblem(call, error, game: game, context: context))
+                    continue
+                }
+                do {
+                    try game.undo()
+                    good.append(call)
+                } catch {
+                    report(undoProblem(call, error, game: game, context: context))
+                    return   // the state was repaired, but this game's play is no longer trustworthy
+                }
+            }
+            guard move < options.depth, !good.isEmpty else { return }
+            let chosen = good[random.below(good.count)]
+            do { try game.perform(chosen) } catch { return }
+        }
+    }
+
+    private func legalLine(of action: String, game: Game) -> (file: String, line: Int?) {
+        let file = game.pack.actions[action]?.file ?? game.pack.directory + "/pack.lua"
+        guard let data = FileManager.default.contents(atPath: file) else { return (file, nil) }
+        return (file, LuaSourceScan(String(decoding: data, as: UTF8.self)).definitionLine(of: "legal"))
+    }
+
+    private func emittedProblem(_ call: ActionCall, _ error: RulebenchError, game: Game, context: String) -> PackProblem {
+        let legal = legalLine(of: call.name, game: game)
+        switch error {
+        case .rejected(let reason, let action):
+            let who = action == call.name || action.isEmpty ? "check" : "the check of subaction '\(action)'"
+            return PackProblem(.error, file: legal.file, line: legal.line,
+                "legal emits `\(call)` but \(who) rejects it: \(reason) (\(context)); make legal and check agree")
+        case .badInput(let problem):
+            return PackProblem(.error, file: legal.file, line: legal.line,
+                "legal emits `\(call)` but the engine refuses its params: \(problem.message) (\(context))")
+        default:
+            return failureProblem(error, game: game, during: "`\(call)` (emitted by legal)", context: context)
+        }
+    }
+
+    private func undoProblem(_ call: ActionCall, _ error: RulebenchError, game: Game, context: String) -> PackProblem {
+        if case .undoMismatch(let list) = error, let first = list.first {
+            let detail = first.differences.prefix(3).map(\.description).joined(separator: "; ")
+            return PackProblem(.error, file: first.undoFunction?.file ?? game.pack.actions[call.name]?.file ?? "?",
+                               line: first.undoFunction?.line,
+                               "undo of '\(first.action)' after `\(call)` does not restore the state: \(detail) (\(context))")
+        }
+        return failureProblem(error, game: game, during: "undo of `\(call)`", context: context)
+    }
+
+    private func failureProblem(_ error: RulebenchError, game: Game, during what: String, context: String) -> PackProblem {
+        let fallback = game.pack.directory + "/pack.lua"
+        switch error {
+        case .script(let failure):
+            return PackProblem(.error, file: failure.location?.file ?? fallback, line: failure.location?.line,
+                               "\(what) fails: \(failure.message) (\(context))")
+        case .budgetExceeded(let failure):
+            return PackProblem(.error, file: failure.location?.file ?? fallback, line: failure.location?.line, "\(what): \(failure) (\(context))")
+        case .invariant(let name, let message, let location):
+            return PackProblem(.error, file: location?.file ?? fallback, line: location?.line,
+                               "\(what) breaks an invariant: " + (message.isEmpty ? "'\(name)' failed" : message) + " (\(context))")
+        default:
+            return PackProblem(.error, file: fallback, "\(what): \(error) (\(context))")
+        }
+    }
+}

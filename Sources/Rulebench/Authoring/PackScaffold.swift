@@ -1,0 +1,106 @@
+import Foundation
+
+/// Writes a new rule pack and its first scenario: what `rulebench new NAME` does.
+///
+/// It creates `RULES/NAME/` (pack.lua, a helper module, and two actions:
+/// `step`, with its own undo and animation, and `dash`, made of two `step`
+/// subactions with an animation and a sound of its own) and
+/// `SCENARIOS/NAME/first.yaml`. The new pack passes `rulebench check`,
+/// `run` and `fuzz` as it is, ready to be changed into your own game.
+///
+/// ```swift
+/// let files = try PackScaffold(name: "race").create()
+/// ```
+public struct PackScaffold {
+    /// The pack's name: a plain identifier, also its folder name.
+    public let name: String
+    /// The folder the pack folder goes in (default `rules`).
+    public let rulesDirectory: URL
+    /// The folder the scenario folder goes in (default `scenarios`).
+    public let scenariosDirectory: URL
+
+    /// A scaffold for pack `name`; relative folders resolve against the working directory.
+    public init(name: String, rulesDirectory: URL = URL(fileURLWithPath: "rules"),
+                scenariosDirectory: URL = URL(fileURLWithPath: "scenarios")) {
+        self.name = name
+        self.rulesDirectory = rulesDirectory.standardizedFileURL
+        self.scenariosDirectory = scenariosDirectory.standardizedFileURL
+    }
+
+    /// The pack folder that `create` makes.
+    public var packDirectory: URL { rulesDirectory.appendingPathComponent(name) }
+    /// The scenario folder that `create` makes.
+    public var scenarioDirectory: URL { scenariosDirectory.appendingPathComponent(name) }
+
+    /// Why `name` cannot name a pack, or nil when it can: a letter or `_`,
+    /// then letters, digits and `_`, at most 64 characters, not a Lua keyword.
+    public static func problem(withName name: String) -> String? {
+        if name.isEmpty { return "the pack name is empty" }
+        if name.count > 64 { return "the pack name '\(name)' is longer than 64 characters" }
+        guard name.isLuaIdentifier else {
+            return "'\(name)' is not a plain name: use a letter or _ first, then letters, digits and _ (like race or my_game)"
+        }
+        if luaKeywords.contains(name) { return "'\(name)' is a Lua keyword: pick another name" }
+        return nil
+    }
+
+    private static let luaKeywords: Set<String> = [
+        "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",
+        "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
+    ]
+
+    /// The files `create` writes, each with its contents (the name and the pack reference filled in).
+    public var files: [(url: URL, contents: String)] {
+        let pack = packDirectory
+        return [
+            (pack.appendingPathComponent("pack.lua"), ScaffoldTemplate.pack),
+            (pack.appendingPathComponent("track.lua"), ScaffoldTemplate.track),
+            (pack.appendingPathComponent("actions/step.lua"), ScaffoldTemplate.step),
+            (pack.appendingPathComponent("actions/dash.lua"), ScaffoldTemplate.dash),
+            (scenarioDirectory.appendingPathComponent("first.yaml"), ScaffoldTemplate.scenario),
+        ].map { ($0.0, $0.1.replacingOccurrences(of: ScaffoldTemplate.namePlaceholder, with: name)
+                       .replacingOccurrences(of: ScaffoldTemplate.rulesPlaceholder, with: rulesReference)) }
+    }
+
+    /// How the scenario names the pack: its name when a `rules/` folder beside
+    /// one of the scenario's ancestors holds it (where the runner looks),
+    /// else a path relative to the scenario's folder.
+    private var rulesReference: String {
+        var folder = scenarioDirectory
+        while folder.path != "/" {
+            if folder.appendingPathComponent("rules").standardizedFileURL.path == rulesDirectory.path { return name }
+            folder = folder.deletingLastPathComponent()
+        }
+        let from = scenarioDirectory.pathComponents, to = packDirectory.pathComponents
+        var common = 0
+        while common < from.count, common < to.count, from[common] == to[common] { common += 1 }
+        return (Array(repeating: "..", count: from.count - common) + to[common...]).joined(separator: "/")
+    }
+
+    /// Writes the pack and the scenario; returns the files written.
+    ///
+    /// - Throws: `.badInput` when the name is not a plain identifier, when
+    ///   either folder already exists (nothing is overwritten), or when a file
+    ///   cannot be written (then what was written is removed again).
+    @discardableResult
+    public func create() throws(RulebenchError) -> [URL] {
+        if let problem = PackScaffold.problem(withName: name) { throw .badInput(InputProblem(problem)) }
+        let fm = FileManager.default
+        for folder in [packDirectory, scenarioDirectory] where fm.fileExists(atPath: folder.path) {
+            throw .badInput(InputProblem("\(PackFiles.display(folder)) already exists: pick another name, or remove the folder first"))
+        }
+        var written: [URL] = []
+        do {
+            for (url, contents) in files {
+                try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(contents.utf8).write(to: url, options: .withoutOverwriting)
+                written.append(url)
+            }
+        } catch {
+            try? fm.removeItem(at: packDirectory)
+            try? fm.removeItem(at: scenarioDirectory)
+            throw .badInput(InputProblem("cannot write the new pack: \(error.localizedDescription)"))
+        }
+        return written
+    }
+}

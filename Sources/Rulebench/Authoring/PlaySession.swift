@@ -1,0 +1,384 @@
+import Foundation
+
+/// An interactive game of a pack, driven by lines of text: what `rulebench play` runs.
+///
+/// It shows the board (the pack's `render`) and the legal actions, numbered
+/// and grouped by action name, and reads commands:
+///
+///     3                      perform action 3 of the list
+///     step token=p1          perform an action by name (values as on the command line)
+///     undo | undo N | undo turn    redo | redo N
+///     history | state [PATH] | timeline | board | actions | save FILE | help | quit
+///
+/// Errors (a rejected action, a typo, a rule's script error) are shown and
+/// the session goes on. Input and output are plain text, so the session runs
+/// the same from a terminal, a pipe, or a test.
+///
+/// ```swift
+/// let session = PlaySession(game: try Game(pack: "template")) { print($0, terminator: "") }
+/// session.run { readLine() }
+/// ```
+public final class PlaySession {
+    /// The game being played.
+    public let game: Game
+    /// Written before each line is read (nil: no prompt, as for piped input).
+    public var prompt: String?
+    /// Width of `timeline` charts, in columns.
+    public var chartWidth = 72
+    /// How many commands failed so far.
+    public private(set) var errorCount = 0
+
+    private let write: (String) -> Void
+    /// The calls as last listed: what numbers refer to.
+    private var listing: [ActionCall] = []
+    /// The animation of the last perform, redo or undo, with a label.
+    private var lastAnimation: (label: String, animation: ActionAnimation)?
+
+    /// A session on `game` that sends its text (whole lines, and the prompt) to `output`.
+    public init(game: Game, output: @escaping (String) -> Void) {
+        self.game = game
+        self.write = output
+    }
+
+    /// Runs the whole session: the opening screen, then one command per line
+    /// until `quit` or the end of input (when `readLine` returns nil).
+    public func run(readLine: () -> String?) {
+        start()
+        while true {
+            if let prompt { write(prompt) }
+            guard let line = readLine() else { return }
+            if !handle(line) { return }
+        }
+    }
+
+    /// Shows the pack, the board and the legal actions.
+    public func start() {
+        let pack = game.pack
+        say("\(pack.name) \(pack.version), seed \(game.seed)" + (pack.description.map { ": \($0)" } ?? ""))
+        say("Type a number or `ACTION key=value ...` to play, `help` for every command.")
+        showPosition()
+    }
+
+    /// Handles one command line; returns false when the session should end (`quit`).
+    @discardableResult
+    public func handle(_ line: String) -> Bool {
+        let words: [String]
+        do {
+            words = try PlaySession.split(line)
+        } catch {
+            fail("\(error)")
+            return true
+        }
+        guard let first = words.first else { return true }
+        let rest = Array(words.dropFirst())
+        switch first.lowercased() {
+        case "quit", "exit", "q":
+            return false
+        case "help", "?":
+            say(PlaySession.help)
+        case "undo":
+            undo(rest)
+        case "redo":
+            redo(rest)
+        case "history":
+            showHistory()
+        case "state":
+            showState(rest)
+        case "timeline":
+            showTimeline()
+        case "save":
+            save(rest)
+        case "board", "render":
+            showBoard()
+        case "actions", "legal", "list":
+            showActions()
+        case "do":
+            if let name = rest.first {
+                perform(name: name, rest.dropFirst())
+            } else {
+                fail("`do` needs an action name: do ACTION key=value ...")
+            }
+        default:
+            if let number = Int(first) {
+                perform(number: number)
+            } else if game.pack.actions[first] != nil {
+                perform(name: first, rest[...])
+            } else {
+                let names = game.pack.actionNames.joined(separator: ", ")
+                fail("unknown command or action '\(first)': type `help` for the commands (actions: \(names))")
+            }
+        }
+        return true
+    }
+
+    // MARK: Commands
+
+    private func perform(number: Int) {
+        guard !listing.isEmpty else { return fail("there are no legal actions to choose from: undo, or perform one by name") }
+        guard (1...listing.count).contains(number) else {
+            return fail("no action \(number): choose 1 to \(listing.count) (type `actions` to see them)")
+        }
+        perform(listing[number - 1])
+    }
+
+    private func perform(name: String, _ pairs: ArraySlice<String>) {
+        var params: [String: StateValue] = [:]
+        for pair in pairs {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                return fail("expected key=value after the action name, got '\(pair)' (e.g. \(name) token=p1)")
+            }
+            params[String(pair[..<equals])] = StateValue(argument: String(pair[pair.index(after: equals)...]))
+        }
+        perform(ActionCall(name, params))
+    }
+
+    private func perform(_ call: ActionCall) {
+        do {
+            let entry = try game.perform(call)
+            let animation = entry.animation
+            lastAnimation = ("\(call)", animation)
+            say("did \(call)" + PlaySession.summary(entry.subactions.subactionNames, animation))
+            showPosition()
+        } catch {
+            fail(PlaySession.explain(error))
+        }
+    }
+
+    private func undo(_ arguments: [String]) {
+        if arguments.first?.lowercased() == "turn" {
+            do {
+                let outcomes = try game.undoTurn()
+                if let last = outcomes.last { lastAnimation = ("undo of \(last.entry.call)", last.animation) }
+                let checkpoint = game.history.cursor > 0 ? "the last checkpoint" : "the start"
+                say(outcomes.isEmpty ? "nothing to undo in this turn" : "undid \(outcomes.count) action\(outcomes.count == 1 ? "" : "s"), back to \(checkpoint)")
+            } catch {
+                report(error)
+            }
+            showPosition()
+            return
+        }
+        guard let count = PlaySession.count(arguments, command: "undo", onError: fail) else { return }
+        for _ in 0..<count {
+            do {
+                let outcome = try game.undo()
+                lastAnimation = ("undo of \(outcome.entry.call)", outcome.animation)
+                say("undid \(outcome.entry.call)")
+            } catch {
+                report(error)
+                if case .undoMismatch = error { continue }
+                break
+            }
+        }
+        showPosition()
+    }
+
+    private func redo(_ arguments: [String]) {
+        guard let count = PlaySession.count(arguments, command: "redo", onError: fail) else { return }
+        for _ in 0..<count {
+            do {
+                let entry = try game.redo()
+                lastAnimation = ("\(entry.call)", entry.animation)
+                say("redid \(entry.call)")
+            } catch {
+                fail(PlaySession.explain(error))
+                break
+            }
+        }
+        showPosition()
+    }
+
+    /// An undo error: a mismatch took effect (the engine repaired the state), anything else did not.
+    private func report(_ error: RulebenchError) {
+        if case .undoMismatch = error {
+            errorCount += 1
+            say("warning: the undo took effect (the engine restored the state from its journal), but the rule's undo is wrong:\n\(error)")
+        } else {
+            fail(PlaySession.explain(error))
+        }
+    }
+
+    private func showHistory() {
+        let history = game.history
+        guard !history.entries.isEmpty else { return say("history: empty (perform an action by number or name)") }
+        let undone = history.entries.count - history.cursor
+        var lines = ["history: \(history.cursor) applied" + (undone > 0 ? ", \(undone) undone (redo brings them back)" : "")]
+        for (index, entry) in history.entries.enumerated() {
+            var line = "  \(index + 1). \(entry.call)"
+            if entry.isCheckpoint { line += "  [checkpoint]" }
+            if index == history.cursor - 1 { line += "  <- now" }
+            if index >= history.cursor { line += "  (undone)" }
+            lines.append(line)
+        }
+        say(lines.joined(separator: "\n"))
+    }
+
+    private func showState(_ arguments: [String]) {
+        guard arguments.count <= 1 else { return fail("`state` takes one path, like state tokens.p1.square") }
+        do {
+            let path = try StatePath(parsing: arguments.first ?? "")
+            let value = try game.state(at: path)
+            let name = arguments.first ?? "(the whole state)"
+            say("\(name) = " + (value.map(\.description) ?? "nil (absent)"))
+        } catch let error as StatePath.ParseError {
+            fail(error.description)
+        } catch {
+            fail("\(error)")
+        }
+    }
+
+    private func showTimeline() {
+        guard let (label, animation) = lastAnimation else {
+            return fail("no animation yet: perform, undo or redo an action first")
+        }
+        let timeline = animation.timeline()
+        say("timeline of \(label) (\(PlaySession.seconds(timeline.duration))):\n" + timeline.textChart(width: chartWidth))
+    }
+
+    private func save(_ arguments: [String]) {
+        guard arguments.count == 1, let path = arguments.first else { return fail("`save` needs one file name: save game.json") }
+        do {
+            try game.save(to: URL(fileURLWithPath: path))
+            let count = game.history.entries.count
+            say("saved \(count) action\(count == 1 ? "" : "s") to \(path) (check it with `rulebench replay \(path)`)")
+        } catch {
+            fail("\(error)")
+        }
+    }
+
+    // MARK: Showing the game
+
+    private func showPosition() {
+        showBoard()
+        showActions()
+    }
+
+    private func showBoard() {
+        do {
+            let board = try game.render()
+            if !board.isEmpty { say(board) }
+        } catch {
+            fail("render fails: \(error)")
+        }
+    }
+
+    private func showActions() {
+        do {
+            listing = try game.legalActions()
+        } catch {
+            listing = []
+            return fail("legal fails: \(error)")
+        }
+        guard !listing.isEmpty else {
+            return say("no legal actions: undo, perform one by name, or quit")
+        }
+        var groups: [(name: String, items: [String])] = []
+        for (index, call) in listing.enumerated() {
+            let params = call.params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            let item = "[\(index + 1)]" + (params.isEmpty ? "" : " " + params)
+            if groups.last?.name == call.name { groups[groups.count - 1].items.append(item) } else { groups.append((call.name, [item])) }
+        }
+        let nameWidth = groups.map(\.name.count).max() ?? 0
+        var lines = ["legal actions:"]
+        for group in groups {
+            let head = "  " + group.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  "
+            var line = head
+            for item in group.items {
+                if line.count > head.count && line.count + item.count + 3 > 100 {
+                    lines.append(line)
+                    line = String(repeating: " ", count: head.count)
+                }
+                line += (line.count > head.count ? "   " : "") + item
+            }
+            lines.append(line)
+        }
+        say(lines.joined(separator: "\n"))
+    }
+
+    // MARK: Helpers
+
+    private func say(_ text: String) { write(text + "\n") }
+
+    private func fail(_ message: String) {
+        errorCount += 1
+        say("error: " + message)
+    }
+
+    private static func explain(_ error: RulebenchError) -> String {
+        switch error {
+        case .rejected(let reason, let action): return "rejected by \(action): \(reason)"
+        default: return error.description
+        }
+    }
+
+    private static func summary(_ subactions: [String], _ animation: ActionAnimation) -> String {
+        let timeline = animation.timeline()
+        var parts: [String] = []
+        if !subactions.isEmpty { parts.append("subactions " + subactions.joined(separator: ", ")) }
+        if !timeline.soundNames.isEmpty { parts.append("sounds " + timeline.soundNames.joined(separator: ", ")) }
+        if timeline.duration > 0 { parts.append("animation " + seconds(timeline.duration)) }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: "; ") + ")"
+    }
+
+    private static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
+
+    private static func count(_ arguments: [String], command: String, onError: (String) -> Void) -> Int? {
+        guard let text = arguments.first else { return 1 }
+        guard arguments.count == 1, let count = Int(text), count >= 1 else {
+            onError("`\(command)` takes a count (\(command) 2)" + (command == "undo" ? " or `turn`" : "") + ", not '\(arguments.joined(separator: " "))'")
+            return nil
+        }
+        return count
+    }
+
+    /// A line that cannot be split into words.
+    struct SplitError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Words separated by blanks; single or double quotes keep blanks inside a word (and stay in it,
+    /// so `name="a b"` gives the string `a b`).
+    static func split(_ line: String) throws -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quote: Character?
+        var inWord = false
+        for char in line {
+            if let open = quote {
+                current.append(char)
+                if char == open { quote = nil }
+            } else if char == "\"" || char == "'" {
+                quote = char
+                current.append(char)
+                inWord = true
+            } else if char == " " || char == "\t" || char == "\r" {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(char)
+                inWord = true
+            }
+        }
+        if quote != nil { throw SplitError(description: "a quote is not closed in: \(line)") }
+        if inWord { words.append(current) }
+        return words
+    }
+
+    static let help = """
+        commands:
+          N                      perform action N of the list
+          ACTION key=value ...   perform an action by name (also: do ACTION key=value ...);
+                                 3 is an integer, 2.5 a float, true/false booleans, [a,b] a list,
+                                 anything else a string ("quotes" force a string)
+          undo [N]               undo the last action (or N actions)
+          undo turn              undo back to the last checkpoint action
+          redo [N]               redo what was undone
+          history                the actions performed, and those undone
+          state [PATH]           a value of the state, e.g. state tokens.p1.square
+          timeline               the animation of the last action (or undo) as a chart
+          board | actions        show the board, or the legal actions, again
+          save FILE              save the history as JSON (rulebench replay FILE checks it)
+          help                   this list
+          quit                   end the session (so does the end of input)
+        """
+}

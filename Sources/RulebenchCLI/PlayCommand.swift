@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import Rulebench
+
+/// `rulebench play PACK`: an interactive game in the terminal (or from a pipe).
+struct PlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play a pack interactively: the board, numbered legal actions, undo, redo, history.",
+        discussion: """
+            Shows the pack's render of the board and the legal actions, numbered and grouped by action \
+            name, then reads one command per line:
+
+              N                     perform action N of the list
+              ACTION key=value ...  perform an action by name (values as in --option)
+              undo [N], undo turn   undo the last action(s), or to the last checkpoint
+              redo [N]              redo what was undone
+              history               the actions performed, and those undone
+              state [PATH]          a value of the state: state tokens.p1.square
+              timeline              the animation of the last action, as a chart
+              board, actions        show the board or the legal actions again
+              save FILE             save the history (rulebench replay FILE checks it)
+              help, quit
+
+            Errors are shown and the session goes on. Input may be piped, which makes \
+            a session a script; the end of input ends the session with exit code 0.
+
+            Examples:
+              rulebench play template --seed 3 --option players=3
+              printf 'step token=p1\\n1\\nundo\\nhistory\\n' | rulebench play template
+
+            Exit codes: 0 the session ended; 2 the pack does not load or setup fails.
+            """
+    )
+
+    @Argument(help: "The pack: a name under rules/ or a path to a pack folder.")
+    var pack: String
+
+    @Option(help: "Seed of the game's random generator.")
+    var seed: Int64 = 1
+
+    @Option(name: .customLong("option"), help: "A setup option, key=value (repeatable).")
+    var setupOptions: [String] = []
+
+    func run() throws {
+        let game: Game
+        do {
+            var configuration = Game.Configuration()
+            // What rules print goes with the session's output, in order.
+            configuration.printHandler = { text in
+                print("print: " + text)
+                fflush(nil)
+            }
+            game = try Game(pack: pack, options: try parsePairs(setupOptions, what: "--option"), seed: seed, configuration: configuration)
+        } catch let error as RulebenchError {
+            complain("\(error)")
+            throw Outcome.badInput.exitCode
+        }
+        let interactive = isatty(0) != 0
+        let session = PlaySession(game: game) { text in
+            print(text, terminator: "")
+            fflush(nil)   // nil flushes every stream; `stdout` is not concurrency-safe to name in Swift 6
+        }
+        if interactive { session.prompt = "> " }
+        session.run { readLine(strippingNewline: true) }
+        if interactive { print("") }
+    }
+}

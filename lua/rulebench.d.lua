@@ -1,0 +1,225 @@
+---@meta rulebench
+-- Type annotations for Rulebench rule packs, for lua-language-server (LuaCATS).
+--
+-- This file is never run: it describes what the engine hands to rules, so an
+-- editor can complete names and warn about wrong types. Point
+-- lua-language-server at it with `workspace.library` (the repository's
+-- .luarc.json does). `---@meta rulebench` also makes `require "rulebench"`
+-- resolve to the module described at the end.
+--
+-- Annotate an action file by giving its table a type:
+--
+--     ---@type rulebench.Action
+--     local action = {
+--       params = { token = "string" },
+--       apply = function(game, a) ... end,   -- game and a are typed here
+--     }
+--     return action
+--
+-- and a pack manifest with `---@type rulebench.Pack`. Describe your own
+-- state by extending rulebench.Game:
+--
+--     ---@class race.Game: rulebench.Game
+--     ---@field tokens table<string, { square: integer }>
+--     ---@field moves integer
+
+---------------------------------------------------------------- state
+
+---A value the game state can hold: nil, a boolean, an integer, a float (finite), a string, or a state table.
+---@alias rulebench.Value nil|boolean|integer|number|string|rulebench.StateTable
+
+---A table of the game state: string or integer keys, `rulebench.Value` values.
+---A state table lives at one place: assigning it elsewhere moves it (its old
+---slot becomes nil). Use `require("rulebench").copy(t)` for a second copy.
+---@class rulebench.StateTable
+---@field [string|integer] rulebench.Value
+
+---The root of the game state. Rules read it anywhere, and write it only
+---inside `setup`, `apply` and `undo`; a write anywhere else is an error
+---naming the file and line. Undo puts back exactly what an action changed.
+---@class rulebench.Game: rulebench.StateTable
+---@field _rng integer The engine's random generator state; change it only through `require "rulebench"` or `math.random`.
+
+---Setup options: the pack's `options` with the values given for this game over them.
+---@alias rulebench.Options table<string, rulebench.Value>
+
+---A param table: what a player chooses and history saves (plain values and tables).
+---@alias rulebench.Params table<string, rulebench.Value>
+
+---The action object: its params as given, plus whatever `apply` records on it
+---for `undo` and `animate` to use (the tile a token came from, the very tables
+---it removed). History saves only the params; a replay applies again.
+---@class rulebench.ActionObject
+---@field [string] any
+
+---Hands `legal` one legal param table at a time.
+---@alias rulebench.Emit fun(params: rulebench.Params)
+
+---The third argument of `apply`: queues subactions.
+---@class rulebench.Act
+local Act = {}
+
+---Queues a subaction. It runs after `apply` returns, in queue order, with its
+---own `check`, `apply` and subactions; undo runs the subactions in reverse,
+---then the action's own `undo`. Call it only while `apply` runs.
+---@param name string An action of this pack (its file name in actions/).
+---@param params? rulebench.Params Its params (default: none).
+function Act:sub(name, params) end
+
+---------------------------------------------------------------- action files
+
+---A param type in `params`: add `?` for an optional param.
+---@alias rulebench.ParamType
+---| "string" | "integer" | "number" | "boolean" | "table" | "any"
+---| "string?" | "integer?" | "number?" | "boolean?" | "table?" | "any?"
+
+---Which way an animation or sound is asked for.
+---@alias rulebench.Direction "do"|"undo"
+
+---What an action file (actions/NAME.lua) returns. Only `apply` is required.
+---@class rulebench.Action
+---@field params? table<string, rulebench.ParamType> The params and their types; calls with other or ill-typed params are refused.
+---@field legal? fun(game: rulebench.Game, emit: rulebench.Emit) Emits every legal param table (for play, explore, check and the fuzzer). Must not write the state.
+---@field check? fun(game: rulebench.Game, a: rulebench.ActionObject): string|nil Returns nil to allow the action, or the reason for refusing it. Must not write the state.
+---@field apply fun(game: rulebench.Game, a: rulebench.ActionObject, act: rulebench.Act) Does the action: writes the state, records on `a` what undo needs, queues subactions.
+---@field undo? fun(game: rulebench.Game, a: rulebench.ActionObject) Reverses `apply` exactly (subactions are undone before it). Absent: the engine undoes from its journal.
+---@field animate? fun(anim: rulebench.Anim, game: rulebench.Game, a: rulebench.ActionObject, direction: rulebench.Direction): rulebench.Plan|nil Builds the animation plan, after the action (do) or its undo. nil for "undo" plays the do plan reversed.
+---@field sound? string|fun(game: rulebench.Game, a: rulebench.ActionObject, direction: rulebench.Direction): string|nil A sound played at the start of the action's plan.
+---@field subanimations? "parallel"|"sequence" How the subactions' plans combine with the action's own (default "parallel"; "sequence" plays its own first).
+---@field checkpoint? boolean When true, a player-facing "undo turn" stops before undoing this action.
+---@field description? string One line about the action, for tools.
+
+---------------------------------------------------------------- the pack manifest
+
+---What pack.lua returns.
+---@class rulebench.Pack
+---@field name string The pack's name.
+---@field version? string Its version (saved histories name it).
+---@field extends? string A base pack in the same rules/ folder: its actions, invariants and setup are inherited and may be overridden.
+---@field options? rulebench.Options Default setup options.
+---@field setup? fun(game: rulebench.Game, options: rulebench.Options) Writes the initial state; runs as an action.
+---@field invariants? table<string, fun(game: rulebench.Game): boolean, string?> Checked after every action: return true, or false and a message.
+---@field render? fun(game: rulebench.Game): string A text picture of the board (for `rulebench play`).
+---@field description? string One line about the pack.
+
+---------------------------------------------------------------- animation plans
+
+---A node of an animation plan, built with `anim.*`. The engine times it,
+---composes it with the subactions' plans and checks it for conflicts.
+---@class rulebench.Plan
+---@field kind "tween"|"frames"|"wait"|"sound"|"cue"|"sequence"|"parallel"|"stagger"
+
+---@alias rulebench.Easing "linear"|"easeIn"|"easeOut"|"easeInOut"
+
+---@class rulebench.TweenSpec
+---@field target string What moves, e.g. "token:p1".
+---@field property string Which of its properties, e.g. "position".
+---@field from? rulebench.Value The value at the start.
+---@field to? rulebench.Value The value at the end.
+---@field duration? number Seconds per run (default 0).
+---@field delay? number Seconds before it starts (default 0).
+---@field easing? rulebench.Easing Default "linear".
+---@field ["repeat"] integer? Runs, at least 1 (default 1); `repeat` is a Lua keyword, so write ["repeat"] = n.
+---@field autoreverse? boolean Each run goes to `to` and back (default false).
+
+---@class rulebench.FramesSpec
+---@field target string What is animated.
+---@field property? string Default "frame".
+---@field frames rulebench.Value[] The frames, in order (a non-empty list).
+---@field fps? number Frames per second; give exactly one of `fps` and `duration`.
+---@field duration? number Seconds per run; give exactly one of `fps` and `duration`.
+---@field delay? number Seconds before it starts (default 0).
+---@field ["repeat"] integer? Runs, at least 1 (default 1).
+
+---@class rulebench.SoundSpec
+---@field name string The sound's name; the host app maps it to a file.
+---@field volume? number Default 1.0.
+---@field delay? number Seconds from the start of the enclosing plan (default 0).
+
+---@class rulebench.CueSpec
+---@field name string A named host callback, e.g. "shake_screen".
+---@field args? table<string, rulebench.Value> Plain data handed to the callback.
+---@field delay? number Seconds from the start of the enclosing plan (default 0).
+
+---A list of plans and the interval between their starts.
+---@class rulebench.StaggerSpec
+---@field interval number Seconds between the starts of consecutive items.
+---@field [integer] rulebench.Plan
+
+---The plan builder handed to `animate`.
+---@class rulebench.Anim
+local Anim = {}
+
+---A property moving from one value to another over time.
+---@param spec rulebench.TweenSpec
+---@return rulebench.Plan
+function Anim.tween(spec) end
+
+---A property stepping through a list of frames.
+---@param spec rulebench.FramesSpec
+---@return rulebench.Plan
+function Anim.frames(spec) end
+
+---A pause.
+---@param seconds number
+---@return rulebench.Plan
+function Anim.wait(seconds) end
+
+---A sound at an instant.
+---@param spec rulebench.SoundSpec|string A spec, or just the sound's name.
+---@return rulebench.Plan
+function Anim.sound(spec) end
+
+---A named host callback at an instant.
+---@param spec rulebench.CueSpec
+---@return rulebench.Plan
+function Anim.cue(spec) end
+
+---Plans played one after the other.
+---@param plans rulebench.Plan[]
+---@return rulebench.Plan
+function Anim.sequence(plans) end
+
+---Plans started together; it lasts as long as the longest.
+---@param plans rulebench.Plan[]
+---@return rulebench.Plan
+function Anim.parallel(plans) end
+
+---Plans started `interval` seconds apart: { interval = 0.1, plan1, plan2, ... }.
+---@param spec rulebench.StaggerSpec
+---@return rulebench.Plan
+function Anim.stagger(spec) end
+
+---------------------------------------------------------------- require "rulebench"
+
+---The engine's module, `require "rulebench"`. Its random generator lives in
+---the game state (`game._rng`), so undo restores it and replays are identical.
+---@class rulebench.Module
+local rulebench = {}
+
+---A random number from the engine's generator: with no bounds a float in
+---[0, 1); with `m` an integer in 1..m; with `m` and `n` an integer in m..n.
+---Call it only where the state may be written (setup, apply, undo).
+---@param game rulebench.Game The root state table (the generator lives in it).
+---@param m? integer
+---@param n? integer
+---@return number
+---@overload fun(game: rulebench.Game): number
+---@overload fun(game: rulebench.Game, m: integer): integer
+---@overload fun(game: rulebench.Game, m: integer, n: integer): integer
+function rulebench.random(game, m, n) end
+
+---Shuffles a list in place with the engine's generator (Fisher-Yates) and returns it.
+---@generic T: table
+---@param game rulebench.Game
+---@param list T
+---@return T
+function rulebench.shuffle(game, list) end
+
+---A plain deep copy of a value: the way to store a second copy of a state table.
+---@generic T
+---@param value T
+---@return T
+function rulebench.copy(value) end
+
+return rulebench
