@@ -33,7 +33,7 @@ let package = Package(
             dependencies: ["Rulebench", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Timing lives here, never in tests: `make bench` runs it in release mode.
-        .executableTarget(name: "RulebenchBench", dependencies: ["Rulebench"], path: "Benchmarks/RulebenchBench"),
+        .executableTarget(name: "RulebenchBench", dependencies: ["Rulebench", "CLua"], path: "Benchmarks/RulebenchBench", exclude: []),
         .testTarget(
             name: "RulebenchTests",
             dependencies: ["Rulebench"],

@@ -1,17 +1,18 @@
-// rulebench-bench: the figures of DESIGN §7 and of the engine-core issue,
-// measured side by side in one run. Run it in release mode: `make bench`.
+// rulebench-bench: the figures of DESIGN §7, measured side by side in one
+// run on the same action sequences. Run it in release mode: `make bench`.
+// Usage: rulebench-bench [PACK ...] (default: desert if present, cards, template)
 import Foundation
 import Rulebench
 
-/// Seconds taken by `body`, best of `repeats` (the least disturbed run).
-func best(_ repeats: Int = 5, _ body: () throws -> Void) rethrows -> Double {
+/// The median seconds of `repeats` runs of `body`.
+func median(_ repeats: Int, _ body: () throws -> Void) rethrows -> Double {
     var times: [Double] = []
     for _ in 0..<repeats {
         let start = DispatchTime.now().uptimeNanoseconds
         try body()
         times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
-    return times.sorted()[times.count / 2]   // the median
+    return times.sorted()[times.count / 2]
 }
 
 func configuration(budget: Int64 = 10_000_000, strict: Bool = true) -> Game.Configuration {
@@ -19,66 +20,139 @@ func configuration(budget: Int64 = 10_000_000, strict: Bool = true) -> Game.Conf
     c.instructionBudget = budget
     c.strict = strict
     c.printHandler = { _ in }
+    c.rulesDirectory = URL(fileURLWithPath: "rules")
     return c
 }
 
-/// Fixed games of legal actions (each from setup): the same for every variant measured.
-func sequence(pack: String, length: Int, seed: Int64) throws -> [[ActionCall]] {
-    let game = try Game(pack: pack, seed: seed, configuration: configuration())
+/// Fixed games of legal actions (each from setup), chosen deterministically.
+func games(pack: String, options: [String: StateValue], length: Int, budget: Int64 = 10_000_000) throws -> [[ActionCall]] {
+    let game = try Game(pack: pack, options: options, seed: 3, configuration: configuration(budget: budget))
     var games: [[ActionCall]] = [[]]
-    var total = 0
-    var step = 0
+    var total = 0, step = 0
     while total < length {
         let legal = try game.legalActions()
-        if legal.isEmpty || games[games.count - 1].count >= 200 {
+        if legal.isEmpty || games[games.count - 1].count >= 300 {
             try game.rewind()
             games.append([])
             step += 1
             continue
         }
-        let call = legal[(step * 7919 + games.count) % legal.count]
+        let call = legal[(step &* 7919 &+ games.count) % legal.count]
         try game.perform(call)
         games[games.count - 1].append(call)
         total += 1
         step += 1
     }
-    return games
+    return games.filter { !$0.isEmpty }
 }
 
-/// Perform + undo of each action of the sequence, from the state it was recorded in.
-func performUndoRate(pack: String, games: [[ActionCall]], seed: Int64, config: Game.Configuration) throws -> Double {
-    let game = try Game(pack: pack, seed: seed, configuration: config)
-    let seconds = try best(3) {
+/// Seconds per checked step: perform (check, apply, subactions, invariants,
+/// plan), strict undo verification, then redo (compared with the original).
+func checkedStep(pack: String, options: [String: StateValue], games: [[ActionCall]], config: Game.Configuration) throws -> Double {
+    let game = try Game(pack: pack, options: options, seed: 3, configuration: config)
+    let steps = games.map(\.count).reduce(0, +)
+    let seconds = try median(3) {
         for calls in games {
             try game.rewind()
             for call in calls {
-                // perform, undo (verified in strict mode), then redo to move on
                 try game.perform(call)
                 try game.undo()
                 try game.redo()
             }
         }
     }
-    return Double(games.map(\.count).reduce(0, +)) / seconds
+    return seconds / Double(steps)
 }
 
-func row(_ name: String, _ value: String) { print(name.padding(toLength: 58, withPad: " ", startingAt: 0) + value) }
+func plain(_ pack: String, _ options: [String: StateValue], _ games: [[ActionCall]], _ mode: String) throws -> Double {
+    let folder = pack.contains("/") ? pack : "rules/" + pack
+    return try PlainLua.run(pack: folder, options: options, games: games, mode: mode, repeats: 3) / Double(games.map(\.count).reduce(0, +))
+}
 
-let packs = CommandLine.arguments.dropFirst().isEmpty ? ["template"] : Array(CommandLine.arguments.dropFirst())
-print("Rulebench benchmarks (release build, medians); machine: \(ProcessInfo.processInfo.processorCount) cores")
+func row(_ name: String, _ value: String, _ note: String = "") {
+    print("| " + name + " | " + value + " | " + note + " |")
+}
+
+func us(_ seconds: Double) -> String { String(format: "%.1f µs", seconds * 1e6) }
+
+var packs = Array(CommandLine.arguments.dropFirst())
+if packs.isEmpty {
+    packs = ["cards", "template"]
+    if FileManager.default.fileExists(atPath: "rules/desert/pack.lua") { packs.insert("desert", at: 0) }
+}
+
+print("Rulebench benchmarks: release build, medians of 3; \(ProcessInfo.processInfo.processorCount) cores")
+print("")
+print("| measurement | value | note |")
+print("|---|---|---|")
 for pack in packs {
-    let games = try sequence(pack: pack, length: 2000, seed: 3)
-    let strictRate = try performUndoRate(pack: pack, games: games, seed: 3, config: configuration())
-    let looseRate = try performUndoRate(pack: pack, games: games, seed: 3, config: configuration(strict: false))
-    let noHookRate = try performUndoRate(pack: pack, games: games, seed: 3, config: configuration(budget: 0))
-    row("\(pack): perform+undo+redo, strict (actions/s)", String(format: "%.0f", strictRate))
-    row("\(pack): perform+undo+redo, not strict (actions/s)", String(format: "%.0f", looseRate))
-    row("\(pack): strict, instruction hook off (actions/s)", String(format: "%.0f", noHookRate))
-    row("\(pack): cost of the instruction hook", String(format: "%+.1f%%", (noHookRate / strictRate - 1) * 100))
-
-    let firstAction = try best(9) {
+    let sequence = try games(pack: pack, options: [:], length: 1500)
+    let steps = sequence.map(\.count).reduce(0, +)
+    let checked = try checkedStep(pack: pack, options: [:], games: sequence, config: configuration())
+    let pure = try plain(pack, [:], sequence, "pure")
+    let snapshot = try plain(pack, [:], sequence, "snapshot")
+    row("\(pack): (1) Rulebench checked step (perform + strict undo + redo)", us(checked), "\(steps) steps in \(sequence.count) games")
+    row("\(pack): (2) pure Lua apply + undo + apply, plain tables", us(pure), "bare lua_State, no checks")
+    row("\(pack): (3) snapshot + deep compare around each step", us(snapshot), "bare lua_State")
+    row("\(pack): speed of (1) relative to (2)", String(format: "%.3fx", pure / checked), "goal: at least 0.5x")
+    row("\(pack): speed of (1) relative to (3)", String(format: "%.3fx", snapshot / checked), "")
+    let noHook = try checkedStep(pack: pack, options: [:], games: sequence, config: configuration(budget: 0))
+    row("\(pack): (1) with the instruction hook off", us(noHook), String(format: "the hook costs %+.1f%%", (checked / noHook - 1) * 100))
+    let loose = try checkedStep(pack: pack, options: [:], games: sequence, config: configuration(strict: false))
+    row("\(pack): (1) without strict verification", us(loose), String(format: "verification costs %+.1f%%", (checked / loose - 1) * 100))
+    let start = try median(9) {
         let game = try Game(pack: pack, seed: 3, configuration: configuration())
-        try game.perform(games[0][0])
+        try game.perform(sequence[0][0])
     }
-    row("\(pack): load pack + setup + first action (ms)", String(format: "%.2f", firstAction * 1000))
+    row("\(pack): load pack + setup + first action", String(format: "%.2f ms", start * 1000), "in process")
+}
+
+// (4) explore
+do {
+    let game = try Game(pack: "cards", seed: 3, configuration: configuration())
+    var nodes = 0
+    let seconds = try median(3) { nodes = try Explorer(game: game, depth: 5).run().total }
+    row("(4) explore cards --depth 5", String(format: "%.0f nodes/s", Double(nodes) / seconds), "\(nodes) nodes, every undo verified")
+}
+
+// (5) scaling: the same writes, a state 1x, 10x, 100x larger
+do {
+    let scale = "Benchmarks/packs/scale"
+    var base: (Double, Double, Double)?
+    for size in [100, 1000, 10000] {
+        let options: [String: StateValue] = ["size": .int(Int64(size))]
+        let sequence = try games(pack: scale, options: options, length: 1500, budget: 500_000_000)
+        // Setting up 10,000 tables takes more than the default 10M-instruction budget.
+        let checked = try checkedStep(pack: scale, options: options, games: sequence, config: configuration(budget: 500_000_000))
+        let pure = try plain(scale, options, sequence, "pure")
+        let snapshot = try plain(scale, options, sequence, "snapshot")
+        let b = base ?? (checked, pure, snapshot)
+        base = b
+        row("(5) scale, state of \(size) tables: (1) / (2) / (3)", "\(us(checked)) / \(us(pure)) / \(us(snapshot))",
+            String(format: "vs 1x: %.2fx / %.2fx / %.2fx (goal for (1): within 1.2x)", checked / b.0, pure / b.1, snapshot / b.2))
+    }
+}
+
+// (6) process start to the end of one scenario, and history size
+do {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rulebench")
+    let scenarios = (try? FileManager.default.contentsOfDirectory(atPath: "scenarios/template"))?.filter { $0.hasSuffix(".yaml") }.sorted() ?? []
+    if let first = scenarios.first, FileManager.default.isExecutableFile(atPath: binary.path) {
+        let seconds = try median(11) {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["run", "scenarios/template/" + first]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+        }
+        row("(6) rulebench run of one scenario, process start to exit", String(format: "%.1f ms", seconds * 1000), "scenarios/template/\(first); goal: within 30 ms")
+    } else {
+        row("(6) rulebench run of one scenario", "not measured", "no rulebench binary or scenario")
+    }
+    let game = try Game(pack: "Benchmarks/packs/scale", seed: 3, configuration: configuration(strict: false))
+    let count = 100_000
+    for i in 0..<count { try game.perform("bump", ["cell": .int(Int64(i % 8 + 1))]) }
+    let bytes = SavedHistory(of: game).json.utf8.count
+    row("(6) saved history of a \(count)-action game", String(format: "%.1f bytes/action", Double(bytes) / Double(count)), "goal: within 300")
 }
