@@ -15,41 +15,8 @@ final class ScenarioCLITests: XCTestCase {
         try? FileManager.default.removeItem(at: scratch)
     }
 
-    /// The `rulebench` executable built beside this test bundle.
-    private func binary() throws -> URL {
-        var folders: [URL] = []
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            folders.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
-        if let first = CommandLine.arguments.first { folders.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
-        for folder in folders {
-            let candidate = folder.appendingPathComponent("rulebench")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw XCTSkip("the rulebench executable is not built next to the tests (run `swift build` first); looked in \(folders.map(\.path))")
-    }
-
-    private struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    private func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        process.currentDirectoryURL = directory ?? ScenarioFixtures.repository
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+    private func run(_ arguments: [String], in directory: URL? = nil) throws -> RulebenchCommand.Result {
+        try RulebenchCommand.run(arguments, in: directory ?? ScenarioFixtures.repository)
     }
 
     private func write(_ name: String, _ text: String) throws {
