@@ -344,8 +344,16 @@ public final class Game {
         try state(at: .root) ?? .emptyTable
     }
 
-    /// The current state hash.
+    /// The current state hash, as history recorded it.
     public var stateHash: StateHash { history.currentHash }
+
+    /// The hash of the live state, read from the engine rather than from
+    /// history, so a failed operation that left a trace would show. It equals
+    /// `stateHash` whenever the engine keeps its guarantees.
+    public func liveStateHash() throws(RulebenchError) -> StateHash {
+        let results = try Game.engineCall(vm, "hash")
+        return StateHash(hex: String(decoding: results[0], as: UTF8.self))
+    }
 
     /// Writes a value at `path` before the first action (scenario overrides).
     /// Missing tables along the path are created. It is saved with the history.

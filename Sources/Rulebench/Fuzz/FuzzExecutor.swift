@@ -74,6 +74,10 @@ struct FuzzExecutor {
     func run(_ step: FuzzStep, at index: Int, in game: Game, result: inout Result) -> FuzzFinding? {
         let before = game.stateHash
         let entries = game.history.entries.count
+        /// Property 3: after a failure, the live state is the state before it.
+        func unchanged() -> Bool {
+            (try? game.liveStateHash()) == before && game.history.entries.count == entries
+        }
         switch step {
         case .perform(let call):
             do {
@@ -84,7 +88,7 @@ struct FuzzExecutor {
                 }
             } catch {
                 result.outcomes.append(.failed("\(error)"))
-                if game.stateHash != before || game.history.entries.count != entries {
+                if !unchanged() {
                     return finding(.failureChangesNothing, index, "\(call) failed and changed the state: \(error)", error)
                 }
                 if case .invariant = error { return finding(.invariantsHold, index, "after \(call): \(error)", error) }
@@ -96,7 +100,7 @@ struct FuzzExecutor {
                 result.outcomes.append(.performed(entry.hash))
             } catch {
                 if case .rejected(let reason, _) = error { result.outcomes.append(.rejected(reason)) } else { result.outcomes.append(.failed("\(error)")) }
-                if game.stateHash != before || game.history.entries.count != entries {
+                if !unchanged() {
                     return finding(.failureChangesNothing, index, "\(call) failed and changed the state: \(error)", error)
                 }
             }

@@ -85,12 +85,3 @@ extension ContinuousClock.Instant {
         return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
     }
 }
-
-extension Game {
-    /// The hash of the live state, computed by the kernel rather than read
-    /// from history, so that a rollback that left a trace shows.
-    func liveStateHash() throws(RulebenchError) -> StateHash {
-        let results = try Game.engineCall(vm, "hash")
-        return StateHash(hex: String(decoding: results[0], as: UTF8.self))
-    }
-}
