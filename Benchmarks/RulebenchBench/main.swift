@@ -100,6 +100,15 @@ for pack in packs {
     row("\(pack): (1) with the instruction hook off", us(noHook), String(format: "the hook costs %+.1f%%", (checked / noHook - 1) * 100))
     let loose = try checkedStep(pack: pack, options: [:], games: sequence, config: configuration(strict: false))
     row("\(pack): (1) without strict verification", us(loose), String(format: "verification costs %+.1f%%", (checked / loose - 1) * 100))
+    let pairs = try Game(pack: pack, seed: 3, configuration: configuration())
+    let pairSeconds = try median(3) {
+        for calls in sequence {
+            for call in calls { try pairs.perform(call) }
+            try pairs.rewind()
+        }
+    }
+    row("\(pack): perform, then strict undo of every action", String(format: "%.0f actions/s", Double(steps) / pairSeconds),
+        "each action performed once and undone once")
     let start = try median(9) {
         let game = try Game(pack: pack, seed: 3, configuration: configuration())
         try game.perform(sequence[0][0])
