@@ -58,9 +58,17 @@ int rb_buffer_set(RBBuffer *buffer, const char *bytes, size_t length) {
 
 /* ---------- memory ---------- */
 
+/* Bytes of allocation that cost one instruction of the budget. C library
+ * functions (string.rep, table.concat, `..`) run as a single VM instruction
+ * however much they copy, so `while true do local s = string.rep("x", 1e8) end`
+ * would otherwise run for hours under a 10M-instruction budget. */
+#define RB_BYTES_PER_INSTRUCTION 256
+
 /* Counts every byte and refuses growth past the current limit. Lua turns a
  * NULL from a growing request into an ordinary "not enough memory" error;
- * shrinking must never fail, so it is never refused. */
+ * shrinking must never fail, so it is never refused. During a user call,
+ * growth is also charged to the instruction budget; the count hook notices
+ * the overdraft at its next call (the allocator itself must not raise). */
 static void *rb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     RBVM *vm = (RBVM *)ud;
     size_t old = ptr ? osize : 0;
@@ -79,6 +87,11 @@ static void *rb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         return NULL;
     }
     vm->used = vm->used - old + nsize;
+    if (vm->armed && nsize > old) {
+        int64_t cost = (int64_t)((nsize - old) / RB_BYTES_PER_INSTRUCTION);
+        vm->remaining -= cost;
+        vm->spent += cost;
+    }
     return block;
 }
 
@@ -86,6 +99,22 @@ static void *rb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 
 static RBVM *rb_vm_of(lua_State *L) {
     return *(RBVM **)lua_getextraspace(L);
+}
+
+/* Pushes "file:line: " of the innermost frame of rule code. The kernel's
+ * chunks are named "=rulebench/...": when a budget runs out inside the
+ * engine's own work (checking a huge value a rule stored, say), the error
+ * still points at the rule's line that asked for that work. */
+static void rb_push_where(lua_State *L) {
+    lua_Debug ar;
+    for (int level = 0; lua_getstack(L, level, &ar); level++) {
+        if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 &&
+            strncmp(ar.source, "=rulebench", 10) != 0) {
+            lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
+            return;
+        }
+    }
+    lua_pushliteral(L, "");
 }
 
 /* Called every RB_HOOK_PERIOD instructions, in whichever thread runs. Once the
@@ -104,7 +133,10 @@ static void rb_hook(lua_State *L, lua_Debug *ar) {
         lua_sethook(vm->L, rb_hook, LUA_MASKCOUNT, 1);
         if (L != vm->L) lua_sethook(L, rb_hook, LUA_MASKCOUNT, 1);
     }
-    luaL_error(L, "instruction budget exceeded (%I instructions)", (lua_Integer)vm->budget);
+    rb_push_where(L);
+    lua_pushfstring(L, "instruction budget exceeded (%I instructions)", (lua_Integer)vm->budget);
+    lua_concat(L, 2);
+    lua_error(L);
 }
 
 static void rb_install_hook(RBVM *vm) {
@@ -112,6 +144,34 @@ static void rb_install_hook(RBVM *vm) {
         lua_sethook(vm->L, rb_hook, LUA_MASKCOUNT, RB_HOOK_PERIOD);
     else
         lua_sethook(vm->L, NULL, 0, 0);
+}
+
+/* charge(n): counts n instructions' worth of work that a C library
+ * function is about to do (the pattern matcher, for one) against the budget,
+ * since the count hook cannot see inside C. Returns true, and leaves the
+ * budget spent (the hook then raises at every instruction), when that
+ * overdraws it or it was spent already (charge(0) asks just that); the
+ * caller raises the error with the rule's file:line. */
+static int rb_charge(lua_State *L) {
+    RBVM *vm = rb_vm_of(L);
+    lua_Number n = luaL_checknumber(L, 1);
+    int out = 0;
+    if (vm->armed && n >= 1) {
+        int64_t cost = n >= 4e18 ? INT64_MAX / 2 : (int64_t)n;
+        vm->remaining -= cost;
+        vm->spent += cost;
+        if (vm->remaining <= 0) {
+            out = 1;
+            if (!vm->exhausted) {
+                vm->exhausted = 1;
+                lua_sethook(vm->L, rb_hook, LUA_MASKCOUNT, 1);
+                if (L != vm->L) lua_sethook(L, rb_hook, LUA_MASKCOUNT, 1);
+            }
+        }
+    }
+    lua_pushboolean(L, out || (vm->armed && vm->exhausted));
+    lua_pushinteger(L, (lua_Integer)vm->budget);
+    return 2;
 }
 
 void rb_set_instruction_budget(RBVM *vm, int64_t instructions) {
@@ -484,6 +544,7 @@ static void rb_push_helpers(lua_State *L) {
     static const luaL_Reg helpers[] = {
         {"host", rb_host_call}, {"strhash", rb_strhash},
         {"floatbits", rb_floatbits}, {"decode", rb_decode}, {"encode", rb_encode},
+        {"charge", rb_charge},
         {NULL, NULL}};
     luaL_newlib(L, helpers);
     lua_newtable(L); /* the metatable that marks kernel error objects */

@@ -107,7 +107,11 @@ end
 
 local function run_chunk(pack, chunkname, source)
   local chunk, message = load(source, "@" .. chunkname, "t", pack.env)
-  if not chunk then loadfail(message) end
+  if not chunk then
+    -- A syntax error names the file; a refused binary chunk does not.
+    if message:find("^attempt to load") then message = chunkname .. ": " .. message end
+    loadfail(message)
+  end
   context(chunkname, "loading")
   K.setwritable(false, "loading " .. chunkname)
   return chunk()

@@ -195,9 +195,11 @@ public final class Game {
         default:
             let kernelAction = fields["action"].flatMap { $0.isEmpty ? nil : $0 } ?? action
             let frames = packFrames(failure.traceback)
-            // An error object that is not a string carries no position; the
-            // innermost rule-pack frame of the traceback stands in.
-            let location = location ?? frames.split(separator: "\n").lazy
+            // An error object that is not a string carries no position, and a
+            // library function's argument error names the kernel's wrapper
+            // (rulebench/sandbox); the innermost rule-pack frame of the
+            // traceback stands in for both.
+            let location = (location?.file.hasPrefix("rulebench/") == true ? nil : location) ?? frames.split(separator: "\n").lazy
                 .compactMap { ScriptLocation.split(String($0)).0 }.first
             return .script(ScriptFailure(message: message, location: location,
                                          traceback: frames, action: kernelAction, phase: phase))

@@ -158,16 +158,27 @@ final class PackFiles: LuaHost {
     }
 
     /// The action files of a pack, sorted by name.
+    ///
+    /// Two files whose names differ only in case (`Move.lua`, `move.lua`) are
+    /// duplicate actions: on a case-insensitive file system (macOS, Windows)
+    /// they are one file, so the pack would mean different things on
+    /// different machines. That is a load error naming both files.
     static func actionFiles(in directory: URL) throws(RulebenchError) -> [(name: String, url: URL)] {
         let folder = directory.appendingPathComponent("actions")
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
         var files: [(String, URL)] = []
+        var seen: [String: String] = [:]
         for file in names.sorted() where file.hasSuffix(".lua") {
             let name = String(file.dropLast(4))
             guard name.isLuaIdentifier else {
                 throw .packLoad(InputProblem("an action file name must be a plain name (letters, digits, _), the action's name",
                                              file: display(folder.appendingPathComponent(file))))
             }
+            if let other = seen[name.lowercased()] {
+                throw .packLoad(InputProblem("duplicate action: '\(name)' and '\(other)' differ only in case (\(other).lua is the same file on a case-insensitive file system)",
+                                             file: display(folder.appendingPathComponent(file))))
+            }
+            seen[name.lowercased()] = name
             files.append((name, folder.appendingPathComponent(file)))
         }
         return files

@@ -19,7 +19,187 @@ local concat = table.concat
 local NODE = K.NODE
 
 -- Nobody may reach the string metatable: it is shared by every pack and the kernel.
-rawgetmetatable("").__metatable = "the string metatable is protected"
+local STRINGMETA = rawgetmetatable("")
+STRINGMETA.__metatable = "the string metatable is protected"
+
+---------------------------------------------------------------- the string library
+-- Lua's pattern matcher is C code: the instruction hook never runs inside
+-- it, and it backtracks, so `string.find(string.rep("a", 1e6), ".-.-.-.-b")`
+-- would match for longer than anyone waits. Every pattern call rule code can
+-- make (string.find, match, gmatch, gsub, and the same as methods: s:find()
+-- goes through the string metatable, whose __index is a guarded copy too)
+-- first bounds the matcher's work from the pattern's shape and the
+-- subject's length alone, so the verdict is the same on every machine:
+--
+--   n  the subject's length
+--   k  the pattern's variable-length items: x*, x+, x-, %bxy, %0-%9 (a
+--      back-reference), except a last x*, x+ or x- that only ')' follows
+--      (it matches at once and ends the attempt, without backtracking)
+--   q  the optional items, x?
+--   cost = starts * 2^q * C(n + k, k)
+--
+-- starts is 1 for a pattern anchored with '^' (except in gmatch, where '^'
+-- does not anchor) and n + 1 otherwise; C(n + k, k) counts the ways k items
+-- can share n characters, which bounds the backtracking paths of one start.
+-- A call whose cost exceeds PATTERN_LIMIT (10^7: about 0.1 s of matching,
+-- the order of what a whole instruction budget takes) is refused with an
+-- error naming the rule's file and line. A call under it is charged
+-- cost / 16 instructions of the budget (a plain find: n / 16), so a loop
+-- of expensive calls runs out of budget as a loop of instructions would.
+-- string.rep is charged one instruction per repetition once it returns
+-- (it copies piece by piece; a rep too large for the memory cap fails first).
+-- The kernel's own pattern calls on data it produced are exempt.
+local PATTERN_LIMIT = 1e7
+local byte, floor = string.byte, math.floor
+local find, match, gmatch, gsub = string.find, string.match, string.gmatch, string.gsub
+local getinfo, charge = K.debug.getinfo, C.charge
+
+-- The index just after the set that starts at i ('['), or nil when it is malformed.
+local function setend(p, i)
+  i = i + 1
+  if byte(p, i) == 94 then i = i + 1 end            -- [^
+  repeat
+    local c = byte(p, i)
+    if c == nil then return nil end
+    i = i + 1
+    if c == 37 then i = i + 1 end                    -- %x inside a set
+  until byte(p, i) == 93                             -- ]
+  return i + 1
+end
+
+-- { anchored, k, q } of a pattern, or false when it is malformed (the
+-- matcher then raises its usual error, having done no work).
+local function analyse(p)
+  local len, i = #p, 1
+  local anchored = byte(p, 1) == 94                  -- ^
+  if anchored then i = 2 end
+  local k, q, lastfree = 0, 0, false
+  while i <= len do
+    local c = byte(p, i)
+    local single = true                              -- an item a quantifier may follow
+    if c == 40 or c == 41 then                       -- ( ) captures match nothing
+      i = i + 1; single = false
+    elseif c == 36 and i == len then                 -- $ at the end anchors the last item
+      i = i + 1; single = false; lastfree = false
+    elseif c == 37 then                              -- %
+      local d = byte(p, i + 1)
+      if d == nil then return false end
+      if d == 98 then                                -- %bxy: scans for the balance
+        if i + 3 > len then return false end
+        i = i + 4; single = false; k = k + 1; lastfree = false
+      elseif d == 102 then                           -- %f[set]: a zero-width test
+        if byte(p, i + 2) ~= 91 then return false end
+        i = setend(p, i + 2)
+        if not i then return false end
+        single = false; lastfree = false
+      elseif d >= 48 and d <= 57 then                -- %0-%9: a back-reference
+        i = i + 2; single = false; k = k + 1; lastfree = false
+      else
+        i = i + 2                                    -- %a, %., ...
+      end
+    elseif c == 91 then                              -- [set]
+      i = setend(p, i)
+      if not i then return false end
+    else
+      i = i + 1
+    end
+    if single then
+      local m = byte(p, i)
+      if m == 42 or m == 43 or m == 45 then          -- * + -
+        i = i + 1; k = k + 1; lastfree = true
+      else
+        if m == 63 then i = i + 1; q = q + 1 end     -- ?
+        lastfree = false
+      end
+    end
+  end
+  if lastfree then k = k - 1 end
+  return { anchored = anchored, k = k, q = q }
+end
+
+local SHAPES, NSHAPES = {}, 0                        -- memo of analyses (bounded)
+local function shape(p)
+  local s = SHAPES[p]
+  if s == nil then
+    s = analyse(p)
+    if NSHAPES >= 4096 then SHAPES, NSHAPES = {}, 0 end
+    SHAPES[p], NSHAPES = s, NSHAPES + 1
+  end
+  return s
+end
+
+local function patterncost(n, s, iterating)
+  local c = ((s.anchored and not iterating) and 1 or n + 1) * 2.0 ^ s.q
+  for j = 1, s.k do
+    c = c * (n + j) / j
+    if c > PATTERN_LIMIT then return c end
+  end
+  return c
+end
+
+local function overdrawn(budget)
+  error(K.where(2) .. "instruction budget exceeded (" .. tostring(budget) .. " instructions)", 0)
+end
+
+-- Raises when the call must not run; charges the budget otherwise.
+local function guard(subject, pattern, plain, iterating)
+  local ts, tp = type(subject), type(pattern)
+  if (ts ~= "string" and ts ~= "number") or (tp ~= "string" and tp ~= "number") then return end
+  local n = ts == "string" and #subject or 48
+  local cost
+  if plain or tp == "number" then
+    cost = n + 1
+  else
+    local s = shape(pattern)
+    if not s then return end
+    cost = patterncost(n, s, iterating)
+    if cost > PATTERN_LIMIT then
+      -- Exempt only a direct call from the kernel: a rule's tail call
+      -- (`return string.find(...)`) also leaves a kernel frame above.
+      local wrapper, caller = getinfo(2, "t"), getinfo(3, "S")
+      if not wrapper.istailcall and caller and caller.source:sub(1, 10) == "=rulebench" then return end
+      error(K.where(2) .. "pattern " .. K.show(#pattern > 40 and pattern:sub(1, 40) .. "..." or pattern)
+        .. " is too costly on a subject of " .. n .. " characters: its backtracking could take "
+        .. (cost == cost and cost < 1e300 and string.format("%.3g", cost) or "unbounded") .. " steps (the limit is "
+        .. string.format("%.0e", PATTERN_LIMIT) .. "); use fewer '-', '*' or '+' items, an anchor, or a shorter subject", 0)
+    end
+  end
+  if cost >= 16 then
+    local out, budget = charge(floor(cost / 16))
+    if out then overdrawn(budget) end
+  end
+end
+
+local STRING = {}
+for name, f in next, string do if name ~= "dump" then STRING[name] = f end end
+function STRING.find(s, p, init, plain)
+  guard(s, p, plain, false)
+  return find(s, p, init, plain)
+end
+function STRING.match(s, p, init)
+  guard(s, p, false, false)
+  return match(s, p, init)
+end
+function STRING.gmatch(s, p, init)
+  guard(s, p, false, true)
+  return gmatch(s, p, init)
+end
+function STRING.gsub(s, p, repl, n)
+  guard(s, p, false, false)
+  return gsub(s, p, repl, n)
+end
+local rep = string.rep
+function STRING.rep(s, n, sep)
+  local out = rep(s, n, sep)
+  if type(n) == "number" and n >= 16 then
+    local spent, budget = charge(n)
+    if spent then overdrawn(budget) end
+  end
+  return out
+end
+-- Method calls on strings (s:find(...), ("").dump) see the guarded copy,
+-- without string.dump. Rules cannot reach this table.
+STRINGMETA.__index = STRING
 
 local function copy(t, except)
   local out = {}
@@ -50,8 +230,14 @@ local function safe_rawget(t, k)
   return rawget(t, k)
 end
 
+local ENVS = setmetatable({}, { __mode = "k" })     -- a pack's globals table -> the pack
+
 local function safe_rawset(t, k, v)
   if NODE[t] then fault("rawset cannot write the game state: assign normally, so the write is journaled") end
+  local owner = ENVS[t]
+  if owner and not owner.loading then
+    fault("rawset cannot write a global while the game runs; globals are not undone, keep game data in the game state")
+  end
   return rawset(t, k, v)
 end
 
@@ -76,6 +262,18 @@ local function safe_collectgarbage(option, ...)
   return K.collectgarbage(option, ...)
 end
 
+-- The budget error is raised from inside the count hook, and Lua runs a
+-- message handler before unwinding, still inside the hook, where hooks are
+-- off: `xpcall(f, function() while true do end end)` would never be
+-- stopped. Once the budget is spent, a rule's handler is skipped.
+local function safe_xpcall(f, handler, ...)
+  if type(handler) ~= "function" then return xpcall(f, handler, ...) end
+  return xpcall(f, function(e)
+    if charge(0) then return e end
+    return handler(e)
+  end, ...)
+end
+
 local function safe_print(...)
   local parts = {}
   for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
@@ -98,11 +296,11 @@ local function library(pack)
   math_.randomseed = function() fault("the engine seeds the random generator; see require 'rulebench'") end
   return {
     assert = assert, error = error, ipairs = ipairs, next = safe_next, pairs = safe_pairs,
-    pcall = pcall, xpcall = xpcall, select = select, tonumber = tonumber, tostring = tostring,
+    pcall = pcall, xpcall = safe_xpcall, select = select, tonumber = tonumber, tostring = tostring,
     type = type, rawequal = rawequal, rawget = safe_rawget, rawset = safe_rawset,
     rawlen = safe_rawlen, setmetatable = safe_setmetatable, getmetatable = getmetatable,
     collectgarbage = safe_collectgarbage, print = safe_print, _VERSION = _VERSION,
-    string = copy(string, { dump = true }), table = copy(table), math = math_,
+    string = copy(STRING), table = copy(table), math = math_,
     utf8 = copy(utf8), coroutine = copy(coroutine), os = { clock = K.clock },
   }
 end
@@ -129,7 +327,10 @@ local function requirer(pack)
     end
     local chunkname, source = reply:match("^([^\n]*)\n(.*)$")
     local chunk, message = load(source, "@" .. chunkname, "t", p.env)
-    if not chunk then error(message, 0) end
+    if not chunk then
+      if message:find("^attempt to load") then message = chunkname .. ": " .. message end
+      error(message, 0)
+    end
     p.modules[name] = LOADING
     local wasloading = p.loading
     p.loading = true
@@ -161,6 +362,7 @@ function K.newenv(pack)
   base.load = safe_load_for(env)
   base.require = requirer(pack)
   base._G = env
+  ENVS[env] = pack
   setmetatable(env, {
     __index = base,
     __newindex = function(t, k, v)

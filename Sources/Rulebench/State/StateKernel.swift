@@ -335,12 +335,16 @@ function K.pathof(m, k)
 end
 
 ---------------------------------------------------------------- snapshots
--- A plain deep copy (nodes read through their backing tables).
-local function plain(v)
+-- A plain deep copy (nodes read through their backing tables). A cycle in
+-- a rule's value (params given to emit or act:sub) is an error at the rule's
+-- line rather than a stack overflow inside the kernel.
+local function plain(v, depth)
   if type(v) ~= "table" then return v end
+  depth = depth or 0
+  if depth > 200 then fault("a value nested more than 200 levels deep (or a cycle) cannot be copied") end
   local b = K.backing(v)
   local out = {}
-  for k, x in next, b do out[k] = plain(x) end
+  for k, x in next, b do out[k] = plain(x, depth + 1) end
   return out
 end
 K.plain = plain

@@ -1,0 +1,6 @@
+return {
+  apply = function(game)
+    game.counter = game.counter + 1
+    error(function() end) --!
+  end,
+}

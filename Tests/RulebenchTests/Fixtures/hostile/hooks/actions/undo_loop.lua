@@ -1,0 +1,7 @@
+return {
+  apply = function(game) game.counter = game.counter + 1 end,
+  undo = function(game)
+    game.counter = game.counter - 1
+    while true do end --!
+  end,
+}

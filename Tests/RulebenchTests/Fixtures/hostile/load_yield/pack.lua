@@ -1,0 +1,3 @@
+-- Hostile corpus: the manifest yields, as if it were a coroutine.
+local answer = coroutine.yield("name?") --!
+return { name = answer }

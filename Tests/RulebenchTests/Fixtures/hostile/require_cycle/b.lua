@@ -1,0 +1,2 @@
+local a = require "a" --!
+return { value = a and 1 }
