@@ -453,6 +453,26 @@ static void rb_encode_table(lua_State *L, RBOut *out, int index, int depth) {
     lua_settop(L, t - 1);
 }
 
+/* Number formatting for the encoder: snprintf was half its cost. */
+static void rb_format_integer(char *out, char tag, long long value, char terminator) {
+    char digits[24];
+    int n = 0;
+    unsigned long long magnitude = value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
+    do { digits[n++] = (char)('0' + magnitude % 10); magnitude /= 10; } while (magnitude > 0);
+    *out++ = tag;
+    if (value < 0) *out++ = '-';
+    while (n > 0) *out++ = digits[--n];
+    *out++ = terminator;
+    *out = '\0';
+}
+
+static void rb_format_bits(char *out, uint64_t bits) {
+    static const char hex[] = "0123456789abcdef";
+    *out++ = 'd';
+    for (int shift = 60; shift >= 0; shift -= 4) *out++ = hex[(bits >> shift) & 15];
+    *out = '\0';
+}
+
 /* Encodes the value at `index`. The buffer lives on the stack below, so
  * everything pushed here is popped before adding to it. */
 static void rb_encode_value(lua_State *L, RBOut *out, int index, int depth) {
@@ -463,19 +483,19 @@ static void rb_encode_value(lua_State *L, RBOut *out, int index, int depth) {
     case LUA_TBOOLEAN: rb_out_add(L, out, lua_toboolean(L, index) ? "t" : "f", 1); break;
     case LUA_TNUMBER:
         if (lua_isinteger(L, index)) {
-            snprintf(scratch, sizeof scratch, "i%lld;", (long long)lua_tointeger(L, index));
+            rb_format_integer(scratch, 'i', (long long)lua_tointeger(L, index), ';');
         } else {
             double x = (double)lua_tonumber(L, index);
             uint64_t bits;
             memcpy(&bits, &x, sizeof bits);
-            snprintf(scratch, sizeof scratch, "d%016llx", (unsigned long long)bits);
+            rb_format_bits(scratch, bits);
         }
         rb_out_add(L, out, scratch, strlen(scratch));
         break;
     case LUA_TSTRING: {
         size_t len;
         const char *s = lua_tolstring(L, index, &len);
-        snprintf(scratch, sizeof scratch, "s%zu:", len);
+        rb_format_integer(scratch, 's', (long long)len, ':');
         rb_out_add(L, out, scratch, strlen(scratch));
         rb_out_add(L, out, s, len);
         break;
