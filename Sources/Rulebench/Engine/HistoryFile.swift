@@ -73,11 +73,18 @@ public struct SavedHistory: Sendable {
     /// Reads and checks a history file (it does not replay it; see `replay`).
     public init(contentsOf url: URL) throws(RulebenchError) {
         let file = PackFiles.display(url)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw .badInput(InputProblem("cannot read the file", file: file))
+        }
+        try self.init(json: String(decoding: data, as: UTF8.self), file: file)
+    }
+
+    /// Reads and checks a history from its JSON text; `file` names it in errors.
+    public init(json text: String, file: String) throws(RulebenchError) {
         func bad(_ message: String) -> RulebenchError { .badInput(InputProblem(message, file: file)) }
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw bad("cannot read the file") }
         let root: JSONValue
         do {
-            root = try JSONValue.parse(String(decoding: data, as: UTF8.self))
+            root = try JSONValue.parse(text)
         } catch let error as JSONValue.ParseError {
             throw .badInput(InputProblem("not a history file: \(error.message)", file: file, line: error.line, column: error.column))
         } catch {

@@ -138,12 +138,8 @@ struct FuzzExecutor {
         let saved = SavedHistory(of: game)
         let reloaded: SavedHistory
         do {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rulebench-fuzz-\(ProcessInfo.processInfo.processIdentifier)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let file = folder.appendingPathComponent("history.json")
-            try saved.write(to: file)
-            reloaded = try SavedHistory(contentsOf: file)
-            try? FileManager.default.removeItem(at: file)
+            // Round-trip through the saved text in memory: no file I/O per run.
+            reloaded = try SavedHistory(json: saved.json, file: "(saved history)")
         } catch {
             return FuzzFinding(property: .saveAndLoad, stepIndex: stepCount - 1, message: "the history could not be saved and read back: \(error)", differences: [], blame: nil)
         }
