@@ -190,7 +190,7 @@ public struct AnimationConflict: Hashable, Sendable, CustomStringConvertible {
     public var first: TimelineEvent
     /// The event that starts later (or equally early, later in timeline order).
     public var second: TimelineEvent
-    /// TimelineSeconds where both run.
+    /// Start of the overlap, in seconds.
     public var overlapStart: Double
     /// End of the overlap.
     public var overlapEnd: Double

@@ -35,37 +35,73 @@ struct FuzzExecutor {
         try Game(pack: program.pack, options: program.options, seed: program.seed, configuration: configuration, relativeTo: base)
     }
 
-    /// Runs a whole program. With `checkLegality`, each `perform` must be among
-    /// the legal actions of its state (otherwise the result is marked invalid).
-    func execute(_ program: FuzzProgram, checkLegality: Bool, recordLegal: Bool = false, finalChecks: Bool = true) -> Result {
-        var result = Result()
+    /// What the step loop is told to do next.
+    enum Next {
+        case step(FuzzStep)
+        case stop
+        /// The program is not one a player could play (a shrink candidate to discard).
+        case invalid
+        case finding(FuzzFinding)
+    }
+
+    /// The step loop shared by replaying a program and generating one: a
+    /// fresh game, then the steps `next` gives (for index 0, 1, ...), each
+    /// run and checked, then the whole-history checks. Returns the program
+    /// as played.
+    func play(_ start: FuzzProgram, finalChecks: Bool, result: inout Result,
+              next: (Game, Int, inout Result) -> Next) -> FuzzProgram {
+        var program = start
+        program.steps = []
         let game: Game
         do {
             game = try newGame(program)
         } catch {
             result.finding = FuzzFinding(property: .invariantsHold, stepIndex: -1, message: "setup failed: \(error)", differences: [], blame: nil)
-            return result
+            return start
         }
-        for (index, step) in program.steps.enumerated() {
-            if checkLegality || recordLegal, case .perform(let call) = step {
-                let legal: [ActionCall]
-                do { legal = try game.legalActions() } catch {
-                    result.finding = finding(.legalIsAllowed, index, "legal raised an error: \(error)", error)
-                    return result
+        loop: for index in 0... {
+            switch next(game, index, &result) {
+            case .step(let step):
+                program.steps.append(step)
+                if let found = run(step, at: index, in: game, result: &result) {
+                    result.finding = found
+                    return program
                 }
-                if recordLegal { result.legal.append(legal) }
-                if checkLegality && !legal.contains(call) { result.valid = false; return result }
-            } else if recordLegal {
-                result.legal.append([])
-            }
-            if let found = run(step, at: index, in: game, result: &result) {
+                result.trace.append(game.stateHash)
+            case .stop:
+                break loop
+            case .invalid:
+                result.valid = false
+                return program
+            case .finding(let found):
                 result.finding = found
-                return result
+                return program
             }
-            result.trace.append(game.stateHash)
         }
         if finalChecks, let found = checkWholeHistory(game, program: program, stepCount: program.steps.count) {
             result.finding = found
+        }
+        return program
+    }
+
+    /// Runs a whole program. With `checkLegality`, each `perform` must be among
+    /// the legal actions of its state (otherwise the result is marked invalid).
+    func execute(_ program: FuzzProgram, checkLegality: Bool, recordLegal: Bool = false, finalChecks: Bool = true) -> Result {
+        var result = Result()
+        _ = play(program, finalChecks: finalChecks, result: &result) { game, index, result in
+            guard index < program.steps.count else { return .stop }
+            let step = program.steps[index]
+            if checkLegality || recordLegal, case .perform(let call) = step {
+                let legal: [ActionCall]
+                do throws(RulebenchError) { legal = try game.legalActions() } catch {
+                    return .finding(finding(.legalIsAllowed, index, "legal raised an error: \(error)", error))
+                }
+                if recordLegal { result.legal.append(legal) }
+                if checkLegality && !legal.contains(call) { return .invalid }
+            } else if recordLegal {
+                result.legal.append([])
+            }
+            return .step(step)
         }
         return result
     }

@@ -142,33 +142,17 @@ public struct Fuzzer {
 
     /// Plays one random game, checking as it goes.
     func generate(gameSeed: Int64, choices: UInt64, shouldStop: () -> Bool) -> (FuzzProgram, FuzzExecutor.Result) {
-        var program = FuzzProgram(pack: options.pack, seed: gameSeed, options: options.setupOptions)
         var result = FuzzExecutor.Result()
         var random = FuzzRandom(seed: choices)
-        let game: Game
-        do {
-            game = try executor.newGame(program)
-        } catch {
-            result.finding = FuzzFinding(property: .invariantsHold, stepIndex: -1, message: "setup failed: \(error)", differences: [], blame: nil)
-            return (program, result)
-        }
-        for index in 0..<options.depth {
-            if shouldStop() { break }
+        let start = FuzzProgram(pack: options.pack, seed: gameSeed, options: options.setupOptions)
+        let program = executor.play(start, finalChecks: true, result: &result) { game, index, _ in
+            guard index < options.depth, !shouldStop() else { return .stop }
             let legal: [ActionCall]
             do { legal = try game.legalActions() } catch {
-                result.finding = FuzzFinding(property: .legalIsAllowed, stepIndex: index, message: "legal raised an error: \(error)", differences: [], blame: nil)
-                return (program, result)
+                return .finding(FuzzFinding(property: .legalIsAllowed, stepIndex: index, message: "legal raised an error: \(error)", differences: [], blame: nil))
             }
-            guard let step = choose(legal: legal, game: game, random: &random) else { break }
-            program.steps.append(step)
-            if let found = executor.run(step, at: index, in: game, result: &result) {
-                result.finding = found
-                return (program, result)
-            }
-            result.trace.append(game.stateHash)
-        }
-        if let found = executor.checkWholeHistory(game, program: program, stepCount: program.steps.count) {
-            result.finding = found
+            guard let step = choose(legal: legal, game: game, random: &random) else { return .stop }
+            return .step(step)
         }
         return (program, result)
     }
