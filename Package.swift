@@ -26,7 +26,9 @@ let package = Package(
         .target(name: "LuaShim", dependencies: ["CLua"], path: "Sources/LuaShim"),
         .target(
             name: "Rulebench",
-            dependencies: ["CLua", "LuaShim", .product(name: "Yams", package: "Yams")]
+            dependencies: ["CLua", "LuaShim", .product(name: "Yams", package: "Yams")],
+            // The kernel's Lua files are compiled into the library: no bundle at run time.
+            resources: [.embedInCode("Kernel")]
         ),
         .executableTarget(
             name: "RulebenchCLI",

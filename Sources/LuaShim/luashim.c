@@ -574,19 +574,28 @@ static void rb_push_helpers(lua_State *L) {
 }
 
 typedef struct RBKernelLoad {
-    const char *source;
-    size_t length;
-    const char *chunkname;
+    int count;
+    const char *const *sources;
+    const size_t *lengths;
+    const char *const *chunknames;
 } RBKernelLoad;
 
+/* The kernel is a list of chunks. The first is called with the C helpers;
+ * every later one with what the first returned (the kernel's shared table).
+ * What the last returns is the table of functions rb_call reaches. */
 static int rb_load_kernel_protected(lua_State *L) {
     RBKernelLoad *load = (RBKernelLoad *)lua_touserdata(L, 1);
     rb_open_libraries(L);
-    if (luaL_loadbufferx(L, load->source, load->length, load->chunkname, "t") != LUA_OK)
-        return lua_error(L);
-    rb_push_helpers(L);
-    lua_call(L, 1, 1);
-    if (!lua_istable(L, -1)) return luaL_error(L, "the kernel did not return a table");
+    for (int i = 0; i < load->count; i++) {
+        if (luaL_loadbufferx(L, load->sources[i], load->lengths[i], load->chunknames[i], "t") != LUA_OK)
+            return lua_error(L);
+        if (i == 0) rb_push_helpers(L); else lua_pushvalue(L, 2);
+        lua_call(L, 1, 1);
+        if (i == 0 && !lua_istable(L, 2))  /* slot 2 keeps the shared table */
+            return luaL_error(L, "the kernel's first chunk did not return a table");
+        if (i > 0 && i < load->count - 1) lua_settop(L, 2);
+    }
+    if (!lua_istable(L, -1)) return luaL_error(L, "the kernel's last chunk did not return a table");
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RB_KERNEL_KEY);
     return 0;
 }
@@ -599,10 +608,11 @@ static RBStatus rb_status(RBVM *vm, int status) {
     return RB_ERROR;
 }
 
-RBStatus rb_load_kernel(RBVM *vm, const char *source, size_t length, const char *chunkname) {
+RBStatus rb_load_kernel(RBVM *vm, int count, const char *const *sources, const size_t *lengths,
+                        const char *const *chunknames) {
     lua_State *L = vm->L;
     lua_settop(L, 0);
-    RBKernelLoad load = {source, length, chunkname};
+    RBKernelLoad load = {count, sources, lengths, chunknames};
     lua_pushcfunction(L, rb_msgh);
     lua_pushcfunction(L, rb_load_kernel_protected);
     lua_pushlightuserdata(L, &load);

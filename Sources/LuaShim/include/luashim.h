@@ -78,10 +78,13 @@ size_t rb_memory_used(RBVM *vm);
 /// Instructions used by the last user call (granularity: the hook period).
 int64_t rb_instructions_used(RBVM *vm);
 
-/// Compiles `source` (text only, never bytecode) as the kernel and runs it.
-/// The chunk must return a table of functions; it becomes the target of rb_call.
-/// On failure the error message is left on the stack.
-RBStatus rb_load_kernel(RBVM *vm, const char *source, size_t length, const char *chunkname);
+/// Compiles and runs the kernel's chunks (text only, never bytecode), in order.
+/// The first chunk is called with the C helpers and returns the kernel's shared
+/// table; each later chunk is called with that table. The last chunk returns
+/// the table of functions that rb_call reaches. On failure the error message
+/// is left on the stack.
+RBStatus rb_load_kernel(RBVM *vm, int count, const char *const *sources, const size_t *lengths,
+                        const char *const *chunknames);
 
 /// Calls kernel[function](args...) in protected mode. Each argument is a
 /// string (pointer and length). On RB_OK the results are at stack indices

@@ -63,7 +63,7 @@ public final class Game {
         files.printHandler = configuration.printHandler
         let vm: LuaVM
         do {
-            vm = try LuaVM(memoryCap: configuration.memoryCap, instructionBudget: configuration.instructionBudget, host: files)
+            vm = try LuaVM(memoryCap: configuration.memoryCap, instructionBudget: configuration.instructionBudget, host: files, kernel: KernelSource.chunks)
         } catch let failure as LuaFailure {
             throw .script(ScriptFailure(message: "cannot start Lua: \(failure.message)", location: nil, traceback: failure.traceback))
         } catch {

@@ -81,8 +81,17 @@ final class LuaVM {
     /// Instructions the last user call ran (to the hook's granularity).
     var instructionsUsed: Int64 { rb_instructions_used(vm) }
 
-    /// Creates a state and loads the kernel into it.
-    init(memoryCap: Int, instructionBudget: Int64, host: LuaHost) throws {
+    /// A chunk of Lua source and the name its errors and tracebacks show.
+    struct Chunk {
+        let name: String
+        let source: [UInt8]
+    }
+
+    /// Creates a state and loads `kernel` into it: the first chunk is called
+    /// with the C helpers and returns a shared table, every later chunk is
+    /// called with that table, and the last one returns the functions that
+    /// `call` reaches.
+    init(memoryCap: Int, instructionBudget: Int64, host: LuaHost, kernel: [Chunk]) throws {
         let context = Unmanaged.passUnretained(box).toOpaque()
         guard let vm = rb_open(memoryCap, context, { context, operation, argument, length, out in
             guard let context, let operation, let out else { return 1 }
@@ -105,19 +114,20 @@ final class LuaVM {
         self.instructionBudget = instructionBudget
         box.host = host
         rb_set_instruction_budget(vm, instructionBudget)
-        try loadKernel()
+        try load(kernel)
     }
 
     deinit { rb_close(vm) }
 
-    private func loadKernel() throws {
-        let status = KernelSource.core.withCString { source in
-            rb_load_kernel(vm, source, KernelSource.core.utf8.count, "=rulebench/core")
+    private func load(_ kernel: [Chunk]) throws(LuaFailure) {
+        let names = kernel.map { strdup($0.name) }
+        defer { names.forEach { free($0) } }
+        let status = withArguments(kernel.map(\.source)) { sources, lengths in
+            names.map { UnsafePointer($0) }.withUnsafeBufferPointer { chunknames in
+                rb_load_kernel(vm, Int32(kernel.count), sources, lengths, chunknames.baseAddress)
+            }
         }
         if status != RB_OK { throw failure(status) }
-        for (name, source) in KernelSource.parts {
-            _ = try call("loadpart", [Array(name.utf8), Array(source.utf8)], mode: .engine)
-        }
     }
 
     /// How a call is accounted.

@@ -1,12 +1,10 @@
-// The `anim` builder handed to `animate`, in Lua.
-//
-// It only builds and checks plan tables; timing, composition with
-// subactions, reversal and conflict detection happen in Swift
-// (see AnimationPlan and Timeline), where a host app reads them.
-// Each leaf records the file:line that built it, for conflict reports.
+-- The `anim` builder handed to `animate`, in Lua.
+--
+-- It only builds and checks plan tables; timing, composition with
+-- subactions, reversal and conflict detection happen in Swift
+-- (see AnimationPlan and Timeline), where a host app reads them.
+-- Each leaf records the file:line that built it, for conflict reports.
 
-extension KernelSource {
-    static let anim = #"""
 local K = ...
 local type, next, error, tostring, ipairs = type, next, error, tostring, ipairs
 local math_type, huge = math.type, math.huge
@@ -169,5 +167,3 @@ function K.checkplan(plan, where)
   end
   return plan
 end
-"""#
-}

@@ -1,29 +1,27 @@
-// The state and its journal, in Lua.
-//
-// Every table of the game state is an empty proxy whose metatable reads from
-// a backing table (`__index = backing`, so reads cost one metatable lookup
-// and no function call) and routes every write through `write`. A write
-// records (node, key, old value) in one flat journal array, so rollback,
-// undo-by-journal and undo verification all cost what the action wrote.
-//
-// Each table of the state lives at exactly one place. Storing a state table
-// somewhere else moves it (its old slot becomes nil, journaled like any
-// write); `rulebench.copy` makes an explicit copy. Because of that, each node
-// knows its parent, which gives:
-//   - paths for diff reports, without searching the tree;
-//   - an incremental state hash: a node's hash is the wrapping sum of one
-//     term per slot, so a write changes its node's sum by one term and the
-//     change is carried up the parent chain. Sums do not depend on key
-//     order, so the hash is canonical without sorting anything.
-//
-// Undo verification compares, for every slot written by the action or by its
-// undo, the value before the action with the value now. Tables compare by
-// identity: a slot is restored only if it holds the very table it held,
-// which is what later journal-based undos rely on. By induction over the
-// tree, equal dirty slots mean an equal state.
+-- The state and its journal, in Lua.
+--
+-- Every table of the game state is an empty proxy whose metatable reads from
+-- a backing table (`__index = backing`, so reads cost one metatable lookup
+-- and no function call) and routes every write through `write`. A write
+-- records (node, key, old value) in one flat journal array, so rollback,
+-- undo-by-journal and undo verification all cost what the action wrote.
+--
+-- Each table of the state lives at exactly one place. Storing a state table
+-- somewhere else moves it (its old slot becomes nil, journaled like any
+-- write); `rulebench.copy` makes an explicit copy. Because of that, each node
+-- knows its parent, which gives:
+--   - paths for diff reports, without searching the tree;
+--   - an incremental state hash: a node's hash is the wrapping sum of one
+--     term per slot, so a write changes its node's sum by one term and the
+--     change is carried up the parent chain. Sums do not depend on key
+--     order, so the hash is canonical without sorting anything.
+--
+-- Undo verification compares, for every slot written by the action or by its
+-- undo, the value before the action with the value now. Tables compare by
+-- identity: a slot is restored only if it holds the very table it held,
+-- which is what later journal-based undos rely on. By induction over the
+-- tree, equal dirty slots mean an equal state.
 
-extension KernelSource {
-    static let state = #"""
 local K = ...
 local C = K.C
 local type, next, error, setmetatable, tostring = type, next, error, setmetatable, tostring
@@ -440,5 +438,3 @@ function K.lookup(keys)
   end
   return v
 end
-"""#
-}

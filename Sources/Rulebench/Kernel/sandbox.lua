@@ -1,14 +1,12 @@
-// The sandbox, in Lua: what rule code can see.
-//
-// Each pack gets its own globals table over its own copies of the safe
-// libraries, so one pack (or one hostile script) cannot change what another
-// pack or the kernel sees. Missing on purpose: io, os (but os.clock), debug,
-// package, dofile, loadfile, string.dump, binary chunks, __gc metamethods.
-// Globals can be set while a pack loads; once the game runs they are frozen,
-// because nothing would undo them.
+-- The sandbox, in Lua: what rule code can see.
+--
+-- Each pack gets its own globals table over its own copies of the safe
+-- libraries, so one pack (or one hostile script) cannot change what another
+-- pack or the kernel sees. Missing on purpose: io, os (but os.clock), debug,
+-- package, dofile, loadfile, string.dump, binary chunks, __gc metamethods.
+-- Globals can be set while a pack loads; once the game runs they are frozen,
+-- because nothing would undo them.
 
-extension KernelSource {
-    static let sandbox = #"""
 local K = ...
 local C = K.C
 local G = K.G
@@ -373,5 +371,3 @@ function K.newenv(pack)
   })
   return env
 end
-"""#
-}

@@ -1,15 +1,13 @@
-// The engine, in Lua: packs, actions, perform, undo, legal moves, invariants.
-//
-// Every operation Swift starts is two calls: the operation itself, run as a
-// user call under the instruction budget and the memory cap, and then either
-// `commit` or `abort`, run as engine calls. Any error inside the operation
-// (a rejection, a script error, a budget error, an invariant) unwinds to
-// Swift's protected call; `abort` then rolls the journal back to where the
-// operation began. Committing separately means a budget that runs out late
-// can never leave bookkeeping half done.
+-- The engine, in Lua: packs, actions, perform, undo, legal moves, invariants.
+--
+-- Every operation Swift starts is two calls: the operation itself, run as a
+-- user call under the instruction budget and the memory cap, and then either
+-- `commit` or `abort`, run as engine calls. Any error inside the operation
+-- (a rejection, a script error, a budget error, an invariant) unwinds to
+-- Swift's protected call; `abort` then rolls the journal back to where the
+-- operation began. Committing separately means a budget that runs out late
+-- can never leave bookkeeping half done.
 
-extension KernelSource {
-    static let engine = #"""
 local K = ...
 local API = K.API
 local type, next, error, ipairs, tostring, tointeger = type, next, error, ipairs, tostring, math.tointeger
@@ -492,5 +490,5 @@ end
 function API.depth() return #RECS end
 
 function API.gc() K.collectgarbage("collect") end
-"""#
-}
+
+return API

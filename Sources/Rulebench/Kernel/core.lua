@@ -1,15 +1,13 @@
-// The kernel is the engine's own Lua code. It runs inside the game's Lua
-// state so that state reads and writes stay inside the VM (a Lua table read
-// costs about ten nanoseconds; a crossing into Swift costs several times
-// that). Swift calls it once per operation, never per field.
-//
-// It is split into parts by concern; each part is a chunk that receives the
-// shared kernel table `K` and adds to it. This part is the bootstrap: it
-// captures the standard library before any rule can touch it, and defines
-// the helpers every other part uses.
+-- The kernel is the engine's own Lua code. It runs inside the game's Lua
+-- state so that state reads and writes stay inside the VM (a Lua table read
+-- costs about ten nanoseconds; a crossing into Swift costs several times
+-- that). Swift calls it once per operation, never per field.
+--
+-- It is split into parts by concern; each part is a chunk that receives the
+-- shared kernel table `K` and adds to it. This part is the bootstrap: it
+-- captures the standard library before any rule can touch it, and defines
+-- the helpers every other part uses.
 
-extension KernelSource {
-    static let core = #"""
 local C = ...
 local K = { C = C }
 local API = {}
@@ -169,24 +167,4 @@ function K.suggest(word, candidates)
   return best and (" (did you mean '" .. best .. "'?)") or ""
 end
 
--- Loads another kernel part; parts share K, not globals.
-function API.loadpart(name, source)
-  local chunk, message = load(source, "=rulebench/" .. name, "t", _ENV)
-  if not chunk then error(message, 0) end
-  chunk(K)
-end
-
-return API
-"""#
-}
-
-/// The kernel's Lua sources, in load order.
-enum KernelSource {
-    /// (name, source) pairs after the bootstrap `core` part.
-    static let parts: [(String, String)] = [
-        ("state", state),
-        ("sandbox", sandbox),
-        ("anim", anim),
-        ("engine", engine),
-    ]
-}
+return K
