@@ -44,8 +44,8 @@ public final class Game {
     /// Limits and checking modes in force.
     public let configuration: Configuration
 
-    let vm: LuaVM
-    private let files: PackFiles
+    /// The typed face of the kernel running this game.
+    let kernel: Kernel
     private let packID: String
     let packURL: URL
 
@@ -61,31 +61,24 @@ public final class Game {
         let url = try PackFiles.locate(reference, rulesDirectory: configuration.rulesDirectory, relativeTo: base)
         let files = PackFiles()
         files.printHandler = configuration.printHandler
-        let vm: LuaVM
-        do {
-            vm = try LuaVM(memoryCap: configuration.memoryCap, instructionBudget: configuration.instructionBudget, host: files, kernel: KernelSource.chunks)
-        } catch let failure as LuaFailure {
-            throw .script(ScriptFailure(message: "cannot start Lua: \(failure.message)", location: nil, traceback: failure.traceback))
-        } catch {
-            throw .script(ScriptFailure(message: "cannot start Lua: \(error)", location: nil, traceback: ""))
-        }
-        self.vm = vm
-        self.files = files
+        let kernel = try Kernel(configuration: configuration, files: files)
+        self.kernel = kernel
         self.packURL = url
         self.seed = seed
         self.options = options
         self.configuration = configuration
-        let (id, info) = try Game.loadPack(at: url, into: vm, files: files, chain: [])
+        let (id, info) = try Game.loadPack(at: url, into: kernel, chain: [])
         self.packID = id
         self.pack = info
-        let results = try Game.userCall(vm, files, "newgame", [Array(id.utf8), Array(String(seed).utf8), Wire.encode(options)])
-        try Game.engineCall(vm, "commit")
-        history = History(initialHash: StateHash(hex: String(decoding: results[0], as: UTF8.self)))
+        let hash = try kernel.newGame(pack: id, seed: seed, options: options)
+        try kernel.commit()
+        history = History(initialHash: hash)
     }
 
     // MARK: Loading
 
-    private static func loadPack(at url: URL, into vm: LuaVM, files: PackFiles, chain: [String]) throws(RulebenchError) -> (String, PackInfo) {
+    private static func loadPack(at url: URL, into kernel: Kernel, chain: [String]) throws(RulebenchError) -> (String, PackInfo) {
+        let files = kernel.files
         let id = files.register(url)
         if chain.contains(id) {
             throw .packLoad(InputProblem("'extends' makes a cycle: " + (chain + [id]).joined(separator: " -> "), file: id + "/pack.lua"))
@@ -93,125 +86,23 @@ public final class Game {
         let manifestFile = url.appendingPathComponent("pack.lua")
         let source = try PackFiles.read(manifestFile)
         files.noteChunk(PackFiles.display(manifestFile))
-        let defined = try loading { () throws(RulebenchError) in
-            try userCall(vm, files, "definepack", [id, id, PackFiles.display(manifestFile), source].map { Array($0.utf8) })
-        }
-        let manifest = try? Wire.decode(defined[0])
+        let manifest = try kernel.definePack(id: id, file: PackFiles.display(manifestFile), source: source)
         var baseID = ""
-        let extends = manifest?["extends"]?.stringValue
-        if let extends {
+        if let extends = manifest.extends {
             let baseURL = url.deletingLastPathComponent().appendingPathComponent(extends)
             guard FileManager.default.fileExists(atPath: baseURL.appendingPathComponent("pack.lua").path) else {
                 throw .packLoad(InputProblem("extends unknown pack '\(extends)' (no \(PackFiles.display(baseURL))/pack.lua)",
                                              file: PackFiles.display(manifestFile)))
             }
-            baseID = try loadPack(at: baseURL.standardizedFileURL, into: vm, files: files, chain: chain + [id]).0
-            try engineCall(vm, "linkbase", [Array(id.utf8), Array(baseID.utf8)])
+            baseID = try loadPack(at: baseURL.standardizedFileURL, into: kernel, chain: chain + [id]).0
+            try kernel.linkBase(pack: id, base: baseID)
         }
         for action in try PackFiles.actionFiles(in: url) {
             let text = try PackFiles.read(action.url)
             files.noteChunk(PackFiles.display(action.url))
-            _ = try loading { () throws(RulebenchError) in
-                try userCall(vm, files, "addaction", [id, action.name, PackFiles.display(action.url), text].map { Array($0.utf8) })
-            }
+            try kernel.addAction(pack: id, name: action.name, file: PackFiles.display(action.url), source: text)
         }
-        let described = try loading { () throws(RulebenchError) in
-            try userCall(vm, files, "finishpack", [Array(id.utf8), Array(baseID.utf8)])
-        }
-        return (id, PackInfo(try? Wire.decode(described[0]), directory: id, extends: extends))
-    }
-
-    /// Errors while loading are load errors, whatever raised them.
-    private static func loading<T>(_ body: () throws(RulebenchError) -> T) throws(RulebenchError) -> T {
-        do {
-            return try body()
-        } catch {
-            switch error {
-            case .script(let failure):
-                throw .packLoad(InputProblem(failure.message, file: failure.location?.file, line: failure.location?.line))
-            case .badInput(let problem):
-                throw .packLoad(problem)
-            default:
-                throw error
-            }
-        }
-    }
-
-    // MARK: Calls into the kernel
-
-    /// A call that runs rule code; on failure the kernel rolls back to where it began.
-    @discardableResult
-    static func userCall(_ vm: LuaVM, _ files: PackFiles, _ function: String, _ arguments: [[UInt8]]) throws(RulebenchError) -> [[UInt8]] {
-        do {
-            return try vm.call(function, arguments, mode: .user)
-        } catch {
-            let context = (try? vm.call("failure", mode: .engine)).flatMap { try? Wire.decode($0[0]) }
-            _ = try? vm.call("abort", mode: .engine)
-            if error.cause == .memoryCap { _ = try? vm.call("gc", mode: .engine) }
-            throw translate(error, action: context?["action"]?.stringValue, phase: context?["phase"]?.stringValue, vm: vm, files: files)
-        }
-    }
-
-    @discardableResult
-    static func engineCall(_ vm: LuaVM, _ function: String, _ arguments: [[UInt8]] = []) throws(RulebenchError) -> [[UInt8]] {
-        do {
-            return try vm.call(function, arguments, mode: .engine)
-        } catch {
-            throw .script(ScriptFailure(message: "internal error in the engine: \(error.message)", location: nil, traceback: error.traceback))
-        }
-    }
-
-    private static func translate(_ failure: LuaFailure, action: String?, phase: String?, vm: LuaVM, files: PackFiles) -> RulebenchError {
-        let failure = files.expandingTruncatedNames(failure)
-        let (location, message) = ScriptLocation.split(failure.message)
-        let action = action?.isEmpty == false ? action : nil
-        switch failure.cause {
-        case .instructionBudget:
-            return .budgetExceeded(BudgetFailure(resource: .instructions, limit: vm.instructionBudget,
-                                                 location: location, action: action, phase: phase))
-        case .memoryCap:
-            return .budgetExceeded(BudgetFailure(resource: .memory, limit: Int64(vm.memoryCap),
-                                                 location: location, action: action, phase: phase))
-        case .error, .handler:
-            break
-        }
-        let fields = failure.fields
-        switch failure.kind {
-        case "rejected":
-            return .rejected(reason: fields["message"] ?? "", action: fields["action"] ?? action ?? "")
-        case "invariant":
-            return .invariant(name: fields["invariant"] ?? "", message: fields["message"] ?? "",
-                              location: ScriptLocation(fields["at"]))
-        case "params", "unknown", "path":
-            return .badInput(InputProblem(fields["message"] ?? failure.message))
-        case "load":
-            let (loc, text) = ScriptLocation.split(fields["message"] ?? "")
-            if let loc { return .packLoad(InputProblem(text, file: loc.file, line: loc.line)) }
-            let parts = text.split(separator: ":", maxSplits: 1)
-            if parts.count == 2, parts[0].hasSuffix(".lua") {
-                return .packLoad(InputProblem(parts[1].trimmingCharacters(in: .whitespaces), file: String(parts[0])))
-            }
-            return .packLoad(InputProblem(text))
-        default:
-            let kernelAction = fields["action"].flatMap { $0.isEmpty ? nil : $0 } ?? action
-            let frames = packFrames(failure.traceback)
-            // An error object that is not a string carries no position, and a
-            // library function's argument error names the kernel's wrapper
-            // (rulebench/sandbox); the innermost rule-pack frame of the
-            // traceback stands in for both.
-            let location = (location?.file.hasPrefix("rulebench/") == true ? nil : location) ?? frames.split(separator: "\n").lazy
-                .compactMap { ScriptLocation.split(String($0)).0 }.first
-            return .script(ScriptFailure(message: message, location: location,
-                                         traceback: frames, action: kernelAction, phase: phase))
-        }
-    }
-
-    /// The traceback lines that point into rule packs (the kernel's own frames are noise).
-    private static func packFrames(_ traceback: String) -> String {
-        traceback.split(separator: "\n")
-            .filter { $0.contains(".lua:") }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .joined(separator: "\n")
+        return (id, try kernel.finishPack(id: id, base: baseID, extends: manifest.extends))
     }
 
     // MARK: Playing
@@ -219,9 +110,7 @@ public final class Game {
     /// Every legal action in the current state, as the pack's `legal` functions emit them
     /// (actions in name order, each in its own emit order).
     public func legalActions() throws(RulebenchError) -> [ActionCall] {
-        let results = try Game.userCall(vm, files, "legal", [])
-        let list = (try? Wire.decode(results[0]))?.listItems ?? []
-        return list.map { ActionCall($0["name"]?.stringValue ?? "", ActionCall.params(from: $0["params"])) }
+        try kernel.legal()
     }
 
     /// Performs an action: check, apply, subactions, invariants, animation plan.
@@ -235,7 +124,7 @@ public final class Game {
     @discardableResult
     public func perform(_ call: ActionCall) throws(RulebenchError) -> HistoryEntry {
         let entry = try run(call)
-        try Game.engineCall(vm, "commit")
+        try kernel.commit()
         history.entries.removeSubrange(history.cursor...)
         history.entries.append(entry)
         history.cursor += 1
@@ -243,9 +132,9 @@ public final class Game {
     }
 
     private func run(_ call: ActionCall) throws(RulebenchError) -> HistoryEntry {
-        let results = try Game.userCall(vm, files, "perform", [Array(call.name.utf8), Wire.encode(call.params)])
-        return HistoryEntry(call: call, hash: StateHash(hex: String(decoding: results[0], as: UTF8.self)),
-                            isCheckpoint: pack.actions[call.name]?.isCheckpoint ?? false, detail: results[1])
+        let reply = try kernel.perform(call)
+        return HistoryEntry(call: call, hash: reply.hash,
+                            isCheckpoint: pack.actions[call.name]?.isCheckpoint ?? false, detail: reply.detail)
     }
 
     /// Undoes the last performed action: its subactions in reverse order, then
@@ -257,32 +146,19 @@ public final class Game {
     @discardableResult
     public func undo() throws(RulebenchError) -> UndoOutcome {
         guard history.cursor > 0 else { throw .badInput(InputProblem("nothing to undo")) }
-        let results = try Game.userCall(vm, files, "undo", [Array((configuration.strict ? "1" : "0").utf8)])
-        try Game.engineCall(vm, "commit")
+        let reply = try kernel.undo(strict: configuration.strict)
+        try kernel.commit()
         history.cursor -= 1
         let entry = history.entries[history.cursor]
-        let hash = StateHash(hex: String(decoding: results[0], as: UTF8.self))
-        if !results[2].isEmpty {
-            throw .undoMismatch(Game.problems(results[2]))
+        let hash = reply.hash
+        if !reply.problems.isEmpty {
+            throw .undoMismatch(reply.problems)
         }
         if configuration.strict && hash != history.currentHash {
             throw .undoMismatch([UndoProblem(action: entry.call.name, undoFunction: nil, differences: [
                 StateDifference(path: "(state hash)", before: history.currentHash.hex, after: hash.hex, note: "the state differs from before the action")])])
         }
-        return UndoOutcome(entry: entry, hash: hash, plan: results[1])
-    }
-
-    private static func problems(_ bytes: [UInt8]) -> [UndoProblem] {
-        let list = (try? Wire.decode(bytes))?.listItems ?? []
-        return list.map { problem in
-            UndoProblem(
-                action: problem["action"]?.stringValue ?? "?",
-                undoFunction: ScriptLocation(problem["at"]?.stringValue),
-                differences: (problem["diffs"]?.listItems ?? []).map { d in
-                    StateDifference(path: d["path"]?.stringValue ?? "?", before: d["before"]?.stringValue ?? "nil",
-                                    after: d["after"]?.stringValue ?? "nil", note: d["note"]?.stringValue)
-                })
-        }
+        return UndoOutcome(entry: entry, hash: hash, plan: reply.plan)
     }
 
     /// Reapplies the next undone action from its params. In strict mode it must
@@ -294,10 +170,10 @@ public final class Game {
         let original = history.entries[history.cursor]
         let entry = try run(original.call)
         if configuration.strict, let mismatch = Game.compare(original, entry) {
-            _ = try? vm.call("abort", mode: .engine)
+            kernel.abort()
             throw .redoMismatch(mismatch)
         }
-        try Game.engineCall(vm, "commit")
+        try kernel.commit()
         history.entries[history.cursor] = entry
         history.cursor += 1
         return entry
@@ -337,8 +213,7 @@ public final class Game {
 
     /// The value at `path` (nil when absent).
     public func state(at path: StatePath) throws(RulebenchError) -> StateValue? {
-        let results = try Game.engineCall(vm, "get", [Wire.encode(path)])
-        return try? Wire.decode(results[0])
+        try kernel.value(at: path)
     }
 
     /// The whole state.
@@ -353,8 +228,7 @@ public final class Game {
     /// history, so a failed operation that left a trace would show. It equals
     /// `stateHash` whenever the engine keeps its guarantees.
     public func liveStateHash() throws(RulebenchError) -> StateHash {
-        let results = try Game.engineCall(vm, "hash")
-        return StateHash(hex: String(decoding: results[0], as: UTF8.self))
+        try kernel.hash()
     }
 
     /// Writes a value at `path` before the first action (scenario overrides).
@@ -364,23 +238,22 @@ public final class Game {
             throw .badInput(InputProblem("the state can be set only before the first action"))
         }
         guard !path.keys.isEmpty else { throw .badInput(InputProblem("cannot replace the whole state")) }
-        let results = try Game.userCall(vm, files, "set", [Wire.encode(path), Wire.encode(value)])
-        try Game.engineCall(vm, "commit")
+        let hash = try kernel.set(value, at: path)
+        try kernel.commit()
         overrides.append((path, value))
-        history.initialHash = StateHash(hex: String(decoding: results[0], as: UTF8.self))
+        history.initialHash = hash
     }
 
     /// Runs the pack's invariants on the current state.
     public func checkInvariants() throws(RulebenchError) {
-        try Game.userCall(vm, files, "invariants", [])
+        try kernel.checkInvariants()
     }
 
     /// The pack's text picture of the board ("" when it has no `render`).
     public func render() throws(RulebenchError) -> String {
-        let results = try Game.userCall(vm, files, "render", [])
-        return String(decoding: results[0], as: UTF8.self)
+        try kernel.render()
     }
 
     /// Bytes the game's Lua state holds.
-    public var memoryUsed: Int { vm.memoryUsed }
+    public var memoryUsed: Int { kernel.memoryUsed }
 }

@@ -27,11 +27,15 @@ local format, concat, sort = string.format, table.concat, table.sort
 local getinfo = K.debug.getinfo
 
 -- Kernel error objects: tables marked with the C side's metatable, so the
--- message handler passes them through without a traceback.
+-- message handler passes them through without a traceback. Swift reads
+-- their fields (kind, message, action, invariant, file, line), never their
+-- text. `fields.fn`, when given, is the rule function to blame: its file and
+-- line become the error's location.
 local ERRMETA = C.errormeta
 function K.fail(kind, message, fields)
   local e = fields or {}
   e.kind, e.message = kind, message
+  if e.fn then e.file, e.line = K.site(e.fn); e.fn = nil end
   error(setmetatable(e, ERRMETA), 0)
 end
 
@@ -69,6 +73,12 @@ function K.defined(f)
     DEFINED[f] = where
   end
   return where
+end
+
+-- The file and line where a function is defined, as two values.
+function K.site(f)
+  local info = getinfo(f, "S")
+  return K.chunkname(info.source), info.linedefined or 0
 end
 
 -- A total, deterministic order on keys: numbers, then strings, then booleans.

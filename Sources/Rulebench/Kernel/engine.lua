@@ -86,7 +86,8 @@ local ACTION = { params = "table", legal = "function", check = "function", apply
                  subanimations = "string", checkpoint = "boolean", description = "string" }
 local PARAM_TYPES = { string = true, integer = true, number = true, boolean = true, table = true, any = true }
 
-local function loadfail(message) K.fail("load", message) end
+-- A load error in `file` (at `line`, when known).
+local function loadfail(file, message, line) K.fail("load", message, { file = file, line = line }) end
 
 local function checkfields(t, spec, file, what)
   local names = {}
@@ -94,11 +95,11 @@ local function checkfields(t, spec, file, what)
   for k, v in next, t do
     local want = spec[k]
     if not want then
-      loadfail(file .. ": unknown field '" .. tostring(k) .. "' in " .. what .. K.suggest(tostring(k), names))
+      loadfail(file, "unknown field '" .. tostring(k) .. "' in " .. what .. K.suggest(tostring(k), names))
     end
     local got = type(v)
     if not (want == got or (want == "string|function" and (got == "string" or got == "function"))) then
-      loadfail(file .. ": field '" .. k .. "' of " .. what .. " must be a " .. want:gsub("|", " or ") .. ", not a " .. got)
+      loadfail(file, "field '" .. k .. "' of " .. what .. " must be a " .. want:gsub("|", " or ") .. ", not a " .. got)
     end
   end
 end
@@ -106,9 +107,10 @@ end
 local function run_chunk(pack, chunkname, source)
   local chunk, message = load(source, "@" .. chunkname, "t", pack.env)
   if not chunk then
-    -- A syntax error names the file; a refused binary chunk does not.
-    if message:find("^attempt to load") then message = chunkname .. ": " .. message end
-    loadfail(message)
+    -- A syntax error starts with "file:line: "; a refused binary chunk names no file.
+    local file, line, text = message:match("^(.-):(%d+): (.*)$")
+    if file then loadfail(file, text, tonumber(line)) end
+    loadfail(chunkname, message)
   end
   context(chunkname, "loading")
   K.setwritable(false, "loading " .. chunkname)
@@ -121,13 +123,13 @@ function API.definepack(id, dir, chunkname, source)
   PACKS[id] = pack
   local manifest = run_chunk(pack, chunkname, source)
   if type(manifest) ~= "table" then
-    loadfail(chunkname .. ": pack.lua must return a table, not " .. (manifest == nil and "nothing" or "a " .. type(manifest)))
+    loadfail(chunkname, "pack.lua must return a table, not " .. (manifest == nil and "nothing" or "a " .. type(manifest)))
   end
   checkfields(manifest, MANIFEST, chunkname, "the pack")
-  if type(manifest.name) ~= "string" then loadfail(chunkname .. ": the pack needs a 'name'") end
+  if type(manifest.name) ~= "string" then loadfail(chunkname, "the pack needs a 'name'") end
   for name, f in next, manifest.invariants or {} do
     if type(name) ~= "string" or type(f) ~= "function" then
-      loadfail(chunkname .. ": 'invariants' maps names to functions (entry " .. K.show(name) .. " is not)")
+      loadfail(chunkname, "'invariants' maps names to functions (entry " .. K.show(name) .. " is not)")
     end
   end
   pack.manifest = manifest
@@ -138,7 +140,7 @@ local function checkparamspec(spec, file)
   for k, v in next, spec do
     local base = type(v) == "string" and v:gsub("%?$", "")
     if type(k) ~= "string" or not base or not PARAM_TYPES[base] then
-      loadfail(file .. ": params." .. tostring(k) .. " must be one of string, integer, number, boolean, table, any (add ? for optional), not " .. K.show(v))
+      loadfail(file, "params." .. tostring(k) .. " must be one of string, integer, number, boolean, table, any (add ? for optional), not " .. K.show(v))
     end
   end
 end
@@ -147,12 +149,12 @@ function API.addaction(id, name, chunkname, source)
   local pack = PACKS[id]
   local def = run_chunk(pack, chunkname, source)
   if type(def) ~= "table" then
-    loadfail(chunkname .. ": an action file must return a table, not " .. (def == nil and "nothing" or "a " .. type(def)))
+    loadfail(chunkname, "an action file must return a table, not " .. (def == nil and "nothing" or "a " .. type(def)))
   end
   checkfields(def, ACTION, chunkname, "the action")
-  if type(def.apply) ~= "function" then loadfail(chunkname .. ": the action needs an 'apply' function") end
+  if type(def.apply) ~= "function" then loadfail(chunkname, "the action needs an 'apply' function") end
   if def.subanimations and def.subanimations ~= "parallel" and def.subanimations ~= "sequence" then
-    loadfail(chunkname .. ": subanimations must be \"parallel\" or \"sequence\"")
+    loadfail(chunkname, "subanimations must be \"parallel\" or \"sequence\"")
   end
   if def.params then checkparamspec(def.params, chunkname) end
   local copy = {}
@@ -265,7 +267,7 @@ local function run(name, params, path, depth)
     local reason = def.check(K.game, a)
     if reason ~= nil and reason ~= false then
       if type(reason) ~= "string" then
-        K.fail("error", K.defined(def.check) .. ": check must return nil or a reason string, not a " .. type(reason), { action = path })
+        K.fail("error", "check must return nil or a reason string, not a " .. type(reason), { action = path, fn = def.check })
       end
       K.fail("rejected", reason, { action = path })
     end
@@ -293,7 +295,7 @@ local function checkinvariants()
       local why = ok == false and (message ~= nil and tostring(message) or "it returned false")
         or ("it returned " .. K.show(ok) .. " (an invariant returns true, or false and a message)")
       K.fail("invariant", "invariant '" .. inv.name .. "' failed: " .. why,
-        { invariant = inv.name, at = K.defined(inv.fn) })
+        { invariant = inv.name, fn = inv.fn })
     end
   end
 end
@@ -316,7 +318,7 @@ local function planof(rec, direction)
     K.setwritable(false, "sound")
     sound = sound(K.game, rec.a, direction)
     if sound ~= nil and type(sound) ~= "string" then
-      K.fail("error", K.defined(def.sound) .. ": sound must return a sound name or nil", { action = rec.path })
+      K.fail("error", "sound must return a sound name or nil", { action = rec.path, fn = def.sound })
     end
   end
   node.sound = sound
@@ -349,7 +351,8 @@ local function undorec(rec, strict, problems)
   if not strict then return end
   local diffs = K.verify(rec.s, rec.e, us, K.mark(), rec.serial0)
   if diffs then
-    problems[#problems + 1] = { action = rec.path, at = K.defined(undo), diffs = diffs }
+    local file, line = K.site(undo)
+    problems[#problems + 1] = { action = rec.path, file = file, line = line, diffs = diffs }
     K.revert(us, K.mark())     -- back to the state right after apply...
     K.revert(rec.s, rec.e)     -- ...and from there to before it
   end
@@ -428,7 +431,7 @@ function API.render()
   K.setwritable(false, "render")
   context("render", "render")
   local text = PACK.render(K.game)
-  if type(text) ~= "string" then K.fail("error", K.defined(PACK.render) .. ": render must return a string") end
+  if type(text) ~= "string" then K.fail("error", "render must return a string", { fn = PACK.render }) end
   return text
 end
 

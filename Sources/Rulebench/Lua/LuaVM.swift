@@ -207,8 +207,12 @@ final class LuaVM {
             if lua_type(L, top) == LUA_TTABLE, lua_checkstack(L, 4) != 0 {
                 lua_pushnil(L)
                 while lua_next(L, top) != 0 {
-                    if lua_type(L, -2) == LUA_TSTRING, let key = string(at: -2), let value = string(at: -1) {
-                        fields[key] = value
+                    if lua_type(L, -2) == LUA_TSTRING, let key = string(at: -2) {
+                        if let value = string(at: -1) {
+                            fields[key] = value
+                        } else if lua_isinteger(L, -1) != 0 {
+                            fields[key] = String(lua_tointegerx(L, -1, nil))
+                        }
                     }
                     lua_settop(L, -2)
                 }

@@ -1,0 +1,341 @@
+import Foundation
+
+/// The one Swift owner of the kernel's calls.
+///
+/// The kernel (`Sources/Rulebench/Kernel/*.lua`) runs inside the game's Lua
+/// state; this type is its typed face. Every call crosses the bridge once,
+/// and every reply comes back as a Swift value: a hash, a perform reply, a
+/// list of legal calls, or a `KernelError` that says what kind of failure it
+/// was and where. Nothing outside this file names a kernel function or reads
+/// a kernel reply by position.
+///
+/// Operations that run rule code are *user* calls (under the instruction
+/// budget and the memory cap). A successful user call leaves the operation
+/// pending: `commit` makes it permanent, `abort` rolls it back. A failed
+/// user call is rolled back here, before the error is thrown.
+final class Kernel {
+    private let vm: LuaVM
+    /// Reads pack files for the kernel and receives what rules print.
+    let files: PackFiles
+
+    /// Starts a Lua state with the kernel loaded.
+    init(configuration: Game.Configuration, files: PackFiles) throws(RulebenchError) {
+        self.files = files
+        do {
+            vm = try LuaVM(memoryCap: configuration.memoryCap, instructionBudget: configuration.instructionBudget,
+                           host: files, kernel: KernelSource.chunks)
+        } catch let failure as LuaFailure {
+            throw .script(ScriptFailure(message: "cannot start Lua: \(failure.message)", location: nil, traceback: failure.traceback))
+        } catch {
+            throw .script(ScriptFailure(message: "cannot start Lua: \(error)", location: nil, traceback: ""))
+        }
+    }
+
+    /// Bytes the Lua state holds.
+    var memoryUsed: Int { vm.memoryUsed }
+
+    // MARK: Loading packs
+
+    /// What `pack.lua` declares about itself before its actions load.
+    struct Manifest {
+        let name: String
+        let version: String?
+        let extends: String?
+    }
+
+    /// Runs a pack's `pack.lua` under the id the kernel will know it by.
+    func definePack(id: String, file: String, source: String) throws(RulebenchError) -> Manifest {
+        let reply = try loading { () throws(RulebenchError) in try user("definepack", [id, id, file, source]) }
+        let value = decode(reply.first)
+        return Manifest(name: value?["name"]?.stringValue ?? "?", version: value?["version"]?.stringValue,
+                        extends: value?["extends"]?.stringValue)
+    }
+
+    /// Links a pack to its base, so its action files can reach the base's modules.
+    func linkBase(pack: String, base: String) throws(RulebenchError) {
+        try engine("linkbase", [pack, base])
+    }
+
+    /// Runs one action file of a pack.
+    func addAction(pack: String, name: String, file: String, source: String) throws(RulebenchError) {
+        _ = try loading { () throws(RulebenchError) in try user("addaction", [pack, name, file, source]) }
+    }
+
+    /// Merges a pack with its base (`base` empty for none) and describes the result.
+    func finishPack(id: String, base: String, extends: String?) throws(RulebenchError) -> PackInfo {
+        let reply = try loading { () throws(RulebenchError) in try user("finishpack", [id, base]) }
+        return PackInfo(decode(reply.first), directory: id, extends: extends)
+    }
+
+    // MARK: Operations
+
+    /// The result of a perform: the state hash after it, and the kernel's
+    /// description of the run (subaction tree and animation plan), kept
+    /// encoded until someone reads it.
+    struct PerformReply {
+        let hash: StateHash
+        let detail: [UInt8]
+    }
+
+    /// The result of an undo: the hash after it, its animation plan (encoded),
+    /// and the slots a rule's undo did not restore (empty when exact).
+    struct UndoReply {
+        let hash: StateHash
+        let plan: [UInt8]
+        let problems: [UndoProblem]
+    }
+
+    /// Starts a new game of a loaded pack: setup, then the invariants.
+    func newGame(pack: String, seed: Int64, options: [String: StateValue]) throws(RulebenchError) -> StateHash {
+        let reply = try user("newgame", [Array(pack.utf8), Array(String(seed).utf8), Wire.encode(options)])
+        return hash(reply)
+    }
+
+    /// Performs an action (pending until `commit`).
+    func perform(_ call: ActionCall) throws(RulebenchError) -> PerformReply {
+        let reply = try user("perform", [Array(call.name.utf8), Wire.encode(call.params)])
+        return PerformReply(hash: hash(reply), detail: reply.count > 1 ? reply[1] : [])
+    }
+
+    /// Undoes the last committed action (pending until `commit`). With
+    /// `strict`, every slot the action or its undo wrote is compared with its
+    /// value before the action; differences are repaired and reported.
+    func undo(strict: Bool) throws(RulebenchError) -> UndoReply {
+        let reply = try user("undo", [strict ? "1" : "0"])
+        let problems = reply.count > 2 && !reply[2].isEmpty ? Kernel.problems(decode(reply[2])) : []
+        return UndoReply(hash: hash(reply), plan: reply.count > 1 ? reply[1] : [], problems: problems)
+    }
+
+    /// Makes the pending operation permanent.
+    func commit() throws(RulebenchError) { try engine("commit") }
+
+    /// Rolls the pending operation back.
+    func abort() { _ = try? vm.call("abort", mode: .engine) }
+
+    /// Every legal action call, in action-name order, each action in its emit order.
+    func legal() throws(RulebenchError) -> [ActionCall] {
+        let list = decode(try user("legal").first)?.listItems ?? []
+        return list.map { ActionCall($0["name"]?.stringValue ?? "", ActionCall.params(from: $0["params"])) }
+    }
+
+    /// Runs the pack's invariants on the current state.
+    func checkInvariants() throws(RulebenchError) { try user("invariants") }
+
+    /// The pack's text picture of the state ("" when it has no `render`).
+    func render() throws(RulebenchError) -> String {
+        String(decoding: try user("render").first ?? [], as: UTF8.self)
+    }
+
+    /// The hash of the live state.
+    func hash() throws(RulebenchError) -> StateHash { hash(try engine("hash")) }
+
+    /// The value at `path` (nil when absent).
+    func value(at path: StatePath) throws(RulebenchError) -> StateValue? {
+        decode(try engine("get", [Wire.encode(path)]).first)
+    }
+
+    /// Writes a value at `path` (pending until `commit`); returns the new hash.
+    func set(_ value: StateValue?, at path: StatePath) throws(RulebenchError) -> StateHash {
+        hash(try user("set", [Wire.encode(path), Wire.encode(value)]))
+    }
+
+    // MARK: Crossing
+
+    private func hash(_ reply: [[UInt8]]) -> StateHash {
+        StateHash(hex: String(decoding: reply.first ?? [], as: UTF8.self))
+    }
+
+    private func decode(_ bytes: [UInt8]?) -> StateValue? {
+        bytes.flatMap { try? Wire.decode($0) }
+    }
+
+    @discardableResult
+    private func user(_ function: String, _ arguments: [String] = []) throws(RulebenchError) -> [[UInt8]] {
+        try user(function, arguments.map { Array($0.utf8) })
+    }
+
+    /// A call that runs rule code; on failure the pending operation is rolled back.
+    @discardableResult
+    private func user(_ function: String, _ arguments: [[UInt8]]) throws(RulebenchError) -> [[UInt8]] {
+        do {
+            return try vm.call(function, arguments, mode: .user)
+        } catch {
+            let context = decode((try? vm.call("failure", mode: .engine))?.first)
+            abort()
+            if error.cause == .memoryCap { _ = try? vm.call("gc", mode: .engine) }
+            let failure = KernelError(files.expandingTruncatedNames(error),
+                                      action: context?["action"]?.stringValue, phase: context?["phase"]?.stringValue)
+            throw failure.rulebenchError(instructionBudget: vm.instructionBudget, memoryCap: vm.memoryCap)
+        }
+    }
+
+    /// The kernel's own bookkeeping: no rule code runs, so a failure is a bug in the engine.
+    @discardableResult
+    private func engine(_ function: String, _ arguments: [String] = []) throws(RulebenchError) -> [[UInt8]] {
+        try engine(function, arguments.map { Array($0.utf8) })
+    }
+
+    @discardableResult
+    private func engine(_ function: String, _ arguments: [[UInt8]]) throws(RulebenchError) -> [[UInt8]] {
+        do {
+            return try vm.call(function, arguments, mode: .engine)
+        } catch {
+            throw .script(ScriptFailure(message: "internal error in the engine: \(error.message)", location: nil, traceback: error.traceback))
+        }
+    }
+
+    /// Errors while loading are load errors, whatever raised them.
+    private func loading<T>(_ body: () throws(RulebenchError) -> T) throws(RulebenchError) -> T {
+        do {
+            return try body()
+        } catch {
+            switch error {
+            case .script(let failure):
+                throw .packLoad(InputProblem(failure.message, file: failure.location?.file, line: failure.location?.line))
+            case .badInput(let problem):
+                throw .packLoad(problem)
+            default:
+                throw error
+            }
+        }
+    }
+
+    private static func problems(_ value: StateValue?) -> [UndoProblem] {
+        (value?.listItems ?? []).map { problem in
+            UndoProblem(
+                action: problem["action"]?.stringValue ?? "?",
+                undoFunction: KernelError.location(problem),
+                differences: (problem["diffs"]?.listItems ?? []).map { d in
+                    StateDifference(path: d["path"]?.stringValue ?? "?", before: d["before"]?.stringValue ?? "nil",
+                                    after: d["after"]?.stringValue ?? "nil", note: d["note"]?.stringValue)
+                })
+        }
+    }
+}
+
+/// A failed kernel call, typed: what kind of failure, where, and in what.
+struct KernelError: Error {
+    /// The kinds of failure the kernel and the bridge report.
+    enum Kind: String {
+        /// A `check` refused the action.
+        case rejected
+        /// An invariant failed.
+        case invariant
+        /// Params that do not fit the action's declaration.
+        case params
+        /// An unknown action.
+        case unknown
+        /// A state path that cannot be written.
+        case path
+        /// A pack that does not load.
+        case load
+        /// A rule broke the engine's contract (a bad return value, say).
+        case error
+        /// A Lua error raised by rule code.
+        case script
+        /// The instruction budget ran out.
+        case instructionBudget
+        /// The memory cap was reached.
+        case memoryCap
+    }
+
+    let kind: Kind
+    /// The message without its location.
+    let message: String
+    /// Where it happened, when known.
+    let location: ScriptLocation?
+    /// The rule-pack frames of the traceback.
+    let traceback: String
+    /// The action (path) running, if any.
+    let action: String?
+    /// What was running: "check", "apply", "undo", ...
+    let phase: String?
+    /// The invariant that failed (kind `.invariant`).
+    let invariant: String?
+
+    /// Where the kernel's chunks are, as tracebacks name them.
+    static let kernelPrefix = "rulebench/Kernel/"
+
+    init(_ failure: LuaFailure, action: String?, phase: String?) {
+        let fields = failure.fields
+        let frames = KernelError.packFrames(failure.traceback)
+        traceback = frames
+        self.phase = phase
+        invariant = fields["invariant"]
+        let running = action?.isEmpty == false ? action : nil
+        switch failure.cause {
+        case .instructionBudget, .memoryCap:
+            kind = failure.cause == .memoryCap ? .memoryCap : .instructionBudget
+            (location, message) = ScriptLocation.split(failure.message)
+            self.action = running
+            return
+        case .error, .handler:
+            break
+        }
+        if let tag = fields["kind"], let known = Kind(rawValue: tag) {
+            // A kernel error object: its fields say everything.
+            kind = known
+            message = fields["message"] ?? ""
+            location = KernelError.location(fields)
+            self.action = fields["action"].flatMap { $0.isEmpty ? nil : $0 } ?? running
+            return
+        }
+        // A Lua error from rule code: Lua put its position in front of the message.
+        kind = .script
+        let (position, text) = ScriptLocation.split(failure.message)
+        message = text
+        self.action = running
+        // An error object that is not a string carries no position, and a
+        // library function's argument error names the kernel's wrapper; the
+        // innermost rule-pack frame of the traceback stands in for both.
+        let own = position?.file.hasPrefix(KernelError.kernelPrefix) == true ? nil : position
+        location = own ?? frames.split(separator: "\n").lazy.compactMap { ScriptLocation.split(String($0)).0 }.first
+    }
+
+    /// The `file` and `line` fields of a kernel record.
+    static func location(_ fields: [String: String]) -> ScriptLocation? {
+        guard let file = fields["file"], !file.isEmpty else { return nil }
+        return ScriptLocation(file: file, line: fields["line"].flatMap { Int($0) } ?? 0)
+    }
+
+    /// The `file` and `line` fields of a decoded kernel record.
+    static func location(_ value: StateValue) -> ScriptLocation? {
+        guard let file = value["file"]?.stringValue, !file.isEmpty else { return nil }
+        let line: Int
+        switch value["line"] {
+        case .int(let n)?: line = Int(n)
+        default: line = 0
+        }
+        return ScriptLocation(file: file, line: line)
+    }
+
+    /// The traceback lines that point into rule packs (the kernel's own frames are noise).
+    private static func packFrames(_ traceback: String) -> String {
+        traceback.split(separator: "\n")
+            .filter { $0.contains(".lua:") && !$0.contains(kernelPrefix) }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: "\n")
+    }
+
+    /// The error as the public API reports it.
+    func rulebenchError(instructionBudget: Int64, memoryCap: Int) -> RulebenchError {
+        switch kind {
+        case .instructionBudget:
+            return .budgetExceeded(BudgetFailure(resource: .instructions, limit: instructionBudget,
+                                                 location: location, action: action, phase: phase))
+        case .memoryCap:
+            return .budgetExceeded(BudgetFailure(resource: .memory, limit: Int64(memoryCap),
+                                                 location: location, action: action, phase: phase))
+        case .rejected:
+            return .rejected(reason: message, action: action ?? "")
+        case .invariant:
+            return .invariant(name: invariant ?? "", message: message, location: location)
+        case .params, .unknown, .path:
+            return .badInput(InputProblem(message))
+        case .load:
+            return .packLoad(InputProblem(message, file: location?.file, line: location.flatMap { $0.line > 0 ? $0.line : nil }))
+        case .error, .script:
+            return .script(ScriptFailure(message: message, location: location, traceback: traceback, action: action, phase: phase))
+        }
+    }
+}
