@@ -21,6 +21,9 @@ func configuration(budget: Int64 = 10_000_000, strict: Bool = true) -> Game.Conf
     c.strict = strict
     c.printHandler = { _ in }
     c.rulesDirectory = URL(fileURLWithPath: "rules")
+    // As the fuzzer and explore run: plans are built and checked, but their
+    // leaves carry no source lines (reports look those up when they need them).
+    c.animationSources = false
     return c
 }
 
@@ -75,6 +78,44 @@ func row(_ name: String, _ value: String, _ note: String = "") {
 
 func us(_ seconds: Double) -> String { String(format: "%.1f µs", seconds * 1e6) }
 
+/// `rulebench-bench --profile PACK`: Lua VM instructions per checked step,
+/// by kernel file and by function. Deterministic, so it compares changes
+/// exactly where timings on a shared machine cannot.
+func profile(pack: String) throws {
+    let sequence = try games(pack: pack, options: [:], length: 300)
+    let steps = sequence.map(\.count).reduce(0, +)
+    let game = try Game(pack: pack, seed: 3, configuration: configuration(budget: 0))
+    let counts = try game.countInstructions {
+        for calls in sequence {
+            try game.rewind()
+            for call in calls {
+                try game.perform(call)
+                try game.undo()
+                try game.redo()
+            }
+        }
+    }
+    let total = counts.values.reduce(0, +)
+    print("\(pack): \(total / steps) VM instructions per checked step (\(steps) steps)")
+    var byFile: [String: Int] = [:]
+    for (function, n) in counts {
+        let file = function.split(separator: ":").first.map(String.init) ?? function
+        byFile[file.hasPrefix("rulebench/Kernel/") ? file : "rule code (" + pack + ")", default: 0] += n
+    }
+    for (file, n) in byFile.sorted(by: { $0.value > $1.value }) {
+        print(String(format: "  %6d  %5.1f%%  %@", n / steps, Double(n) * 100 / Double(total), file))
+    }
+    print("  top functions:")
+    for (function, n) in counts.sorted(by: { $0.value > $1.value }).prefix(25) {
+        print(String(format: "  %6d  %5.1f%%  %@", n / steps, Double(n) * 100 / Double(total), function))
+    }
+}
+
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--profile" {
+    try profile(pack: CommandLine.arguments[2])
+    exit(0)
+}
+
 var packs = Array(CommandLine.arguments.dropFirst())
 if packs.isEmpty {
     packs = ["cards", "template"]
@@ -122,6 +163,20 @@ do {
     var nodes = 0
     let seconds = try median(3) { nodes = try Explorer(game: game, depth: 5).run().total }
     row("(4) explore cards --depth 5", String(format: "%.0f nodes/s", Double(nodes) / seconds), "\(nodes) nodes, every undo verified")
+}
+
+// (4b) explore on a read-heavy pack against a plain-Lua perft over the same files
+do {
+    let chess = "Benchmarks/packs/chess"
+    let depth = 3
+    let game = try Game(pack: chess, seed: 1, configuration: configuration())
+    var nodes = 0
+    let seconds = try median(3) { nodes = try Explorer(game: game, depth: depth).run().total }
+    let plain = try PlainPerft.nodesPerSecond(pack: chess, depth: depth, repeats: 3)
+    let explored = Double(nodes) / seconds
+    row("(4b) explore chess --depth \(depth)", String(format: "%.0f nodes/s", explored), "\(nodes) nodes, every undo verified")
+    row("(4b) plain-Lua perft, same files", String(format: "%.0f nodes/s", plain.perSecond), "\(plain.nodes) nodes, no checks")
+    row("(4b) explore relative to plain perft", String(format: "%.3fx", explored / plain.perSecond), "goal: at least 0.3x")
 }
 
 // (5) scaling: the same writes, a state 1x, 10x, 100x larger

@@ -38,6 +38,7 @@ struct ExploreCommand: ParsableCommand {
         do {
             var configuration = Game.Configuration()
             configuration.printHandler = { _ in }
+            configuration.animationSources = false
             game = try Game(pack: pack, options: try parsePairs(setupOptions, what: "--option"), seed: seed, configuration: configuration)
         } catch let error as RulebenchError {
             complain("\(error)")

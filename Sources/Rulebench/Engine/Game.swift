@@ -27,6 +27,11 @@ public final class Game {
         public var rulesDirectory: URL?
         /// Receives what rules `print` (default: standard error).
         public var printHandler: (@Sendable (String) -> Void)?
+        /// Record the `file:line` that built each animation leaf (timelines and
+        /// conflict reports show it). Looking lines up costs more than building
+        /// the plan, so the fuzzer and `explore` turn it off; a leaf without one
+        /// is attributed to its action's `animate`.
+        public var animationSources = true
 
         public init() {}
     }
@@ -34,9 +39,9 @@ public final class Game {
     /// The pack this game runs.
     public let pack: PackInfo
     /// The seed of the engine's random generator.
-    public let seed: Int64
+    public private(set) var seed: Int64
     /// The setup options as given (the pack's defaults fill the rest).
-    public let options: [String: StateValue]
+    public private(set) var options: [String: StateValue]
     /// Values written over the state after setup (see `setState`).
     public private(set) var overrides: [(path: StatePath, value: StateValue?)] = []
     /// The performed actions and the undo/redo cursor.
@@ -72,6 +77,22 @@ public final class Game {
         self.pack = info
         let hash = try kernel.newGame(pack: id, seed: seed, options: options)
         try kernel.commit()
+        history = History(initialHash: hash)
+    }
+
+    /// Starts a new game of the same pack in this game's Lua state: setup
+    /// with `seed` and `options`, an empty history, no overrides. The pack's
+    /// files run again from the chunks compiled when it loaded, so anything a
+    /// pack keeps outside the game state (module-level tables) starts afresh,
+    /// as in a new game; only creating the Lua state and compiling are saved,
+    /// which is most of what a new `Game` costs. The fuzzer restarts instead.
+    public func restart(seed: Int64, options: [String: StateValue] = [:]) throws(RulebenchError) {
+        try kernel.reloadPack(packID)
+        let hash = try kernel.newGame(pack: packID, seed: seed, options: options)
+        try kernel.commit()
+        self.seed = seed
+        self.options = options
+        overrides = []
         history = History(initialHash: hash)
     }
 
@@ -131,8 +152,8 @@ public final class Game {
         return entry
     }
 
-    private func run(_ call: ActionCall) throws(RulebenchError) -> HistoryEntry {
-        let reply = try kernel.perform(call)
+    private func run(_ call: ActionCall, expecting expected: StateHash? = nil) throws(RulebenchError) -> HistoryEntry {
+        let reply = try kernel.perform(call, expecting: expected)
         return HistoryEntry(call: call, hash: reply.hash,
                             isCheckpoint: pack.actions[call.name]?.isCheckpoint ?? false, detail: reply.detail)
     }
@@ -168,7 +189,7 @@ public final class Game {
     public func redo() throws(RulebenchError) -> HistoryEntry {
         guard history.cursor < history.entries.count else { throw .badInput(InputProblem("nothing to redo")) }
         let original = history.entries[history.cursor]
-        let entry = try run(original.call)
+        let entry = try run(original.call, expecting: configuration.strict ? original.hash : nil)
         if configuration.strict, let mismatch = Game.compare(original, entry) {
             kernel.abort()
             throw .redoMismatch(mismatch)
@@ -252,6 +273,18 @@ public final class Game {
     /// The pack's text picture of the board ("" when it has no `render`).
     public func render() throws(RulebenchError) -> String {
         try kernel.render()
+    }
+
+    /// Counts the Lua VM instructions `body` runs in this game, by function
+    /// ("file:line" where it is defined; the kernel's own files are under
+    /// `rulebench/Kernel/`). Counts are exact and repeatable, so they compare
+    /// changes where timings on a busy machine cannot. A development aid for
+    /// the benchmarks: it needs `instructionBudget` 0, whose hook it would replace.
+    public func countInstructions(_ body: () throws -> Void) throws -> [String: Int] {
+        guard configuration.instructionBudget == 0 else {
+            throw RulebenchError.badInput(InputProblem("counting instructions needs a game with instructionBudget 0"))
+        }
+        return try kernel.countInstructions(body)
     }
 
     /// Bytes the game's Lua state holds.

@@ -132,6 +132,17 @@ public struct SavedHistory: Sendable {
     public func replay(configuration: Game.Configuration = Game.Configuration(), relativeTo base: URL? = nil,
                        source: String = "history", progress: (Int) -> Void = { _ in }) throws(RulebenchError) -> Game {
         let game = try Game(pack: packPath, options: options, seed: seed, configuration: configuration, relativeTo: base)
+        try replay(into: game, restarting: false, source: source, progress: progress)
+        return game
+    }
+
+    /// Replays the history in an existing game of its pack: the game is
+    /// restarted (unless `restarting` is false and it is fresh from setup)
+    /// with the saved seed and options, then every step is performed and
+    /// checked against its saved hash.
+    func replay(into game: Game, restarting: Bool = true, source: String = "history",
+                progress: (Int) -> Void = { _ in }) throws(RulebenchError) {
+        if restarting { try game.restart(seed: seed, options: options) }
         guard game.pack.name == packName, game.pack.version == packVersion else {
             throw .badInput(InputProblem("saved with pack \(packName) \(packVersion), but \(game.pack.directory) is \(game.pack.name) \(game.pack.version)", file: source))
         }
@@ -152,7 +163,6 @@ public struct SavedHistory: Sendable {
             progress(index + 1)
         }
         while game.history.cursor > cursor { try game.undo() }
-        return game
     }
 }
 

@@ -29,6 +29,7 @@ final class Kernel {
         } catch {
             throw .script(ScriptFailure(message: "cannot start Lua: \(error)", location: nil, traceback: ""))
         }
+        try engine("configure", [configuration.animationSources ? "1" : "0"])
     }
 
     /// Bytes the Lua state holds.
@@ -67,6 +68,12 @@ final class Kernel {
         return PackInfo(decode(reply.first), directory: id, extends: extends)
     }
 
+    /// Loads a pack again from the chunks compiled when it first loaded:
+    /// fresh globals and modules, every file run again, nothing compiled.
+    func reloadPack(_ id: String) throws(RulebenchError) {
+        _ = try loading { () throws(RulebenchError) in try user("reloadpack", [id]) }
+    }
+
     // MARK: Operations
 
     /// The result of a perform: the state hash after it, and the kernel's
@@ -91,9 +98,11 @@ final class Kernel {
         return hash(reply)
     }
 
-    /// Performs an action (pending until `commit`).
-    func perform(_ call: ActionCall) throws(RulebenchError) -> PerformReply {
-        let reply = try user("perform", [Array(call.name.utf8), Wire.encode(call.params)])
+    /// Performs an action (pending until `commit`). For a redo, `expected` is
+    /// the hash the action gave the first time: reaching it again, the state
+    /// is the one the invariants already passed, so they are not run again.
+    func perform(_ call: ActionCall, expecting expected: StateHash? = nil) throws(RulebenchError) -> PerformReply {
+        let reply = try user("perform", [Array(call.name.utf8), Wire.encode(call.params), Array((expected?.hex ?? "").utf8)])
         return PerformReply(hash: hash(reply), detail: reply.count > 1 ? reply[1] : [])
     }
 
@@ -137,6 +146,21 @@ final class Kernel {
     /// Writes a value at `path` (pending until `commit`); returns the new hash.
     func set(_ value: StateValue?, at path: StatePath) throws(RulebenchError) -> StateHash {
         hash(try user("set", [Wire.encode(path), Wire.encode(value)]))
+    }
+
+    /// Counts the VM instructions `body` runs, by Lua function ("file:line"
+    /// of its definition). A development aid; needs an instruction budget of 0.
+    func countInstructions(_ body: () throws -> Void) throws -> [String: Int] {
+        try engine("profile", ["1"])
+        var failure: Error?
+        do { try body() } catch { failure = error }
+        let value = decode(try engine("profile", ["0"]).first)
+        if let failure { throw failure }
+        var counts: [String: Int] = [:]
+        for entry in value?.sortedEntries ?? [] {
+            if case .int(let n) = entry.value { counts[entry.key.description] = Int(n) }
+        }
+        return counts
     }
 
     // MARK: Crossing

@@ -8,6 +8,17 @@ struct FuzzExecutor {
     var base: URL?
     /// Checks an action's animation plans (property 8); nil when not checked.
     var animationCheck: ((HistoryEntry) -> String?)?
+    /// The games programs run in, kept loaded between programs.
+    let games = GameCache()
+
+    /// Two loaded games of the pack, restarted for each program rather than
+    /// built anew: creating a Lua state and compiling the kernel and the pack
+    /// costs more than a whole short program. `main` plays the programs;
+    /// `replay` replays their saved histories from scratch.
+    final class GameCache {
+        var main: Game?
+        var replay: Game?
+    }
 
     /// What happened at one step, for reproducing it as a scenario.
     enum Outcome: Hashable {
@@ -31,8 +42,27 @@ struct FuzzExecutor {
         var valid = true
     }
 
+    /// A game of the program's pack, set up with its seed and options.
     func newGame(_ program: FuzzProgram) throws(RulebenchError) -> Game {
-        try Game(pack: program.pack, options: program.options, seed: program.seed, configuration: configuration, relativeTo: base)
+        try reuse(\.main, pack: program.pack, seed: program.seed, options: program.options)
+    }
+
+    /// The cached game at `slot`, restarted; a new one when there is none yet
+    /// or its last restart failed.
+    private func reuse(_ slot: ReferenceWritableKeyPath<GameCache, Game?>, pack: String, seed: Int64,
+                       options: [String: StateValue]) throws(RulebenchError) -> Game {
+        if let game = games[keyPath: slot] {
+            do {
+                try game.restart(seed: seed, options: options)
+                return game
+            } catch {
+                games[keyPath: slot] = nil
+                throw error
+            }
+        }
+        let game = try Game(pack: pack, options: options, seed: seed, configuration: configuration, relativeTo: base)
+        games[keyPath: slot] = game
+        return game
     }
 
     /// What the step loop is told to do next.
@@ -183,7 +213,8 @@ struct FuzzExecutor {
             return FuzzFinding(property: .saveAndLoad, stepIndex: stepCount - 1, message: "the saved history reads back differently", differences: [], blame: nil)
         }
         do {
-            _ = try reloaded.replay(configuration: configuration, relativeTo: base)
+            let replayGame = try reuse(\.replay, pack: program.pack, seed: reloaded.seed, options: reloaded.options)
+            try reloaded.replay(into: replayGame, restarting: false, source: "(saved history)")
         } catch {
             return FuzzFinding(property: .rewindAndReplay, stepIndex: stepCount - 1, message: "replaying the history from scratch: \(error)", differences: [], blame: nil)
         }

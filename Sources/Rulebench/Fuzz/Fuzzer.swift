@@ -48,13 +48,19 @@ public struct Fuzzer {
     }
 
     public let options: Options
+    /// Runs programs fast: animation leaves carry no source lines.
     let executor: FuzzExecutor
+    /// Runs a reported program once more with every source line recorded.
+    let reportingExecutor: FuzzExecutor
 
     public init(options: Options) {
         self.options = options
         var configuration = options.configuration
         configuration.strict = true
+        configuration.animationSources = false
         executor = FuzzExecutor(configuration: configuration, base: options.base, animationCheck: Fuzzer.animationProblem)
+        configuration.animationSources = true
+        reportingExecutor = FuzzExecutor(configuration: configuration, base: options.base, animationCheck: Fuzzer.animationProblem)
     }
 
     /// Property 8, checked on every performed action.
@@ -134,8 +140,9 @@ public struct Fuzzer {
         let start = Date()
         var shrinker = Shrinker(executor: executor)
         let (small, smallFinding) = shrinker.shrink(program, finding)
-        let outcomes = executor.execute(small, checkLegality: false, finalChecks: false).outcomes
-        return Report(finding: smallFinding, original: program, shrunk: small, outcomes: outcomes,
+        let final = reportingExecutor.execute(small, checkLegality: false, finalChecks: false)
+        let reported = final.finding.flatMap { $0.property == smallFinding.property ? $0 : nil } ?? smallFinding
+        return Report(finding: reported, original: program, shrunk: small, outcomes: final.outcomes,
                       shrinkSeconds: Date().timeIntervalSince(start), shrinkAttempts: shrinker.attempts,
                       stepsToDetection: stepsToDetection)
     }

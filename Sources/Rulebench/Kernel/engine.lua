@@ -24,9 +24,14 @@ local function context(action, phase)
   CONTEXT.action, CONTEXT.phase = action, phase
 end
 
+-- One record reused by every operation: the operation's kind, where its
+-- journal began, and (for perform and undo) the action record.
+local OPERATION = { op = nil, mark = 0, rec = nil }
+
 local function begin(op)
   if PENDING then K.rollback(PENDING.mark) end
-  PENDING = { op = op, mark = K.mark() }
+  PENDING = OPERATION
+  OPERATION.op, OPERATION.mark, OPERATION.rec = op, K.mark(), nil
   context("", op)
 end
 
@@ -104,7 +109,9 @@ local function checkfields(t, spec, file, what)
   end
 end
 
-local function run_chunk(pack, chunkname, source)
+-- Compiles a file of a pack. The compiled chunk is kept: reloading a pack
+-- (see API.reloadpack) runs its chunks again without compiling them again.
+local function compile(pack, chunkname, source)
   local chunk, message = load(source, "@" .. chunkname, "t", pack.env)
   if not chunk then
     -- A syntax error starts with "file:line: "; a refused binary chunk names no file.
@@ -112,16 +119,21 @@ local function run_chunk(pack, chunkname, source)
     if file then loadfail(file, text, tonumber(line)) end
     loadfail(chunkname, message)
   end
+  return chunk
+end
+
+-- Runs a compiled chunk of the pack in the pack's current globals.
+local function run_chunk(pack, chunkname, chunk)
+  K.debug.setupvalue(chunk, 1, pack.env)     -- a load's only upvalue is _ENV
   context(chunkname, "loading")
   K.setwritable(false, "loading " .. chunkname)
   return chunk()
 end
 
-function API.definepack(id, dir, chunkname, source)
-  local pack = { id = id, dir = dir, file = chunkname, modules = {}, loading = true, own = {} }
-  pack.env = K.newenv(pack)
-  PACKS[id] = pack
-  local manifest = run_chunk(pack, chunkname, source)
+-- Runs pack.lua and checks the manifest it returns.
+local function definemanifest(pack)
+  local chunkname = pack.file
+  local manifest = run_chunk(pack, chunkname, pack.manifestchunk)
   if type(manifest) ~= "table" then
     loadfail(chunkname, "pack.lua must return a table, not " .. (manifest == nil and "nothing" or "a " .. type(manifest)))
   end
@@ -133,21 +145,38 @@ function API.definepack(id, dir, chunkname, source)
     end
   end
   pack.manifest = manifest
+  return manifest
+end
+
+function API.definepack(id, dir, chunkname, source)
+  local pack = { id = id, dir = dir, file = chunkname, modules = {}, compiled = {}, loading = true,
+                 own = {}, actionfiles = {} }
+  pack.env = K.newenv(pack)
+  PACKS[id] = pack
+  pack.manifestchunk = compile(pack, chunkname, source)
+  local manifest = definemanifest(pack)
   return K.encode({ name = manifest.name, version = manifest.version, extends = manifest.extends })
 end
 
-local function checkparamspec(spec, file)
+-- Checks a `params` declaration and compiles it once, so that running an
+-- action never parses it: { name -> base type } and the required names.
+local function compileparams(spec, file)
+  local types, required, names = {}, {}, {}
   for k, v in next, spec do
     local base = type(v) == "string" and v:gsub("%?$", "")
     if type(k) ~= "string" or not base or not PARAM_TYPES[base] then
       loadfail(file, "params." .. tostring(k) .. " must be one of string, integer, number, boolean, table, any (add ? for optional), not " .. K.show(v))
     end
+    types[k] = base
+    if v:sub(-1) ~= "?" then required[#required + 1] = k end
   end
+  sort(required)
+  return { types = types, required = required }
 end
 
-function API.addaction(id, name, chunkname, source)
-  local pack = PACKS[id]
-  local def = run_chunk(pack, chunkname, source)
+-- Runs an action file and checks the action it returns.
+local function defineaction(pack, name, chunkname, chunk)
+  local def = run_chunk(pack, chunkname, chunk)
   if type(def) ~= "table" then
     loadfail(chunkname, "an action file must return a table, not " .. (def == nil and "nothing" or "a " .. type(def)))
   end
@@ -156,11 +185,20 @@ function API.addaction(id, name, chunkname, source)
   if def.subanimations and def.subanimations ~= "parallel" and def.subanimations ~= "sequence" then
     loadfail(chunkname, "subanimations must be \"parallel\" or \"sequence\"")
   end
-  if def.params then checkparamspec(def.params, chunkname) end
   local copy = {}
   for k, v in next, def do copy[k] = v end
   copy.name, copy.file = name, chunkname
+  if def.params then copy.spec = compileparams(def.params, chunkname) end
+  -- Phase names for read-only errors, built once rather than per run.
+  copy.checkphase = "check of '" .. name .. "'"
   pack.own[name] = copy
+end
+
+function API.addaction(id, name, chunkname, source)
+  local pack = PACKS[id]
+  local chunk = compile(pack, chunkname, source)
+  pack.actionfiles[#pack.actionfiles + 1] = { name = name, chunkname = chunkname, chunk = chunk }
+  defineaction(pack, name, chunkname, chunk)
 end
 
 -- Links a pack to its base before its action files load, so their
@@ -206,34 +244,55 @@ function API.finishpack(id, baseid)
   pack.actionnames = K.sortedkeys(pack.actions)
   pack.invariantlist = {}
   for _, name in ipairs(K.sortedkeys(pack.invariants)) do
-    pack.invariantlist[#pack.invariantlist + 1] = { name = name, fn = pack.invariants[name] }
+    pack.invariantlist[#pack.invariantlist + 1] = { name = name, fn = pack.invariants[name], label = "invariant " .. name }
   end
   pack.loading = false
   return describe(pack)
 end
 
+-- Loads a pack again from its compiled chunks, in the order it first loaded:
+-- new globals, no modules, every file run again. Whatever a pack keeps
+-- outside the game state (module-level tables, upvalues) starts afresh, as
+-- in a new Lua state, for a fraction of the cost of compiling it again.
+local function reload(pack)
+  pack.env = K.newenv(pack)
+  pack.modules, pack.own, pack.loading = {}, {}, true
+  definemanifest(pack)
+  if pack.base then reload(pack.base) end
+  for _, f in ipairs(pack.actionfiles) do defineaction(pack, f.name, f.chunkname, f.chunk) end
+  API.finishpack(pack.id, pack.base and pack.base.id or "")
+end
+
+function API.reloadpack(id)
+  PACK = nil
+  reload(PACKS[id])
+  return ""
+end
+
 ---------------------------------------------------------------- running actions
 local function checkparams(def, params, path)
-  local spec = def.params
   if type(params) ~= "table" then K.fail("params", "params of '" .. path .. "' must be a table", { action = path }) end
+  local spec = def.spec
   if not spec then return end
+  local types = spec.types
   for k, v in next, params do
-    local want = spec[k]
-    if not want then
-      local names = K.sortedkeys(spec)
+    local base = types[k]
+    if not base then
+      local names = K.sortedkeys(def.params)
       K.fail("params", "'" .. path .. "' has no param '" .. tostring(k) .. "'" .. K.suggest(tostring(k), names)
         .. " (declared: " .. concat(names, ", ") .. ")", { action = path })
     end
-    local base = want:gsub("%?$", "")
     local ok = base == "any" or type(v) == base
       or (base == "integer" and math_type(v) == "integer")
     if not ok then
       K.fail("params", "param '" .. k .. "' of '" .. path .. "' must be " .. base .. ", not " .. K.show(v), { action = path })
     end
   end
-  for k, want in next, spec do
-    if params[k] == nil and want:sub(-1) ~= "?" then
-      K.fail("params", "'" .. path .. "' needs param '" .. k .. "' (" .. want .. ")", { action = path })
+  local required = spec.required
+  for i = 1, #required do
+    local k = required[i]
+    if params[k] == nil then
+      K.fail("params", "'" .. path .. "' needs param '" .. k .. "' (" .. def.params[k] .. ")", { action = path })
     end
   end
 end
@@ -263,7 +322,7 @@ local function run(name, params, path, depth)
   local rec = { name = name, def = def, params = params, a = a, subs = {}, path = path, serial0 = K.serial() }
   if def.check then
     context(path, "check")
-    K.setwritable(false, "check of '" .. name .. "'")
+    K.setwritable(false, def.checkphase)
     local reason = def.check(K.game, a)
     if reason ~= nil and reason ~= false then
       if type(reason) ~= "string" then
@@ -289,7 +348,7 @@ end
 local function checkinvariants()
   K.setwritable(false, "an invariant")
   for _, inv in ipairs(PACK.invariantlist) do
-    context("invariant " .. inv.name, "invariant")
+    context(inv.label, "invariant")
     local ok, message = inv.fn(K.game)
     if ok ~= true then
       local why = ok == false and (message ~= nil and tostring(message) or "it returned false")
@@ -380,11 +439,14 @@ function API.newgame(id, seed, options)
   return K.hash()
 end
 
-function API.perform(name, params)
+-- perform(name, params, expected): `expected` is "" or, for a redo, the
+-- state hash the action gave the first time. Invariants are functions of the
+-- state, so a redo that reaches that same state need not run them again.
+function API.perform(name, params, expected)
   nogame()
   begin("perform")
   local rec = run(name, K.decode(params), name, 0)
-  checkinvariants()
+  if expected == nil or expected == "" or K.hash() ~= expected then checkinvariants() end
   local plan = planof(rec, "do")
   PENDING.rec = rec
   return K.hash(), K.encode({ tree = treeof(rec), plan = plan, checkpoint = rec.def.checkpoint or false })
@@ -493,5 +555,34 @@ end
 function API.depth() return #RECS end
 
 function API.gc() K.collectgarbage("collect") end
+
+-- A development aid: while on, every VM instruction is counted against the
+-- function running it ("file:line" of its definition). Counts are exact and
+-- repeatable, unlike times on a shared machine. Needs a game whose
+-- instruction budget is 0 (the budget's own hook would be replaced).
+local PROFILE
+function API.profile(on)
+  local debug = K.debug
+  if on == "1" then
+    PROFILE = {}
+    local counts, getinfo = PROFILE, debug.getinfo
+    debug.sethook(function()
+      local info = getinfo(2, "S")
+      local key = K.chunkname(info.source) .. ":" .. info.linedefined
+      counts[key] = (counts[key] or 0) + 1
+    end, "", 1)
+    return ""
+  end
+  debug.sethook()
+  local counts = PROFILE or {}
+  PROFILE = nil
+  return K.encode(counts)
+end
+
+-- Settings fixed for the life of a game. leafsources: "1" to record the
+-- file:line of every animation leaf (for conflict reports and timelines).
+function API.configure(leafsources)
+  K.leafsources = leafsources == "1"
+end
 
 return API
