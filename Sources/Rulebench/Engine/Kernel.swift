@@ -163,6 +163,12 @@ final class Kernel {
         return counts
     }
 
+    /// Runs a kernel test written in Lua (`Tests/KernelTests/*.lua`): the
+    /// chunk gets the kernel's internals; an error fails it with its line.
+    func selfTest(file: String, source: String) throws(RulebenchError) {
+        try engine("selftest", [file, source])
+    }
+
     // MARK: Crossing
 
     private func hash(_ reply: [[UInt8]]) -> StateHash {

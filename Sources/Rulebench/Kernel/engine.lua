@@ -579,6 +579,35 @@ function API.profile(on)
   return K.encode(counts)
 end
 
+-- Runs a kernel test file (Tests/KernelTests/*.lua, by KernelLuaTests):
+-- the chunk gets K and API, over the kernel's own globals plus two helpers:
+-- fails(f, pattern) asserts that f raises an error matching pattern, and
+-- same(a, b) compares plain values deeply. An error fails the test.
+function API.selftest(chunkname, source)
+  local function message(e)
+    if type(e) == "table" then return tostring(e.message) end
+    return tostring(e)
+  end
+  local function same(a, b)
+    if type(a) ~= "table" or type(b) ~= "table" then return a == b and math_type(a) == math_type(b) end
+    for k, v in next, a do if not same(v, b[k]) then return false end end
+    for k in next, b do if a[k] == nil then return false end end
+    return true
+  end
+  local function fails(f, pattern)
+    local ok, e = pcall(f)
+    if ok then error("expected an error matching '" .. pattern .. "', but it succeeded", 2) end
+    if not message(e):find(pattern) then
+      error("expected an error matching '" .. pattern .. "', got: " .. message(e), 2)
+    end
+  end
+  local env = setmetatable({ fails = fails, same = same }, { __index = K.G })
+  local chunk, err = load(source, "@" .. chunkname, "t", env)
+  if not chunk then error(err, 0) end
+  chunk(K, API)
+  return ""
+end
+
 -- Settings fixed for the life of a game. leafsources: "1" to record the
 -- file:line of every animation leaf (for conflict reports and timelines).
 function API.configure(leafsources)

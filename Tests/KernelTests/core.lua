@@ -1,0 +1,41 @@
+-- Kernel tests: core.lua (ordering, rendering, suggestions, error objects).
+-- Run by KernelLuaTests.swift: each file gets the kernel table K and the
+-- helpers `fails` and `same` (see engine.lua, API.selftest).
+local K = ...
+
+-- sortedkeys: numbers, then strings, then booleans; one type sorts natively.
+local keys, n = K.sortedkeys({ b = 1, a = 2, [3] = 0, [1] = 0, [true] = 0 })
+assert(n == 5)
+assert(same(keys, { 1, 3, "a", "b", true }))
+assert(same((K.sortedkeys({ z = 1, y = 1 })), { "y", "z" }))
+
+-- orderedpairs visits keys in that order, and skips keys removed meanwhile.
+local seen = {}
+local t = { c = 1, a = 2, b = 3 }
+for k in K.orderedpairs(t) do
+  seen[#seen + 1] = k
+  if k == "a" then t.b = nil end
+end
+assert(same(seen, { "a", "c" }))
+
+-- show: readable, bounded, exact for floats.
+assert(K.show("x") == '"x"')
+assert(K.show(3) == "3")
+assert(K.show(3.0) == "3.0")
+assert(K.show(0.1) == "0.10000000000000001")
+assert(K.show({ b = 1, a = { 1, 2 } }) == "{a = {[1] = 1, [2] = 2}, b = 1}")
+assert(K.show({ { { { 1 } } } }) == "{[1] = {[1] = {...}}}")
+
+-- suggest: the closest name within a small edit distance, or nothing.
+assert(K.suggest("mvoe", { "move", "dig" }) == " (did you mean 'move'?)")
+assert(K.suggest("zzzzzz", { "move", "dig" }) == "")
+
+-- fail: a kernel error object with its fields; `fn` becomes file and line.
+local function here() end
+local ok, e = pcall(K.fail, "rejected", "no", { action = "move", fn = here })
+assert(not ok and e.kind == "rejected" and e.message == "no" and e.action == "move")
+assert(e.file:match("core%.lua$") and e.line > 0 and e.fn == nil)
+
+-- chunkname: the file of a chunk source, in full.
+assert(K.chunkname("@rules/x/pack.lua") == "rules/x/pack.lua")
+assert(K.chunkname("=rulebench/Kernel/core.lua") == "rulebench/Kernel/core.lua")
