@@ -1,4 +1,4 @@
-// rulebench-bench: the figures of DESIGN §7, measured side by side in one
+// rulebench-bench: the project's speed figures, measured side by side in one
 // run on the same action sequences. Run it in release mode: `make bench`.
 // Usage: rulebench-bench [PACK ...] (default: desert if present, cards, template)
 import Foundation

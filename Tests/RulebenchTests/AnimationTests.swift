@@ -5,7 +5,7 @@ import FoundationXML
 import XCTest
 @testable import Rulebench
 
-/// Animation plans (DESIGN §3): composition, reversal, timing, conflicts,
+/// Animation plans: composition, reversal, timing, conflicts,
 /// sampling and charts. Integration tests drive the `stage` fixture pack
 /// through `Game`; unit tests build plans by hand.
 final class AnimationTests: XCTestCase {

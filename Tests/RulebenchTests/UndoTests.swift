@@ -1,7 +1,7 @@
 import XCTest
 @testable import Rulebench
 
-/// Perform, undo and redo with the exact semantics of DESIGN §2.
+/// Perform, undo and redo: exact undo, journal undo, nested undo, blame and repair.
 final class UndoTests: XCTestCase {
     func testDeclaredUndoRestoresStateAndHash() throws {
         let game = try EngineFixtures.labGame()

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Runs fuzz programs against fresh games and checks the properties of DESIGN §6 after each step.
+/// Runs fuzz programs in games of their pack and checks the fuzzer's properties after each step.
 struct FuzzExecutor {
     /// How a game is made for each program.
     var configuration: Game.Configuration

@@ -81,7 +81,7 @@ public struct FuzzProgram: Hashable, Sendable {
 
 /// What the fuzzer found wrong.
 public struct FuzzFinding: Sendable, CustomStringConvertible {
-    /// Which property of DESIGN §6 failed.
+    /// Which of the fuzzer's properties failed.
     public enum Property: String, Sendable, CaseIterable {
         case undoRestores = "undo restores the state exactly"
         case redoReproduces = "redo reproduces the action"

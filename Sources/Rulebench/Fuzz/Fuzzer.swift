@@ -58,7 +58,8 @@ public struct Fuzzer {
         var configuration = options.configuration
         configuration.strict = true
         configuration.animationSources = false
-        executor = FuzzExecutor(configuration: configuration, base: options.base, animationCheck: Fuzzer.animationProblem)
+        let verdicts = AnimationVerdicts()
+        executor = FuzzExecutor(configuration: configuration, base: options.base, animationCheck: verdicts.problem)
         configuration.animationSources = true
         reportingExecutor = FuzzExecutor(configuration: configuration, base: options.base, animationCheck: Fuzzer.animationProblem)
     }
@@ -69,6 +70,21 @@ public struct Fuzzer {
         if !timeline.duration.isFinite { return "the animation plan is not finite" }
         if let conflict = timeline.conflicts.first { return "animation conflict: \(conflict)" }
         return nil
+    }
+
+    /// Property 8's verdicts by encoded plan: the same plan bytes give the
+    /// same verdict, and a fuzz session performs the same plans again and
+    /// again, while building a timeline costs more than the action itself.
+    final class AnimationVerdicts {
+        private var known: [[UInt8]: String?] = [:]
+
+        func problem(_ entry: HistoryEntry) -> String? {
+            if let verdict = known[entry.detail] { return verdict }
+            let verdict = Fuzzer.animationProblem(entry)
+            if known.count >= 50_000 { known.removeAll(keepingCapacity: true) }
+            known[entry.detail] = verdict
+            return verdict
+        }
     }
 
     /// The game seed and choice generator of run `index`.

@@ -3,7 +3,7 @@ import Foundation
 /// Writes a finding as a scenario file that `rulebench run` fails on, and
 /// keeps a corpus of failing programs that later sessions replay first.
 public enum Reproduction {
-    /// The scenario text (DESIGN §4) reproducing a finding.
+    /// The scenario text reproducing a finding.
     ///
     /// - Parameter packReference: how the scenario names its pack (a name under
     ///   rules/, or a path relative to the scenario file).

@@ -18,7 +18,7 @@ public struct RunReport: Sendable {
     /// How many files could not be used (unreadable, malformed, unknown pack or action).
     public var badInputCount: Int { scenarios.filter { $0.status == .badInput }.count }
 
-    /// The process exit code of DESIGN §5: 2 when any file was bad input,
+    /// The process exit code: 2 when any file was bad input,
     /// else 1 when any scenario failed, else 0.
     public var exitCode: Int32 {
         if badInputCount > 0 { return 2 }
