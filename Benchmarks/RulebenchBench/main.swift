@@ -97,6 +97,16 @@ func profile(pack: String) throws {
     }
     let total = counts.values.reduce(0, +)
     print("\(pack): \(total / steps) VM instructions per checked step (\(steps) steps)")
+    let legal = try game.countInstructions {
+        for calls in sequence {
+            try game.rewind()
+            for call in calls {
+                _ = try game.legalActions()
+                try game.perform(call)
+            }
+        }
+    }.values.reduce(0, +)
+    print("\(pack): \(legal / steps) VM instructions per legal enumeration + perform (what a fuzz step does)")
     var byFile: [String: Int] = [:]
     for (function, n) in counts {
         let file = function.split(separator: ":").first.map(String.init) ?? function

@@ -14,14 +14,26 @@ local type, next, error, ipairs, tostring, tointeger = type, next, error, ipairs
 local math_type = math.type
 local sort, concat = table.sort, table.concat
 
+-- The state's functions, captured once: the hot path below calls them for
+-- every action, and an upvalue costs less than a field of K.
+local setwritable, mark, serial, hashof = K.setwritable, K.mark, K.serial, K.hash
+local rollback, revert, truncate, plain = K.rollback, K.revert, K.truncate, K.plain
+local decode, encode = K.decode, K.encode
+
+local LEGAL               -- the list legal() is filling
 local PACKS = {}          -- id -> pack
 local PACK                -- the pack of the current game
+local ACTIONS             -- PACK.actions
+local GAME                -- the root state table of the current game (K.game)
 local RECS = {}           -- records of performed actions, oldest first
 local PENDING             -- the operation between its call and commit/abort
-local CONTEXT = { action = "", phase = "" }
+local EMPTY = {}          -- the subaction list of an action that queued none (never written)
+
+-- What was running when an error unwound: the action's path and the phase.
+local CONTEXT_ACTION, CONTEXT_PHASE = "", ""
 
 local function context(action, phase)
-  CONTEXT.action, CONTEXT.phase = action, phase
+  CONTEXT_ACTION, CONTEXT_PHASE = action, phase
 end
 
 -- One record reused by every operation: the operation's kind, where its
@@ -29,10 +41,10 @@ end
 local OPERATION = { op = nil, mark = 0, rec = nil }
 
 local function begin(op)
-  if PENDING then K.rollback(PENDING.mark) end
+  if PENDING then rollback(PENDING.mark) end
   PENDING = OPERATION
-  OPERATION.op, OPERATION.mark, OPERATION.rec = op, K.mark(), nil
-  context("", op)
+  OPERATION.op, OPERATION.mark, OPERATION.rec = op, mark(), nil
+  CONTEXT_ACTION, CONTEXT_PHASE = "", op
 end
 
 ---------------------------------------------------------------- the rulebench module
@@ -191,6 +203,15 @@ local function defineaction(pack, name, chunkname, chunk)
   if def.params then copy.spec = compileparams(def.params, chunkname) end
   -- Phase names for read-only errors, built once rather than per run.
   copy.checkphase = "check of '" .. name .. "'"
+  copy.mode = def.subanimations or "parallel"
+  copy.animsrc = K.defined(def.animate)
+  -- One emit function per action, reused by every legal enumeration.
+  copy.emit = function(params)
+    if type(params) ~= "table" then error(K.where(2) .. "emit expects a param table", 0) end
+    local out = LEGAL
+    if not out then error(K.where(2) .. "emit can only be called while legal runs", 0) end
+    out[#out + 1] = { name = name, params = plain(params) }
+  end
   pack.own[name] = copy
 end
 
@@ -304,52 +325,66 @@ ACT.__metatable = "an action context"
 -- act:sub(name, params): queue a subaction; it runs after apply returns.
 function ACT:sub(name, params)
   if self.closed then error(K.where(2) .. "act:sub can only be called while apply runs", 0) end
-  if type(name) ~= "string" or not PACK.actions[name] then
-    error(K.where(2) .. "unknown subaction " .. K.show(name) .. K.suggest(tostring(name), K.sortedkeys(PACK.actions)), 0)
+  if type(name) ~= "string" or not ACTIONS[name] then
+    error(K.where(2) .. "unknown subaction " .. K.show(name) .. K.suggest(tostring(name), K.sortedkeys(ACTIONS)), 0)
   end
   if params ~= nil and type(params) ~= "table" then error(K.where(2) .. "act:sub: params must be a table", 0) end
-  self.queue[#self.queue + 1] = { name = name, params = K.plain(params or {}) }
+  local queue = self.queue
+  if not queue then queue = {}; self.queue = queue end
+  queue[#queue + 1] = { name = name, params = plain(params or EMPTY) }
 end
 
+-- Runs an action and then its queued subactions; returns its record:
+-- name, def, params (as given), a (the copy the rule sees), subs, path,
+-- serial0 (tables created after it are new), s and e (its journal span).
 local function run(name, params, path, depth)
   if depth > 64 then K.fail("error", "subactions nested more than 64 deep", { action = path }) end
-  local def = PACK.actions[name]
+  local def = ACTIONS[name]
   if not def then
-    K.fail("unknown", "unknown action '" .. tostring(name) .. "'" .. K.suggest(tostring(name), K.sortedkeys(PACK.actions)), { action = path })
+    K.fail("unknown", "unknown action '" .. tostring(name) .. "'" .. K.suggest(tostring(name), K.sortedkeys(ACTIONS)), { action = path })
   end
-  checkparams(def, params, path)
-  local a = K.plain(params)
-  local rec = { name = name, def = def, params = params, a = a, subs = {}, path = path, serial0 = K.serial() }
-  if def.check then
-    context(path, "check")
-    K.setwritable(false, def.checkphase)
-    local reason = def.check(K.game, a)
+  if def.spec or type(params) ~= "table" then checkparams(def, params, path) end
+  local a = plain(params)
+  local rec = { name = name, def = def, params = params, a = a, subs = EMPTY, path = path, serial0 = serial() }
+  local check = def.check
+  if check then
+    CONTEXT_ACTION, CONTEXT_PHASE = path, "check"
+    setwritable(false, def.checkphase)
+    local reason = check(GAME, a)
     if reason ~= nil and reason ~= false then
       if type(reason) ~= "string" then
-        K.fail("error", "check must return nil or a reason string, not a " .. type(reason), { action = path, fn = def.check })
+        K.fail("error", "check must return nil or a reason string, not a " .. type(reason), { action = path, fn = check })
       end
       K.fail("rejected", reason, { action = path })
     end
   end
-  local act = setmetatable({ queue = {}, name = name }, ACT)
-  rec.s = K.mark()
-  context(path, "apply")
-  K.setwritable(true, "apply")
-  def.apply(K.game, a, act)
-  K.setwritable(false, "perform")
+  local act = setmetatable({ name = name }, ACT)
+  rec.s = mark()
+  CONTEXT_ACTION, CONTEXT_PHASE = path, "apply"
+  setwritable(true, "apply")
+  def.apply(GAME, a, act)
+  setwritable(false, "perform")
   act.closed = true
-  rec.e = K.mark()
-  for i, q in ipairs(act.queue) do
-    rec.subs[i] = run(q.name, q.params, path .. " > " .. q.name, depth + 1)
+  rec.e = mark()
+  local queue = act.queue
+  if queue then
+    local subs = {}
+    rec.subs = subs
+    for i = 1, #queue do
+      local q = queue[i]
+      subs[i] = run(q.name, q.params, path .. " > " .. q.name, depth + 1)
+    end
   end
   return rec
 end
 
 local function checkinvariants()
-  K.setwritable(false, "an invariant")
-  for _, inv in ipairs(PACK.invariantlist) do
-    context(inv.label, "invariant")
-    local ok, message = inv.fn(K.game)
+  setwritable(false, "an invariant")
+  local list = PACK.invariantlist
+  for i = 1, #list do
+    local inv = list[i]
+    CONTEXT_ACTION, CONTEXT_PHASE = inv.label, "invariant"
+    local ok, message = inv.fn(GAME)
     if ok ~= true then
       local why = ok == false and (message ~= nil and tostring(message) or "it returned false")
         or ("it returned " .. K.show(ok) .. " (an invariant returns true, or false and a message)")
@@ -361,59 +396,67 @@ end
 
 local function treeof(rec)
   local node = { name = rec.name, params = rec.params }
-  if #rec.subs > 0 then
-    node.subs = {}
-    for i, s in ipairs(rec.subs) do node.subs[i] = treeof(s) end
+  local subs = rec.subs
+  if subs ~= EMPTY then
+    local out = {}
+    for i = 1, #subs do out[i] = treeof(subs[i]) end
+    node.subs = out
   end
   return node
 end
 
+local checkplan = K.checkplan
+
 local function planof(rec, direction)
   local def = rec.def
-  local node = { action = rec.name, mode = def.subanimations or "parallel" }
   local sound = def.sound
-  if type(sound) == "function" then
-    context(rec.path, "sound")
-    K.setwritable(false, "sound")
-    sound = sound(K.game, rec.a, direction)
+  if sound and type(sound) == "function" then
+    CONTEXT_ACTION, CONTEXT_PHASE = rec.path, "sound"
+    setwritable(false, "sound")
+    sound = sound(GAME, rec.a, direction)
     if sound ~= nil and type(sound) ~= "string" then
       K.fail("error", "sound must return a sound name or nil", { action = rec.path, fn = def.sound })
     end
   end
-  node.sound = sound
-  if def.animate then
-    context(rec.path, "animate")
-    K.setwritable(false, "animate")
-    node.src = K.defined(def.animate)
-    local plan = def.animate(K.anim, K.game, rec.a, direction)
-    if plan ~= nil then node.own = K.checkplan(plan, node.src) end
+  local node = { action = rec.name, mode = def.mode, sound = sound }
+  local animate = def.animate
+  if animate then
+    CONTEXT_ACTION, CONTEXT_PHASE = rec.path, "animate"
+    setwritable(false, "animate")
+    local src = def.animsrc
+    node.src = src
+    local plan = animate(K.anim, GAME, rec.a, direction)
+    if plan ~= nil then node.own = checkplan(plan, src) end
   end
-  if #rec.subs > 0 then
-    node.subs = {}
-    for i, s in ipairs(rec.subs) do node.subs[i] = planof(s, direction) end
+  local subs = rec.subs
+  if subs ~= EMPTY then
+    local out = {}
+    for i = 1, #subs do out[i] = planof(subs[i], direction) end
+    node.subs = out
   end
   return node
 end
 
 local function undorec(rec, strict, problems)
-  for i = #rec.subs, 1, -1 do undorec(rec.subs[i], strict, problems) end
+  local subs = rec.subs
+  for i = #subs, 1, -1 do undorec(subs[i], strict, problems) end
   local undo = rec.def.undo
   if not undo then
-    K.revert(rec.s, rec.e)
+    revert(rec.s, rec.e)
     return
   end
-  local us = K.mark()
-  context(rec.path, "undo")
-  K.setwritable(true, "undo")
-  undo(K.game, rec.a)
-  K.setwritable(false, "undo")
+  local us = mark()
+  CONTEXT_ACTION, CONTEXT_PHASE = rec.path, "undo"
+  setwritable(true, "undo")
+  undo(GAME, rec.a)
+  setwritable(false, "undo")
   if not strict then return end
-  local diffs = K.verify(rec.s, rec.e, us, K.mark(), rec.serial0)
+  local diffs = K.verify(rec.s, rec.e, us, mark(), rec.serial0)
   if diffs then
     local file, line = K.site(undo)
     problems[#problems + 1] = { action = rec.path, file = file, line = line, diffs = diffs }
-    K.revert(us, K.mark())     -- back to the state right after apply...
-    K.revert(rec.s, rec.e)     -- ...and from there to before it
+    revert(us, mark())         -- back to the state right after apply...
+    revert(rec.s, rec.e)       -- ...and from there to before it
   end
 end
 
@@ -424,8 +467,10 @@ end
 
 function API.newgame(id, seed, options)
   PACK = PACKS[id]
+  ACTIONS = PACK.actions
   RECS = {}
   local game = K.newroot()
+  GAME = game
   begin("setup")
   local opts = merged(PACK.options, K.decode(options))
   K.setwritable(true, "setup")
@@ -445,11 +490,12 @@ end
 function API.perform(name, params, expected)
   nogame()
   begin("perform")
-  local rec = run(name, K.decode(params), name, 0)
-  if expected == nil or expected == "" or K.hash() ~= expected then checkinvariants() end
+  local rec = run(name, decode(params), name, 0)
+  local hash = hashof()
+  if expected == nil or expected == "" or hash ~= expected then checkinvariants() end
   local plan = planof(rec, "do")
   PENDING.rec = rec
-  return K.hash(), K.encode({ tree = treeof(rec), plan = plan, checkpoint = rec.def.checkpoint or false })
+  return hash, encode({ tree = treeof(rec), plan = plan, checkpoint = rec.def.checkpoint or false })
 end
 
 function API.undo(strict)
@@ -461,7 +507,7 @@ function API.undo(strict)
   undorec(rec, strict == "1", problems)
   local plan = planof(rec, "undo")
   PENDING.rec = rec
-  return K.hash(), K.encode(plan), #problems > 0 and K.encode(problems) or ""
+  return hashof(), encode(plan), #problems > 0 and encode(problems) or ""
 end
 
 function API.invariants()
@@ -472,19 +518,21 @@ end
 
 function API.legal()
   nogame()
-  K.setwritable(false, "legal")
+  setwritable(false, "legal")
   local out = {}
-  for _, name in ipairs(PACK.actionnames) do
-    local def = PACK.actions[name]
-    if def.legal then
-      context(name, "legal")
-      def.legal(K.game, function(params)
-        if type(params) ~= "table" then error(K.where(2) .. "emit expects a param table", 0) end
-        out[#out + 1] = { name = name, params = K.plain(params) }
-      end)
+  LEGAL = out
+  local names = PACK.actionnames
+  for i = 1, #names do
+    local name = names[i]
+    local def = ACTIONS[name]
+    local legal = def.legal
+    if legal then
+      CONTEXT_ACTION, CONTEXT_PHASE = name, "legal"
+      legal(GAME, def.emit)
     end
   end
-  return K.encode(out)
+  LEGAL = nil
+  return encode(out)
 end
 
 function API.render()
@@ -521,7 +569,7 @@ function API.abort()
 end
 
 function API.failure()
-  return K.encode({ action = CONTEXT.action, phase = CONTEXT.phase })
+  return K.encode({ action = CONTEXT_ACTION, phase = CONTEXT_PHASE })
 end
 
 function API.hash() return K.hash() end
