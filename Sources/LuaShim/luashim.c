@@ -4,13 +4,21 @@
 // comments say why it is needed rather than what the API call does.
 
 #include "luashim.h"
+#include "animcore.h"
+#include "statecore.h"
 
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#ifdef __APPLE__
+#include <mach/mach.h>
+#endif
 
 /* Instructions between two hook calls. The hook itself is cheap; what costs
  * is that any count hook makes the VM trap on every instruction. */
@@ -24,6 +32,30 @@
 static const char RB_KERNEL_KEY = 'k';
 static const char RB_ERRMETA_KEY = 'e';
 
+/* The CPU clock of a thread (see RB_RUN_WATCHED). */
+#ifdef __APPLE__
+typedef mach_port_t rb_thread_clock;
+static rb_thread_clock rb_thread_clock_self(void) { return pthread_mach_thread_np(pthread_self()); }
+static int64_t rb_thread_cpu(rb_thread_clock thread) {
+    thread_basic_info_data_t info;
+    mach_msg_type_number_t count = THREAD_BASIC_INFO_COUNT;
+    if (thread_info(thread, THREAD_BASIC_INFO, (thread_info_t)&info, &count) != KERN_SUCCESS) return -1;
+    return ((int64_t)info.user_time.seconds + info.system_time.seconds) * 1000000000 +
+           ((int64_t)info.user_time.microseconds + info.system_time.microseconds) * 1000;
+}
+#else
+typedef clockid_t rb_thread_clock;
+static rb_thread_clock rb_thread_clock_self(void) {
+    clockid_t clock;
+    return pthread_getcpuclockid(pthread_self(), &clock) == 0 ? clock : CLOCK_MONOTONIC;
+}
+static int64_t rb_thread_cpu(rb_thread_clock clock) {
+    struct timespec t;
+    if (clock_gettime(clock, &t) != 0) return -1;
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+#endif
+
 struct RBVM {
     lua_State *L;
     size_t used;             /* bytes allocated now */
@@ -35,6 +67,20 @@ struct RBVM {
     int64_t spent;
     int armed;               /* a user call is running */
     int exhausted;           /* the budget ran out during this call */
+    int run;                 /* RB_RUN_*: how this call is budgeted */
+    /* A watched call (see RB_RUN_WATCHED), shared with the watchdog thread. */
+    atomic_int fired;        /* it was stopped, to run again counted */
+    int hard;                /* stopped, and then ran a budget of kernel code */
+    int64_t kernel_spent;    /* kernel instructions since it was stopped */
+    lua_State *running;      /* the thread that runs now (guarded by lock) */
+    pthread_mutex_t lock;    /* between the Lua thread and the watchdog */
+    _Atomic int64_t watch_id;        /* nonzero while a watched call runs */
+    _Atomic int64_t watch_start;     /* when it began (ns, monotonic) */
+    int64_t watch_cpu;       /* the Lua thread's CPU time then (ns) */
+    rb_thread_clock watch_clock;     /* that thread's CPU clock */
+    _Atomic int64_t watch_allowance; /* ns it may run before it is suspect */
+    int64_t watch_last;      /* the last id given */
+    struct RBVM *watch_next; /* the watchdog's list (guarded by rb_watch_lock) */
     void *host_context;
     RBHostFunction host;
     RBBuffer reply;
@@ -64,11 +110,14 @@ int rb_buffer_set(RBBuffer *buffer, const char *bytes, size_t length) {
  * would otherwise run for hours under a 10M-instruction budget. */
 #define RB_BYTES_PER_INSTRUCTION 256
 
+static void rb_overdrawn(RBVM *vm);
+
 /* Counts every byte and refuses growth past the current limit. Lua turns a
  * NULL from a growing request into an ordinary "not enough memory" error;
  * shrinking must never fail, so it is never refused. During a user call,
  * growth is also charged to the instruction budget; the count hook notices
- * the overdraft at its next call (the allocator itself must not raise). */
+ * the overdraft at its next call (the allocator itself must not raise); a
+ * watched call is stopped at once (rb_overdrawn). */
 static void *rb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     RBVM *vm = (RBVM *)ud;
     size_t old = ptr ? osize : 0;
@@ -91,6 +140,7 @@ static void *rb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         int64_t cost = (int64_t)((nsize - old) / RB_BYTES_PER_INSTRUCTION);
         vm->remaining -= cost;
         vm->spent += cost;
+        if (vm->remaining <= 0) rb_overdrawn(vm);
     }
     return block;
 }
@@ -117,14 +167,152 @@ static void rb_push_where(lua_State *L) {
     lua_pushliteral(L, "");
 }
 
-/* Called every RB_HOOK_PERIOD instructions, in whichever thread runs. Once the
- * budget is spent it stays spent: the hook is re-armed to fire on every
- * instruction and raises again each time, so `while true do pcall(f) end`
- * cannot swallow the error and carry on. */
+static void rb_hook(lua_State *L, lua_Debug *ar);
+
+/* A user call runs in one of three ways:
+ *
+ *   RB_RUN_FREE     no budget (engine calls, budget 0): no hook at all.
+ *   RB_RUN_COUNTED  the budget is counted: a count hook every RB_HOOK_PERIOD
+ *                   instructions, from a fresh count at the start of the call.
+ *                   This is the reference: its verdicts and messages are the
+ *                   ones Rulebench reports.
+ *   RB_RUN_WATCHED  no hook. Any count hook makes the VM trap into the
+ *                   debug interface at every instruction (+20-70% on a
+ *                   step), so most calls run bare and a watchdog looks at
+ *                   the wall clock instead. A watched call that might have
+ *                   spent its budget is stopped, rolled back and run again
+ *                   counted (see rb_call); one that ends sooner cannot have
+ *                   run more instructions than the budget, so its result is
+ *                   exactly the counted run's.
+ *
+ * The bound: a call is suspect once
+ *     charges + elapsed_ns * RB_WATCH_INSTRUCTIONS_PER_NS >= budget
+ * where charges are what the allocator and charge() debited. The fastest
+ * instructions measured (LOADI / NOT / MOVE in a loop, Lua 5.4.4, AMD EPYC,
+ * Linux) run at 2.5 ns each, 0.4 per ns; 4 per ns is ten times that, and one
+ * VM instruction per cycle of a 4 GHz core (the dispatch alone takes several
+ * cycles). So a 10M budget gives a watched call 2.5 ms before it is suspect.
+ * The time is the Lua thread's CPU time (read when the call begins and
+ * ends: two clock reads per call), so a call that was descheduled on a busy
+ * machine is not suspect for that; the watchdog looks at the wall clock
+ * first and then at that thread's CPU clock. */
+enum { RB_RUN_FREE, RB_RUN_COUNTED, RB_RUN_WATCHED };
+
+#define RB_WATCH_INSTRUCTIONS_PER_NS 4
+/* Below this budget (1 ms of allowance) calls are counted from the start:
+ * too many would outlive the allowance and run twice. */
+#define RB_WATCH_MIN_BUDGET 4000000
+/* The watchdog's period, and how many idle periods before it sleeps until
+ * the next watched call starts. */
+#define RB_WATCH_TICK_NS 1000000L
+#define RB_WATCH_IDLE_TICKS 200
+
+/* What a watched call that was stopped raises. Nobody sees it: the call is
+ * run again counted. */
+#define RB_WATCH_MESSAGE "the call ran long; it runs again under the instruction budget"
+
+static int64_t rb_now(void) {
+#ifdef __APPLE__
+    return (int64_t)clock_gettime_nsec_np(CLOCK_UPTIME_RAW);
+#else
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+#endif
+}
+
+static int rb_is_rule(lua_Debug *ar) {
+    return ar->what[0] != 'C' && strncmp(ar->source, "=rulebench", 10) != 0;
+}
+
+/* After a watched call was stopped, every thread that runs gets the hook in
+ * one of two modes. Rule frames: count hook at every instruction, which
+ * raises, so neither pcall nor a coroutine can carry on. Kernel frames: call
+ * and return hooks (near full speed), so the kernel's own bookkeeping (a
+ * require that clears its half-loaded module, a journal write) finishes;
+ * the first call into rule code or return to it raises again. A slow count
+ * hook stays on in kernel mode as a backstop: a chunk that calls itself
+ * "=rulebench..." is stopped after a budget's worth of instructions. */
+static void rb_stop_rules(lua_State *L) {
+    lua_sethook(L, rb_hook, LUA_MASKCOUNT, 1);
+}
+
+static void rb_stop_kernel(lua_State *L) {
+    lua_sethook(L, rb_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, RB_HOOK_PERIOD);
+}
+
+/* Stops the watched call: called with vm->lock held, by the watchdog thread
+ * or by the Lua thread itself (an overdraft). lua_sethook may be called
+ * asynchronously (lua.c does it from a signal handler); the running loop
+ * sees the trap at its next jump or call. */
+static void rb_fire_locked(RBVM *vm) {
+    if (atomic_load(&vm->fired)) return;
+    atomic_store(&vm->fired, 1);
+    rb_stop_rules(vm->L);
+    if (vm->running != NULL && vm->running != vm->L) rb_stop_rules(vm->running);
+}
+
+static void rb_fire(RBVM *vm) {
+    pthread_mutex_lock(&vm->lock);
+    rb_fire_locked(vm);
+    pthread_mutex_unlock(&vm->lock);
+}
+
+/* The hook of a stopped watched call (see rb_stop_rules). */
+static void rb_watch_hook(RBVM *vm, lua_State *L, lua_Debug *ar) {
+    if (!atomic_load(&vm->fired)) rb_fire(vm);
+    if (vm->hard) goto raise;
+    switch (ar->event) {
+    case LUA_HOOKCOUNT:
+        lua_getinfo(L, "S", ar);
+        if (rb_is_rule(ar)) {
+            if (lua_gethookmask(L) & LUA_MASKCALL) rb_stop_rules(L);
+            goto raise;
+        }
+        if (!(lua_gethookmask(L) & LUA_MASKCALL)) {
+            rb_stop_kernel(L);
+        } else if ((vm->kernel_spent += RB_HOOK_PERIOD) > vm->budget) {
+            vm->hard = 1;
+            rb_stop_rules(L);
+            goto raise;
+        }
+        return;
+    case LUA_HOOKCALL:
+    case LUA_HOOKTAILCALL:
+        lua_getinfo(L, "S", ar);
+        if (rb_is_rule(ar)) {
+            rb_stop_rules(L);
+            goto raise;
+        }
+        return;
+    case LUA_HOOKRET: {
+        lua_Debug caller;
+        if (lua_getstack(L, 1, &caller) && lua_getinfo(L, "S", &caller) && rb_is_rule(&caller))
+            rb_stop_rules(L);
+        return;
+    }
+    default:
+        return;
+    }
+raise:
+    lua_pushliteral(L, RB_WATCH_MESSAGE);
+    lua_error(L);
+}
+
+/* Counted calls: called every RB_HOOK_PERIOD instructions, in whichever
+ * thread runs. Once the budget is spent it stays spent: the hook is re-armed
+ * to fire on every instruction and raises again each time, so
+ * `while true do pcall(f) end` cannot swallow the error and carry on. */
 static void rb_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
     RBVM *vm = rb_vm_of(L);
-    if (!vm->armed) return;
+    if (vm->run == RB_RUN_WATCHED) {
+        rb_watch_hook(vm, L, ar);
+        return;
+    }
+    if (vm->run != RB_RUN_COUNTED) {
+        lua_sethook(L, NULL, 0, 0); /* a thread left hooked by an earlier call */
+        return;
+    }
     if (!vm->exhausted) {
         vm->spent += RB_HOOK_PERIOD;
         vm->remaining -= RB_HOOK_PERIOD;
@@ -139,11 +327,11 @@ static void rb_hook(lua_State *L, lua_Debug *ar) {
     lua_error(L);
 }
 
-static void rb_install_hook(RBVM *vm) {
-    if (vm->budget > 0)
-        lua_sethook(vm->L, rb_hook, LUA_MASKCOUNT, RB_HOOK_PERIOD);
-    else
-        lua_sethook(vm->L, NULL, 0, 0);
+/* A charge or an allocation overdrew the budget during a watched call:
+ * nothing counts the instructions, so where a counted run would have raised
+ * is unknown. Stop, and run again counted. */
+static void rb_overdrawn(RBVM *vm) {
+    if (vm->run == RB_RUN_WATCHED && !atomic_load(&vm->fired)) rb_fire(vm);
 }
 
 /* charge(n): counts n instructions' worth of work that a C library
@@ -151,7 +339,9 @@ static void rb_install_hook(RBVM *vm) {
  * since the count hook cannot see inside C. Returns true, and leaves the
  * budget spent (the hook then raises at every instruction), when that
  * overdraws it or it was spent already (charge(0) asks just that); the
- * caller raises the error with the rule's file:line. */
+ * caller raises the error with the rule's file:line. In a watched call an
+ * overdraft stops the call instead (it runs again counted), and charge(0)
+ * is true once the call was stopped. */
 static int rb_charge(lua_State *L) {
     RBVM *vm = rb_vm_of(L);
     lua_Number n = luaL_checknumber(L, 1);
@@ -162,21 +352,55 @@ static int rb_charge(lua_State *L) {
         vm->spent += cost;
         if (vm->remaining <= 0) {
             out = 1;
-            if (!vm->exhausted) {
+            if (vm->run == RB_RUN_WATCHED) {
+                rb_overdrawn(vm);
+            } else if (!vm->exhausted) {
                 vm->exhausted = 1;
                 lua_sethook(vm->L, rb_hook, LUA_MASKCOUNT, 1);
                 if (L != vm->L) lua_sethook(L, rb_hook, LUA_MASKCOUNT, 1);
             }
         }
     }
-    lua_pushboolean(L, out || (vm->armed && vm->exhausted));
+    lua_pushboolean(L, out || (vm->armed && (vm->exhausted || atomic_load(&vm->fired))));
     lua_pushinteger(L, (lua_Integer)vm->budget);
     return 2;
 }
 
+/* operation(): a kernel loop that runs many operations in one call (explore)
+ * starts each with this, so each has a whole budget, as if Swift had made a
+ * call per operation. Counted: a fresh count. Watched: the operation that
+ * ends now is checked as rb_watch_end checks a call (past its allowance, or
+ * overdrawn: stop, and the whole call runs again counted, where each
+ * operation is counted from its start), and the next one gets its own
+ * allowance. Free (no budget): nothing. */
+static int rb_operation(lua_State *L) {
+    RBVM *vm = rb_vm_of(L);
+    if (!vm->armed) return 0;
+    if (vm->run == RB_RUN_COUNTED) {
+        if (vm->exhausted) return 0;   /* the hook raises at the next instruction */
+        vm->remaining = vm->budget;
+        vm->spent = 0;
+        lua_sethook(vm->L, rb_hook, LUA_MASKCOUNT, RB_HOOK_PERIOD);
+        return 0;
+    }
+    if (vm->run == RB_RUN_WATCHED) {
+        if (atomic_load(&vm->fired)) return 0;
+        int64_t now = rb_thread_cpu(vm->watch_clock);
+        int64_t elapsed = now < 0 || vm->watch_cpu < 0 ? INT64_MAX / 8 : now - vm->watch_cpu;
+        if (vm->remaining <= 0 || elapsed >= vm->remaining / RB_WATCH_INSTRUCTIONS_PER_NS) {
+            rb_fire(vm);
+            return 0;
+        }
+        vm->remaining = vm->budget;
+        vm->spent = 0;
+        vm->watch_cpu = now;
+        atomic_store(&vm->watch_start, rb_now());
+    }
+    return 0;
+}
+
 void rb_set_instruction_budget(RBVM *vm, int64_t instructions) {
     vm->budget = instructions > 0 ? instructions : 0;
-    rb_install_hook(vm);
 }
 
 void rb_set_memory_cap(RBVM *vm, size_t bytes) {
@@ -188,21 +412,331 @@ size_t rb_memory_used(RBVM *vm) { return vm->used; }
 
 int64_t rb_instructions_used(RBVM *vm) { return vm->spent; }
 
-static void rb_arm(RBVM *vm, RBCallMode mode) {
+/* ---------- the watchdog ---------- */
+
+/* One thread for the process. Every RB_WATCH_TICK_NS it looks at the VMs
+ * that run a watched call and stops those past their allowance; after
+ * RB_WATCH_IDLE_TICKS with none it sleeps until a watched call starts. The
+ * Lua thread pays, per call, one monotonic clock read (vDSO), two reads of
+ * its CPU clock (a system call on Linux: 0.85 us each on the test VM), a few
+ * plain and atomic stores and one uncontended mutex at the end. */
+static pthread_mutex_t rb_watch_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t rb_watch_wake = PTHREAD_COND_INITIALIZER;
+static RBVM *rb_watch_list;          /* every open VM, guarded by rb_watch_lock */
+static atomic_int rb_watch_state;    /* 0 not started, 1 running, 2 cannot start */
+static atomic_int rb_watch_sleeping;
+
+static int rb_watch_any(void) {
+    for (RBVM *vm = rb_watch_list; vm; vm = vm->watch_next)
+        if (atomic_load(&vm->watch_id) != 0) return 1;
+    return 0;
+}
+
+static void *rb_watchdog(void *unused) {
+    (void)unused;
+    int idle = 0;
+    pthread_mutex_lock(&rb_watch_lock);
+    for (;;) {
+        int64_t now = rb_now();
+        int active = 0;
+        for (RBVM *vm = rb_watch_list; vm; vm = vm->watch_next) {
+            int64_t id = atomic_load(&vm->watch_id);
+            if (id == 0) continue;
+            active = 1;
+            int64_t allowance = atomic_load(&vm->watch_allowance);
+            if (now - atomic_load(&vm->watch_start) < allowance) continue;
+            /* Past its allowance in wall time; in CPU time? Read under the
+             * lock: while the call runs, its thread (and clock) exists. */
+            pthread_mutex_lock(&vm->lock);
+            if (atomic_load(&vm->watch_id) == id) {
+                int64_t cpu = rb_thread_cpu(vm->watch_clock);
+                if (cpu < 0 || cpu - vm->watch_cpu >= allowance) rb_fire_locked(vm);
+            }
+            pthread_mutex_unlock(&vm->lock);
+        }
+        idle = active ? 0 : idle + 1;
+        if (idle >= RB_WATCH_IDLE_TICKS) {
+            /* Sleep only if no call started meanwhile; rb_watch_begin reads
+             * rb_watch_sleeping after publishing its call, so one side sees
+             * the other (both sequentially consistent). */
+            atomic_store(&rb_watch_sleeping, 1);
+            while (!rb_watch_any()) pthread_cond_wait(&rb_watch_wake, &rb_watch_lock);
+            atomic_store(&rb_watch_sleeping, 0);
+            idle = 0;
+            continue;
+        }
+        pthread_mutex_unlock(&rb_watch_lock);
+        struct timespec tick = {0, RB_WATCH_TICK_NS};
+        nanosleep(&tick, NULL);
+        pthread_mutex_lock(&rb_watch_lock);
+    }
+    return NULL;
+}
+
+/* After fork the child has no watchdog thread; it starts its own. */
+static void rb_watch_forked(void) {
+    pthread_mutex_init(&rb_watch_lock, NULL);
+    pthread_cond_init(&rb_watch_wake, NULL);
+    atomic_store(&rb_watch_sleeping, 0);
+    if (atomic_load(&rb_watch_state) == 1) atomic_store(&rb_watch_state, 0);
+}
+
+/* Starts the watchdog if needed; false when it cannot run (calls are then
+ * counted, as before there was a watchdog). */
+static int rb_watch_ready(void) {
+    int state = atomic_load(&rb_watch_state);
+    if (state != 0) return state == 1;
+    pthread_mutex_lock(&rb_watch_lock);
+    if (atomic_load(&rb_watch_state) == 0) {
+        static int registered;
+        if (!registered) { pthread_atfork(NULL, NULL, rb_watch_forked); registered = 1; }
+        pthread_t thread;
+        pthread_attr_t attr;
+        int ok = pthread_attr_init(&attr) == 0;
+        if (ok) {
+            pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+            pthread_attr_setstacksize(&attr, 64 << 10);
+            ok = pthread_create(&thread, &attr, rb_watchdog, NULL) == 0;
+            pthread_attr_destroy(&attr);
+        }
+        atomic_store(&rb_watch_state, ok ? 1 : 2);
+    }
+    pthread_mutex_unlock(&rb_watch_lock);
+    return atomic_load(&rb_watch_state) == 1;
+}
+
+static void rb_watch_register(RBVM *vm) {
+    pthread_mutex_lock(&rb_watch_lock);
+    vm->watch_next = rb_watch_list;
+    rb_watch_list = vm;
+    pthread_mutex_unlock(&rb_watch_lock);
+}
+
+static void rb_watch_unregister(RBVM *vm) {
+    pthread_mutex_lock(&rb_watch_lock);
+    for (RBVM **p = &rb_watch_list; *p; p = &(*p)->watch_next)
+        if (*p == vm) { *p = vm->watch_next; break; }
+    pthread_mutex_unlock(&rb_watch_lock);
+}
+
+static void rb_watch_begin(RBVM *vm) {
+    int64_t start = rb_now();
+    int64_t id = start > vm->watch_last ? start : vm->watch_last + 1; /* unique per call */
+    vm->watch_last = id;
+    vm->watch_clock = rb_thread_clock_self();
+    vm->watch_cpu = rb_thread_cpu(vm->watch_clock);
+    atomic_store(&vm->watch_start, start);
+    atomic_store(&vm->watch_allowance, vm->budget / RB_WATCH_INSTRUCTIONS_PER_NS);
+    vm->running = vm->L;
+    atomic_store(&vm->watch_id, id);
+    if (atomic_load(&rb_watch_sleeping)) {
+        pthread_mutex_lock(&rb_watch_lock);
+        pthread_cond_signal(&rb_watch_wake);
+        pthread_mutex_unlock(&rb_watch_lock);
+    }
+}
+
+/* Ends a watched call; returns 1 when it must run again counted. */
+static int rb_watch_end(RBVM *vm) {
+    int64_t end = rb_thread_cpu(vm->watch_clock);
+    int64_t elapsed = end < 0 || vm->watch_cpu < 0 ? INT64_MAX / 8 : end - vm->watch_cpu;
+    pthread_mutex_lock(&vm->lock);
+    atomic_store(&vm->watch_id, 0);     /* from here on the watchdog leaves it alone */
+    vm->running = NULL;
+    int fired = atomic_load(&vm->fired);
+    pthread_mutex_unlock(&vm->lock);
+    if (fired) lua_sethook(vm->L, NULL, 0, 0);
+    return fired || vm->remaining <= 0 || elapsed >= vm->remaining / RB_WATCH_INSTRUCTIONS_PER_NS;
+}
+
+/* ---------- coroutines ---------- */
+
+/* coroutine.resume, coroutine.wrap and coroutine.close as Lua 5.4's
+ * lcorolib.c has them (same messages), plus two things around every switch
+ * of thread: the thread about to run gets the hook of the call (a count
+ * hook is per thread, and a thread kept from an earlier call may carry
+ * another), and a watched call records which thread runs, so the watchdog
+ * can stop a loop inside a coroutine. The sandbox installs them in the
+ * coroutine library, so `package.loaded` names them as before. */
+static void rb_thread_hook(RBVM *vm, lua_State *co) {
+    lua_Hook hook = NULL;
+    int mask = 0, count = 0;
+    if (vm->run == RB_RUN_COUNTED) {
+        if (vm->exhausted) return; /* as before: it raises within RB_HOOK_PERIOD */
+        hook = rb_hook, mask = LUA_MASKCOUNT, count = RB_HOOK_PERIOD;
+    } else if (vm->run == RB_RUN_WATCHED && atomic_load(&vm->fired)) {
+        hook = rb_hook, mask = LUA_MASKCOUNT, count = 1;
+    }
+    if (lua_gethook(co) != hook || lua_gethookmask(co) != mask || (mask && lua_gethookcount(co) != count))
+        lua_sethook(co, hook, mask, count);
+}
+
+/* Brackets a switch to `co` (enter) and back to `L` (leave). */
+static void rb_thread_enter(RBVM *vm, lua_State *co) {
+    if (vm->run != RB_RUN_WATCHED) {
+        rb_thread_hook(vm, co);
+        return;
+    }
+    pthread_mutex_lock(&vm->lock);
+    vm->running = co;
+    rb_thread_hook(vm, co);
+    pthread_mutex_unlock(&vm->lock);
+}
+
+static void rb_thread_leave(RBVM *vm, lua_State *L) {
+    if (vm->run != RB_RUN_WATCHED) return;
+    pthread_mutex_lock(&vm->lock);
+    vm->running = L;
+    if (atomic_load(&vm->fired)) rb_stop_rules(L);
+    pthread_mutex_unlock(&vm->lock);
+}
+
+#if LUA_VERSION_RELEASE_NUM >= 50406
+#define rb_closethread(co, L) lua_closethread(co, L)
+#else
+#define rb_closethread(co, L) lua_resetthread(co)
+#endif
+
+static int rb_closeco(lua_State *L, lua_State *co) {
+    RBVM *vm = rb_vm_of(L);
+    rb_thread_enter(vm, co);
+    int status = rb_closethread(co, L);
+    rb_thread_leave(vm, L);
+    return status;
+}
+
+static lua_State *rb_getco(lua_State *L) {
+    lua_State *co = lua_tothread(L, 1);
+    luaL_argexpected(L, co, 1, "thread");
+    return co;
+}
+
+static int rb_auxresume(lua_State *L, lua_State *co, int narg) {
+    int status, nres;
+    if (!lua_checkstack(co, narg)) {
+        lua_pushliteral(L, "too many arguments to resume");
+        return -1;
+    }
+    lua_xmove(L, co, narg);
+    RBVM *vm = rb_vm_of(L);
+    rb_thread_enter(vm, co);
+    status = lua_resume(co, L, narg, &nres);
+    rb_thread_leave(vm, L);
+    if (status == LUA_OK || status == LUA_YIELD) {
+        if (!lua_checkstack(L, nres + 1)) {
+            lua_pop(co, nres);
+            lua_pushliteral(L, "too many results to resume");
+            return -1;
+        }
+        lua_xmove(co, L, nres);
+        return nres;
+    } else {
+        lua_xmove(co, L, 1);
+        return -1;
+    }
+}
+
+static int rb_coresume(lua_State *L) {
+    lua_State *co = rb_getco(L);
+    int r = rb_auxresume(L, co, lua_gettop(L) - 1);
+    if (r < 0) {
+        lua_pushboolean(L, 0);
+        lua_insert(L, -2);
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    lua_insert(L, -(r + 1));
+    return r + 1;
+}
+
+static int rb_auxwrap(lua_State *L) {
+    lua_State *co = lua_tothread(L, lua_upvalueindex(1));
+    int r = rb_auxresume(L, co, lua_gettop(L));
+    if (r < 0) {
+        int stat = lua_status(co);
+        if (stat != LUA_OK && stat != LUA_YIELD) {
+            stat = rb_closeco(L, co);
+            lua_xmove(co, L, 1);
+        }
+        if (stat != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {
+            luaL_where(L, 1);
+            lua_insert(L, -2);
+            lua_concat(L, 2);
+        }
+        return lua_error(L);
+    }
+    return r;
+}
+
+static int rb_cowrap(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_State *co = lua_newthread(L);
+    lua_pushvalue(L, 1);
+    lua_xmove(L, co, 1);
+    lua_pushcclosure(L, rb_auxwrap, 1);
+    return 1;
+}
+
+static int rb_coclose(lua_State *L) {
+    lua_State *co = rb_getco(L);
+    static const char *const names[] = {"running", "dead", "suspended", "normal"};
+    int status;
+    if (L == co) status = 0;
+    else switch (lua_status(co)) {
+        case LUA_YIELD: status = 2; break;
+        case LUA_OK: {
+            lua_Debug ar;
+            if (lua_getstack(co, 0, &ar)) status = 3;
+            else status = lua_gettop(co) == 0 ? 1 : 2;
+            break;
+        }
+        default: status = 1; break;
+    }
+    if (status == 1 || status == 2) {
+        if (rb_closeco(L, co) == LUA_OK) {
+            lua_pushboolean(L, 1);
+            return 1;
+        }
+        lua_pushboolean(L, 0);
+        lua_xmove(co, L, 1);
+        return 2;
+    }
+    return luaL_error(L, "cannot close a %s coroutine", names[status]);
+}
+
+/* Arms the budget for a call. */
+static void rb_arm(RBVM *vm, RBCallMode mode, int watch) {
     vm->memory_hit = 0;
     vm->exhausted = 0;
+    vm->hard = 0;
+    vm->kernel_spent = 0;
+    atomic_store(&vm->fired, 0);
     vm->spent = 0;
     vm->remaining = vm->budget;
     vm->armed = (mode == RB_MODE_USER && vm->budget > 0);
     vm->limit = mode == RB_MODE_USER ? vm->cap : vm->cap + RB_ENGINE_RESERVE;
+    if (!vm->armed) {
+        vm->run = RB_RUN_FREE;
+    } else if (watch) {
+        vm->run = RB_RUN_WATCHED;
+        rb_watch_begin(vm);
+    } else {
+        vm->run = RB_RUN_COUNTED;
+        lua_sethook(vm->L, rb_hook, LUA_MASKCOUNT, RB_HOOK_PERIOD); /* a fresh count */
+    }
 }
 
-/* After a call: lift the budget and restore the normal hook period, so the
- * next call (and the engine's own rollback) runs at full speed. */
-static void rb_disarm(RBVM *vm) {
+/* After a call: lift the budget and the hook, so the next call (and the
+ * engine's own rollback) runs at full speed. Returns 1 when a watched call
+ * must run again counted. */
+static int rb_disarm(RBVM *vm) {
+    int again = 0;
+    if (vm->run == RB_RUN_WATCHED) again = rb_watch_end(vm);
+    else if (vm->run == RB_RUN_COUNTED) lua_sethook(vm->L, NULL, 0, 0);
+    vm->run = RB_RUN_FREE;
     vm->armed = 0;
     vm->limit = vm->cap + RB_ENGINE_RESERVE;
-    if (vm->exhausted) rb_install_hook(vm);
+    return again;
 }
 
 /* ---------- error handling ---------- */
@@ -528,11 +1062,19 @@ RBVM *rb_open(size_t memory_cap, void *host_context, RBHostFunction host) {
         return NULL;
     }
     *(RBVM **)lua_getextraspace(vm->L) = vm;
+    atomic_init(&vm->fired, 0);
+    atomic_init(&vm->watch_id, 0);
+    atomic_init(&vm->watch_start, 0);
+    atomic_init(&vm->watch_allowance, 0);
+    pthread_mutex_init(&vm->lock, NULL);
+    rb_watch_register(vm);
     return vm;
 }
 
 void rb_close(RBVM *vm) {
     if (vm == NULL) return;
+    rb_watch_unregister(vm);
+    pthread_mutex_destroy(&vm->lock);
     lua_close(vm->L);
     free(vm->reply.data);
     free(vm);
@@ -565,8 +1107,12 @@ static void rb_push_helpers(lua_State *L) {
         {"host", rb_host_call}, {"strhash", rb_strhash},
         {"floatbits", rb_floatbits}, {"decode", rb_decode}, {"encode", rb_encode},
         {"charge", rb_charge},
+        {"coresume", rb_coresume}, {"cowrap", rb_cowrap}, {"coclose", rb_coclose},
+        {"operation", rb_operation},
         {NULL, NULL}};
     luaL_newlib(L, helpers);
+    rb_open_statecore(L); /* C.state: state.lua's hot path (statecore.c) */
+    rb_open_animcore(L); /* C.anim: anim.lua's builders (animcore.c) */
     lua_newtable(L); /* the metatable that marks kernel error objects */
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RB_ERRMETA_KEY);
@@ -616,10 +1162,9 @@ RBStatus rb_load_kernel(RBVM *vm, int count, const char *const *sources, const s
     lua_pushcfunction(L, rb_msgh);
     lua_pushcfunction(L, rb_load_kernel_protected);
     lua_pushlightuserdata(L, &load);
-    rb_arm(vm, RB_MODE_ENGINE);
+    rb_arm(vm, RB_MODE_ENGINE, 0);
     int status = lua_pcall(L, 1, 0, 1);
     rb_disarm(vm);
-    if (status == LUA_OK) rb_install_hook(vm);
     return rb_status(vm, status);
 }
 
@@ -646,17 +1191,61 @@ static int rb_trampoline(lua_State *L) {
     return lua_gettop(L);
 }
 
+/* Runs one call from a clean stack; RB_RERUN when a watched call must run
+ * again counted. */
+#define RB_RERUN (-1)
+
+static int rb_run(RBVM *vm, RBCallMode mode, RBCall *call, int watch) {
+    lua_State *L = vm->L;
+    lua_settop(L, 0);
+    lua_pushcfunction(L, rb_msgh);
+    lua_pushcfunction(L, rb_trampoline);
+    lua_pushlightuserdata(L, call);
+    rb_arm(vm, mode, watch);
+    int status = lua_pcall(L, 1, LUA_MULTRET, 1);
+    if (rb_disarm(vm)) return RB_RERUN;
+    return (int)rb_status(vm, status);
+}
+
+/* The user calls that may run watched: those whose every effect the
+ * kernel's `abort` undoes (they begin an operation, which rolls back to its
+ * journal mark) or that write nothing (aborts = 0: they are not rolled back,
+ * which also spares an operation left pending). Loading a pack registers the
+ * pack and its modules, which abort does not undo: those calls, and any call
+ * not listed here, are counted from the start. */
+static const struct { const char *name; int aborts; } rb_restartable[] = {
+    {"perform", 1}, {"undo", 1}, {"newgame", 1}, {"set", 1}, {"explore", 1},
+    {"legal", 0}, {"render", 0}, {"invariants", 0}, {NULL, 0}};
+
 RBStatus rb_call(RBVM *vm, RBCallMode mode, const char *function,
                  int argc, const char *const *argv, const size_t *lengths) {
     lua_State *L = vm->L;
     lua_settop(L, 0);
     if (!lua_checkstack(L, 8)) return RB_MEMORY;
     RBCall call = {function, argc, argv, lengths};
-    lua_pushcfunction(L, rb_msgh);
-    lua_pushcfunction(L, rb_trampoline);
-    lua_pushlightuserdata(L, &call);
-    rb_arm(vm, mode);
-    int status = lua_pcall(L, 1, LUA_MULTRET, 1);
-    rb_disarm(vm);
-    return rb_status(vm, status);
+    int restart = -1;
+    if (mode == RB_MODE_USER && vm->budget >= RB_WATCH_MIN_BUDGET) {
+        for (int i = 0; rb_restartable[i].name; i++)
+            if (strcmp(function, rb_restartable[i].name) == 0) restart = rb_restartable[i].aborts;
+        if (restart >= 0 && !rb_watch_ready()) restart = -1;
+    }
+    int status = rb_run(vm, mode, &call, restart >= 0);
+    if (status != RB_RERUN) return (RBStatus)status;
+    /* The watched run was stopped, or ended too late to be sure it stayed
+     * within the budget. Roll it back and run the very same call again,
+     * counted: the verdict (result, "instruction budget exceeded" at the
+     * rule's file:line, memory) and every message are the counted run's.
+     * So a call past the allowance (2.5 ms for a 10M budget) runs twice:
+     * what abort does not undo happens twice (a rule's print, a pack's
+     * module-level locals, a module first required by this call, which the
+     * second run finds loaded). A full collection first, so that the first
+     * run's garbage does not crowd the second run against the memory cap. */
+    if (restart) {
+        RBCall abort_call = {"abort", 0, NULL, NULL};
+        status = rb_run(vm, RB_MODE_ENGINE, &abort_call, 0);
+        if (status != RB_OK) return (RBStatus)status;
+    }
+    lua_settop(L, 0);
+    lua_gc(L, LUA_GCCOLLECT, 0);
+    return (RBStatus)rb_run(vm, mode, &call, 0);
 }

@@ -6,7 +6,10 @@
 // reached through a C wrapper that raises on Swift's behalf.
 //
 // The VM also owns the two budgets that make hostile scripts stoppable: a
-// counting allocator with a memory cap, and an instruction-count hook.
+// counting allocator with a memory cap, and an instruction budget. Most
+// user calls run with no hook under a wall-clock watchdog; one that runs
+// long is rolled back and run again under the count hook (see luashim.c),
+// so results and messages are always the counted run's.
 
 #ifndef LUASHIM_H
 #define LUASHIM_H
@@ -66,7 +69,7 @@ void rb_close(RBVM *vm);
 /// The underlying Lua state, for the non-raising reads Swift does on results.
 lua_State *rb_state(RBVM *vm);
 
-/// Sets the instruction budget per user call (0 removes the hook entirely).
+/// Sets the instruction budget per user call (0: no hook and no watchdog).
 void rb_set_instruction_budget(RBVM *vm, int64_t instructions);
 
 /// Sets the memory cap in bytes.
@@ -76,6 +79,8 @@ void rb_set_memory_cap(RBVM *vm, size_t bytes);
 size_t rb_memory_used(RBVM *vm);
 
 /// Instructions used by the last user call (granularity: the hook period).
+/// A call that ran watched, without the hook, reports only what was charged
+/// (allocation, `charge`).
 int64_t rb_instructions_used(RBVM *vm);
 
 /// Compiles and runs the kernel's chunks (text only, never bytecode), in order.
@@ -87,7 +92,9 @@ RBStatus rb_load_kernel(RBVM *vm, int count, const char *const *sources, const s
                         const char *const *chunknames);
 
 /// Calls kernel[function](args...) in protected mode. Each argument is a
-/// string (pointer and length). On RB_OK the results are at stack indices
+/// string (pointer and length). A user call that runs past the watchdog's
+/// allowance is rolled back (kernel `abort`) and run once more under the
+/// count hook; only the second run's results are returned. On RB_OK the results are at stack indices
 /// 2...top; otherwise the error object is at index 2. Call rb_clear after
 /// reading them.
 RBStatus rb_call(RBVM *vm, RBCallMode mode, const char *function,

@@ -169,6 +169,47 @@ final class Kernel {
         try engine("selftest", [file, source])
     }
 
+    /// What a walk of the game tree inside the kernel found.
+    enum Exploration {
+        /// Nodes per depth: `[d]` sequences of length d + 1.
+        case counts([Int])
+        /// An undo on `path` did not restore the state.
+        case undoMismatch(path: [ActionCall], problems: [UndoProblem])
+    }
+
+    /// A failure inside a kernel walk, with the path that led to it.
+    struct ExplorationError: Error {
+        let path: [ActionCall]
+        let error: RulebenchError
+    }
+
+    /// Walks every sequence of legal actions up to `depth` from the current
+    /// state inside the kernel: perform, recurse, undo (verified when
+    /// `strict`), one crossing for the whole walk. The state is the one it
+    /// started from afterwards, whatever happened.
+    func explore(depth: Int, strict: Bool) throws(ExplorationError) -> Exploration {
+        do {
+            let reply = try user("explore", [String(depth), strict ? "1" : "0"])
+            let status = String(decoding: reply.first ?? [], as: UTF8.self)
+            let value = decode(reply.count > 1 ? reply[1] : nil)
+            if status == "undo" {
+                return .undoMismatch(path: exploredPath(), problems: Kernel.problems(value))
+            }
+            return .counts((value?.listItems ?? []).map { item in
+                if case .int(let n) = item { return Int(n) }
+                return 0
+            })
+        } catch {
+            throw ExplorationError(path: exploredPath(), error: error)
+        }
+    }
+
+    /// The path the last walk was on.
+    private func exploredPath() -> [ActionCall] {
+        let list = decode((try? engine("explored"))?.first)?.listItems ?? []
+        return list.map { ActionCall($0["name"]?.stringValue ?? "", ActionCall.params(from: $0["params"])) }
+    }
+
     // MARK: Crossing
 
     private func hash(_ reply: [[UInt8]]) -> StateHash {

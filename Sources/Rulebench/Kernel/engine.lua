@@ -516,8 +516,9 @@ function API.invariants()
   return ""
 end
 
-function API.legal()
-  nogame()
+-- Every legal call { name, params }, in action-name order, each action's in
+-- the order it emits them.
+local function legalcalls()
   setwritable(false, "legal")
   local out = {}
   LEGAL = out
@@ -532,7 +533,88 @@ function API.legal()
     end
   end
   LEGAL = nil
-  return encode(out)
+  return out
+end
+
+function API.legal()
+  nogame()
+  return encode(legalcalls())
+end
+
+---------------------------------------------------------------- explore
+-- explore(depth): every sequence of legal actions up to `depth` from the
+-- current state, walked as Swift's Explorer walks it through Game (perform,
+-- recurse, strict undo, the hash back to what it was), but without a
+-- crossing per node. Each legal enumeration, perform and undo is its own
+-- operation for the instruction budget (C.operation starts one).
+--
+-- Returns "ok" and the counts per depth, or "undo" and the problems of an
+-- undo that did not restore the state. Any other failure raises. Either
+-- way EXPLORED.path is the path to the failure, and the walk's actions are
+-- undone from the journal (here, or by abort when an error unwound): the
+-- state is the one explore started from.
+local operation = K.C.operation or function() end
+local EXPLORED = { path = {} }
+local EXPLORING                  -- { recs = #RECS, mark = journal mark } while a walk runs
+
+local function unwind()
+  rollback(EXPLORING.mark)
+  for i = #RECS, EXPLORING.recs + 1, -1 do RECS[i] = nil end
+  EXPLORING = nil
+end
+
+function API.explore(depth, strict)
+  strict = strict ~= "0"
+  nogame()
+  if PENDING then rollback(PENDING.mark); PENDING = nil end
+  depth = tointeger(tonumber(depth)) or 0
+  local counts, path = {}, {}
+  for i = 1, depth do counts[i] = 0 end
+  EXPLORED.path = path
+  EXPLORING = { recs = #RECS, mark = mark() }
+  local failure
+  local function visit(level)
+    operation()
+    local calls = legalcalls()
+    for i = 1, #calls do
+      local call = calls[i]
+      path[level] = call
+      local before = hashof()
+      operation()
+      begin("perform")
+      local rec = run(call.name, call.params, call.name, 0)
+      checkinvariants()
+      planof(rec, "do")
+      RECS[#RECS + 1], PENDING = rec, nil
+      counts[level] = counts[level] + 1
+      if level < depth and not visit(level + 1) then return false end
+      operation()
+      begin("undo")
+      local problems = {}
+      undorec(rec, strict, problems)
+      planof(rec, "undo")
+      RECS[#RECS], PENDING = nil, nil
+      truncate(rec.s)
+      local after = hashof()
+      if strict and #problems == 0 and after ~= before then
+        problems[1] = { action = call.name, diffs = { { path = "(state hash)", before = before, after = after,
+                        note = "the state differs from before the action" } } }
+      end
+      if #problems > 0 then failure = problems; return false end
+    end
+    path[level] = nil
+    return true
+  end
+  if depth > 0 then visit(1) end
+  unwind()
+  setwritable(false, "")
+  if failure then return "undo", encode(failure) end
+  return "ok", encode(counts)
+end
+
+-- The path of the last explore, to report where it failed.
+function API.explored()
+  return encode(EXPLORED.path)
 end
 
 function API.render()
@@ -566,6 +648,7 @@ function API.abort()
   K.setwritable(false, "")
   if PENDING then K.rollback(PENDING.mark) end
   PENDING = nil
+  if EXPLORING then unwind() end
 end
 
 function API.failure()

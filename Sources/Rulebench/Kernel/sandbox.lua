@@ -263,7 +263,9 @@ end
 -- The budget error is raised from inside the count hook, and Lua runs a
 -- message handler before unwinding, still inside the hook, where hooks are
 -- off: `xpcall(f, function() while true do end end)` would never be
--- stopped. Once the budget is spent, a rule's handler is skipped.
+-- stopped. Once the budget is spent, a rule's handler is skipped. So it is
+-- once the watchdog stopped a watched call (charge(0) is true then too; the
+-- call runs again counted, see luashim.c).
 local function safe_xpcall(f, handler, ...)
   if type(handler) ~= "function" then return xpcall(f, handler, ...) end
   return xpcall(f, function(e)
@@ -287,6 +289,14 @@ local function safe_load_for(env)
     return load(chunk, name or "=(load)", "t", chunkenv)
   end
 end
+
+-- coroutine.resume, wrap and close switch the running thread. Their C
+-- versions (luashim.c, the same code and messages as Lua's) give the thread
+-- about to run the call's instruction hook, and tell the watchdog which
+-- thread runs, so it can stop a loop inside a coroutine. They replace the
+-- entries of the library table itself, so package.loaded and tracebacks
+-- name them as before.
+coroutine.resume, coroutine.wrap, coroutine.close = C.coresume, C.cowrap, C.coclose
 
 local function library(pack)
   local math_ = copy(math)
@@ -318,17 +328,29 @@ local function requirer(pack)
     local cached = p.modules[name]
     if cached == LOADING then fault("module '" .. name .. "' requires itself (a require cycle)") end
     if cached ~= nil then return cached end
-    local reply = C.host("module", p.dir .. "\n" .. name)
-    if reply == "" then
+    -- A module compiled before (the pack was reloaded) runs again as it is.
+    local chunk = p.compiled[name]
+    if chunk == false then
       if p.base then return find(p.base, name) end
       return nil
     end
-    local chunkname, source = reply:match("^([^\n]*)\n(.*)$")
-    local chunk, message = load(source, "@" .. chunkname, "t", p.env)
-    if not chunk then
-      if message:find("^attempt to load") then message = chunkname .. ": " .. message end
-      error(message, 0)
+    if chunk == nil then
+      local reply = C.host("module", p.dir .. "\n" .. name)
+      if reply == "" then
+        p.compiled[name] = false
+        if p.base then return find(p.base, name) end
+        return nil
+      end
+      local chunkname, source = reply:match("^([^\n]*)\n(.*)$")
+      local message
+      chunk, message = load(source, "@" .. chunkname, "t", p.env)
+      if not chunk then
+        if message:find("^attempt to load") then message = chunkname .. ": " .. message end
+        error(message, 0)
+      end
+      p.compiled[name] = chunk
     end
+    K.debug.setupvalue(chunk, 1, p.env)   -- the pack's current globals
     p.modules[name] = LOADING
     local wasloading = p.loading
     p.loading = true

@@ -1,8 +1,11 @@
--- The state and its journal, in Lua.
+-- The state and its journal: the Lua half. The hot path (the barrier for
+-- scalar writes, the journal, the hash, the fast pass of verification) is
+-- in Sources/LuaShim/statecore.c, reached through C.state.
 --
 -- Every table of the game state is an empty proxy whose metatable reads from
 -- a backing table (`__index = backing`, so reads cost one metatable lookup
--- and no function call) and routes every write through `write`. A write
+-- and no function call) and routes every write through the barrier (C's
+-- write, with `write` below for tables and errors). A write
 -- records (node, key, old value) in one flat journal array, so rollback,
 -- undo-by-journal and undo verification all cost what the action wrote.
 --
@@ -24,23 +27,21 @@
 
 local K = ...
 local C = K.C
+local SC = C.state                                 -- statecore.c: barrier, journal, hash, verify
 local type, next, error, setmetatable, tostring = type, next, error, setmetatable, tostring
 local math_type, huge, tointeger = math.type, math.huge, math.tointeger
 local format, concat, sort, insert = string.format, table.concat, table.sort, table.insert
-local strhash, floatbits = C.strhash, C.floatbits
 
 local NODE = setmetatable({}, { __mode = "k" })   -- proxy -> its metatable (the node record)
 local NIL = {}                                     -- the journal's stand-in for an absent value
-local J, JN = {}, 0                                -- journal: node, key, old value; JN entries used
-local WRITABLE, PHASE = false, "loading"
-local SERIAL = 0                                   -- creation counter of nodes
+local J = {}                                       -- journal: node, key, old value; SC.mark() slots used
 local ROOT                                         -- node record of the game root
 K.NODE, K.NIL = NODE, NIL
 
 ---------------------------------------------------------------- hashing
-local M1, M2, GOLD = 0xbf58476d1ce4e5b9, 0x94d049bb133111eb, 0x9e3779b97f4a7c15
-local TAG_I, TAG_F, TAG_S, TAG_T, TAG_K =
-  0x1f2e3d4c5b6a7988, 0x2a3b4c5d6e7f8091, 0x3c4d5e6f708192a3, 0x4e5f60718293a4b5, 0x5a6b7c8d9eafb0c1
+-- The hash lives in statecore.c (same definitions as this file had, so the
+-- values are unchanged). K.mix stays here for the random generator.
+local M1, M2 = 0xbf58476d1ce4e5b9, 0x94d049bb133111eb
 
 -- splitmix64's finalizer: integer arithmetic wraps, >> is a logical shift.
 local function mix(z)
@@ -50,103 +51,22 @@ local function mix(z)
 end
 K.mix = mix
 
-local H_TRUE, H_FALSE = mix(0x7a7a), mix(0x7b7b)
-local SH, SHN = {}, 0        -- memo of string hashes (bounded)
-local function strh(s)
-  local h = SH[s]
-  if h == nil then
-    h = mix(strhash(s) ~ TAG_S)
-    if SHN >= 65536 then SH, SHN = {}, 0 end
-    SH[s], SHN = h, SHN + 1
-  end
-  return h
-end
-
-local function scalarh(v)
-  local t = type(v)
-  if t == "string" then return strh(v) end
-  if t == "number" then
-    if math_type(v) == "integer" then return mix(v ~ TAG_I) end
-    return mix(floatbits(v) ~ TAG_F)
-  end
-  return v and H_TRUE or H_FALSE
-end
-
-local function keyh(k)
-  if type(k) == "string" then return strh(k) end
-  return mix(k ~ TAG_K)
-end
-
-local function term(k, vh) return mix(keyh(k) * GOLD + vh) end
-local function nodeh(m) return mix(m.h ~ TAG_T) end
-
 ---------------------------------------------------------------- raw slot updates
--- rawput is the only place a backing table changes. It keeps parent links and
--- hashes right; it neither checks nor journals.
-local function rawput(m, k, v)
-  local b = m.b
-  local old = b[k]
-  b[k] = v
-  local d = 0
-  if old ~= nil then
-    if type(old) == "table" then
-      local om = NODE[old]
-      d = d - om.c
-      om.up, om.key, om.c = nil, nil, 0
-    else
-      d = d - term(k, scalarh(old))
-    end
-  end
-  if v ~= nil then
-    if type(v) == "table" then
-      local vm = NODE[v]
-      local c = term(k, nodeh(vm))
-      vm.up, vm.key, vm.c = m, k, c
-      d = d + c
-    else
-      d = d + term(k, scalarh(v))
-    end
-  end
-  if (old == nil) ~= (v == nil) then m.keys = nil end
-  if d == 0 then return end
-  m.h = m.h + d
-  local up = m.up
-  while up do
-    local c = term(m.key, nodeh(m))
-    up.h = up.h - m.c + c
-    m.c = c
-    m, up = up, up.up
-  end
-end
-
-local function journalput(m, k, v)
-  local old = m.b[k]
-  local n = JN
-  J[n + 1], J[n + 2], J[n + 3] = m, k, old == nil and NIL or old
-  JN = n + 3
-  rawput(m, k, v)
-end
+-- statecore.c's put is the only place a backing table changes: it keeps
+-- parent links and hashes right. jput journals, then puts.
+local journalput = SC.jput
 
 ---------------------------------------------------------------- nodes
+-- A node record is the proxy's metatable: [1] its C node (hash sums, parent
+-- link), [2] the backing table, [3] the sorted keys (false when stale);
+-- up/key are the parent's record and the key there (false when detached).
 local PROTECTED = "rulebench state table"
-local write, npairs, nlen
+local cwrite, clen, cpairs, newnode = SC.write, SC.len, SC.pairs, SC.newnode
 
 local function makenode(proxy, b)
-  SERIAL = SERIAL + 1
-  local m = { __index = b, __newindex = write, __pairs = npairs, __len = nlen,
-              __metatable = PROTECTED, b = b, h = 0, c = 0, serial = SERIAL, proxy = proxy }
-  local h = 0
-  for k, v in next, b do
-    if type(v) == "table" then
-      local vm = NODE[v]
-      local c = term(k, nodeh(vm))
-      vm.up, vm.key, vm.c = m, k, c
-      h = h + c
-    else
-      h = h + term(k, scalarh(v))
-    end
-  end
-  m.h = h
+  local m = { false, b, false, __index = b, __newindex = cwrite, __pairs = cpairs, __len = clen,
+              __metatable = PROTECTED, b = b, serial = 0, proxy = proxy, up = false, key = false }
+  m.serial = newnode(m)
   NODE[proxy] = m
   setmetatable(proxy, m)
   return m
@@ -235,9 +155,13 @@ local function adopt(v, target)
 end
 
 ---------------------------------------------------------------- the write barrier
-write = function(p, k, v)
-  if not WRITABLE then
-    fault("the game state is read-only in " .. PHASE .. "; it changes only in setup, apply and undo")
+-- statecore.c's barrier (SC.write, every proxy's __newindex) handles
+-- scalar writes on its own and hands everything else here: table values
+-- to adopt, keys to normalise, and every error, so that each message and
+-- its "file:line: " are the ones this function has always raised.
+local function write(p, k, v)
+  if not SC.writable() then
+    fault("the game state is read-only in " .. SC.phase() .. "; it changes only in setup, apply and undo")
   end
   local m = NODE[p]
   if type(k) ~= "string" then k = normkey(k) end
@@ -255,59 +179,21 @@ write = function(p, k, v)
   journalput(m, k, v)
 end
 
-npairs = function(p)
-  local m = NODE[p]
-  local keys = m.keys
-  if not keys then keys = K.sortedkeys(m.b); m.keys = keys end
-  local b, i = m.b, 0
-  return function()
-    i = i + 1
-    local k = keys[i]
-    while k ~= nil and b[k] == nil do i = i + 1; k = keys[i] end
-    if k ~= nil then return k, b[k] end
-  end, p, nil
-end
-
-nlen = function(p) return #NODE[p].b end
-
 ---------------------------------------------------------------- journal operations
-function K.setwritable(flag, phase)
-  WRITABLE = flag
-  if phase then PHASE = phase end
-end
-function K.phase() return PHASE end
-function K.mark() return JN end
-function K.serial() return SERIAL end
-
--- Undoes every write after `to`, newest first. Exact by construction.
-function K.rollback(to)
-  local n = JN
-  while n > to do
-    local old = J[n]
-    if old == NIL then old = nil end
-    rawput(J[n - 2], J[n - 1], old)
-    J[n], J[n - 1], J[n - 2] = nil, nil, nil
-    n = n - 3
-  end
-  JN = n
-end
-
--- Writes back the old values of the entries in [from, to), newest first, as
--- new journal entries, so that the caller can still roll the whole operation
--- back. Used for undo-by-journal and for repairs.
-function K.revert(from, to)
-  for s = to - 3, from, -3 do
-    local old = J[s + 3]
-    if old == NIL then old = nil end
-    journalput(J[s + 1], J[s + 2], old)
-  end
-end
-
--- Forgets entries after `to` without undoing them.
-function K.truncate(to)
-  for i = JN, to + 1, -1 do J[i] = nil end
-  JN = to
-end
+-- All in statecore.c: the journal's length, the writable flag and the phase
+-- live there, next to the barrier that reads them.
+K.setwritable = SC.setwritable   -- (flag, phase): phase kept when nil
+K.phase = SC.phase
+K.mark = SC.mark
+K.serial = SC.serial
+-- rollback(to): undoes every write after `to`, newest first. Exact by construction.
+K.rollback = SC.rollback
+-- revert(from, to): writes back the old values of the entries in [from, to),
+-- newest first, as new journal entries, so that the caller can still roll the
+-- whole operation back. Used for undo-by-journal and for repairs.
+K.revert = SC.revert
+-- truncate(to): forgets entries after `to` without undoing them.
+K.truncate = SC.truncate
 
 ---------------------------------------------------------------- paths
 local function segment(k, first)
@@ -345,7 +231,11 @@ local function plain(v, depth)
   for k, x in next, b do out[k] = plain(x, depth + 1) end
   return out
 end
-K.plain = plain
+-- statecore.c gets the journal, the sentinel, the slow barrier, the key
+-- order for __pairs, and this copy, which it calls to raise the error for a
+-- value nested too deeply. K.plain is the same copy in C.
+SC.init(J, NIL, write, K.sortedkeys, plain)
+K.plain = SC.plain
 
 -- The value a node had before the writes summarised in `first`.
 local function before(v, first)
@@ -384,6 +274,7 @@ end
 -- ds. Slots of tables created after `serial0` are skipped: they did not exist
 -- before, and if one is still reachable, the slot that holds it differs.
 function K.verify(ds, de, us, ue, serial0)
+  if SC.clean(ds, de, us, ue, serial0) then return nil end   -- the usual case, decided in C
   local first, slots, ns = {}, {}, 0
   local function scan(s, e)
     for i = s, e - 3, 3 do
@@ -426,7 +317,7 @@ function K.newroot()
 end
 
 function K.hash()
-  return format("%016x", nodeh(ROOT))
+  return SC.hash(ROOT)
 end
 
 -- Resolves a list of keys from the root; returns the value or nil.

@@ -1,0 +1,437 @@
+// animcore.c: the builders of anim.lua (tween, frames, wait, sound, cue,
+// sequence, parallel, stagger), in C.
+//
+// Why C: every perform, undo and redo runs the action's animate, and the
+// Lua builders were 20-35% of the VM instructions of a checked step.
+//
+// Behaviour is anim.lua's, exactly. A builder here handles the common case
+// and builds the very same leaf table; anything else (a value that is not
+// valid, a table with a metatable, data nested very deep) goes to anim.lua's
+// own builder, the "slow" one bound here, which checks and raises the errors
+// with their "file:line: " as always. A builder here reads only tables that
+// have no metatable, where a read has no effect anyone can see, so handing a
+// call over half way is unobservable. Nested data is read through its
+// backing table (K.backing) when it is a state table, as anim.lua does.
+//
+// Each builder is a closure with three upvalues: the kernel table K, the
+// slow builder, and K.backing. anim.lua calls it from a one-line Lua
+// builder that tail-calls it (`return fast(s)`), so the stack looks as it
+// did for a Lua builder: see ac_push_site.
+
+#include "animcore.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <math.h>
+#include <string.h>
+
+#define AC_K lua_upvalueindex(1)
+#define AC_SLOW lua_upvalueindex(2)
+#define AC_BACKING lua_upvalueindex(3)
+
+/* Deeper data goes to Lua, which copies it (or overflows) as it always did. */
+#define AC_MAX_DEPTH 100
+
+/* ---------- the slow path and the leaf's source ---------- */
+
+/* Pushes "file:line" of the rule code that built the leaf, or nil: what
+ * anim.lua's site() gave. K.where(3, 2) there looked at the Lua builder (a
+ * kernel frame, skipped) and at its caller, nothing further: so nil when
+ * the builder was tail-called (the caller's frame is gone) or called by a
+ * C function such as pcall. Here level 0 is this C function, level 1 the
+ * Lua builder in anim.lua that tail-called it and level 2 its caller. (A
+ * tail call to a C function keeps the caller's frame: without that Lua
+ * builder, `return anim.tween{...}` would name a line where none was.)
+ * Off unless K.leafsources. */
+static void ac_push_site(lua_State *L) {
+    lua_Debug ar;
+    int on = lua_getfield(L, AC_K, "leafsources") != LUA_TNIL && lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (on && lua_getstack(L, 2, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 &&
+        strncmp(ar.source, "=rulebench", 10) != 0) {
+        /* K.chunkname: the full name, never the truncated short_src */
+        const char *name = (ar.source[0] == '@' || ar.source[0] == '=') ? ar.source + 1 : "[string]";
+        lua_pushfstring(L, "%s:%d", name, ar.currentline);
+        return;
+    }
+    lua_pushnil(L);
+}
+
+/* Hands the call to anim.lua's builder, with the leaf's source as a second
+ * argument (its own site would see this C frame). Its checks and errors
+ * are the reference. */
+static int ac_slow(lua_State *L) {
+    lua_settop(L, 1);
+    lua_pushvalue(L, AC_SLOW);
+    lua_insert(L, 1);
+    ac_push_site(L);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+/* ---------- value checks (anim.lua's number, text, repeats, data) ---------- */
+
+/* A finite, non-negative number, as a float (`v + 0.0`, so -0 becomes 0);
+ * nil gives `fallback`. 0 when the slow path must decide. */
+static int ac_number(lua_State *L, int index, double fallback, double *out) {
+    int type = lua_type(L, index);
+    if (type == LUA_TNIL) {
+        *out = fallback;
+        return 1;
+    }
+    if (type != LUA_TNUMBER) return 0;
+    if (lua_isinteger(L, index)) {
+        lua_Integer i = lua_tointeger(L, index);
+        if (i < 0) return 0;
+        *out = (double)i + 0.0;
+        return 1;
+    }
+    double d = lua_tonumber(L, index);
+    if (!(d >= 0 && d < HUGE_VAL)) return 0; /* also NaN */
+    *out = d + 0.0;
+    return 1;
+}
+
+/* A non-empty string (a number is not one, as type() says). */
+static int ac_text(lua_State *L, int index) {
+    return lua_type(L, index) == LUA_TSTRING && lua_rawlen(L, index) > 0;
+}
+
+/* A table without a metatable, whose reads are plain. */
+static int ac_plain(lua_State *L, int index) {
+    if (lua_type(L, index) != LUA_TTABLE) return 0;
+    if (!lua_getmetatable(L, index)) return 1;
+    lua_pop(L, 1);
+    return 0;
+}
+
+/* The string at `index` is one of `names` (embedded zeros count). */
+static int ac_is_one_of(lua_State *L, int index, const char *const *names) {
+    if (lua_type(L, index) != LUA_TSTRING) return 0;
+    size_t length;
+    const char *s = lua_tolstring(L, index, &length);
+    for (; *names; names++)
+        if (strlen(*names) == length && memcmp(*names, s, length) == 0) return 1;
+    return 0;
+}
+
+/* A spec table: plain, and every string key one of `allowed`. */
+static int ac_spec(lua_State *L, int index, const char *const *allowed) {
+    if (!ac_plain(L, index)) return 0;
+    lua_pushnil(L);
+    while (lua_next(L, index)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING && !ac_is_one_of(L, -1, allowed)) {
+            lua_pop(L, 1);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Pushes a deep copy of the plain data at `index` (anim.lua's data()): the
+ * same keys, inserted in the same order. A state table is read through its
+ * backing table. 0, with nothing pushed, when the slow path must decide. */
+static int ac_data(lua_State *L, int index, int depth) {
+    switch (lua_type(L, index)) {
+    case LUA_TTABLE: break;
+    case LUA_TFUNCTION: case LUA_TUSERDATA: case LUA_TLIGHTUSERDATA: case LUA_TTHREAD: return 0;
+    default: lua_pushvalue(L, index); return 1;
+    }
+    if (depth >= AC_MAX_DEPTH) return 0;
+    luaL_checkstack(L, 8, "data nested too deeply");
+    index = lua_absindex(L, index);
+    if (lua_getmetatable(L, index)) { /* maybe a state table: K.backing knows */
+        lua_pop(L, 1);
+        lua_pushvalue(L, AC_BACKING);
+        lua_pushvalue(L, index);
+        lua_call(L, 1, 1);
+    } else {
+        lua_pushvalue(L, index);
+    }
+    int from = lua_gettop(L);
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, from)) {
+        if (!ac_data(L, -1, depth + 1)) {
+            lua_settop(L, from - 1);
+            return 0;
+        }
+        lua_pushvalue(L, -3); /* key, value, copy, key */
+        lua_insert(L, -2);
+        lua_rawset(L, from + 1);
+        lua_pop(L, 1);
+    }
+    lua_remove(L, from);
+    return 1;
+}
+
+/* Sets field `name` of the leaf on top to the value at `index`; a nil is
+ * left out, as a table constructor leaves it. */
+static void ac_set(lua_State *L, int index, const char *name) {
+    if (lua_isnil(L, index)) return;
+    lua_pushvalue(L, index);
+    lua_setfield(L, -2, name);
+}
+
+static void ac_set_number(lua_State *L, double value, const char *name) {
+    lua_pushnumber(L, value);
+    lua_setfield(L, -2, name);
+}
+
+/* Sets the leaf's src, last, as the Lua constructors did. */
+static int ac_finish(lua_State *L) {
+    ac_push_site(L);
+    if (lua_isnil(L, -1)) lua_pop(L, 1);
+    else lua_setfield(L, -2, "src");
+    return 1;
+}
+
+/* ---------- leaves ---------- */
+
+static const char *const TWEEN[] = {"target", "property", "from", "to", "duration", "delay",
+                                    "easing", "repeat", "autoreverse", NULL};
+static const char *const EASINGS[] = {"linear", "easeIn", "easeOut", "easeInOut", NULL};
+
+/* `repeat`: a whole number of at least 1; nil gives 1. */
+static int ac_repeats(lua_State *L, int index, lua_Integer *out) {
+    if (lua_isnil(L, index)) {
+        *out = 1;
+        return 1;
+    }
+    if (!lua_isinteger(L, index) || lua_tointeger(L, index) < 1) return 0;
+    *out = lua_tointeger(L, index);
+    return 1;
+}
+
+static int ac_tween(lua_State *L) {
+    double duration, delay;
+    lua_Integer repeats;
+    lua_settop(L, 1);
+    if (!ac_spec(L, 1, TWEEN)) return ac_slow(L);
+    lua_getfield(L, 1, "easing");                                 /* 2 */
+    if (!lua_toboolean(L, 2)) {
+        lua_pop(L, 1);
+        lua_pushliteral(L, "linear");
+    } else if (!ac_is_one_of(L, 2, EASINGS)) {
+        return ac_slow(L);
+    }
+    int reverse = lua_getfield(L, 1, "autoreverse");               /* 3 */
+    if (reverse != LUA_TNIL && reverse != LUA_TBOOLEAN) return ac_slow(L);
+    lua_getfield(L, 1, "target");                                 /* 4 */
+    lua_getfield(L, 1, "property");                               /* 5 */
+    if (!ac_text(L, 4) || !ac_text(L, 5)) return ac_slow(L);
+    lua_getfield(L, 1, "from");
+    if (!ac_data(L, 6, 0)) return ac_slow(L);                     /* 7 */
+    lua_getfield(L, 1, "to");
+    if (!ac_data(L, 8, 0)) return ac_slow(L);                     /* 9 */
+    lua_getfield(L, 1, "duration");                               /* 10 */
+    lua_getfield(L, 1, "delay");                                  /* 11 */
+    lua_getfield(L, 1, "repeat");                                 /* 12 */
+    if (!ac_number(L, 10, 0.0, &duration) || !ac_number(L, 11, 0.0, &delay) || !ac_repeats(L, 12, &repeats))
+        return ac_slow(L);
+    lua_createtable(L, 0, 11);
+    lua_pushliteral(L, "tween");
+    lua_setfield(L, -2, "kind");
+    ac_set(L, 4, "target");
+    ac_set(L, 5, "property");
+    ac_set(L, 7, "from");
+    ac_set(L, 9, "to");
+    ac_set_number(L, duration, "duration");
+    ac_set_number(L, delay, "delay");
+    ac_set(L, 2, "easing");
+    lua_pushinteger(L, repeats);
+    lua_setfield(L, -2, "repeat");
+    lua_pushboolean(L, lua_toboolean(L, 3)); /* `s.autoreverse or false`: nil or a boolean here */
+    lua_setfield(L, -2, "autoreverse");
+    return ac_finish(L);
+}
+
+static const char *const FRAMES[] = {"target", "property", "frames", "fps", "duration", "delay", "repeat", NULL};
+
+static int ac_frames(lua_State *L) {
+    double fps, duration, delay;
+    lua_Integer repeats;
+    lua_settop(L, 1);
+    if (!ac_spec(L, 1, FRAMES)) return ac_slow(L);
+    lua_getfield(L, 1, "frames");                                 /* 2 */
+    if (!ac_plain(L, 2) || lua_rawlen(L, 2) == 0) return ac_slow(L);
+    int nofps = lua_getfield(L, 1, "fps") == LUA_TNIL;            /* 3 */
+    int noduration = lua_getfield(L, 1, "duration") == LUA_TNIL;  /* 4 */
+    if (nofps == noduration) return ac_slow(L);
+    if (!ac_number(L, 3, 0.0, &fps) || (!nofps && fps == 0)) return ac_slow(L);
+    lua_getfield(L, 1, "target");                                 /* 5 */
+    if (lua_getfield(L, 1, "property") == LUA_TNIL ||             /* 6 */
+        (lua_type(L, 6) == LUA_TBOOLEAN && !lua_toboolean(L, 6))) {
+        lua_pop(L, 1);
+        lua_pushliteral(L, "frame");
+    }
+    if (!ac_text(L, 5) || !ac_text(L, 6)) return ac_slow(L);
+    if (!ac_data(L, 2, 0)) return ac_slow(L);                     /* 7 */
+    lua_getfield(L, 1, "delay");                                  /* 8 */
+    lua_getfield(L, 1, "repeat");                                 /* 9 */
+    if (!ac_number(L, 4, 0.0, &duration) || !ac_number(L, 8, 0.0, &delay) || !ac_repeats(L, 9, &repeats))
+        return ac_slow(L);
+    lua_createtable(L, 0, 9);
+    lua_pushliteral(L, "frames");
+    lua_setfield(L, -2, "kind");
+    ac_set(L, 5, "target");
+    ac_set(L, 6, "property");
+    ac_set(L, 7, "frames");
+    if (!nofps) ac_set_number(L, fps, "fps");
+    if (!noduration) ac_set_number(L, duration, "duration");
+    ac_set_number(L, delay, "delay");
+    lua_pushinteger(L, repeats);
+    lua_setfield(L, -2, "repeat");
+    return ac_finish(L);
+}
+
+static int ac_wait(lua_State *L) {
+    double seconds;
+    lua_settop(L, 1);
+    if (!ac_number(L, 1, 0.0, &seconds)) return ac_slow(L);
+    lua_createtable(L, 0, 3);
+    lua_pushliteral(L, "wait");
+    lua_setfield(L, -2, "kind");
+    ac_set_number(L, seconds, "duration");
+    return ac_finish(L);
+}
+
+static const char *const SOUND[] = {"name", "volume", "delay", NULL};
+
+static int ac_sound(lua_State *L) {
+    double volume = 1.0, delay = 0.0;
+    lua_settop(L, 1);
+    if (lua_type(L, 1) == LUA_TSTRING) { /* anim.sound "name" */
+        if (!ac_text(L, 1)) return ac_slow(L);
+        lua_pushvalue(L, 1);                                      /* 2: the name */
+    } else {
+        if (!ac_spec(L, 1, SOUND)) return ac_slow(L);
+        lua_getfield(L, 1, "name");                               /* 2 */
+        if (!ac_text(L, 2)) return ac_slow(L);
+        lua_getfield(L, 1, "volume");                             /* 3 */
+        lua_getfield(L, 1, "delay");                              /* 4 */
+        if (!ac_number(L, 3, 1.0, &volume) || !ac_number(L, 4, 0.0, &delay)) return ac_slow(L);
+    }
+    lua_createtable(L, 0, 5);
+    lua_pushliteral(L, "sound");
+    lua_setfield(L, -2, "kind");
+    ac_set(L, 2, "name");
+    ac_set_number(L, volume, "volume");
+    ac_set_number(L, delay, "delay");
+    return ac_finish(L);
+}
+
+static const char *const CUE[] = {"name", "args", "delay", NULL};
+
+static int ac_cue(lua_State *L) {
+    double delay;
+    lua_settop(L, 1);
+    if (!ac_spec(L, 1, CUE)) return ac_slow(L);
+    lua_getfield(L, 1, "name");                                   /* 2 */
+    if (!ac_text(L, 2)) return ac_slow(L);
+    lua_getfield(L, 1, "args");                                   /* 3 */
+    if (!lua_toboolean(L, 3)) lua_newtable(L);                    /* 4: `s.args or {}`, copied */
+    else if (!ac_data(L, 3, 0)) return ac_slow(L);
+    lua_getfield(L, 1, "delay");                                  /* 5 */
+    if (!ac_number(L, 5, 0.0, &delay)) return ac_slow(L);
+    lua_createtable(L, 0, 5);
+    lua_pushliteral(L, "cue");
+    lua_setfield(L, -2, "kind");
+    ac_set(L, 2, "name");
+    ac_set(L, 4, "args");
+    ac_set_number(L, delay, "delay");
+    return ac_finish(L);
+}
+
+/* ---------- lists ---------- */
+
+static const char *const KINDS[] = {"tween", "frames", "wait", "sound", "cue",
+                                    "sequence", "parallel", "stagger", NULL};
+static const char *const INTERVAL[] = {"interval", NULL};
+
+/* Pushes the items of the plain list at 1, copied: each a plain table whose
+ * kind is a plan's. Its keys must be 1..n, and `interval` for a stagger:
+ * counting them is enough, as items 1..n were all found. 0, with nothing
+ * pushed, when the slow path must decide. */
+static int ac_items(lua_State *L, int stagger) {
+    lua_newtable(L);
+    int out = lua_gettop(L);
+    lua_Integer n = 0;
+    while (lua_rawgeti(L, 1, n + 1) != LUA_TNIL) {
+        if (!ac_plain(L, -1) || lua_getfield(L, -1, "kind") != LUA_TSTRING || !ac_is_one_of(L, -1, KINDS)) {
+            lua_settop(L, out - 1);
+            return 0;
+        }
+        lua_pop(L, 1);
+        lua_rawseti(L, out, ++n);
+    }
+    lua_pop(L, 1);
+    lua_Integer keys = 0;
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pop(L, 1);
+        if (!(stagger && ac_is_one_of(L, -1, INTERVAL))) keys++;
+    }
+    if (keys != n) {
+        lua_settop(L, out - 1);
+        return 0;
+    }
+    return 1;
+}
+
+static int ac_list(lua_State *L, const char *kind) {
+    lua_settop(L, 1);
+    if (!ac_plain(L, 1) || !ac_items(L, 0)) return ac_slow(L);   /* 2 */
+    lua_createtable(L, 0, 3);
+    lua_pushstring(L, kind);
+    lua_setfield(L, -2, "kind");
+    ac_set(L, 2, "items");
+    return ac_finish(L);
+}
+
+static int ac_sequence(lua_State *L) { return ac_list(L, "sequence"); }
+static int ac_parallel(lua_State *L) { return ac_list(L, "parallel"); }
+
+static int ac_stagger(lua_State *L) {
+    double interval;
+    lua_settop(L, 1);
+    if (!ac_plain(L, 1)) return ac_slow(L);
+    lua_getfield(L, 1, "interval");                               /* 2 */
+    if (!ac_number(L, 2, 0.0, &interval) || !ac_items(L, 1)) return ac_slow(L); /* 3 */
+    lua_createtable(L, 0, 4);
+    lua_pushliteral(L, "stagger");
+    lua_setfield(L, -2, "kind");
+    ac_set_number(L, interval, "interval");
+    ac_set(L, 3, "items");
+    return ac_finish(L);
+}
+
+/* ---------- binding ---------- */
+
+/* bind(K, slow): a table of the builders, each bound to K, to slow[name]
+ * (anim.lua's builder of the same name) and to K.backing. */
+static int ac_bind(lua_State *L) {
+    static const luaL_Reg builders[] = {
+        {"tween", ac_tween}, {"frames", ac_frames}, {"wait", ac_wait}, {"sound", ac_sound},
+        {"cue", ac_cue}, {"sequence", ac_sequence}, {"parallel", ac_parallel},
+        {"stagger", ac_stagger}, {NULL, NULL}};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_newtable(L);
+    for (const luaL_Reg *b = builders; b->name; b++) {
+        lua_pushvalue(L, 1);
+        if (lua_getfield(L, 2, b->name) != LUA_TFUNCTION) return luaL_error(L, "no slow builder '%s'", b->name);
+        if (lua_getfield(L, 1, "backing") != LUA_TFUNCTION) return luaL_error(L, "K.backing is not a function");
+        lua_pushcclosure(L, b->func, 3);
+        lua_setfield(L, -2, b->name);
+    }
+    return 1;
+}
+
+void rb_open_animcore(lua_State *L) {
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, ac_bind);
+    lua_setfield(L, -2, "bind");
+    lua_setfield(L, -2, "anim");
+}

@@ -1,0 +1,716 @@
+// statecore.c: the hot path of the game state (state.lua), in C.
+//
+// Owns: the write barrier (`__newindex` of every state proxy) for scalar
+// values, `__len` and `__pairs` of state proxies, the journal's append,
+// rollback, revert and truncate, the incremental state hash, and the fast
+// pass of undo verification. state.lua keeps what is rare or needs Lua:
+// every error message (the barrier hands anything unusual to state.lua's own
+// `write`, so messages and their "file:line: " stay exactly as they were),
+// adopting a table value, paths, and the diff records of a failed
+// verification.
+//
+// Why C: in Lua, hashing, the barrier and verification were about 60% of the
+// VM instructions of a checked step, and each costs a few C operations.
+//
+// A node record `m` (the proxy's metatable) is a Lua table laid out as
+//   m[1] = a userdata holding the node's SCNode, m[2] = the backing table,
+//   m[3] = the cached sorted keys (false or nil when stale),
+//   m.up, m.key = the parent's record and the key there (false when detached)
+// and the journal is the Lua table J of (record, key, old value) triples,
+// with the NIL sentinel standing for an absent value.
+//
+// Hash values are those of the Lua kernel before this file, bit for bit
+// (saved histories and scenario expectations depend on them): a node's hash
+// is the wrapping sum of one term per slot, carried up the parent chain.
+
+#include "statecore.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---------- hashing (same constants and definitions as the Lua kernel had) ---------- */
+
+#define SC_M1 0xbf58476d1ce4e5b9ULL
+#define SC_M2 0x94d049bb133111ebULL
+#define SC_GOLD 0x9e3779b97f4a7c15ULL
+#define SC_TAG_I 0x1f2e3d4c5b6a7988ULL
+#define SC_TAG_F 0x2a3b4c5d6e7f8091ULL
+#define SC_TAG_S 0x3c4d5e6f708192a3ULL
+#define SC_TAG_T 0x4e5f60718293a4b5ULL
+#define SC_TAG_K 0x5a6b7c8d9eafb0c1ULL
+
+/* splitmix64's finalizer, as Lua computed it (wrapping, logical shifts). */
+static uint64_t sc_mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * SC_M1;
+    z = (z ^ (z >> 27)) * SC_M2;
+    return z ^ (z >> 31);
+}
+
+/* FNV-1a, as luashim.c's strhash: stable across runs, unlike Lua's seeded hash. */
+static uint64_t sc_fnv(const char *s, size_t length) {
+    uint64_t h = 14695981039346656037ULL;
+    for (size_t i = 0; i < length; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static uint64_t sc_term(uint64_t keyh, uint64_t valueh) { return sc_mix(keyh * SC_GOLD + valueh); }
+
+/* ---------- the core: one per Lua state ---------- */
+
+typedef struct SCNode {
+    uint64_t h;         /* wrapping sum of one term per slot */
+    uint64_t c;         /* this node's term in its parent's sum; 0 when detached */
+    uint64_t kh;        /* the hash of its key in the parent */
+    struct SCNode *up;  /* the parent, or NULL; kept alive by the Lua field m.up */
+    lua_Integer serial; /* creation order: verification skips younger nodes */
+} SCNode;
+
+typedef struct SCCore {
+    lua_Integer jn;     /* journal slots used, three per write */
+    lua_Integer serial; /* nodes created so far */
+    lua_Integer memo;   /* entries in the memo of long strings' hashes */
+    int writable;
+} SCCore;
+
+/* User values of the core's userdata: references C cannot hold otherwise. */
+enum { SC_UV_J = 1, SC_UV_NIL, SC_UV_SLOW, SC_UV_SORT, SC_UV_PHASE, SC_UV_MEMO, SC_UV_CHARGE,
+       SC_UV_PLAIN, SC_NUV = SC_UV_PLAIN };
+
+/* Slots of a node record. */
+enum { SC_M_NODE = 1, SC_M_B = 2, SC_M_KEYS = 3 };
+
+/* Strings longer than this have their hash memoised: writing one huge string
+ * over and over must not cost its length each time, outside the budget. */
+#define SC_MEMO_MIN 64
+#define SC_MEMO_MAX 65536
+
+/* Parent walks longer than this are charged to the instruction budget, as
+ * they were when the walk ran in Lua. */
+#define SC_FREE_DEPTH 32
+
+/* Every function here is a closure whose only upvalue is the core. */
+#define SC_COREINDEX lua_upvalueindex(1)
+
+static SCCore *sc_core(lua_State *L) { return (SCCore *)lua_touserdata(L, SC_COREINDEX); }
+
+static int sc_pushuv(lua_State *L, int n) { return lua_getiuservalue(L, SC_COREINDEX, n); }
+
+static void sc_charge(lua_State *L, lua_Integer n) {
+    if (sc_pushuv(L, SC_UV_CHARGE) != LUA_TFUNCTION) { lua_pop(L, 1); return; }
+    lua_pushinteger(L, n);
+    lua_call(L, 1, 0);   /* once the budget is spent, the hook raises at the next instruction */
+}
+
+/* The node of the record at index mi. */
+static SCNode *sc_nodeat(lua_State *L, int mi) {
+    lua_rawgeti(L, mi, SC_M_NODE);
+    SCNode *node = (SCNode *)lua_touserdata(L, -1);
+    lua_pop(L, 1);   /* the record keeps the userdata alive */
+    if (node == NULL) luaL_error(L, "rulebench internal error: not a state node");
+    return node;
+}
+
+/* The record and node of the state table (a proxy) at index i; pushes the record. */
+static SCNode *sc_pushrecord(lua_State *L, int i) {
+    if (!lua_getmetatable(L, i)) luaL_error(L, "rulebench internal error: not a state table");
+    return sc_nodeat(L, lua_gettop(L));
+}
+
+static uint64_t sc_strh(lua_State *L, SCCore *core, int i) {
+    size_t length;
+    const char *s = lua_tolstring(L, i, &length);
+    if (length <= SC_MEMO_MIN) return sc_mix(sc_fnv(s, length) ^ SC_TAG_S);
+    i = lua_absindex(L, i);
+    sc_pushuv(L, SC_UV_MEMO);
+    lua_pushvalue(L, i);
+    if (lua_rawget(L, -2) == LUA_TNUMBER) {
+        uint64_t h = (uint64_t)lua_tointeger(L, -1);
+        lua_pop(L, 2);
+        return h;
+    }
+    lua_pop(L, 1);
+    uint64_t h = sc_mix(sc_fnv(s, length) ^ SC_TAG_S);
+    if (core->memo >= SC_MEMO_MAX) {   /* bounded: start a fresh memo */
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setiuservalue(L, SC_COREINDEX, SC_UV_MEMO);
+        core->memo = 0;
+    }
+    lua_pushvalue(L, i);
+    lua_pushinteger(L, (lua_Integer)h);
+    lua_rawset(L, -3);
+    core->memo++;
+    lua_pop(L, 1);
+    return h;
+}
+
+static uint64_t sc_keyh(lua_State *L, SCCore *core, int i) {
+    if (lua_type(L, i) == LUA_TSTRING) return sc_strh(L, core, i);
+    if (!lua_isinteger(L, i)) luaL_error(L, "rulebench internal error: a state key of type %s", luaL_typename(L, i));
+    return sc_mix((uint64_t)lua_tointeger(L, i) ^ SC_TAG_K);
+}
+
+/* The hash of a non-nil scalar. */
+static uint64_t sc_valueh(lua_State *L, SCCore *core, int i) {
+    switch (lua_type(L, i)) {
+    case LUA_TSTRING: return sc_strh(L, core, i);
+    case LUA_TBOOLEAN: return sc_mix(lua_toboolean(L, i) ? 0x7a7a : 0x7b7b);
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, i)) return sc_mix((uint64_t)lua_tointeger(L, i) ^ SC_TAG_I);
+        double x = (double)lua_tonumber(L, i);
+        uint64_t bits;
+        memcpy(&bits, &x, sizeof bits);
+        return sc_mix(bits ^ SC_TAG_F);
+    default:
+        return (uint64_t)luaL_error(L, "rulebench internal error: a %s in the state", luaL_typename(L, i));
+    }
+}
+
+static uint64_t sc_nodeh(const SCNode *node) { return sc_mix(node->h ^ SC_TAG_T); }
+
+/* A state value equals another when it is the same value of the same
+ * number subtype: 1 and 1.0 hash differently, so they differ here too. */
+static int sc_same(lua_State *L, int a, int b) {
+    int ta = lua_type(L, a);
+    if (ta != lua_type(L, b)) return 0;
+    if (ta == LUA_TNUMBER) {
+        int ia = lua_isinteger(L, a);
+        if (ia != lua_isinteger(L, b)) return 0;
+        return ia ? lua_tointeger(L, a) == lua_tointeger(L, b) : lua_tonumber(L, a) == lua_tonumber(L, b);
+    }
+    return lua_rawequal(L, a, b);
+}
+
+/* ---------- raw slot updates ---------- */
+
+/* The record fields up/key exist from creation (false when detached), so
+ * setting them never allocates and cannot fail halfway through a put. */
+static void sc_link(lua_State *L, int cm, int mi, int ki) {
+    lua_pushliteral(L, "up");
+    if (mi) lua_pushvalue(L, mi); else lua_pushboolean(L, 0);
+    lua_rawset(L, cm);
+    lua_pushliteral(L, "key");
+    if (ki) lua_pushvalue(L, ki); else lua_pushboolean(L, 0);
+    lua_rawset(L, cm);
+}
+
+/* Detaches the state table at index vi from its parent; returns the term it had there. */
+static uint64_t sc_detach(lua_State *L, int vi) {
+    SCNode *child = sc_pushrecord(L, vi);
+    uint64_t c = child->c;
+    child->up = NULL;
+    child->c = 0;
+    sc_link(L, lua_gettop(L), 0, 0);
+    lua_pop(L, 1);
+    return c;
+}
+
+/* Attaches the state table at index vi as slot ki of the record mi; returns its term. */
+static uint64_t sc_attach(lua_State *L, int mi, SCNode *node, int ki, uint64_t kh, int vi) {
+    SCNode *child = sc_pushrecord(L, vi);
+    uint64_t c = sc_term(kh, sc_nodeh(child));
+    child->up = node;
+    child->kh = kh;
+    child->c = c;
+    sc_link(L, lua_gettop(L), mi, ki);
+    lua_pop(L, 1);
+    return c;
+}
+
+/* Adds d to the node's sum and carries the change up to the root. */
+static void sc_carry(lua_State *L, SCNode *node, uint64_t d) {
+    lua_Integer depth = 0;
+    node->h += d;
+    for (; node->up != NULL; node = node->up, depth++) {
+        uint64_t c = sc_term(node->kh, sc_nodeh(node));
+        node->up->h += c - node->c;
+        node->c = c;
+    }
+    if (depth > SC_FREE_DEPTH) sc_charge(L, depth - SC_FREE_DEPTH);
+}
+
+/* The only place a backing table changes: b[k] = v, keeping parent links and
+ * hashes right. It neither checks nor journals. Indices: the record, its
+ * backing table, the key, the value there now, the new value. */
+static void sc_put(lua_State *L, SCCore *core, int mi, SCNode *node, int bi, int ki, int oi, int vi) {
+    int ot = lua_type(L, oi), vt = lua_type(L, vi);
+    uint64_t kh = sc_keyh(L, core, ki), d = 0;
+    /* Scalars are hashed first: the memo may allocate, and nothing changed yet. */
+    if (ot != LUA_TNIL && ot != LUA_TTABLE) d -= sc_term(kh, sc_valueh(L, core, oi));
+    if (vt != LUA_TNIL && vt != LUA_TTABLE) d += sc_term(kh, sc_valueh(L, core, vi));
+    lua_pushvalue(L, ki);
+    lua_pushvalue(L, vi);
+    lua_rawset(L, bi);   /* may raise (memory); then nothing has changed */
+    if (ot == LUA_TTABLE) d -= sc_detach(L, oi);
+    if (vt == LUA_TTABLE) d += sc_attach(L, mi, node, ki, kh, vi);
+    if ((ot == LUA_TNIL) != (vt == LUA_TNIL)) {   /* the key set changed: pairs re-sorts */
+        lua_pushboolean(L, 0);
+        lua_rawseti(L, mi, SC_M_KEYS);
+    }
+    if (d != 0) sc_carry(L, node, d);
+}
+
+/* Appends (record, key, old) to the journal. */
+static void sc_journal(lua_State *L, SCCore *core, int mi, int ki, int oi) {
+    sc_pushuv(L, SC_UV_J);
+    int ji = lua_gettop(L);
+    lua_Integer n = core->jn;
+    lua_pushvalue(L, mi);
+    lua_rawseti(L, ji, n + 1);
+    lua_pushvalue(L, ki);
+    lua_rawseti(L, ji, n + 2);
+    if (lua_isnil(L, oi)) sc_pushuv(L, SC_UV_NIL); else lua_pushvalue(L, oi);
+    lua_rawseti(L, ji, n + 3);
+    core->jn = n + 3;
+    lua_pop(L, 1);
+}
+
+/* Journals and performs record[k] = v, for values at mi, ki, vi. */
+static void sc_journalput(lua_State *L, SCCore *core, int mi, int ki, int vi) {
+    SCNode *node = sc_nodeat(L, mi);
+    int top = lua_gettop(L);
+    lua_rawgeti(L, mi, SC_M_B);
+    lua_pushvalue(L, ki);
+    lua_rawget(L, top + 1);
+    sc_journal(L, core, mi, ki, top + 2);
+    sc_put(L, core, mi, node, top + 1, ki, top + 2, vi);
+    lua_settop(L, top);
+}
+
+/* ---------- the write barrier ---------- */
+
+/* The cases handled here: a string or integer key, and a nil, boolean,
+ * string, integer or finite float value (-0.0 becomes 0.0, as both must
+ * hash alike). Anything else goes to state.lua's write, which adopts
+ * tables and raises every error with the rule's file and line. */
+static int sc_scalar(lua_State *L, int i) {
+    switch (lua_type(L, i)) {
+    case LUA_TNIL: case LUA_TBOOLEAN: case LUA_TSTRING: return 1;
+    case LUA_TNUMBER: {
+        if (lua_isinteger(L, i)) return 1;
+        lua_Number x = lua_tonumber(L, i);
+        if (x != x || isinf(x)) return 0;
+        if (x == 0) { lua_pushnumber(L, 0.0); lua_replace(L, i); }
+        return 1;
+    }
+    default: return 0;
+    }
+}
+
+static int sc_slowwrite(lua_State *L) {
+    lua_settop(L, 3);
+    sc_pushuv(L, SC_UV_SLOW);
+    lua_insert(L, 1);
+    lua_call(L, 3, 0);
+    return 0;
+}
+
+/* __newindex(proxy, k, v) of every state table. */
+static int sc_write(lua_State *L) {
+    SCCore *core = sc_core(L);
+    int kt = lua_type(L, 2);
+    if (!core->writable || !(kt == LUA_TSTRING || lua_isinteger(L, 2)) || !sc_scalar(L, 3))
+        return sc_slowwrite(L);
+    lua_settop(L, 3);
+    SCNode *node = sc_pushrecord(L, 1);   /* 4 */
+    lua_rawgeti(L, 4, SC_M_B);           /* 5 */
+    lua_pushvalue(L, 2);
+    lua_rawget(L, 5);                    /* 6: the old value */
+    if (sc_same(L, 6, 3)) return 0;
+    sc_journal(L, core, 4, 2, 6);
+    sc_put(L, core, 4, node, 5, 2, 6, 3);
+    return 0;
+}
+
+/* __len(proxy): the border of the backing table. */
+static int sc_len(lua_State *L) {
+    if (!lua_getmetatable(L, 1)) return luaL_error(L, "rulebench internal error: not a state table");
+    lua_rawgeti(L, -1, SC_M_B);
+    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, -1));
+    return 1;
+}
+
+/* The iterator of __pairs: upvalues are the sorted keys, the backing table
+ * and the position. Keys whose slot became nil during the loop are skipped. */
+static int sc_next(lua_State *L) {
+    lua_Integer i = lua_tointeger(L, lua_upvalueindex(3));
+    for (;;) {
+        if (lua_rawgeti(L, lua_upvalueindex(1), ++i) == LUA_TNIL) return 0;
+        lua_pushvalue(L, -1);
+        if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) break;
+        lua_pop(L, 2);
+    }
+    lua_pushinteger(L, i);
+    lua_replace(L, lua_upvalueindex(3));
+    return 2;
+}
+
+/* __pairs(proxy): the slots in sorted key order, so that the order rules
+ * see never depends on Lua's per-process string hash seed. The sorted keys
+ * are cached in m[3] until the key set changes (sc_put clears them). */
+static int sc_pairs(lua_State *L) {
+    if (!lua_getmetatable(L, 1)) return luaL_error(L, "rulebench internal error: not a state table");
+    int mi = lua_gettop(L);
+    if (lua_rawgeti(L, mi, SC_M_KEYS) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        sc_pushuv(L, SC_UV_SORT);
+        lua_rawgeti(L, mi, SC_M_B);
+        lua_call(L, 1, 1);
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, mi, SC_M_KEYS);
+    }
+    lua_rawgeti(L, mi, SC_M_B);
+    lua_pushinteger(L, 0);
+    lua_pushcclosure(L, sc_next, 3);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+/* ---------- functions for state.lua ---------- */
+
+/* init(J, NIL, write, sortedkeys, plain): the journal table, the
+ * absent-value sentinel, state.lua's own barrier for the cases C hands
+ * over, the kernel's key order, and state.lua's deep copy (which raises the
+ * error for a value nested too deeply, with the rule's line). */
+static int sc_init(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    luaL_checktype(L, 3, LUA_TFUNCTION);
+    luaL_checktype(L, 4, LUA_TFUNCTION);
+    luaL_checktype(L, 5, LUA_TFUNCTION);
+    for (int i = 1; i <= 4; i++) {
+        lua_pushvalue(L, i);
+        lua_setiuservalue(L, SC_COREINDEX, SC_UV_J + i - 1);
+    }
+    lua_pushvalue(L, 5);
+    lua_setiuservalue(L, SC_COREINDEX, SC_UV_PLAIN);
+    return 0;
+}
+
+/* ---------- plain copies ---------- */
+
+/* Pushes the table to read for the table at i: its backing table when it is
+ * a state proxy (whose __newindex is sc_write, which no rule can reach),
+ * else the table itself. */
+static void sc_pushcontents(lua_State *L, int i) {
+    if (lua_getmetatable(L, i)) {
+        int mt = lua_gettop(L);
+        lua_pushliteral(L, "__newindex");
+        lua_rawget(L, mt);
+        int proxy = lua_tocfunction(L, -1) == sc_write;
+        lua_pop(L, 1);
+        if (proxy) {
+            lua_rawgeti(L, mt, SC_M_B);
+            lua_remove(L, mt);
+            return;
+        }
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, i);
+}
+
+/* Replaces the table at the top by a plain deep copy. Returns 0 when the
+ * value is nested more than 200 levels (or has a cycle). */
+static int sc_copytop(lua_State *L, int depth) {
+    if (depth > 200 || !lua_checkstack(L, 6)) return 0;
+    int source = lua_gettop(L);
+    sc_pushcontents(L, source);
+    int from = lua_gettop(L);
+    lua_createtable(L, (int)lua_rawlen(L, from), 0);
+    int to = from + 1;
+    lua_pushnil(L);
+    while (lua_next(L, from)) {
+        if (lua_type(L, -1) == LUA_TTABLE && !sc_copytop(L, depth + 1)) return 0;
+        lua_pushvalue(L, -2);    /* the key */
+        lua_insert(L, -2);       /* key, key, value */
+        lua_rawset(L, to);
+    }
+    lua_replace(L, source);      /* the copy takes the original's slot */
+    lua_settop(L, source);
+    return 1;
+}
+
+/* plain(v): a plain deep copy of v, state tables read through their backing
+ * tables; v itself when it is not a table. */
+static int sc_plain(lua_State *L) {
+    lua_settop(L, 1);
+    if (lua_type(L, 1) != LUA_TTABLE) return 1;
+    lua_pushvalue(L, 1);
+    if (sc_copytop(L, 0)) return 1;
+    /* Too deep: state.lua's copy raises the error at the rule's line. */
+    lua_settop(L, 1);
+    sc_pushuv(L, SC_UV_PLAIN);
+    lua_insert(L, 1);
+    lua_call(L, 1, 1);
+    return 1;
+}
+
+/* newnode(m): gives the record m (m[2] = its backing table, already
+ * converted) its node: the hash of its slots, with every table in it
+ * attached. Returns the node's serial number. */
+static int sc_newnode(lua_State *L) {
+    SCCore *core = sc_core(L);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    lua_rawgeti(L, 1, SC_M_B);   /* 2 */
+    luaL_checktype(L, 2, LUA_TTABLE);
+    SCNode *node = (SCNode *)lua_newuserdatauv(L, sizeof *node, 0);
+    memset(node, 0, sizeof *node);
+    node->serial = ++core->serial;
+    lua_rawseti(L, 1, SC_M_NODE);
+    uint64_t h = 0;
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {   /* key at 3, value at 4 */
+        uint64_t kh = sc_keyh(L, core, 3);
+        if (lua_type(L, 4) == LUA_TTABLE) h += sc_attach(L, 1, node, 3, kh, 4);
+        else h += sc_term(kh, sc_valueh(L, core, 4));
+        lua_pop(L, 1);
+    }
+    node->h = h;
+    lua_pushinteger(L, node->serial);
+    return 1;
+}
+
+/* jput(m, k, v): journals and performs the write (k normalised, v checked or adopted). */
+static int sc_jput(lua_State *L) {
+    lua_settop(L, 3);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    sc_journalput(L, sc_core(L), 1, 2, 3);
+    return 0;
+}
+
+static int sc_setwritable(lua_State *L) {
+    sc_core(L)->writable = lua_toboolean(L, 1);
+    if (lua_toboolean(L, 2)) {
+        lua_settop(L, 2);
+        lua_setiuservalue(L, SC_COREINDEX, SC_UV_PHASE);
+    }
+    return 0;
+}
+
+static int sc_writable(lua_State *L) {
+    lua_pushboolean(L, sc_core(L)->writable);
+    return 1;
+}
+
+static int sc_phase(lua_State *L) {
+    sc_pushuv(L, SC_UV_PHASE);
+    return 1;
+}
+
+static int sc_mark(lua_State *L) {
+    lua_pushinteger(L, sc_core(L)->jn);
+    return 1;
+}
+
+static int sc_serial(lua_State *L) {
+    lua_pushinteger(L, sc_core(L)->serial);
+    return 1;
+}
+
+/* Pushes the journal entry at slots s+1..s+3: record, key, old value (nil
+ * for the sentinel). The journal is at ji, the sentinel at nili. */
+static void sc_pushentry(lua_State *L, int ji, int nili, lua_Integer s) {
+    lua_rawgeti(L, ji, s + 1);
+    lua_rawgeti(L, ji, s + 2);
+    lua_rawgeti(L, ji, s + 3);
+    if (lua_rawequal(L, -1, nili)) {
+        lua_pop(L, 1);
+        lua_pushnil(L);
+    }
+}
+
+/* rollback(to): undoes every write after `to`, newest first. Exact by
+ * construction. The count drops entry by entry, so an error halfway
+ * (memory) leaves a journal that still matches the state. */
+static int sc_rollback(lua_State *L) {
+    SCCore *core = sc_core(L);
+    lua_Integer to = luaL_checkinteger(L, 1);
+    lua_settop(L, 1);
+    sc_pushuv(L, SC_UV_J);     /* 2 */
+    sc_pushuv(L, SC_UV_NIL);   /* 3 */
+    while (core->jn > to) {
+        lua_Integer s = core->jn - 3;
+        sc_pushentry(L, 2, 3, s);                 /* 4 5 6 */
+        SCNode *node = sc_nodeat(L, 4);
+        lua_rawgeti(L, 4, SC_M_B);                /* 7 */
+        lua_pushvalue(L, 5);
+        lua_rawget(L, 7);                         /* 8 */
+        sc_put(L, core, 4, node, 7, 5, 8, 6);
+        for (int i = 1; i <= 3; i++) {
+            lua_pushnil(L);
+            lua_rawseti(L, 2, s + i);
+        }
+        core->jn = s;
+        lua_settop(L, 3);
+    }
+    return 0;
+}
+
+/* revert(from, to): writes back the old values of the entries in [from, to),
+ * newest first, as new journal entries, so that the caller can still roll
+ * the whole operation back. Used for undo-by-journal and for repairs. */
+static int sc_revert(lua_State *L) {
+    SCCore *core = sc_core(L);
+    lua_Integer from = luaL_checkinteger(L, 1), to = luaL_checkinteger(L, 2);
+    lua_settop(L, 2);
+    sc_pushuv(L, SC_UV_J);     /* 3 */
+    sc_pushuv(L, SC_UV_NIL);   /* 4 */
+    for (lua_Integer s = to - 3; s >= from; s -= 3) {
+        sc_pushentry(L, 3, 4, s);   /* 5 6 7 */
+        sc_journalput(L, core, 5, 6, 7);
+        lua_settop(L, 4);
+    }
+    return 0;
+}
+
+/* truncate(to): forgets the entries after `to` without undoing them. */
+static int sc_truncate(lua_State *L) {
+    SCCore *core = sc_core(L);
+    lua_Integer to = luaL_checkinteger(L, 1);
+    sc_pushuv(L, SC_UV_J);
+    for (lua_Integer i = core->jn; i > to; i--) {
+        lua_pushnil(L);
+        lua_rawseti(L, -2, i);
+    }
+    core->jn = to;
+    return 0;
+}
+
+/* ---------- verification, the fast pass ---------- */
+
+/* A slot seen by the scan: a node and a key. Short strings are interned, so
+ * their address identifies them; a longer key sends the scan to Lua. */
+typedef struct SCSlot {
+    const SCNode *node;
+    uint64_t key;
+    int kind;   /* 0: empty, 1: integer key, 2: string key */
+} SCSlot;
+
+#define SC_SHORTSTRING 40   /* LUAI_MAXSHORTLEN of a standard Lua 5.4 */
+#define SC_VERIFY_MAX 8192  /* entries; past that, Lua's scan does the work */
+#define SC_STACK_SLOTS 256
+
+typedef struct SCScan {
+    SCSlot *slots;
+    size_t mask;
+    lua_Integer serial0;
+    int ji, nili;
+} SCScan;
+
+/* Returns 1 when the slot was seen before, 0 when it is new (and records
+ * it), -1 when the key cannot be identified here. */
+static int sc_seen(lua_State *L, SCScan *scan, const SCNode *node, int ki) {
+    SCSlot slot = {node, 0, 1};
+    if (lua_type(L, ki) == LUA_TSTRING) {
+        size_t length;
+        const char *s = lua_tolstring(L, ki, &length);
+        if (length > SC_SHORTSTRING) return -1;
+        slot.key = (uint64_t)(uintptr_t)s;
+        slot.kind = 2;
+    } else if (lua_isinteger(L, ki)) {
+        slot.key = (uint64_t)lua_tointeger(L, ki);
+    } else {
+        return -1;
+    }
+    size_t i = (size_t)sc_mix((uint64_t)(uintptr_t)node * SC_GOLD + slot.key + (uint64_t)slot.kind) & scan->mask;
+    for (;; i = (i + 1) & scan->mask) {
+        SCSlot *here = &scan->slots[i];
+        if (here->kind == 0) { *here = slot; return 0; }
+        if (here->node == node && here->key == slot.key && here->kind == slot.kind) return 1;
+    }
+}
+
+/* Scans the entries in [s, e); 1 when every slot seen first here holds its
+ * old value again, 0 at the first that does not, -1 when Lua must decide. */
+static int sc_scan(lua_State *L, SCScan *scan, lua_Integer s, lua_Integer e) {
+    int top = lua_gettop(L);
+    for (lua_Integer i = s; i <= e - 3; i += 3) {
+        lua_rawgeti(L, scan->ji, i + 1);   /* top+1: the record */
+        SCNode *node = sc_nodeat(L, top + 1);
+        if (node->serial <= scan->serial0) {
+            lua_rawgeti(L, scan->ji, i + 2);   /* top+2: the key */
+            int seen = sc_seen(L, scan, node, top + 2);
+            if (seen < 0) return -1;
+            if (!seen) {
+                lua_rawgeti(L, scan->ji, i + 3);   /* top+3: the value before */
+                if (lua_rawequal(L, -1, scan->nili)) { lua_pop(L, 1); lua_pushnil(L); }
+                lua_rawgeti(L, top + 1, SC_M_B);
+                lua_pushvalue(L, top + 2);
+                lua_rawget(L, -2);                 /* top+5: the value now */
+                if (!sc_same(L, top + 3, top + 5)) return 0;
+            }
+        }
+        lua_settop(L, top);
+    }
+    return 1;
+}
+
+/* clean(ds, de, us, ue, serial0): true when every slot written in [ds, de)
+ * or [us, ue) by a node not younger than serial0 holds its value from before
+ * ds again: the undo restored the state, and there is nothing to report.
+ * false sends state.lua to its own scan, which builds the diff records. */
+static int sc_clean(lua_State *L) {
+    lua_Integer ds = luaL_checkinteger(L, 1), de = luaL_checkinteger(L, 2);
+    lua_Integer us = luaL_checkinteger(L, 3), ue = luaL_checkinteger(L, 4);
+    SCScan scan = {NULL, 0, luaL_checkinteger(L, 5), 6, 7};
+    lua_settop(L, 5);
+    sc_pushuv(L, SC_UV_J);     /* 6 */
+    sc_pushuv(L, SC_UV_NIL);   /* 7 */
+    lua_Integer n = (de > ds ? (de - ds) / 3 + 1 : 0) + (ue > us ? (ue - us) / 3 + 1 : 0);
+    if (n > SC_VERIFY_MAX) { lua_pushboolean(L, 0); return 1; }
+    size_t size = 16;
+    while (size < (size_t)n * 2) size *= 2;
+    SCSlot small[SC_STACK_SLOTS];
+    scan.slots = size <= SC_STACK_SLOTS ? small : (SCSlot *)lua_newuserdatauv(L, size * sizeof(SCSlot), 0);
+    memset(scan.slots, 0, size * sizeof(SCSlot));
+    scan.mask = size - 1;
+    int clean = sc_scan(L, &scan, ds, de);
+    if (clean == 1) clean = sc_scan(L, &scan, us, ue);
+    lua_pushboolean(L, clean == 1);
+    return 1;
+}
+
+/* hash(m): the state hash of the node record m, as 16 hex digits. */
+static int sc_hash(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    char text[24];
+    snprintf(text, sizeof text, "%016llx", (unsigned long long)sc_nodeh(sc_nodeat(L, 1)));
+    lua_pushstring(L, text);
+    return 1;
+}
+
+/* ---------- registration ---------- */
+
+void rb_open_statecore(lua_State *L) {
+    static const luaL_Reg functions[] = {
+        {"init", sc_init},         {"write", sc_write},       {"len", sc_len},
+        {"pairs", sc_pairs},
+        {"newnode", sc_newnode},   {"jput", sc_jput},         {"setwritable", sc_setwritable},
+        {"writable", sc_writable}, {"phase", sc_phase},       {"mark", sc_mark},
+        {"serial", sc_serial},     {"rollback", sc_rollback}, {"revert", sc_revert},
+        {"truncate", sc_truncate}, {"clean", sc_clean},       {"hash", sc_hash},
+        {"plain", sc_plain},
+        {NULL, NULL}};
+    int helpers = lua_gettop(L);
+    lua_newtable(L);
+    SCCore *core = (SCCore *)lua_newuserdatauv(L, sizeof *core, SC_NUV);
+    memset(core, 0, sizeof *core);
+    lua_pushliteral(L, "loading");
+    lua_setiuservalue(L, -2, SC_UV_PHASE);
+    lua_newtable(L);
+    lua_setiuservalue(L, -2, SC_UV_MEMO);
+    lua_getfield(L, helpers, "charge");   /* luashim.c's budget charge, for long parent walks */
+    lua_setiuservalue(L, -2, SC_UV_CHARGE);
+    luaL_setfuncs(L, functions, 1);
+    lua_setfield(L, helpers, "state");
+}
