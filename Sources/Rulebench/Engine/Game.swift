@@ -155,7 +155,7 @@ public final class Game {
     private func run(_ call: ActionCall, expecting expected: StateHash? = nil) throws(RulebenchError) -> HistoryEntry {
         let reply = try kernel.perform(call, expecting: expected)
         return HistoryEntry(call: call, hash: reply.hash,
-                            isCheckpoint: pack.actions[call.name]?.isCheckpoint ?? false, detail: reply.detail)
+                            isCheckpoint: pack.actions[call.name]?.isCheckpoint ?? false, tree: reply.tree, plan: reply.plan)
     }
 
     /// Undoes the last performed action: its subactions in reverse order, then
@@ -205,14 +205,12 @@ public final class Game {
         if original.hash != redone.hash {
             return RedoMismatch(what: "state hash", action: name, expected: original.hash.hex, actual: redone.hash.hex)
         }
-        if original.detail == redone.detail { return nil }
-        let (a, b) = (original.decodedDetail, redone.decodedDetail)
-        if a?["tree"] != b?["tree"] {
-            return RedoMismatch(what: "subaction tree", action: name, expected: "\(a?["tree"].map(\.description) ?? "nil")",
-                                actual: "\(b?["tree"].map(\.description) ?? "nil")")
+        func shown(_ bytes: [UInt8]) -> String { (try? Wire.decode(bytes)).flatMap { $0?.description } ?? "nil" }
+        if original.tree != redone.tree {
+            return RedoMismatch(what: "subaction tree", action: name, expected: shown(original.tree), actual: shown(redone.tree))
         }
-        return RedoMismatch(what: "animation plan", action: name, expected: "\(a?["plan"].map(\.description) ?? "nil")",
-                            actual: "\(b?["plan"].map(\.description) ?? "nil")")
+        if original.plan == redone.plan { return nil }
+        return RedoMismatch(what: "animation plan", action: name, expected: shown(original.plan), actual: shown(redone.plan))
     }
 
     /// Undoes back to the last checkpoint action (which stays applied); returns what was undone.

@@ -67,17 +67,17 @@ public struct HistoryEntry: Sendable {
     public let hash: StateHash
     /// Whether the action is a checkpoint (`checkpoint = true`).
     public let isCheckpoint: Bool
-    /// The kernel's description of the run: subaction tree and animation plan.
-    let detail: [UInt8]
+    /// The subaction tree as the kernel encoded it (decoded on demand).
+    let tree: [UInt8]
+    /// The animation plan as the kernel encoded it (decoded on demand).
+    let plan: [UInt8]
 
     /// The action with its subactions, in execution order.
-    public var subactions: SubactionTree { SubactionTree(decodedDetail?["tree"]) }
+    public var subactions: SubactionTree { SubactionTree(try? Wire.decode(tree)) }
 
     /// The animation plan of the action (do direction) as the kernel built it:
     /// a tree of action nodes (`action`, `mode`, `sound`, `own`, `subs`).
-    public var animationPlanValue: StateValue? { decodedDetail?["plan"] }
-
-    var decodedDetail: StateValue? { try? Wire.decode(detail) }
+    public var animationPlanValue: StateValue? { try? Wire.decode(plan) }
 }
 
 /// What an undo did.

@@ -77,11 +77,12 @@ final class Kernel {
     // MARK: Operations
 
     /// The result of a perform: the state hash after it, and the kernel's
-    /// description of the run (subaction tree and animation plan), kept
-    /// encoded until someone reads it.
+    /// description of the run, its subaction tree and animation plan, each
+    /// kept encoded until someone reads it (equal values encode equally).
     struct PerformReply {
         let hash: StateHash
-        let detail: [UInt8]
+        let tree: [UInt8]
+        let plan: [UInt8]
     }
 
     /// The result of an undo: the hash after it, its animation plan (encoded),
@@ -103,7 +104,7 @@ final class Kernel {
     /// is the one the invariants already passed, so they are not run again.
     func perform(_ call: ActionCall, expecting expected: StateHash? = nil) throws(RulebenchError) -> PerformReply {
         let reply = try user("perform", [Array(call.name.utf8), Wire.encode(call.params), Array((expected?.hex ?? "").utf8)])
-        return PerformReply(hash: hash(reply), detail: reply.count > 1 ? reply[1] : [])
+        return PerformReply(hash: hash(reply), tree: reply.count > 1 ? reply[1] : [], plan: reply.count > 2 ? reply[2] : [])
     }
 
     /// Undoes the last committed action (pending until `commit`). With

@@ -79,10 +79,10 @@ public struct Fuzzer {
         private var known: [[UInt8]: String?] = [:]
 
         func problem(_ entry: HistoryEntry) -> String? {
-            if let verdict = known[entry.detail] { return verdict }
+            if let verdict = known[entry.plan] { return verdict }
             let verdict = Fuzzer.animationProblem(entry)
             if known.count >= 50_000 { known.removeAll(keepingCapacity: true) }
-            known[entry.detail] = verdict
+            known[entry.plan] = verdict
             return verdict
         }
     }

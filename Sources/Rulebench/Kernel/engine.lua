@@ -495,7 +495,7 @@ function API.perform(name, params, expected)
   if expected == nil or expected == "" or hash ~= expected then checkinvariants() end
   local plan = planof(rec, "do")
   PENDING.rec = rec
-  return hash, encode({ tree = treeof(rec), plan = plan, checkpoint = rec.def.checkpoint or false })
+  return hash, encode(treeof(rec)), encode(plan)
 end
 
 function API.undo(strict)
