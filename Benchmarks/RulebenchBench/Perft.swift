@@ -35,46 +35,7 @@ enum PlainPerft {
 local dir, names, depth, repeats = ...
 depth, repeats = tonumber(depth), tonumber(repeats)
 
--- the rulebench module on plain tables, as in PlainLua's harness: the
--- engine's generator, so a pack that draws random numbers walks the same tree
-local GOLD = 0x9e3779b97f4a7c15
-local function mix(z)
-  z = (z ~ (z >> 30)) * 0xbf58476d1ce4e5b9
-  z = (z ~ (z >> 27)) * 0x94d049bb133111eb
-  return z ~ (z >> 31)
-end
-local function copy(v)
-  if type(v) ~= "table" then return v end
-  local out = {}
-  for k, x in pairs(v) do out[k] = copy(x) end
-  return out
-end
-local R = { copy = copy }
-function R.random(game, m, n)
-  game._rng = game._rng + GOLD
-  local bits = mix(game._rng)
-  if m == nil then return (bits >> 11) * 0x1p-53 end
-  if n == nil then m, n = 1, m end
-  return m + (bits >> 11) % (n - m + 1)
-end
-function R.shuffle(game, list)
-  for i = #list, 2, -1 do
-    local j = R.random(game, 1, i)
-    list[i], list[j] = list[j], list[i]
-  end
-  return list
-end
-
-local GAME
-local env = setmetatable({}, { __index = _G })
-local modules = { rulebench = R }
-env.require = function(name)
-  if modules[name] == nil then
-    modules[name] = assert(loadfile(dir .. "/" .. name:gsub("%.", "/") .. ".lua", "t", env))(name) or true
-  end
-  return modules[name]
-end
-env.math = setmetatable({ random = function(m, n) return R.random(GAME, m, n) end }, { __index = math })
+"""# + PlainLua.prelude + #"""
 
 local pack = assert(loadfile(dir .. "/pack.lua", "t", env))()
 -- the engine offers legal actions in the sorted order of their names

@@ -50,12 +50,12 @@ enum PlainLua {
         }
     }
 
-    static let harness = #"""
-local dir, optionText, script, mode, repeats = ...
-repeats = tonumber(repeats)
-local options = load(optionText)()
-local games = load(script)()
-
+    /// The Lua both harnesses start with (after reading their arguments,
+    /// `dir` among them): the rulebench module on plain tables, with the
+    /// engine's generator (so a pack that draws random numbers plays the same
+    /// game), and the globals the pack's files load in. `GAME` is the game
+    /// math.random draws for.
+    static let prelude = #"""
 -- the rulebench module on plain tables: the same generator, no journal
 local GOLD = 0x9e3779b97f4a7c15
 local function mix(z)
@@ -85,6 +85,7 @@ function R.shuffle(game, list)
   return list
 end
 
+local GAME                      -- the game being played, for math.random
 local env = setmetatable({}, { __index = _G })
 local modules = { rulebench = R }
 env.require = function(name)
@@ -94,6 +95,15 @@ env.require = function(name)
   return modules[name]
 end
 env.math = setmetatable({ random = function(m, n) return R.random(GAME, m, n) end }, { __index = math })
+"""#
+
+    static let harness = #"""
+local dir, optionText, script, mode, repeats = ...
+repeats = tonumber(repeats)
+local options = load(optionText)()
+local games = load(script)()
+
+"""# + prelude + #"""
 local pack = assert(loadfile(dir .. "/pack.lua", "t", env))()
 local actions = {}
 for name in io.popen('ls "' .. dir .. '/actions"'):lines() do

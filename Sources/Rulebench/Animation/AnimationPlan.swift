@@ -1,6 +1,6 @@
 // The animation plan of an action, as Swift value types.
 //
-// The `anim` builder (AnimKernel) produces plain Lua tables; the kernel wraps
+// The `anim` builder (Kernel/anim.lua) produces plain Lua tables; the kernel wraps
 // them in a tree of action nodes. This file turns that tree into typed values
 // a host app can walk without reading Lua, and derives undo plans by reversal.
 // Timing lives in Timeline.swift; drawing in TimelineChart.swift.

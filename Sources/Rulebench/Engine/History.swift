@@ -53,8 +53,9 @@ public struct SubactionTree: Hashable, Sendable {
 
 extension ActionCall {
     static func params(from value: StateValue?) -> [String: StateValue] {
-        var params: [String: StateValue] = [:]
-        for entry in value?.sortedEntries ?? [] { params[entry.key.description] = entry.value }
+        guard case .table(let table)? = value else { return [:] }
+        var params: [String: StateValue] = Dictionary(minimumCapacity: table.count)
+        for (key, item) in table { params[key.description] = item }
         return params
     }
 }
