@@ -1,6 +1,8 @@
 // rulebench-bench: the project's speed figures, measured side by side in one
 // run on the same action sequences. Run it in release mode: `make bench`.
-// Usage: rulebench-bench [PACK ...] (default: desert if present, cards, template)
+// Usage: rulebench-bench [PACK ...]          (default: desert if present, cards, template)
+//        rulebench-bench --profile PACK      Lua VM instructions per checked step, by function
+//        rulebench-bench --profile-explore PACK DEPTH   the same per node of explore
 import Foundation
 import Rulebench
 
@@ -119,6 +121,20 @@ func profile(pack: String) throws {
     for (function, n) in counts.sorted(by: { $0.value > $1.value }).prefix(25) {
         print(String(format: "  %6d  %5.1f%%  %@", n / steps, Double(n) * 100 / Double(total), function))
     }
+}
+
+/// `rulebench-bench --profile-explore PACK DEPTH`: VM instructions per node of explore.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--profile-explore" {
+    let depth = Int(CommandLine.arguments[3]) ?? 3
+    let game = try Game(pack: CommandLine.arguments[2], seed: 1, configuration: configuration(budget: 0))
+    var nodes = 0
+    let counts = try game.countInstructions { nodes = try Explorer(game: game, depth: depth).run().total }
+    let total = counts.values.reduce(0, +)
+    print("\(total / max(nodes, 1)) VM instructions per explored node (\(nodes) nodes)")
+    for (function, n) in counts.sorted(by: { $0.value > $1.value }).prefix(20) {
+        print(String(format: "  %6d  %5.1f%%  %@", n / max(nodes, 1), Double(n) * 100 / Double(total), function))
+    }
+    exit(0)
 }
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--profile" {

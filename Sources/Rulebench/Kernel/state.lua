@@ -150,6 +150,18 @@ local function convert(t)
 end
 
 local function adopt(v, target)
+  local vm = NODE[v]
+  if vm then
+    -- Moving a state table (the common case: a card to the pile, a piece
+    -- to a square): it only must not go inside itself.
+    local m = target
+    while m do
+      if m == vm then fault("a state table cannot be stored inside itself") end
+      m = m.up
+    end
+    if vm.up then journalput(vm.up, vm.key, nil) end   -- its old slot empties
+    return v
+  end
   validate(v, ancestors(target), {}, 0)
   return convert(v)
 end
