@@ -143,6 +143,8 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--profile" {
 }
 
 var packs = Array(CommandLine.arguments.dropFirst())
+/// Seconds per step of the pure-Lua loop, by pack (for ratios in later rows).
+var pureSeconds: [String: Double] = [:]
 if packs.isEmpty {
     packs = ["cards", "template"]
     if FileManager.default.fileExists(atPath: "rules/desert/pack.lua") { packs.insert("desert", at: 0) }
@@ -157,6 +159,7 @@ for pack in packs {
     let steps = sequence.map(\.count).reduce(0, +)
     let checked = try checkedStep(pack: pack, options: [:], games: sequence, config: configuration())
     let pure = try plain(pack, [:], sequence, "pure")
+    pureSeconds[pack] = pure
     let snapshot = try plain(pack, [:], sequence, "snapshot")
     row("\(pack): (1) Rulebench checked step (perform + strict undo + redo)", us(checked), "\(steps) steps in \(sequence.count) games")
     row("\(pack): (2) pure Lua apply + undo + apply, plain tables", us(pure), "bare lua_State, no checks")
@@ -223,25 +226,41 @@ do {
     }
 }
 
+/// The `rulebench` binary beside this one.
+let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rulebench")
+
+/// Runs `rulebench ARGUMENTS` to its exit, output discarded. posix_spawn and
+/// waitpid: Foundation's Process polls for the exit and adds tens of ms.
+func spawn(_ arguments: [String]) throws {
+    var pid: pid_t = 0
+    var argv = ([binary.path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    guard posix_spawn(&pid, binary.path, &actions, nil, &argv, environ) == 0 else { throw BenchError("cannot start \(binary.path)") }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+}
+
+// (7) fuzz throughput, as `make run` fuzzes desert: process start, setup,
+// legal enumeration, every step checked, end-of-run rewind and replay
+if FileManager.default.isExecutableFile(atPath: binary.path), let pure = pureSeconds["desert"] {
+    let steps = 20 * 60
+    let seconds = try median(3) { try spawn(["fuzz", "desert", "--seed", "1", "--runs", "20", "--depth", "60"]) }
+    let rate = Double(steps) / seconds
+    row("(7) fuzz desert --runs 20 --depth 60, whole process", String(format: "%.0f steps/s", rate), "\(steps) steps")
+    row("(7) fuzz steps/s relative to the pure-Lua loop's steps/s", String(format: "%.3fx", rate * pure),
+        String(format: "pure loop: %.0f steps/s; first release: about 0.032x (1,200 against 37k)", 1 / pure))
+}
+
 // (6) process start to the end of one scenario, and history size
 do {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rulebench")
     let scenarios = (try? FileManager.default.contentsOfDirectory(atPath: "scenarios/template"))?.filter { $0.hasSuffix(".yaml") }.sorted() ?? []
     if let first = scenarios.first, FileManager.default.isExecutableFile(atPath: binary.path) {
-        // posix_spawn and waitpid: Foundation's Process polls for the exit and adds tens of ms.
-        let seconds = try median(11) {
-            var pid: pid_t = 0
-            let arguments = [binary.path, "run", "scenarios/template/" + first]
-            var argv = arguments.map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            guard posix_spawn(&pid, binary.path, &actions, nil, &argv, environ) == 0 else { throw BenchError("cannot start \(binary.path)") }
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-        }
+        let seconds = try median(11) { try spawn(["run", "scenarios/template/" + first]) }
         row("(6) rulebench run of one scenario, process start to exit", String(format: "%.1f ms", seconds * 1000), "scenarios/template/\(first); goal: within 30 ms")
     } else {
         row("(6) rulebench run of one scenario", "not measured", "no rulebench binary or scenario")
