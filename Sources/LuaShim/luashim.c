@@ -74,12 +74,17 @@ struct RBVM {
     int64_t kernel_spent;    /* kernel instructions since it was stopped */
     lua_State *running;      /* the thread that runs now (guarded by lock) */
     pthread_mutex_t lock;    /* between the Lua thread and the watchdog */
-    _Atomic int64_t watch_id;        /* nonzero while a watched call runs */
+    _Atomic int64_t watch_id;        /* the operation that runs (see rb_operation),
+                                        unique per VM; 0 when no watched call runs */
     _Atomic int64_t watch_start;     /* when it began (ns, monotonic) */
-    int64_t watch_cpu;       /* the Lua thread's CPU time then (ns) */
-    rb_thread_clock watch_clock;     /* that thread's CPU clock */
+    rb_thread_clock watch_clock;     /* the Lua thread's CPU clock */
     _Atomic int64_t watch_allowance; /* ns it may run before it is suspect */
     int64_t watch_last;      /* the last id given */
+    /* The watchdog's sample of the Lua thread during operation sample_id:
+     * its CPU clock, then the wall clock (written by the watchdog, under lock). */
+    int64_t sample_id;
+    int64_t sample_wall;
+    int64_t sample_cpu;
     struct RBVM *watch_next; /* the watchdog's list (guarded by rb_watch_lock) */
     void *host_context;
     RBHostFunction host;
@@ -192,10 +197,41 @@ static void rb_hook(lua_State *L, lua_Debug *ar);
  * Linux) run at 2.5 ns each, 0.4 per ns; 4 per ns is ten times that, and one
  * VM instruction per cycle of a 4 GHz core (the dispatch alone takes several
  * cycles). So a 10M budget gives a watched call 2.5 ms before it is suspect.
- * The time is the Lua thread's CPU time (read when the call begins and
- * ends: two clock reads per call), so a call that was descheduled on a busy
- * machine is not suspect for that; the watchdog looks at the wall clock
- * first and then at that thread's CPU clock. */
+ *
+ * The time is the Lua thread's CPU time, so that a call descheduled on a
+ * busy machine is not suspect for that (a re-run does twice what abort
+ * does not undo). But reading a thread's CPU clock is a system call on
+ * Linux (0.7-0.85 us on the test VM, 10-15% of a small pack's step at two
+ * per call), while the monotonic clock is not (vDSO, ~40 ns). So the Lua
+ * thread reads only the monotonic clock, and bounds its CPU time from it:
+ *
+ *   - A thread's CPU time over an interval is at most the interval's wall
+ *     time. A call (or operation, see rb_operation) that ends with
+ *     wall elapsed < allowance is within it: the fast path, no CPU clock.
+ *   - The watchdog, the first time it sees an operation (it ticks every
+ *     RB_WATCH_TICK_NS), samples the Lua thread's CPU clock C_s and then the
+ *     wall clock W_s, while the operation runs (under vm->lock, after its id
+ *     was published, so after its start S was read). The CPU spent in
+ *     [S, sample] is at most W_s - S, and the CPU spent after the sample is
+ *     the thread's clock now minus C_s. So
+ *         bound = (W_s - S) + (CPU now - C_s)
+ *     is an upper bound of the operation's CPU time, and it is close to it
+ *     when the sample came early (a later sample only loosens it: CPU time
+ *     grows no faster than wall time, so the first sample is kept).
+ *   - Only an operation that ends past its allowance in wall time (rare:
+ *     long, or descheduled) reads its own CPU clock, after copying the
+ *     sample (so the sample came before that read), and is suspect when the
+ *     bound reaches the allowance, or when there is no sample: the watchdog
+ *     was starved, or asleep and slow to wake, for the whole allowance. That
+ *     costs a re-run, never exactness.
+ *   - The watchdog stops a call on the same bound (its own wall reading
+ *     first, the CPU clock only past the allowance), so a call that runs
+ *     on is stopped after its allowance of CPU time, give or take a tick,
+ *     and one merely descheduled is left alone.
+ * The Lua thread makes the test itself at the end of every call and
+ * operation: a late or starved watchdog costs time, never exactness. The
+ * monotonic clock may be slewed by NTP (at most 0.05%), far inside the
+ * factor of ten above. */
 enum { RB_RUN_FREE, RB_RUN_COUNTED, RB_RUN_WATCHED };
 
 #define RB_WATCH_INSTRUCTIONS_PER_NS 4
@@ -366,13 +402,17 @@ static int rb_charge(lua_State *L) {
     return 2;
 }
 
+static int64_t rb_watch_bound(RBVM *vm, int64_t id, int64_t start);
+static void rb_watch_next(RBVM *vm, int64_t start);
+
 /* operation(): a kernel loop that runs many operations in one call (explore)
  * starts each with this, so each has a whole budget, as if Swift had made a
  * call per operation. Counted: a fresh count. Watched: the operation that
  * ends now is checked as rb_watch_end checks a call (past its allowance, or
  * overdrawn: stop, and the whole call runs again counted, where each
  * operation is counted from its start), and the next one gets its own
- * allowance. Free (no budget): nothing. */
+ * allowance, its own id and so its own sample (one monotonic clock read
+ * per operation on the fast path). Free (no budget): nothing. */
 static int rb_operation(lua_State *L) {
     RBVM *vm = rb_vm_of(L);
     if (!vm->armed) return 0;
@@ -385,16 +425,17 @@ static int rb_operation(lua_State *L) {
     }
     if (vm->run == RB_RUN_WATCHED) {
         if (atomic_load(&vm->fired)) return 0;
-        int64_t now = rb_thread_cpu(vm->watch_clock);
-        int64_t elapsed = now < 0 || vm->watch_cpu < 0 ? INT64_MAX / 8 : now - vm->watch_cpu;
-        if (vm->remaining <= 0 || elapsed >= vm->remaining / RB_WATCH_INSTRUCTIONS_PER_NS) {
+        int64_t now = rb_now();
+        int64_t start = atomic_load(&vm->watch_start);
+        int64_t allowance = vm->remaining / RB_WATCH_INSTRUCTIONS_PER_NS;
+        if (vm->remaining <= 0 || (now - start >= allowance &&
+                                   rb_watch_bound(vm, atomic_load(&vm->watch_id), start) >= allowance)) {
             rb_fire(vm);
             return 0;
         }
         vm->remaining = vm->budget;
         vm->spent = 0;
-        vm->watch_cpu = now;
-        atomic_store(&vm->watch_start, rb_now());
+        rb_watch_next(vm, now);
     }
     return 0;
 }
@@ -417,9 +458,16 @@ int64_t rb_instructions_used(RBVM *vm) { return vm->spent; }
 /* One thread for the process. Every RB_WATCH_TICK_NS it looks at the VMs
  * that run a watched call and stops those past their allowance; after
  * RB_WATCH_IDLE_TICKS with none it sleeps until a watched call starts. The
- * Lua thread pays, per call, one monotonic clock read (vDSO), two reads of
- * its CPU clock (a system call on Linux: 0.85 us each on the test VM), a few
- * plain and atomic stores and one uncontended mutex at the end. */
+ * Lua thread pays, per call, two monotonic clock reads (vDSO, no system
+ * call), a few plain and atomic stores and one uncontended mutex at the end;
+ * per operation of explore, one monotonic clock read. Its CPU clock (a
+ * system call on Linux) is read only by a call that ends past its allowance
+ * in wall time; the watchdog reads it once per operation it sees (the
+ * sample) and again each tick for one past its allowance. The watchdog
+ * reads another thread's CPU clock only under vm->lock and while that
+ * thread's call runs (watch_id is set to 0 under the same lock before the
+ * call returns), so the clock is that of a live thread, and the Lua thread
+ * copies the sample under the lock. */
 static pthread_mutex_t rb_watch_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t rb_watch_wake = PTHREAD_COND_INITIALIZER;
 static RBVM *rb_watch_list;          /* every open VM, guarded by rb_watch_lock */
@@ -430,6 +478,40 @@ static int rb_watch_any(void) {
     for (RBVM *vm = rb_watch_list; vm; vm = vm->watch_next)
         if (atomic_load(&vm->watch_id) != 0) return 1;
     return 0;
+}
+
+/* Watchdog side of one VM, with rb_watch_lock held; `now` is this tick's
+ * wall clock. Samples an operation the first time it sees it, and stops a
+ * call whose bound (see RB_RUN_WATCHED) reaches its allowance. */
+static void rb_watch_look(RBVM *vm, int64_t now, int64_t id) {
+    int64_t start = atomic_load(&vm->watch_start);
+    int64_t allowance = atomic_load(&vm->watch_allowance);
+    int sampled = vm->sample_id == id;  /* only this thread writes sample_id */
+    if (sampled && now - start < allowance) return;
+    pthread_mutex_lock(&vm->lock);
+    /* Still running (so its thread, and clock, are alive), and still the
+     * same operation: its CPU clock is read after its id was published, so
+     * after its start was read. rb_operation does not lock: the next
+     * operation may begin during the read (the sample, tagged `id`, is then
+     * unused), or just before it, its start stored but not yet its id, so
+     * that `start` is already the next one's. Both only delay a stop by a
+     * tick; `start` is never older than operation `id`'s, since each start
+     * is stored before its id. */
+    if (atomic_load(&vm->watch_id) == id && !atomic_load(&vm->fired)) {
+        int64_t cpu = rb_thread_cpu(vm->watch_clock);
+        int64_t wall = rb_now();            /* after the CPU clock: see the bound */
+        if (cpu < 0) {
+            rb_fire_locked(vm);
+        } else {
+            if (!sampled) {
+                vm->sample_id = id;
+                vm->sample_wall = wall;
+                vm->sample_cpu = cpu;
+            }
+            if ((vm->sample_wall - start) + (cpu - vm->sample_cpu) >= allowance) rb_fire_locked(vm);
+        }
+    }
+    pthread_mutex_unlock(&vm->lock);
 }
 
 static void *rb_watchdog(void *unused) {
@@ -443,16 +525,7 @@ static void *rb_watchdog(void *unused) {
             int64_t id = atomic_load(&vm->watch_id);
             if (id == 0) continue;
             active = 1;
-            int64_t allowance = atomic_load(&vm->watch_allowance);
-            if (now - atomic_load(&vm->watch_start) < allowance) continue;
-            /* Past its allowance in wall time; in CPU time? Read under the
-             * lock: while the call runs, its thread (and clock) exists. */
-            pthread_mutex_lock(&vm->lock);
-            if (atomic_load(&vm->watch_id) == id) {
-                int64_t cpu = rb_thread_cpu(vm->watch_clock);
-                if (cpu < 0 || cpu - vm->watch_cpu >= allowance) rb_fire_locked(vm);
-            }
-            pthread_mutex_unlock(&vm->lock);
+            rb_watch_look(vm, now, id);
         }
         idle = active ? 0 : idle + 1;
         if (idle >= RB_WATCH_IDLE_TICKS) {
@@ -519,16 +592,22 @@ static void rb_watch_unregister(RBVM *vm) {
     pthread_mutex_unlock(&rb_watch_lock);
 }
 
+/* Publishes operation `start` of the running call under a fresh id (so the
+ * watchdog takes a fresh sample): start before id, both sequentially
+ * consistent, so a watchdog that sees the id sees its start. */
+static void rb_watch_next(RBVM *vm, int64_t start) {
+    int64_t id = start > vm->watch_last ? start : vm->watch_last + 1; /* unique per operation */
+    vm->watch_last = id;
+    atomic_store(&vm->watch_start, start);
+    atomic_store(&vm->watch_id, id);
+}
+
 static void rb_watch_begin(RBVM *vm) {
     int64_t start = rb_now();
-    int64_t id = start > vm->watch_last ? start : vm->watch_last + 1; /* unique per call */
-    vm->watch_last = id;
-    vm->watch_clock = rb_thread_clock_self();
-    vm->watch_cpu = rb_thread_cpu(vm->watch_clock);
-    atomic_store(&vm->watch_start, start);
+    vm->watch_clock = rb_thread_clock_self();   /* no system call */
     atomic_store(&vm->watch_allowance, vm->budget / RB_WATCH_INSTRUCTIONS_PER_NS);
     vm->running = vm->L;
-    atomic_store(&vm->watch_id, id);
+    rb_watch_next(vm, start);
     if (atomic_load(&rb_watch_sleeping)) {
         pthread_mutex_lock(&rb_watch_lock);
         pthread_cond_signal(&rb_watch_wake);
@@ -536,17 +615,37 @@ static void rb_watch_begin(RBVM *vm) {
     }
 }
 
+/* The slow path, for an operation `id` that began at `start` and ends past
+ * its allowance in wall time: an upper bound of the CPU time the Lua thread
+ * spent in it (see RB_RUN_WATCHED), or INT64_MAX when the watchdog took no
+ * sample of it (or a clock failed): suspect. The sample is copied before the
+ * thread reads its own CPU clock, so it was taken before that read. */
+static int64_t rb_watch_bound(RBVM *vm, int64_t id, int64_t start) {
+    pthread_mutex_lock(&vm->lock);
+    int sampled = vm->sample_id == id;
+    int64_t wall = vm->sample_wall, cpu = vm->sample_cpu;
+    pthread_mutex_unlock(&vm->lock);
+    if (!sampled) return INT64_MAX;
+    int64_t now = rb_thread_cpu(vm->watch_clock);
+    if (now < 0) return INT64_MAX;
+    return (wall - start) + (now - cpu);
+}
+
 /* Ends a watched call; returns 1 when it must run again counted. */
 static int rb_watch_end(RBVM *vm) {
-    int64_t end = rb_thread_cpu(vm->watch_clock);
-    int64_t elapsed = end < 0 || vm->watch_cpu < 0 ? INT64_MAX / 8 : end - vm->watch_cpu;
+    int64_t end = rb_now();
     pthread_mutex_lock(&vm->lock);
+    int64_t id = atomic_load(&vm->watch_id);
     atomic_store(&vm->watch_id, 0);     /* from here on the watchdog leaves it alone */
     vm->running = NULL;
     int fired = atomic_load(&vm->fired);
     pthread_mutex_unlock(&vm->lock);
     if (fired) lua_sethook(vm->L, NULL, 0, 0);
-    return fired || vm->remaining <= 0 || elapsed >= vm->remaining / RB_WATCH_INSTRUCTIONS_PER_NS;
+    if (fired || vm->remaining <= 0) return 1;
+    int64_t start = atomic_load(&vm->watch_start);
+    int64_t allowance = vm->remaining / RB_WATCH_INSTRUCTIONS_PER_NS;
+    if (end - start < allowance) return 0;         /* CPU time <= wall time */
+    return rb_watch_bound(vm, id, start) >= allowance;
 }
 
 /* ---------- coroutines ---------- */
