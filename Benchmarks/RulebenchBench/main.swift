@@ -3,6 +3,7 @@
 // Usage: rulebench-bench [PACK ...]          (default: desert if present, cards, template)
 //        rulebench-bench --profile PACK      Lua VM instructions per checked step, by function
 //        rulebench-bench --profile-explore PACK DEPTH   the same per node of explore
+//        rulebench-bench --loop PACK SECONDS   only checked steps, for `perf record`
 import Foundation
 import Rulebench
 
@@ -134,6 +135,22 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--profile-expl
     for (function, n) in counts.sorted(by: { $0.value > $1.value }).prefix(20) {
         print(String(format: "  %6d  %5.1f%%  %@", n / max(nodes, 1), Double(n) * 100 / Double(total), function))
     }
+    exit(0)
+}
+
+/// `rulebench-bench --loop PACK SECONDS`: checked steps of row (1) and
+/// nothing else, for about SECONDS, so that `perf record` sees only them.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--loop" {
+    let pack = CommandLine.arguments[2]
+    let sequence = try games(pack: pack, options: [:], length: 1500)
+    let steps = sequence.map(\.count).reduce(0, +)
+    let limit = Double(CommandLine.arguments[3]) ?? 5
+    var rounds = 0, spent = 0.0
+    while spent < limit {
+        spent += try checkedStep(pack: pack, options: [:], games: sequence, config: configuration()) * Double(steps) * 3
+        rounds += 1
+    }
+    print("\(pack): \(us(spent / Double(rounds * steps * 3))) per checked step over \(rounds * 3) rounds of \(steps) steps")
     exit(0)
 }
 

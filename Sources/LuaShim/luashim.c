@@ -440,6 +440,61 @@ static int rb_operation(lua_State *L) {
     return 0;
 }
 
+static int rb_msgh(lua_State *L);
+
+/* Ends the budget state of an operation that failed or finished inside
+ * protect(): in a counted call, a spent budget no longer traps every
+ * instruction, so the kernel can record what happened and go on. */
+static void rb_operation_settle(RBVM *vm) {
+    if (vm->run != RB_RUN_COUNTED) return;
+    vm->exhausted = 0;
+    vm->remaining = vm->budget;
+    vm->spent = 0;
+    lua_sethook(vm->L, rb_hook, LUA_MASKCOUNT, RB_HOOK_PERIOD);
+}
+
+/* protect(f, ...): runs f(...) as one operation of a kernel loop, as if
+ * Swift had made a user call for it: a fresh budget (see operation()), a
+ * protected call with the bridge's message handler (a traceback for a
+ * string error; kernel error objects pass untouched), and afterwards a
+ * budget that lets the kernel carry on. Returns true and f's results, or
+ * false, the error value and its cause: "budget", "memory" or "error".
+ * The fuzzer's step loop uses it, so that a rejected or failing step is
+ * recorded in the kernel rather than unwinding to Swift.
+ *
+ * A watched call that was stopped (past its allowance) cannot go on: the
+ * whole call runs again counted, so protect raises the stop at once. */
+static int rb_protect(lua_State *L) {
+    RBVM *vm = rb_vm_of(L);
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_pushcfunction(L, rb_operation);
+    lua_call(L, 0, 0);
+    if (vm->armed && vm->run == RB_RUN_WATCHED && atomic_load(&vm->fired)) goto stopped;
+    vm->memory_hit = 0;
+    int n = lua_gettop(L);
+    lua_pushcfunction(L, rb_msgh);
+    lua_insert(L, 1);
+    int status = lua_pcall(L, n - 1, LUA_MULTRET, 1);
+    if (vm->armed && vm->run == RB_RUN_WATCHED && atomic_load(&vm->fired)) goto stopped;
+    if (status == LUA_OK) {
+        rb_operation_settle(vm);
+        lua_pushboolean(L, 1);
+        lua_replace(L, 1);
+        return lua_gettop(L);
+    }
+    const char *cause = vm->exhausted ? "budget"
+                      : (status == LUA_ERRMEM || vm->memory_hit) ? "memory" : "error";
+    rb_operation_settle(vm);
+    vm->memory_hit = 0;
+    lua_pushboolean(L, 0);
+    lua_insert(L, -2);
+    lua_pushstring(L, cause);
+    return 3;
+stopped:
+    lua_pushliteral(L, RB_WATCH_MESSAGE);
+    return lua_error(L);
+}
+
 void rb_set_instruction_budget(RBVM *vm, int64_t instructions) {
     vm->budget = instructions > 0 ? instructions : 0;
 }
@@ -1207,7 +1262,7 @@ static void rb_push_helpers(lua_State *L) {
         {"floatbits", rb_floatbits}, {"decode", rb_decode}, {"encode", rb_encode},
         {"charge", rb_charge},
         {"coresume", rb_coresume}, {"cowrap", rb_cowrap}, {"coclose", rb_coclose},
-        {"operation", rb_operation},
+        {"operation", rb_operation}, {"protect", rb_protect},
         {NULL, NULL}};
     luaL_newlib(L, helpers);
     rb_open_statecore(L); /* C.state: state.lua's hot path (statecore.c) */
@@ -1313,7 +1368,7 @@ static int rb_run(RBVM *vm, RBCallMode mode, RBCall *call, int watch) {
  * pack and its modules, which abort does not undo: those calls, and any call
  * not listed here, are counted from the start. */
 static const struct { const char *name; int aborts; } rb_restartable[] = {
-    {"perform", 1}, {"undo", 1}, {"newgame", 1}, {"set", 1}, {"explore", 1},
+    {"perform", 1}, {"undo", 1}, {"newgame", 1}, {"set", 1}, {"explore", 1}, {"fuzz", 1}, {"replay", 1},
     {"legal", 0}, {"render", 0}, {"invariants", 0}, {NULL, 0}};
 
 RBStatus rb_call(RBVM *vm, RBCallMode mode, const char *function,

@@ -125,7 +125,7 @@ final class PlantedBugTests: XCTestCase {
                                      "\(mutant.name): shrunk to \(report.shrunk.steps.map(\.description))")
             XCTAssertLessThanOrEqual(report.stepsToDetection, 30 * 60)
             // The reproduction fails the same way when run again from scratch.
-            let again = FuzzExecutor(configuration: Game.Configuration(), base: nil, animationCheck: Fuzzer.animationProblem)
+            let again = FuzzExecutor(configuration: Game.Configuration(), base: nil)
                 .execute(report.shrunk, checkLegality: false)
             XCTAssertEqual(again.finding?.property, mutant.expected, "\(mutant.name): the shrunk program does not reproduce")
             table.append("| \(mutant.name) | \(mutant.pack) | \(report.finding.property) | \(report.stepsToDetection) | \(report.original.steps.count) → \(report.shrunk.steps.count) | \(String(format: "%.2f", report.shrinkSeconds)) s |")
@@ -146,8 +146,8 @@ final class PlantedBugTests: XCTestCase {
         var options = Fuzzer.Options(pack: path)
         options.seed = 5
         let fuzzer = Fuzzer(options: options)
-        let first = fuzzer.generate(gameSeed: 3, choices: 99, shouldStop: { false })
-        let second = fuzzer.generate(gameSeed: 3, choices: 99, shouldStop: { false })
+        let first = fuzzer.generate(gameSeed: 3, choices: 99)
+        let second = fuzzer.generate(gameSeed: 3, choices: 99)
         XCTAssertEqual(first.0, second.0)
         XCTAssertEqual(first.1.trace, second.1.trace)
     }

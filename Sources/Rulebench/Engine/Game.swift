@@ -228,6 +228,16 @@ public final class Game {
         while history.cursor > 0 { try undo() }
     }
 
+    /// Plays a fuzz run inside the kernel (`Kernel/fuzz.lua`) from this
+    /// game's setup, then takes the run's history as its own: the state is
+    /// where the run left it.
+    func play(_ request: Kernel.RunRequest) throws(RulebenchError) -> Kernel.RunReply {
+        guard history.entries.isEmpty else { throw .badInput(InputProblem("a fuzz run starts from a game with no history")) }
+        let reply = try kernel.run(request)
+        history = reply.history
+        return reply
+    }
+
     // MARK: Reading and checking the state
 
     /// The value at `path` (nil when absent).

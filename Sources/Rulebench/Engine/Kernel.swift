@@ -217,7 +217,7 @@ final class Kernel {
         StateHash(hex: String(decoding: reply.first ?? [], as: UTF8.self))
     }
 
-    private func decode(_ bytes: [UInt8]?) -> StateValue? {
+    func decode(_ bytes: [UInt8]?) -> StateValue? {
         bytes.flatMap { try? Wire.decode($0) }
     }
 
@@ -228,17 +228,22 @@ final class Kernel {
 
     /// A call that runs rule code; on failure the pending operation is rolled back.
     @discardableResult
-    private func user(_ function: String, _ arguments: [[UInt8]]) throws(RulebenchError) -> [[UInt8]] {
+    func user(_ function: String, _ arguments: [[UInt8]]) throws(RulebenchError) -> [[UInt8]] {
         do {
             return try vm.call(function, arguments, mode: .user)
         } catch {
             let context = decode((try? vm.call("failure", mode: .engine))?.first)
             abort()
             if error.cause == .memoryCap { _ = try? vm.call("gc", mode: .engine) }
-            let failure = KernelError(files.expandingTruncatedNames(error),
-                                      action: context?["action"]?.stringValue, phase: context?["phase"]?.stringValue)
-            throw failure.rulebenchError(instructionBudget: vm.instructionBudget, memoryCap: vm.memoryCap)
+            throw rulebenchError(error, action: context?["action"]?.stringValue, phase: context?["phase"]?.stringValue)
         }
+    }
+
+    /// A failed operation as the public API reports it, whether Swift made
+    /// the call or a kernel loop caught the failure (see Kernel+Fuzz).
+    func rulebenchError(_ failure: LuaFailure, action: String?, phase: String?) -> RulebenchError {
+        KernelError(files.expandingTruncatedNames(failure), action: action, phase: phase)
+            .rulebenchError(instructionBudget: vm.instructionBudget, memoryCap: vm.memoryCap)
     }
 
     /// The kernel's own bookkeeping: no rule code runs, so a failure is a bug in the engine.
@@ -272,7 +277,7 @@ final class Kernel {
         }
     }
 
-    private static func problems(_ value: StateValue?) -> [UndoProblem] {
+    static func problems(_ value: StateValue?) -> [UndoProblem] {
         (value?.listItems ?? []).map { problem in
             UndoProblem(
                 action: problem["action"]?.stringValue ?? "?",

@@ -2,13 +2,14 @@
 /// build time, in load order. Each chunk is named after its file, so a Lua
 /// error inside the kernel names the file and its real line.
 enum KernelSource {
-    /// The chunks: core first (it receives the C helpers), engine last (it
-    /// returns the functions Swift calls).
+    /// The chunks: core first (it receives the C helpers), the fuzzer's
+    /// step loop last (it returns `API`, the functions Swift calls).
     static let chunks: [LuaVM.Chunk] = [
         .init(name: "=rulebench/Kernel/core.lua", source: PackageResources.core_lua),
         .init(name: "=rulebench/Kernel/state.lua", source: PackageResources.state_lua),
         .init(name: "=rulebench/Kernel/sandbox.lua", source: PackageResources.sandbox_lua),
         .init(name: "=rulebench/Kernel/anim.lua", source: PackageResources.anim_lua),
         .init(name: "=rulebench/Kernel/engine.lua", source: PackageResources.engine_lua),
+        .init(name: "=rulebench/Kernel/fuzz.lua", source: PackageResources.fuzz_lua),
     ]
 }

@@ -6,8 +6,6 @@ struct FuzzExecutor {
     var configuration: Game.Configuration
     /// A folder a relative pack path is resolved against.
     var base: URL?
-    /// Checks an action's animation plans (property 8); nil when not checked.
-    var animationCheck: ((HistoryEntry) -> String?)?
     /// The games programs run in, kept loaded between programs.
     let games = GameCache()
 
@@ -16,8 +14,10 @@ struct FuzzExecutor {
     /// costs more than a whole short program. `main` plays the programs;
     /// `replay` replays their saved histories from scratch.
     final class GameCache {
-        var main: Game?
+        var main: Game? { didSet { verdicts = [:] } }
         var replay: Game?
+        /// Property 8's verdicts by the main game's plan ids (nil: sound).
+        var verdicts: [Int: String?] = [:]
     }
 
     /// What happened at one step, for reproducing it as a scenario.
@@ -65,142 +65,116 @@ struct FuzzExecutor {
         return game
     }
 
-    /// What the step loop is told to do next.
-    enum Next {
-        case step(FuzzStep)
-        case stop
-        /// The program is not one a player could play (a shrink candidate to discard).
-        case invalid
-        case finding(FuzzFinding)
+    /// Runs a whole program. With `checkLegality`, each `perform` must be among
+    /// the legal actions of its state (otherwise the result is marked invalid).
+    func execute(_ program: FuzzProgram, checkLegality: Bool, recordLegal: Bool = false, finalChecks: Bool = true) -> Result {
+        let request = Kernel.RunRequest(program: program.steps, checkLegality: checkLegality,
+                                        recordLegal: recordLegal, rewindAtEnd: finalChecks)
+        return play(program, request).1
     }
 
-    /// The step loop shared by replaying a program and generating one: a
-    /// fresh game, then the steps `next` gives (for index 0, 1, ...), each
-    /// run and checked, then the whole-history checks. Returns the program
-    /// as played.
-    func play(_ start: FuzzProgram, finalChecks: Bool, result: inout Result,
-              next: (Game, Int, inout Result) -> Next) -> FuzzProgram {
+    /// Plays a random game of up to `depth` steps chosen by the generator
+    /// seeded with `choices`; returns the program as played.
+    func generate(_ start: FuzzProgram, choices: UInt64, depth: Int) -> (FuzzProgram, Result) {
+        play(start, Kernel.RunRequest(program: nil, choices: choices, depth: depth, rewindAtEnd: true))
+    }
+
+    /// Plays a run in a fresh game: the kernel plays every step and checks
+    /// properties 1-5 after each (`Kernel/fuzz.lua`); here, property 8 on
+    /// each performed action's plan, then the whole-history checks.
+    private func play(_ start: FuzzProgram, _ request: Kernel.RunRequest) -> (FuzzProgram, Result) {
+        var result = Result()
         var program = start
-        program.steps = []
         let game: Game
+        let reply: Kernel.RunReply
         do {
             game = try newGame(program)
         } catch {
             result.finding = FuzzFinding(property: .invariantsHold, stepIndex: -1, message: "setup failed: \(error)", differences: [], blame: nil)
-            return start
+            return (start, result)
         }
-        loop: for index in 0... {
-            switch next(game, index, &result) {
-            case .step(let step):
-                program.steps.append(step)
-                if let found = run(step, at: index, in: game, result: &result) {
-                    result.finding = found
-                    return program
-                }
-                result.trace.append(game.stateHash)
-            case .stop:
-                break loop
-            case .invalid:
-                result.valid = false
-                return program
-            case .finding(let found):
-                result.finding = found
-                return program
-            }
+        do {
+            reply = try game.play(request)
+        } catch {
+            result.finding = FuzzFinding(property: .invariantsHold, stepIndex: -1, message: "the run stopped in the engine: \(error)", differences: [], blame: nil)
+            return (start, result)
         }
-        if finalChecks, let found = checkWholeHistory(game, program: program, stepCount: program.steps.count) {
-            result.finding = found
+        if let steps = reply.steps { program.steps = steps }
+        result.outcomes = reply.outcomes
+        result.trace = reply.trace
+        result.legal = reply.legal
+        result.valid = reply.valid
+        let sound = animationFinding(reply, in: program, before: reply.finding?.stepIndex)
+        if !reply.valid {
+            program.steps = Array(program.steps.prefix(reply.outcomes.count))
+            return (program, result)
         }
-        return program
+        result.finding = reply.finding.map { finding($0) }
+        if let sound {
+            result.finding = sound
+            result.outcomes = Array(result.outcomes.prefix(sound.stepIndex + 1))
+            result.trace = Array(result.trace.prefix(sound.stepIndex))
+        }
+        if let found = result.finding {
+            program.steps = Array(program.steps.prefix(found.stepIndex + 1))
+        } else if request.rewindAtEnd {
+            result.finding = checkWholeHistory(game, program: program, stepCount: program.steps.count, rewound: reply.rewound)
+        }
+        return (program, result)
     }
 
-    /// Runs a whole program. With `checkLegality`, each `perform` must be among
-    /// the legal actions of its state (otherwise the result is marked invalid).
-    func execute(_ program: FuzzProgram, checkLegality: Bool, recordLegal: Bool = false, finalChecks: Bool = true) -> Result {
-        var result = Result()
-        _ = play(program, finalChecks: finalChecks, result: &result) { game, index, result in
-            guard index < program.steps.count else { return .stop }
-            let step = program.steps[index]
-            if checkLegality || recordLegal, case .perform(let call) = step {
-                let legal: [ActionCall]
-                do throws(RulebenchError) { legal = try game.legalActions() } catch {
-                    return .finding(finding(.legalIsAllowed, index, "legal raised an error: \(error)", error))
-                }
-                if recordLegal { result.legal.append(legal) }
-                if checkLegality && !legal.contains(call) { return .invalid }
-            } else if recordLegal {
-                result.legal.append([])
-            }
-            return .step(step)
+    /// Property 8: the first performed action (before step `limit`) whose
+    /// plan is not finite or has conflicting tracks. Verdicts are kept by
+    /// the kernel's plan id: a session performs the same plans again and
+    /// again, and building a timeline costs more than the action.
+    private func animationFinding(_ reply: Kernel.RunReply, in program: FuzzProgram, before limit: Int?) -> FuzzFinding? {
+        // The kernel sends a plan's bytes only the first time it sees the
+        // plan, so every new plan is judged now, even past `limit`.
+        for sighting in reply.plans {
+            guard let plan = sighting.plan, games.verdicts[sighting.id] == nil,
+                  case .perform(let call) = program.steps[sighting.stepIndex] else { continue }
+            let entry = HistoryEntry(call: call, hash: StateHash(hex: ""), isCheckpoint: false, tree: [], plan: plan)
+            if games.verdicts.count >= 50_000 { games.verdicts.removeAll(keepingCapacity: true) }
+            games.verdicts[sighting.id] = .some(Fuzzer.animationProblem(entry))
         }
-        return result
-    }
-
-    /// Runs one step and checks what it must guarantee; returns a finding or nil.
-    func run(_ step: FuzzStep, at index: Int, in game: Game, result: inout Result) -> FuzzFinding? {
-        let before = game.stateHash
-        let entries = game.history.entries.count
-        /// Property 3: after a failure, the live state is the state before it.
-        func unchanged() -> Bool {
-            (try? game.liveStateHash()) == before && game.history.entries.count == entries
-        }
-        switch step {
-        case .perform(let call):
-            do {
-                let entry = try game.perform(call)
-                result.outcomes.append(.performed(entry.hash))
-                if let problem = animationCheck?(entry) {
-                    return FuzzFinding(property: .animationIsSound, stepIndex: index, message: "\(call): \(problem)", differences: [], blame: call.name)
-                }
-            } catch {
-                result.outcomes.append(.failed("\(error)"))
-                if !unchanged() {
-                    return finding(.failureChangesNothing, index, "\(call) failed and changed the state: \(error)", error)
-                }
-                if case .invariant = error { return finding(.invariantsHold, index, "after \(call): \(error)", error) }
-                return finding(.legalIsAllowed, index, "\(call) was emitted by legal but failed: \(error)", error)
-            }
-        case .attempt(let call):
-            do {
-                let entry = try game.perform(call)
-                result.outcomes.append(.performed(entry.hash))
-            } catch {
-                if case .rejected(let reason, _) = error { result.outcomes.append(.rejected(reason)) } else { result.outcomes.append(.failed("\(error)")) }
-                if !unchanged() {
-                    return finding(.failureChangesNothing, index, "\(call) failed and changed the state: \(error)", error)
-                }
-            }
-        case .undo(let count):
-            let n = min(count, game.history.cursor)
-            for _ in 0..<n {
-                do { try game.undo() } catch {
-                    return finding(.undoRestores, index, "undo of \(game.history.entries[game.history.cursor].call)", error)
-                }
-            }
-            result.outcomes.append(.undone(n))
-        case .undoTurn:
-            do {
-                let undone = try game.undoTurn()
-                result.outcomes.append(.undone(undone.count))
-            } catch {
-                return finding(.undoRestores, index, "undo turn", error)
-            }
-        case .redo(let count):
-            let n = min(count, game.history.entries.count - game.history.cursor)
-            for _ in 0..<n {
-                let call = game.history.entries[game.history.cursor].call
-                do { try game.redo() } catch {
-                    return finding(.redoReproduces, index, "redo of \(call)", error)
-                }
-            }
-            result.outcomes.append(.redone(n))
+        for sighting in reply.plans {
+            if let limit, sighting.stepIndex >= limit { break }
+            guard case .some(.some(let problem)) = games.verdicts[sighting.id],
+                  case .perform(let call) = program.steps[sighting.stepIndex] else { continue }
+            return FuzzFinding(property: .animationIsSound, stepIndex: sighting.stepIndex, message: "\(call): \(problem)", differences: [], blame: call.name)
         }
         return nil
     }
 
+    /// A finding of the kernel's step loop, worded for the report.
+    private func finding(_ found: Kernel.RunFinding) -> FuzzFinding {
+        let index = found.stepIndex
+        let call = found.call.map { "\($0)" } ?? "?"
+        switch found.problem {
+        case .error(let error):
+            switch found.context {
+            case "failed": return finding(found.property, index, "\(call) failed and changed the state: \(error)", error)
+            case "after": return finding(found.property, index, "after \(call): \(error)", error)
+            case "emitted": return finding(found.property, index, "\(call) was emitted by legal but failed: \(error)", error)
+            case "legal": return finding(found.property, index, "legal raised an error: \(error)", error)
+            case "turn": return finding(found.property, index, "undo turn", error)
+            case "rewind": return finding(found.property, index, "rewinding the whole history", error)
+            default: return finding(found.property, index, "\(found.context) of \(call)", error)
+            }
+        case .undoMismatch(let problems):
+            let what = found.context == "turn" ? "undo turn" : found.context == "rewind" ? "rewinding the whole history" : "undo of \(call)"
+            return finding(found.property, index, what, .undoMismatch(problems))
+        case .redoMismatch(let mismatch):
+            return finding(found.property, index, "redo of \(call)", .redoMismatch(mismatch))
+        case .rewoundTo(let actual, let expected):
+            return FuzzFinding(property: .rewindAndReplay, stepIndex: index,
+                               message: "rewinding gave state hash \(actual), not the initial \(expected)", differences: [], blame: nil)
+        }
+    }
+
     /// Properties 6 and 7: rewinding gives the initial state, and the saved
     /// history replays from scratch with the same hash at every step.
-    func checkWholeHistory(_ game: Game, program: FuzzProgram, stepCount: Int) -> FuzzFinding? {
+    func checkWholeHistory(_ game: Game, program: FuzzProgram, stepCount: Int, rewound: Kernel.RunFinding?) -> FuzzFinding? {
         let saved = SavedHistory(of: game)
         let reloaded: SavedHistory
         do {
@@ -218,14 +192,12 @@ struct FuzzExecutor {
         } catch {
             return FuzzFinding(property: .rewindAndReplay, stepIndex: stepCount - 1, message: "replaying the history from scratch: \(error)", differences: [], blame: nil)
         }
-        do {
-            try game.rewind()
-        } catch {
-            return finding(.undoRestores, stepCount - 1, "rewinding the whole history", error)
-        }
-        if game.stateHash != game.history.initialHash {
-            return FuzzFinding(property: .rewindAndReplay, stepIndex: stepCount - 1,
-                               message: "rewinding gave state hash \(game.stateHash), not the initial \(game.history.initialHash)", differences: [], blame: nil)
+        if let rewound {
+            // The kernel rewound at the end of the run; reported after the
+            // save and replay checks, in the order of the properties.
+            var found = finding(rewound)
+            found.stepIndex = stepCount - 1
+            return found
         }
         return nil
     }

@@ -58,10 +58,9 @@ public struct Fuzzer {
         var configuration = options.configuration
         configuration.strict = true
         configuration.animationSources = false
-        let verdicts = AnimationVerdicts()
-        executor = FuzzExecutor(configuration: configuration, base: options.base, animationCheck: verdicts.problem)
+        executor = FuzzExecutor(configuration: configuration, base: options.base)
         configuration.animationSources = true
-        reportingExecutor = FuzzExecutor(configuration: configuration, base: options.base, animationCheck: Fuzzer.animationProblem)
+        reportingExecutor = FuzzExecutor(configuration: configuration, base: options.base)
     }
 
     /// Property 8, checked on every performed action.
@@ -70,21 +69,6 @@ public struct Fuzzer {
         if !timeline.duration.isFinite { return "the animation plan is not finite" }
         if let conflict = timeline.conflicts.first { return "animation conflict: \(conflict)" }
         return nil
-    }
-
-    /// Property 8's verdicts by encoded plan: the same plan bytes give the
-    /// same verdict, and a fuzz session performs the same plans again and
-    /// again, while building a timeline costs more than the action itself.
-    final class AnimationVerdicts {
-        private var known: [[UInt8]: String?] = [:]
-
-        func problem(_ entry: HistoryEntry) -> String? {
-            if let verdict = known[entry.plan] { return verdict }
-            let verdict = Fuzzer.animationProblem(entry)
-            if known.count >= 50_000 { known.removeAll(keepingCapacity: true) }
-            known[entry.plan] = verdict
-            return verdict
-        }
     }
 
     /// The game seed and choice generator of run `index`.
@@ -104,7 +88,7 @@ public struct Fuzzer {
         }
     }
 
-    /// Runs the session. `shouldStop` is polled between steps (for SIGINT);
+    /// Runs the session. `shouldStop` is polled between runs (for SIGINT);
     /// `progress` is called after every run.
     public func run(shouldStop: () -> Bool = { false }, progress: (Progress) -> Void = { _ in }) -> (reports: [Report], progress: Progress) {
         let start = Date()
@@ -118,7 +102,7 @@ public struct Fuzzer {
             if shouldStop() { break }
             if let limit = options.timeLimit, Date().timeIntervalSince(start) > limit { break }
             let seeds = runSeeds(index)
-            let (program, result) = generate(gameSeed: seeds.game, choices: seeds.choices, shouldStop: shouldStop)
+            let (program, result) = generate(gameSeed: seeds.game, choices: seeds.choices)
             state.runs += 1
             state.steps += program.steps.count
             if state.runs == 1, result.finding == nil, let found = checkDeterminism(program, result) {
@@ -163,55 +147,10 @@ public struct Fuzzer {
                       stepsToDetection: stepsToDetection)
     }
 
-    /// Plays one random game, checking as it goes.
-    func generate(gameSeed: Int64, choices: UInt64, shouldStop: () -> Bool) -> (FuzzProgram, FuzzExecutor.Result) {
-        var result = FuzzExecutor.Result()
-        var random = FuzzRandom(seed: choices)
+    /// Plays one random game, checking as it goes (the step loop runs in the
+    /// kernel: `Kernel/fuzz.lua` chooses and checks every step).
+    func generate(gameSeed: Int64, choices: UInt64) -> (FuzzProgram, FuzzExecutor.Result) {
         let start = FuzzProgram(pack: options.pack, seed: gameSeed, options: options.setupOptions)
-        let program = executor.play(start, finalChecks: true, result: &result) { game, index, _ in
-            guard index < options.depth, !shouldStop() else { return .stop }
-            let legal: [ActionCall]
-            do { legal = try game.legalActions() } catch {
-                return .finding(FuzzFinding(property: .legalIsAllowed, stepIndex: index, message: "legal raised an error: \(error)", differences: [], blame: nil))
-            }
-            guard let step = choose(legal: legal, game: game, random: &random) else { return .stop }
-            return .step(step)
-        }
-        return (program, result)
-    }
-
-    /// The next step of a random game; nil when the game is over and nothing can be undone.
-    func choose(legal: [ActionCall], game: Game, random: inout FuzzRandom) -> FuzzStep? {
-        let canUndo = game.history.cursor > 0
-        let canRedo = game.history.cursor < game.history.entries.count
-        let roll = random.below(100)
-        if roll < 10 && canUndo { return .undo(1 + random.below(3)) }
-        if roll < 16 && canRedo { return .redo(1 + random.below(3)) }
-        if roll < 19 && canUndo { return .undoTurn }
-        if roll < 27 && !legal.isEmpty { return .attempt(illegal(from: legal, random: &random)) }
-        if !legal.isEmpty { return .perform(legal[random.below(legal.count)]) }
-        if canUndo { return .undo(1 + random.below(3)) }
-        return nil
-    }
-
-    /// A call that is probably illegal: a legal one with one param swapped for
-    /// another legal call's value, or another action's params.
-    func illegal(from legal: [ActionCall], random: inout FuzzRandom) -> ActionCall {
-        var call = legal[random.below(legal.count)]
-        let donor = legal[random.below(legal.count)]
-        if random.chance(0.3), let name = options.pack.isEmpty ? nil : donor.name as String? {
-            call.name = name
-            return call
-        }
-        let keys = call.params.keys.sorted()
-        if let key = keys.isEmpty ? nil : keys[random.below(keys.count)] {
-            let values = donor.params.values.sorted { $0.description < $1.description }
-            if let value = values.isEmpty ? nil : values[random.below(values.count)] {
-                call.params[key] = value
-            } else {
-                call.params[key] = .int(Int64(random.below(20)) - 5)
-            }
-        }
-        return call
+        return executor.generate(start, choices: choices, depth: options.depth)
     }
 }

@@ -68,13 +68,14 @@ struct Shrinker {
         return copy
     }
 
-    /// Tries smaller undo/redo counts, and for each performed action the
-    /// simpler legal alternatives at its point.
+    /// Tries simpler steps (smaller undo/redo counts, an attempt made as a
+    /// plain perform), and for each performed action the simpler legal
+    /// alternatives at its point.
     private mutating func simplifyActions(_ best: inout FuzzProgram, _ finding: inout FuzzFinding) -> Bool {
         let recorded = executor.execute(best, checkLegality: false, recordLegal: true, finalChecks: false)
         var improved = false
         for index in best.steps.indices where attempts < budget && index < best.steps.count {
-            if let fewer = Shrinker.smallerCount(best.steps[index]) {
+            if let fewer = Shrinker.simpler(best.steps[index]) {
                 var candidate = best
                 candidate.steps[index] = fewer
                 if let found = failsTheSame(candidate, as: finding) {
@@ -102,11 +103,14 @@ struct Shrinker {
         return improved
     }
 
-    /// An undo or redo of one step fewer (nil when there is nothing to reduce).
-    static func smallerCount(_ step: FuzzStep) -> FuzzStep? {
+    /// A simpler step in its place: an undo or redo of one step fewer, or an
+    /// attempt made as a perform (kept only if the call is legal there);
+    /// nil when there is nothing to simplify.
+    static func simpler(_ step: FuzzStep) -> FuzzStep? {
         switch step {
         case .undo(let n) where n > 1: return .undo(n - 1)
         case .redo(let n) where n > 1: return .redo(n - 1)
+        case .attempt(let call): return .perform(call)
         default: return nil
         }
     }

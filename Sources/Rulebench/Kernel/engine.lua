@@ -487,10 +487,10 @@ end
 -- perform(name, params, expected): `expected` is "" or, for a redo, the
 -- state hash the action gave the first time. Invariants are functions of the
 -- state, so a redo that reaches that same state need not run them again.
-function API.perform(name, params, expected)
+local function perform(name, params, expected)
   nogame()
   begin("perform")
-  local rec = run(name, decode(params), name, 0)
+  local rec = run(name, params, name, 0)
   local hash = hashof()
   if expected == nil or expected == "" or hash ~= expected then checkinvariants() end
   local plan = planof(rec, "do")
@@ -498,16 +498,27 @@ function API.perform(name, params, expected)
   return hash, encode(treeof(rec)), encode(plan)
 end
 
-function API.undo(strict)
+function API.perform(name, params, expected)
+  return perform(name, decode(params), expected)
+end
+
+-- undo(strict): returns the hash after the undo, its plan (encoded) and
+-- the problems of a strict verification (nil when exact).
+local function undo(strict)
   nogame()
   local rec = RECS[#RECS]
   if not rec then K.fail("error", "nothing to undo") end
   begin("undo")
   local problems = {}
-  undorec(rec, strict == "1", problems)
+  undorec(rec, strict, problems)
   local plan = planof(rec, "undo")
   PENDING.rec = rec
-  return hashof(), encode(plan), #problems > 0 and encode(problems) or ""
+  return hashof(), encode(plan), #problems > 0 and problems or nil
+end
+
+function API.undo(strict)
+  local hash, plan, problems = undo(strict == "1")
+  return hash, plan, problems and encode(problems) or ""
 end
 
 function API.invariants()
@@ -649,7 +660,23 @@ function API.abort()
   if PENDING then K.rollback(PENDING.mark) end
   PENDING = nil
   if EXPLORING then unwind() end
+  if K.onabort then K.onabort() end
 end
+
+-- The operations as Swift makes them, for the kernel's own loops
+-- (fuzz.lua): each is one user operation, followed by commit or abort.
+K.ops = {
+  perform = perform,        -- (name, params, expected) -> hash, tree, plan
+  undo = undo,              -- (strict) -> hash, plan, problems or nil
+  commit = API.commit,
+  abort = function() K.setwritable(false, ""); if PENDING then rollback(PENDING.mark) end; PENDING = nil end,
+  legal = legalcalls,       -- () -> { {name, params}, ... }
+  depth = function() return #RECS end,
+  records = function() return RECS end,
+  setrecords = function(list) RECS = list end,
+  checkpoint = function(name) local def = ACTIONS[name]; return def and def.checkpoint or false end,
+  context = function() return CONTEXT_ACTION, CONTEXT_PHASE end,
+}
 
 function API.failure()
   return K.encode({ action = CONTEXT_ACTION, phase = CONTEXT_PHASE })

@@ -19,6 +19,25 @@ struct LuaFailure: Error {
 
     /// The kernel's error kind ("rejected", "invariant", ...) or nil for a script error.
     var kind: String? { fields["kind"] }
+
+    /// A failure from what the error handler left: the fields of a kernel
+    /// error object, or a message with the traceback after it.
+    init(cause: Cause, text: String, fields: [String: String]) {
+        var text = fields.isEmpty ? text : fields["message"] ?? ""
+        if cause == .memoryCap && text.isEmpty { text = "not enough memory" }
+        let parts = text.components(separatedBy: "\nstack traceback:\n")
+        self.cause = cause
+        self.message = parts[0]
+        self.traceback = parts.count > 1 ? parts[1...].joined(separator: "\n") : ""
+        self.fields = fields
+    }
+
+    init(cause: Cause, message: String, traceback: String, fields: [String: String]) {
+        self.cause = cause
+        self.message = message
+        self.traceback = traceback
+        self.fields = fields
+    }
 }
 
 /// What the host answers when Lua asks for something only Swift can do.
@@ -216,15 +235,10 @@ final class LuaVM {
                     }
                     lua_settop(L, -2)
                 }
-                text = fields["message"] ?? ""
             } else {
                 text = string(at: top) ?? "error object is not a string"
             }
         }
-        if cause == .memoryCap && text.isEmpty { text = "not enough memory" }
-        let parts = text.components(separatedBy: "\nstack traceback:\n")
-        let message = parts[0]
-        let traceback = parts.count > 1 ? parts[1...].joined(separator: "\n") : ""
-        return LuaFailure(cause: cause, message: message, traceback: traceback, fields: fields)
+        return LuaFailure(cause: cause, text: text, fields: fields)
     }
 }

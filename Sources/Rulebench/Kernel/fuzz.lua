@@ -1,0 +1,388 @@
+-- The fuzzer's step loop: a random game (or a given program) played inside
+-- the kernel, step by step, with every check the fuzzer makes after a step.
+--
+-- Swift's Fuzzer decides what to run, shrinks and reports; this file owns
+-- what happens between a game's setup and the end of its run: choosing each
+-- step from the seeded generator, performing, undoing and redoing exactly as
+-- Game does (one operation each, with its own instruction budget, then
+-- commit or abort), and checking after every step that
+--   - an undo restored the state (strict verification, then the hash),
+--   - a redo gave the same hash, subaction tree and animation plan,
+--   - a failed or rejected action changed nothing,
+--   - an action `legal` emitted passed its check and its invariants,
+-- and, at the end, that rewinding reaches the state after setup. One
+-- crossing per run instead of several per step: a step's failure is caught
+-- here (C.protect) and recorded, never unwound to Swift. The run's
+-- history, outcomes and hashes go back to Swift in one reply, where the
+-- checks that need Swift (animation timelines, saving and replaying the
+-- history) run once per run.
+
+local K = ...
+local API = K.API
+local ops = K.ops
+local protect = K.C.protect
+local ERRMETA = K.C.errormeta
+local hashof, mark, rollback, encode, decode = K.hash, K.mark, K.rollback, K.encode, K.decode
+local type, next, rawequal, getmetatable, setmetatable = type, next, rawequal, getmetatable, setmetatable
+local math_type, ult, sort = math.type, math.ult, table.sort
+
+---------------------------------------------------------------- choices
+-- SplitMix64, bit for bit the generator of Swift's FuzzRandom, so a run's
+-- choices depend only on its seed. Lua's integers wrap like UInt64 and its
+-- `>>` is a logical shift; only comparison and remainder need care.
+local Random = {}
+Random.__index = Random
+
+local function newrandom(seed) return setmetatable({ state = seed }, Random) end
+
+function Random:next()
+  local z = self.state + 0x9E3779B97F4A7C15
+  self.state = z
+  z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
+  z = (z ~ (z >> 27)) * 0x94D049BB133111EB
+  return z ~ (z >> 31)
+end
+
+-- x mod b for x read as unsigned 64 bits and 0 < b < 2^62.
+local function umod(x, b)
+  if x >= 0 then return x % b end
+  local r = x - (((x >> 1) // b) << 1) * b    -- in [0, 2b): exact, it fits
+  return r >= b and r - b or r
+end
+
+-- A number in 0..<bound, without modulo bias (rejection sampling).
+function Random:below(bound)
+  local limit = -1 - umod(-1, bound)            -- UInt64.max - UInt64.max % bound
+  local x = self:next()
+  while not ult(x, limit) do x = self:next() end
+  return umod(x, bound)
+end
+
+-- True with probability p.
+function Random:chance(p)
+  return (self:next() >> 11) * 0x1p-53 < p
+end
+
+K.fuzzrandom = newrandom
+
+---------------------------------------------------------------- the random game
+local function copy(t)
+  local out = {}
+  for k, v in next, t do out[k] = v end
+  return out
+end
+
+-- A call that is probably illegal: a legal one with one param swapped for
+-- another legal call's value, or another action's name with its params.
+local function illegal(random, legal)
+  local call = legal[1 + random:below(#legal)]
+  local donor = legal[1 + random:below(#legal)]
+  if random:chance(0.3) then return donor.name, call.params end
+  local keys, n = K.sortedkeys(call.params)
+  if n == 0 then return call.name, call.params end
+  local key = keys[1 + random:below(n)]
+  -- The donor's values in a stable order: by their encoding.
+  local values = {}
+  for _, v in next, donor.params do values[#values + 1] = { encode(v), v } end
+  sort(values, function(a, b) return a[1] < b[1] end)
+  local params = copy(call.params)
+  if #values > 0 then
+    params[key] = values[1 + random:below(#values)][2]
+  else
+    params[key] = random:below(20) - 5
+  end
+  return call.name, params
+end
+
+-- The next step of a random game, or nil when the game is over and
+-- nothing can be undone. Mostly a legal action; sometimes an undo or redo
+-- of one to three steps, an undo to the last checkpoint, or an attempt.
+local function choose(random, legal, cursor, count)
+  local canundo, canredo = cursor > 0, cursor < count
+  local roll = random:below(100)
+  if roll < 10 and canundo then return { op = "undo", n = 1 + random:below(3) } end
+  if roll < 16 and canredo then return { op = "redo", n = 1 + random:below(3) } end
+  if roll < 19 and canundo then return { op = "turn" } end
+  if roll < 27 and #legal > 0 then
+    local name, params = illegal(random, legal)
+    return { op = "try", name = name, params = params }
+  end
+  if #legal > 0 then
+    local call = legal[1 + random:below(#legal)]
+    return { op = "do", name = call.name, params = call.params }
+  end
+  if canundo then return { op = "undo", n = 1 + random:below(3) } end
+  return nil
+end
+
+---------------------------------------------------------------- one run
+local RUN            -- the run in progress: history, outcomes, trace, ...
+local PLANIDS = {}   -- encoded plan -> id, so Swift judges each plan once
+local PLANCOUNT, NEXTPLAN = 0, 1
+
+-- What Swift needs to rebuild a failed operation's error exactly as if it
+-- had made the call itself: the cause, the kernel error object's fields or
+-- the message with its traceback, and what was running.
+local function failure(err, cause)
+  local action, phase = ops.context()
+  local out = { cause = cause, action = action, phase = phase }
+  if type(err) == "table" and rawequal(getmetatable(err), ERRMETA) then
+    local fields = {}
+    for k, v in next, err do
+      if type(k) == "string" and (type(v) == "string" or math_type(v) == "integer") then fields[k] = v end
+    end
+    out.fields = fields
+  else
+    out.text = type(err) == "string" and err or ("error object is a " .. type(err) .. " value")
+  end
+  return out
+end
+
+local function currenthash()
+  local h = RUN.history
+  return h.cursor == 0 and h.initial or h.entries[h.cursor].hash
+end
+
+local function callof(entry) return { name = entry.name, params = entry.params } end
+
+-- Deep equality of plain values, numbers by subtype (1 is not 1.0).
+local function same(a, b)
+  if type(a) ~= "table" or type(b) ~= "table" then return a == b and math_type(a) == math_type(b) end
+  for k, v in next, a do if not same(v, b[k]) then return false end end
+  for k in next, b do if a[k] == nil then return false end end
+  return true
+end
+
+local function islegal(legal, step)
+  for i = 1, #legal do
+    local call = legal[i]
+    if call.name == step.name and same(call.params, step.params) then return true end
+  end
+  return false
+end
+
+-- The plan's id; the first time, its bytes go to Swift for judging.
+local function planid(plan)
+  local id = PLANIDS[plan]
+  if id then return id, false end
+  if PLANCOUNT >= 20000 then PLANIDS, PLANCOUNT = {}, 0 end
+  id, NEXTPLAN, PLANCOUNT = NEXTPLAN, NEXTPLAN + 1, PLANCOUNT + 1
+  PLANIDS[plan] = id
+  return id, true
+end
+
+local function record(entry)
+  local h = RUN.history
+  for i = #h.entries, h.cursor + 1, -1 do h.entries[i] = nil end
+  h.cursor = h.cursor + 1
+  h.entries[h.cursor] = entry
+end
+
+-- Performs a step's call ("do" or "try"); returns a finding or nil.
+local function performstep(index, step)
+  local before = currenthash()
+  local ok, hash, tree, plan = protect(ops.perform, step.name, step.params, nil)
+  if ok then
+    ops.commit()
+    record({ name = step.name, params = step.params, hash = hash, tree = tree, plan = plan,
+             checkpoint = ops.checkpoint(step.name) })
+    RUN.outcomes[index] = { kind = "performed", hash = hash }
+    if step.op == "do" then
+      local id, new = planid(plan)
+      local list = RUN.plans
+      list[#list + 1] = { step = index, id = id, plan = new and RUN.raw(plan) or nil }
+    end
+    return nil
+  end
+  local err = failure(hash, tree)
+  ops.abort()
+  local rejected = err.fields and err.fields.kind == "rejected" and err.cause == "error"
+  RUN.outcomes[index] = rejected and { kind = "rejected", reason = err.fields.message } or { kind = "failed", failure = err }
+  local call = callof(step)
+  if hashof() ~= before then
+    return { property = "failureChangesNothing", what = "failed", call = call, failure = err }
+  end
+  if step.op == "try" then return nil end
+  if err.fields and err.fields.kind == "invariant" then
+    return { property = "invariantsHold", what = "after", call = call, failure = err }
+  end
+  return { property = "legalIsAllowed", what = "emitted", call = call, failure = err }
+end
+
+-- Undoes the last applied entry as Game.undo does (strict); returns nil,
+-- or what went wrong: { failure } or { problems } (the undo took effect).
+local function undoone()
+  local h = RUN.history
+  local entry = h.entries[h.cursor]
+  local ok, hash, plan, problems = protect(ops.undo, true)
+  if not ok then
+    local err = failure(hash, plan)
+    ops.abort()
+    return { call = callof(entry), failure = err }
+  end
+  ops.commit()
+  h.cursor = h.cursor - 1
+  if problems then return { call = callof(entry), problems = problems } end
+  local expected = currenthash()
+  if hash ~= expected then
+    return { call = callof(entry), problems = { { action = entry.name, diffs = { {
+      path = "(state hash)", before = expected, after = hash, note = "the state differs from before the action" } } } } }
+  end
+  return nil
+end
+
+-- Redoes the next entry as Game.redo does (strict); returns nil or what went wrong.
+local function redoone()
+  local h = RUN.history
+  local original = h.entries[h.cursor + 1]
+  local call = callof(original)
+  local ok, hash, tree, plan = protect(ops.perform, original.name, original.params, original.hash)
+  if not ok then
+    local err = failure(hash, tree)
+    ops.abort()
+    return { call = call, failure = err }
+  end
+  local mismatch
+  if hash ~= original.hash then
+    mismatch = { what = "state hash", expected = original.hash, actual = hash }
+  elseif tree ~= original.tree then
+    mismatch = { what = "subaction tree", expected = decode(original.tree), actual = decode(tree) }
+  elseif plan ~= original.plan then
+    mismatch = { what = "animation plan", expected = decode(original.plan), actual = decode(plan) }
+  end
+  if mismatch then
+    ops.abort()
+    mismatch.action = original.name
+    return { call = call, mismatch = mismatch }
+  end
+  ops.commit()
+  h.cursor = h.cursor + 1
+  h.entries[h.cursor] = { name = original.name, params = original.params, hash = hash, tree = tree, plan = plan,
+                          checkpoint = original.checkpoint }
+  return nil
+end
+
+-- Runs one step; returns a finding or nil.
+local function runstep(index, step)
+  local op = step.op
+  if op == "do" or op == "try" then return performstep(index, step) end
+  local h = RUN.history
+  if op == "undo" then
+    local n = step.n < h.cursor and step.n or h.cursor
+    for _ = 1, n do
+      local wrong = undoone()
+      if wrong then wrong.property, wrong.what = "undoRestores", "undo"; return wrong end
+    end
+    RUN.outcomes[index] = { kind = "undone", n = n }
+  elseif op == "turn" then
+    local n = 0
+    while h.cursor > 0 and not h.entries[h.cursor].checkpoint do
+      local wrong = undoone()
+      if wrong then wrong.property, wrong.what = "undoRestores", "turn"; return wrong end
+      n = n + 1
+    end
+    RUN.outcomes[index] = { kind = "undone", n = n }
+  elseif op == "redo" then
+    local left = #h.entries - h.cursor
+    local n = step.n < left and step.n or left
+    for _ = 1, n do
+      local wrong = redoone()
+      if wrong then wrong.property, wrong.what = "redoReproduces", "redo"; return wrong end
+    end
+    RUN.outcomes[index] = { kind = "redone", n = n }
+  else
+    K.fail("error", "unknown fuzz step " .. K.show(op))
+  end
+  return nil
+end
+
+-- The legal calls at this point, or a finding when `legal` raised.
+local function legalnow()
+  local ok, legal, cause = protect(ops.legal)
+  if ok then return legal end
+  return nil, { property = "legalIsAllowed", what = "legal", failure = failure(legal, cause) }
+end
+
+-- Rewinds the whole history (the end-of-run check); returns a finding or nil.
+local function rewind()
+  local h = RUN.history
+  while h.cursor > 0 do
+    local wrong = undoone()
+    if wrong then wrong.property, wrong.what = "undoRestores", "rewind"; return wrong end
+  end
+  local hash = hashof()
+  if hash ~= h.initial then
+    return { property = "rewindAndReplay", what = "rewound", expected = h.initial, actual = hash }
+  end
+  return nil
+end
+
+-- fuzz(request): request (encoded) is { program = steps or nil, choices,
+-- depth, checklegal, recordlegal, final }. Without a program, steps are
+-- chosen from the generator seeded with `choices`, up to `depth` of them.
+-- Returns the encoded result and, after it, raw byte strings that the
+-- result refers to by index (subaction trees and plans, kept exact).
+function API.fuzz(request)
+  if ops.depth() ~= 0 then K.fail("error", "a fuzz run starts from a game with no history") end
+  request = decode(request)
+  local raw = {}
+  local function rawindex(bytes) raw[#raw + 1] = bytes; return #raw end
+  RUN = { mark = mark(), outcomes = {}, trace = {}, plans = {}, raw = rawindex,
+          history = { initial = hashof(), cursor = 0, entries = {} } }
+  local program, steps = request.program, {}
+  local random = not program and newrandom(request.choices or 0)
+  local legals = request.recordlegal and {} or nil
+  local result = { valid = true }
+  local count = program and #program or (request.depth or 0)
+  for index = 1, count do
+    local step
+    local h = RUN.history
+    if program then
+      step = program[index]
+      if step.op == "do" and (request.checklegal or legals) then
+        local legal, found = legalnow()
+        if not legal then result.finding = found; found.step = index; break end
+        if legals then legals[index] = legal end
+        if request.checklegal and not islegal(legal, step) then result.valid = false; break end
+      elseif legals then
+        legals[index] = {}
+      end
+    else
+      local legal, found = legalnow()
+      if not legal then result.finding = found; found.step = index; break end
+      step = choose(random, legal, h.cursor, #h.entries)
+      if not step then break end
+    end
+    steps[index] = step
+    local found = runstep(index, step)
+    if found then found.step = index; result.finding = found; break end
+    RUN.trace[index] = currenthash()
+  end
+  if request.final and not result.finding and result.valid then
+    result.rewound = rewind()
+  end
+  local h = RUN.history
+  local entries = {}
+  for i = 1, #h.entries do
+    local e = h.entries[i]
+    entries[i] = { name = e.name, params = e.params, hash = e.hash, checkpoint = e.checkpoint,
+                   tree = rawindex(e.tree), plan = rawindex(e.plan) }
+  end
+  result.steps = not program and steps or nil
+  result.outcomes, result.trace, result.plans, result.legal = RUN.outcomes, RUN.trace, RUN.plans, legals
+  result.history = { initial = h.initial, cursor = h.cursor, entries = entries }
+  RUN = nil
+  return encode(result), table.unpack(raw)
+end
+
+-- An abort while a run is in progress (a watched call that ran long runs
+-- again counted): back to the state the run started from.
+function K.onabort()
+  if RUN then
+    rollback(RUN.mark)
+    ops.setrecords({})
+    RUN = nil
+  end
+end
+
+return API

@@ -1,0 +1,33 @@
+-- Kernel tests: fuzz.lua (the step generator). The expected numbers come
+-- from SplitMix64 computed with unbounded integers (and Swift's FuzzRandom,
+-- which FuzzKernelTests checks against the same numbers): the Lua port must
+-- agree bit for bit, including draws of 2^63 and more, which Lua's signed
+-- integers hold as negative numbers.
+local K = ...
+
+local r = K.fuzzrandom(12345)
+assert(same({ r:next(), r:next(), r:next() }, { 2454886589211414944, 3778200017661327597, 2205171434679333405 }))
+
+-- below(n): unbiased, in 0..<n, the same sequence as Swift's.
+r = K.fuzzrandom(12345)
+local got = {}
+for i = 1, 8 do got[i] = r:below(100) end
+assert(same(got, { 44, 97, 5, 50, 63, 46, 46, 68 }))
+got = {}
+for i = 1, 8 do got[i] = r:below(7) end
+assert(same(got, { 6, 0, 1, 5, 0, 5, 2, 2 }))
+got = {}
+for i = 1, 4 do got[i] = r:below(3) end
+assert(same(got, { 1, 2, 0, 1 }))
+
+-- A seed of 2^64 - 5 (written as -5) and a bound that is not a power of two.
+r = K.fuzzrandom(-5)
+got = {}
+for i = 1, 5 do got[i] = r:below(1000003) end
+assert(same(got, { 438193, 603998, 511031, 954923, 524214 }))
+
+-- chance(p): the top 53 bits as a fraction of one.
+r = K.fuzzrandom(7)
+got = {}
+for i = 1, 6 do got[i] = r:chance(0.3) end
+assert(same(got, { false, true, false, false, false, true }))
