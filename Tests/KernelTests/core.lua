@@ -39,3 +39,13 @@ assert(e.file:match("core%.lua$") and e.line > 0 and e.fn == nil)
 -- chunkname: the file of a chunk source, in full.
 assert(K.chunkname("@rules/x/pack.lua") == "rules/x/pack.lua")
 assert(K.chunkname("=rulebench/Kernel/core.lua") == "rulebench/Kernel/core.lua")
+
+-- encode: canonical order whatever the insertion order, for small tables
+-- (sorted in place) and large ones (an index that grows past 32 keys).
+local big, reversed = {}, {}
+for i = 1, 150 do big[i] = i; big["k" .. i] = -i end
+for i = 150, 1, -1 do reversed["k" .. i] = -i; reversed[i] = i end
+assert(K.encode(big) == K.encode(reversed))
+assert(same(K.decode(K.encode(big)), big))
+assert(K.encode({ b = 1, a = { 2.5, "x" }, [3] = true }) == "{i3;ts1:a{i1;d4004000000000000i2;s1:x}s1:bi1;}")
+assert(K.encode(string.rep("y", 5000)):sub(1, 6) == "s5000:")

@@ -114,4 +114,33 @@ final class FuzzKernelTests: XCTestCase {
         XCTAssertEqual(result.trace.count, 1)
         XCTAssertEqual(executor.games.main?.history.cursor, 1)
     }
+
+    /// The end-of-run replay runs in the kernel, reports the first step that
+    /// differs or fails as `replay(into:)` does, and leaves the game as setup made it.
+    func testReplayInTheKernelChecksEveryHashAndLeavesTheGameAsItWas() throws {
+        let played = try Game(pack: "cards", seed: 4, configuration: configuration())
+        for _ in 0..<12 { try played.perform(try XCTUnwrap(played.legalActions().first)) }
+        let saved = SavedHistory(of: played)
+        let game = try Game(pack: "cards", seed: 4, configuration: configuration())
+        let initial = try game.liveStateHash()
+        XCTAssertNoThrow(try saved.verify(in: game, restarting: false))
+        XCTAssertEqual(try game.liveStateHash(), initial)
+        XCTAssertTrue(game.history.entries.isEmpty)
+
+        var tampered = saved
+        tampered.steps[5].hash = StateHash(hex: "0123456789abcdef")
+        XCTAssertThrowsError(try tampered.verify(in: game, restarting: false)) { error in
+            XCTAssertTrue("\(error)".contains("step 6 ("), "\(error)")
+            XCTAssertTrue("\(error)".contains("the history says 0123456789abcdef"), "\(error)")
+        }
+        var failing = saved
+        failing.steps[3].call = ActionCall("no_such_action")
+        XCTAssertThrowsError(try failing.verify(in: game, restarting: false)) { error in
+            XCTAssertTrue("\(error)".contains("step 4 (no_such_action) cannot be replayed"), "\(error)")
+        }
+        XCTAssertEqual(try game.liveStateHash(), initial)
+        XCTAssertTrue(game.history.entries.isEmpty)
+        // The game still plays after the replays.
+        XCTAssertNoThrow(try game.perform(try XCTUnwrap(game.legalActions().first)))
+    }
 }

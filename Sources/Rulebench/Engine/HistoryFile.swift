@@ -142,6 +142,48 @@ public struct SavedHistory: Sendable {
     /// checked against its saved hash.
     func replay(into game: Game, restarting: Bool = true, source: String = "history",
                 progress: (Int) -> Void = { _ in }) throws(RulebenchError) {
+        try prepare(game, restarting: restarting, source: source)
+        for (index, step) in steps.enumerated() {
+            let entry: HistoryEntry
+            do {
+                entry = try game.perform(step.call)
+            } catch {
+                throw cannotReplay(index, error, source)
+            }
+            guard entry.hash == step.hash else {
+                throw differs(index, entry.hash, source)
+            }
+            progress(index + 1)
+        }
+        while game.history.cursor > cursor { try game.undo() }
+    }
+
+    /// Checks that the history replays in `game` as `replay(into:)` does,
+    /// with the same errors, but without keeping it: the steps run inside
+    /// the kernel in one call, only their hashes are compared, and they are
+    /// rolled back, so the game is left as setup made it. The fuzzer's
+    /// end-of-run check.
+    func verify(in game: Game, restarting: Bool = true, source: String = "history") throws(RulebenchError) {
+        try prepare(game, restarting: restarting, source: source)
+        switch try game.kernel.replay(steps.map { ($0.call, $0.hash) }) {
+        case nil: return
+        case .failed(let index, let error)?: throw cannotReplay(index, error, source)
+        case .hash(let index, let actual)?: throw differs(index, actual, source)
+        }
+    }
+
+    private func cannotReplay(_ index: Int, _ error: RulebenchError, _ source: String) -> RulebenchError {
+        .badInput(InputProblem("step \(index + 1) (\(steps[index].call)) cannot be replayed: \(error)", file: source))
+    }
+
+    private func differs(_ index: Int, _ actual: StateHash, _ source: String) -> RulebenchError {
+        .badInput(InputProblem("step \(index + 1) (\(steps[index].call)) gives state hash \(actual), the history says \(steps[index].hash)", file: source))
+    }
+
+    /// Restarts the game (when asked) and checks that it is the one saved:
+    /// the same pack and version, the overrides written, the same hash
+    /// after setup.
+    private func prepare(_ game: Game, restarting: Bool, source: String) throws(RulebenchError) {
         if restarting { try game.restart(seed: seed, options: options) }
         guard game.pack.name == packName, game.pack.version == packVersion else {
             throw .badInput(InputProblem("saved with pack \(packName) \(packVersion), but \(game.pack.directory) is \(game.pack.name) \(game.pack.version)", file: source))
@@ -150,19 +192,6 @@ public struct SavedHistory: Sendable {
         guard game.history.initialHash == initialHash else {
             throw .badInput(InputProblem("the state after setup has hash \(game.history.initialHash), the history says \(initialHash): the pack or the setup changed", file: source))
         }
-        for (index, step) in steps.enumerated() {
-            let entry: HistoryEntry
-            do {
-                entry = try game.perform(step.call)
-            } catch {
-                throw .badInput(InputProblem("step \(index + 1) (\(step.call)) cannot be replayed: \(error)", file: source))
-            }
-            guard entry.hash == step.hash else {
-                throw .badInput(InputProblem("step \(index + 1) (\(step.call)) gives state hash \(entry.hash), the history says \(step.hash)", file: source))
-            }
-            progress(index + 1)
-        }
-        while game.history.cursor > cursor { try game.undo() }
     }
 }
 

@@ -110,6 +110,31 @@ extension Kernel {
         return result
     }
 
+    /// The first step of a replay that did not give its saved hash.
+    enum ReplayMismatch {
+        /// Step `index` (0-based) failed.
+        case failed(index: Int, error: RulebenchError)
+        /// Step `index` gave another hash.
+        case hash(index: Int, actual: StateHash)
+    }
+
+    /// Performs `steps` from the current state (a game with no history),
+    /// comparing each hash with the saved one, then rolls everything back:
+    /// one crossing, and the game is as it was. Nil when every hash matched.
+    func replay(_ steps: [(call: ActionCall, hash: StateHash)]) throws(RulebenchError) -> ReplayMismatch? {
+        let list = StateValue.list(steps.map { step in
+            var params: [StateKey: StateValue] = [:]
+            for (key, value) in step.call.params { params[.string(key)] = value }
+            return .table([.string("name"): .string(step.call.name), .string("params"): .table(params),
+                           .string("hash"): .string(step.hash.hex)])
+        })
+        let reply = try user("replay", [Wire.encode(list)])
+        guard let value = decode(reply.first), case .table = value else { return nil }
+        let index = Kernel.int(value["step"]) - 1
+        if value["failure"] != nil { return .failed(index: index, error: error(value["failure"])) }
+        return .hash(index: index, actual: hash(value["hash"]))
+    }
+
     // MARK: Decoding
 
     private static func encode(_ step: FuzzStep) -> StateValue {

@@ -188,7 +188,7 @@ struct FuzzExecutor {
         }
         do {
             let replayGame = try reuse(\.replay, pack: program.pack, seed: reloaded.seed, options: reloaded.options)
-            try reloaded.replay(into: replayGame, restarting: false, source: "(saved history)")
+            try reloaded.verify(in: replayGame, restarting: false, source: "(saved history)")
         } catch {
             return FuzzFinding(property: .rewindAndReplay, stepIndex: stepCount - 1, message: "replaying the history from scratch: \(error)", differences: [], blame: nil)
         }

@@ -78,6 +78,14 @@ public struct Fuzzer {
         return (Int64(mixer.next() % 100_000), choices)
     }
 
+    /// Plays `program` with every check a fuzz run makes after each step
+    /// (and, with `wholeHistory`, the end-of-run checks: rewind, save and
+    /// load, replay); returns the first finding, or nil when it passes. The
+    /// steps run inside the kernel, as the fuzzer's own runs do.
+    public func check(_ program: FuzzProgram, wholeHistory: Bool = true) -> FuzzFinding? {
+        executor.execute(program, checkLegality: false, finalChecks: wholeHistory).finding
+    }
+
     /// Replays known programs (a corpus) first; returns reports for those that still fail.
     public func replay(_ programs: [FuzzProgram]) -> [Report] {
         programs.compactMap { program in

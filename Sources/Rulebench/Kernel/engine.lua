@@ -107,12 +107,10 @@ local PARAM_TYPES = { string = true, integer = true, number = true, boolean = tr
 local function loadfail(file, message, line) K.fail("load", message, { file = file, line = line }) end
 
 local function checkfields(t, spec, file, what)
-  local names = {}
-  for name in next, spec do names[#names + 1] = name end
   for k, v in next, t do
     local want = spec[k]
     if not want then
-      loadfail(file, "unknown field '" .. tostring(k) .. "' in " .. what .. K.suggest(tostring(k), names))
+      loadfail(file, "unknown field '" .. tostring(k) .. "' in " .. what .. K.suggest(tostring(k), K.sortedkeys(spec)))
     end
     local got = type(v)
     if not (want == got or (want == "string|function" and (got == "string" or got == "function"))) then
@@ -251,7 +249,8 @@ local function describe(pack)
                     description = pack.manifest.description })
 end
 
-function API.finishpack(id, baseid)
+-- Merges a pack with its base; returns nothing (see API.finishpack).
+local function finish(id, baseid)
   local pack = PACKS[id]
   local base = baseid ~= "" and PACKS[baseid] or nil
   local m = pack.manifest
@@ -268,7 +267,11 @@ function API.finishpack(id, baseid)
     pack.invariantlist[#pack.invariantlist + 1] = { name = name, fn = pack.invariants[name], label = "invariant " .. name }
   end
   pack.loading = false
-  return describe(pack)
+  return pack
+end
+
+function API.finishpack(id, baseid)
+  return describe(finish(id, baseid))
 end
 
 -- Loads a pack again from its compiled chunks, in the order it first loaded:
@@ -281,7 +284,7 @@ local function reload(pack)
   definemanifest(pack)
   if pack.base then reload(pack.base) end
   for _, f in ipairs(pack.actionfiles) do defineaction(pack, f.name, f.chunkname, f.chunk) end
-  API.finishpack(pack.id, pack.base and pack.base.id or "")
+  finish(pack.id, pack.base and pack.base.id or "")
 end
 
 function API.reloadpack(id)
@@ -484,10 +487,13 @@ function API.newgame(id, seed, options)
   return K.hash()
 end
 
--- perform(name, params, expected): `expected` is "" or, for a redo, the
--- state hash the action gave the first time. Invariants are functions of the
--- state, so a redo that reaches that same state need not run them again.
-local function perform(name, params, expected)
+-- perform(name, params, expected, bare): `expected` is nil or "" or, for a
+-- redo, the state hash the action gave the first time. Invariants are
+-- functions of the state, so a redo that reaches that same state need not
+-- run them again. With `bare`, the plan is built (a failing `animate` still
+-- fails) but neither it nor the subaction tree is encoded: only the hash
+-- comes back.
+local function perform(name, params, expected, bare)
   nogame()
   begin("perform")
   local rec = run(name, params, name, 0)
@@ -495,6 +501,7 @@ local function perform(name, params, expected)
   if expected == nil or expected == "" or hash ~= expected then checkinvariants() end
   local plan = planof(rec, "do")
   PENDING.rec = rec
+  if bare then return hash end
   return hash, encode(treeof(rec)), encode(plan)
 end
 
@@ -502,9 +509,11 @@ function API.perform(name, params, expected)
   return perform(name, decode(params), expected)
 end
 
--- undo(strict): returns the hash after the undo, its plan (encoded) and
--- the problems of a strict verification (nil when exact).
-local function undo(strict)
+-- undo(strict, encoded): returns the hash after the undo, its plan
+-- (encoded when `encoded`; the fuzzer builds the plan, so a failing
+-- `animate` is found, but never reads it) and the problems of a strict
+-- verification (nil when exact).
+local function undo(strict, encoded)
   nogame()
   local rec = RECS[#RECS]
   if not rec then K.fail("error", "nothing to undo") end
@@ -513,11 +522,11 @@ local function undo(strict)
   undorec(rec, strict, problems)
   local plan = planof(rec, "undo")
   PENDING.rec = rec
-  return hashof(), encode(plan), #problems > 0 and problems or nil
+  return hashof(), encoded and encode(plan) or "", #problems > 0 and problems or nil
 end
 
 function API.undo(strict)
-  local hash, plan, problems = undo(strict == "1")
+  local hash, plan, problems = undo(strict == "1", true)
   return hash, plan, problems and encode(problems) or ""
 end
 
@@ -666,8 +675,8 @@ end
 -- The operations as Swift makes them, for the kernel's own loops
 -- (fuzz.lua): each is one user operation, followed by commit or abort.
 K.ops = {
-  perform = perform,        -- (name, params, expected) -> hash, tree, plan
-  undo = undo,              -- (strict) -> hash, plan, problems or nil
+  perform = perform,        -- (name, params, expected, bare) -> hash, tree, plan
+  undo = undo,              -- (strict, encoded) -> hash, plan, problems or nil
   commit = API.commit,
   abort = function() K.setwritable(false, ""); if PENDING then rollback(PENDING.mark) end; PENDING = nil end,
   legal = legalcalls,       -- () -> { {name, params}, ... }

@@ -375,13 +375,49 @@ function API.fuzz(request)
   return encode(result), table.unpack(raw)
 end
 
--- An abort while a run is in progress (a watched call that ran long runs
--- again counted): back to the state the run started from.
+---------------------------------------------------------------- replay
+local REPLAYING      -- the journal mark a replay started from
+
+-- replay(steps): performs each step { name, params, hash } from the
+-- current state (a game fresh from setup), checking that it gives the
+-- saved hash, then rolls all of it back, so the game is as it was. Plans
+-- are built but not encoded: only hashes are compared. Returns "" when
+-- every hash matched, or the encoded { step, failure } or { step, hash }
+-- of the first step that failed or gave another hash.
+function API.replay(steps)
+  if ops.depth() ~= 0 then K.fail("error", "a replay starts from a game with no history") end
+  steps = decode(steps)
+  REPLAYING = mark()
+  local result = ""
+  for i = 1, #steps do
+    local step = steps[i]
+    local ok, hash, cause = protect(ops.perform, step.name, step.params, nil, true)
+    if not ok then
+      local err = failure(hash, cause)
+      ops.abort()
+      result = encode({ step = i, failure = err })
+      break
+    end
+    ops.commit()
+    if hash ~= step.hash then
+      result = encode({ step = i, hash = hash })
+      break
+    end
+  end
+  rollback(REPLAYING)
+  ops.setrecords({})
+  REPLAYING = nil
+  return result
+end
+
+-- An abort while a run or a replay is in progress (a watched call that ran
+-- long runs again counted): back to the state it started from.
 function K.onabort()
-  if RUN then
-    rollback(RUN.mark)
+  local start = RUN and RUN.mark or REPLAYING
+  if start then
+    rollback(start)
     ops.setrecords({})
-    RUN = nil
+    RUN, REPLAYING = nil, nil
   end
 end
 
