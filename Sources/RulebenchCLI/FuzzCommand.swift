@@ -12,15 +12,31 @@ struct FuzzCommand: ParsableCommand {
             last checkpoint, and attempts with illegal params. Checked after every step: undo restores the \
             state exactly (with blame), redo reproduces the action, a failed action changes nothing, every \
             legal action applies, invariants hold; at the end of a run: rewinding gives the initial state, and \
-            the saved history replays with the same hashes. A failure is shrunk and written to --out as a \
-            scenario file that `rulebench run` fails on; the program is kept in --corpus and replayed first \
-            next time. Ctrl-C stops cleanly, writes what was found, and exits 130.
+            the saved history replays with the same hashes. Ctrl-C stops cleanly, writes what was found, and \
+            exits 130.
+
+            Budget: with --time, runs go on until the time is spent, or until --runs when it is given too. \
+            Without --time, \(Fuzzer.Options.defaultRuns) runs unless --runs says otherwise. The session stops \
+            at the first finding; --keep-going goes on and reports each distinct bug once (the same property, \
+            blamed action and Lua file:line is the same bug).
+
+            A finding is shrunk (chunks of steps deleted with the steps that depend on them, `undo turn` made \
+            `undo N`, counts, params and the game seed made smaller, until no single step can be removed) and \
+            written to --out as a scenario file that `rulebench run` fails on; the program is kept in --corpus \
+            and replayed first next time. Progress goes to standard error: a line redrawn in place on a \
+            terminal, one line every \(Int(FuzzCommand.pipedProgressInterval)) seconds when piped (CI logs).
 
             Examples:
               rulebench fuzz desert --seed 1 --runs 200 --depth 80
-              rulebench fuzz desert --shard 2/4 --time 600 --out findings/
+              rulebench fuzz desert --time 60
+              rulebench fuzz desert --shard 2/4 --time 600 --keep-going --out findings/
             """
     )
+
+    /// Seconds between progress lines when standard error is not a terminal.
+    static let pipedProgressInterval = 5.0
+    /// Seconds between redraws of the progress line on a terminal.
+    static let terminalProgressInterval = 0.2
 
     @Argument(help: "The pack: a name under rules/ or a path to a pack folder.")
     var pack: String
@@ -28,14 +44,19 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Seed of the session (each run derives its own game seed from it).")
     var seed: UInt64 = 1
 
-    @Option(help: "Number of runs (random games).")
-    var runs: Int = 100
+    @Option(help: ArgumentHelp("Number of runs (random games); without --time the default is \(Fuzzer.Options.defaultRuns), with --time no limit.",
+                               valueName: "n"))
+    var runs: Int?
 
     @Option(help: "Maximum steps per run.")
     var depth: Int = 100
 
-    @Option(help: "Stop starting new runs after this many seconds.")
+    @Option(help: ArgumentHelp("Fuzz for this many seconds: runs go on until the time is spent (or --runs is reached, when given).",
+                               valueName: "seconds"))
     var time: Double?
+
+    @Flag(help: "Go on after the first finding and collect more, one per distinct bug (property, blamed action, file:line).")
+    var keepGoing = false
 
     @Option(help: "Run only shard K of N (K/N, 1-based): runs whose index mod N is K-1.")
     var shard: String = "1/1"
@@ -53,7 +74,10 @@ struct FuzzCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard runs > 0, depth > 0 else { throw ValidationError("--runs and --depth must be positive") }
+        guard runs.map({ $0 > 0 }) ?? true, depth > 0 else { throw ValidationError("--runs and --depth must be positive") }
+        if let time, !(time > 0 && time.isFinite) {
+            throw ValidationError("--time expects a positive number of seconds, got \(time)")
+        }
         _ = try parsedShard()
     }
 
@@ -72,6 +96,7 @@ struct FuzzCommand: ParsableCommand {
         options.runs = runs
         options.depth = depth
         options.timeLimit = time
+        options.keepGoing = keepGoing
         options.shard = try parsedShard()
         options.setupOptions = try parsePairs(setupOptions, what: "--option")
         options.configuration.printHandler = { _ in }
@@ -97,15 +122,19 @@ struct FuzzCommand: ParsableCommand {
             printLine("corpus: \(known.programs.count) known findings replayed, \(reports.count) still fail")
         }
 
-        var lastDraw = Date.distantPast
-        let (found, progress) = fuzzer.run(shouldStop: { wasInterrupted }) { state in
+        let clock = Fuzzer.monotonicClock
+        var pacer = ProgressPacer(interval: stderrIsTerminal ? Self.terminalProgressInterval : Self.pipedProgressInterval,
+                                  start: clock())
+        var findingsShown = 0
+        let (found, progress) = fuzzer.run(known: Set(reports.map(\.key)), clock: clock, shouldStop: { wasInterrupted }) { state in
             guard !json else { return }
+            // A new finding is news: shown at once, not at the next tick.
+            let news = state.findings > findingsShown
+            findingsShown = state.findings
+            guard pacer.isDue(at: clock()) || news else { return }
             if stderrIsTerminal {
-                if Date().timeIntervalSince(lastDraw) > 0.2 {
-                    lastDraw = Date()
-                    FileHandle.standardError.write(Data(("\r\(status(state))   ").utf8))
-                }
-            } else if state.runs % 25 == 0 {
+                FileHandle.standardError.write(Data(("\r\(status(state))   ").utf8))
+            } else {
                 FileHandle.standardError.write(Data((status(state) + "\n").utf8))
             }
         }
@@ -114,21 +143,44 @@ struct FuzzCommand: ParsableCommand {
 
         var written: [(Fuzzer.Report, URL)] = []
         for report in found {
-            try? Reproduction.save(report.shrunk, property: report.finding.property, in: corpusFolder)
-            if let url = try? writeScenario(report, into: outFolder) { written.append((report, url)) }
+            do {
+                try Reproduction.save(report.shrunk, property: report.finding.property, in: corpusFolder)
+            } catch {
+                complain("could not keep the finding in the corpus \(corpusFolder.path) (\(error.localizedDescription)); check that the folder is writable, or pass --corpus DIR")
+            }
+            do {
+                written.append((report, try writeScenario(report, into: outFolder)))
+            } catch {
+                complain("could not write the reproduction into \(outFolder.path) (\(error.localizedDescription)); check that the folder is writable, or pass --out DIR")
+            }
         }
         if json {
             print(jsonReport(progress: progress, reports: reports, written: written))
         } else {
             for report in reports { describe(report, file: written.first { $0.0.shrunk == report.shrunk }?.1) }
-            printLine("\(progress.runs) runs, \(progress.steps) steps in \(String(format: "%.1f", progress.elapsed)) s (\(Int(progress.stepsPerSecond)) steps/s), \(reports.count) finding\(reports.count == 1 ? "" : "s")")
+            printLine(summary(progress, findings: reports.count))
         }
         if wasInterrupted { throw Outcome.interrupted.exitCode }
         if !reports.isEmpty { throw Outcome.failed.exitCode }
     }
 
+    /// The progress line: runs and time against their limits, speed, findings.
     private func status(_ state: Fuzzer.Progress) -> String {
-        "fuzz \(pack): run \(state.runs)/\(runs)  steps \(state.steps)  \(Int(state.stepsPerSecond)) steps/s  findings \(state.findings)"
+        var parts = ["fuzz \(pack): run \(state.runs)" + (state.runLimit.map { "/\($0)" } ?? "")]
+        if let limit = state.timeLimit { parts.append(String(format: "%.0f/%.0f s", state.elapsed, limit)) }
+        parts.append("steps \(state.steps)")
+        parts.append("\(Int(state.stepsPerSecond)) steps/s")
+        parts.append("findings \(state.findings)")
+        return parts.joined(separator: "  ")
+    }
+
+    /// The last line of a session.
+    private func summary(_ progress: Fuzzer.Progress, findings: Int) -> String {
+        var text = "\(progress.runs) runs, \(progress.steps) steps in \(String(format: "%.1f", progress.elapsed)) s"
+            + " (\(Int(progress.stepsPerSecond)) steps/s), \(findings) finding\(findings == 1 ? "" : "s")"
+        if progress.duplicates > 0 { text += " (\(progress.duplicates) more of the same bugs not reported again)" }
+        if !keepGoing && progress.findings > 0 { text += "; stopped at the first, --keep-going looks for more" }
+        return text
     }
 
     private func printLine(_ text: String) {
@@ -149,9 +201,20 @@ struct FuzzCommand: ParsableCommand {
 
     private func describe(_ report: Fuzzer.Report, file: URL?) {
         print("FINDING: \(report.finding)")
-        print("  shrunk from \(report.original.steps.count) to \(report.shrunk.steps.count) steps in \(String(format: "%.2f", report.shrinkSeconds)) s (\(report.shrinkAttempts) candidates)")
+        print("  shrunk from \(report.original.steps.count) to \(report.shrunk.steps.count) steps in \(String(format: "%.2f", report.shrinkSeconds)) s (\(report.shrinkAttempts) candidates)"
+              + shrinkNote(report.shrinkStatus))
         for step in report.shrunk.steps { print("    \(step)") }
         if let file { print("  reproduce: rulebench run \(file.path)") }
+    }
+
+    /// What the user should know about how shrinking ended, if anything.
+    private func shrinkNote(_ status: ShrinkStatus) -> String {
+        switch status {
+        case .minimal, .notShrunk: return ""
+        case .budgetSpent: return "; the shrink budget ran out, so a shorter reproduction may exist"
+        case .interrupted: return "; shrinking was interrupted, so a shorter reproduction may exist"
+        case .notReproducible: return "; it did not fail again when re-run alone, so it is shown as found (does a rule keep state outside `game`?)"
+        }
     }
 
     private func jsonReport(progress: Fuzzer.Progress, reports: [Fuzzer.Report], written: [(Fuzzer.Report, URL)]) -> String {
@@ -167,6 +230,8 @@ struct FuzzCommand: ParsableCommand {
                 ("originalSteps", .int(Int64(report.original.steps.count))),
                 ("shrunkSteps", .int(Int64(report.shrunk.steps.count))),
                 ("shrinkSeconds", .double(report.shrinkSeconds)),
+                ("shrinkCandidates", .int(Int64(report.shrinkAttempts))),
+                ("shrink", .string(report.shrinkStatus.rawValue)),
                 ("stepsToDetection", .int(Int64(report.stepsToDetection))),
             ]
             if let file = written.first(where: { $0.0.shrunk == report.shrunk })?.1 { members.append(("scenario", .string(file.path))) }
@@ -176,6 +241,7 @@ struct FuzzCommand: ParsableCommand {
             ("pack", .string(pack)), ("seed", .int(Int64(bitPattern: seed))), ("runs", .int(Int64(progress.runs))),
             ("steps", .int(Int64(progress.steps))), ("seconds", .double(progress.elapsed)),
             ("stepsPerSecond", .double(progress.stepsPerSecond)), ("interrupted", .bool(wasInterrupted)),
+            ("duplicates", .int(Int64(progress.duplicates))),
             ("findings", findings),
         ]).serialized()
     }

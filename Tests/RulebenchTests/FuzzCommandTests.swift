@@ -63,7 +63,7 @@ final class FuzzCommandTests: XCTestCase {
         let pack = try buggyPack()
         let out = scratch.appendingPathComponent("out")
         let (process, stdout, stderr) = try RulebenchCommand.start(
-            ["fuzz", pack.path, "--runs", "1000000", "--depth", "40", "--out", out.path,
+            ["fuzz", pack.path, "--runs", "1000000", "--depth", "40", "--keep-going", "--out", out.path,
              "--corpus", scratch.appendingPathComponent("corpus").path], in: scratch)
         Thread.sleep(forTimeInterval: 3)
         XCTAssertTrue(process.isRunning, "the fuzz ended before it was interrupted")

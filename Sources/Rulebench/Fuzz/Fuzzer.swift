@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// The undo fuzzer: random games from a seed, checked after every step.
@@ -5,54 +6,110 @@ import Foundation
 /// Each run starts a fresh game and takes up to `depth` steps: mostly a
 /// random legal action, sometimes an undo or redo of a few steps, an undo to
 /// the last checkpoint, or an attempt with illegal params. The first failing
-/// property ends the run; the program is shrunk and reported.
+/// property ends the run; the program is shrunk (`Shrinker`) and reported.
+/// The session ends at the first finding, or goes on (`keepGoing`) and
+/// reports each distinct bug once (`FindingKey`).
 public struct Fuzzer {
     /// What to fuzz and for how long.
+    ///
+    /// The budget: with `timeLimit`, runs go on until that many seconds are
+    /// spent, or until `runs` when it is given too (whichever comes first).
+    /// Without `timeLimit`, `runs` runs are made, `Options.defaultRuns` when
+    /// it is nil. The session stops at the first finding unless `keepGoing`.
     public struct Options: Sendable {
+        /// The run count when neither `runs` nor `timeLimit` is given.
+        public static let defaultRuns = 100
+
+        /// The pack: a name under rules/ or a path to a pack folder.
         public var pack: String
+        /// The session's seed; each run derives its game seed and choices from it.
         public var seed: UInt64 = 1
-        public var runs = 100
+        /// The most runs to make (nil: `defaultRuns` without a time limit, no limit with one).
+        public var runs: Int?
+        /// The most steps a run takes.
         public var depth = 100
-        /// Stop starting new runs after this many seconds (nil: no limit).
+        /// Keep starting runs until this many seconds are spent (nil: no time limit).
         public var timeLimit: Double?
+        /// Go on after the first finding, collecting one report per distinct bug (see `FindingKey`).
+        public var keepGoing = false
         /// This machine's share: runs whose index % count == index - 1.
         public var shard: (index: Int, count: Int) = (1, 1)
+        /// Setup options of every game.
         public var setupOptions: [String: StateValue] = [:]
+        /// How games are made (strict mode is always on for fuzzing).
         public var configuration = Game.Configuration()
         /// Folder a relative pack path is resolved against.
         public var base: URL?
+        /// The most candidate programs the shrinker runs for one finding.
+        public var shrinkBudget = Shrinker.defaultBudget
 
+        /// Options for fuzzing `pack`, every other setting at its default.
         public init(pack: String) { self.pack = pack }
+
+        /// The run count the session stops at, nil when only time limits it.
+        public var runLimit: Int? {
+            runs ?? (timeLimit == nil ? Self.defaultRuns : nil)
+        }
     }
 
     /// A finding with its shrunk reproduction.
     public struct Report: Sendable {
+        /// What failed, as the shrunk program fails.
         public var finding: FuzzFinding
+        /// The program as the fuzzer played it.
         public var original: FuzzProgram
+        /// The reproduction: the simplest program found that fails the same way.
         public var shrunk: FuzzProgram
         /// Outcomes of the shrunk program's steps (for writing it as a scenario).
         var outcomes: [FuzzExecutor.Outcome]
+        /// Seconds spent shrinking.
         public var shrinkSeconds: Double
+        /// Candidate programs the shrinker ran.
         public var shrinkAttempts: Int
+        /// How shrinking ended: `.minimal` unless the budget ran out or the
+        /// finding did not fail again when its program was re-run alone.
+        public var shrinkStatus = ShrinkStatus.notShrunk
         /// Steps the fuzzer took (in this session) before this finding.
         public var stepsToDetection: Int
+
+        /// Which bug this is, for deduplication.
+        public var key: FindingKey { FindingKey(finding) }
     }
 
     /// Progress, reported as runs go.
     public struct Progress: Sendable {
+        /// Runs made so far.
         public var runs = 0
+        /// Steps taken over all runs.
         public var steps = 0
+        /// Findings reported (one per distinct bug).
         public var findings = 0
+        /// Findings of bugs already known (reported before, or a duplicate of one this session), not reported again.
+        public var duplicates = 0
+        /// Seconds since the session started.
         public var elapsed = 0.0
+        /// The run count the session stops at (nil: only time limits it).
+        public var runLimit: Int?
+        /// The seconds the session may take (nil: no time limit).
+        public var timeLimit: Double?
+        /// Steps per second so far.
         public var stepsPerSecond: Double { elapsed > 0 ? Double(steps) / elapsed : 0 }
     }
 
+    /// Seconds on a monotonic clock (for budgets; wall-clock changes must not end a session).
+    public typealias Clock = () -> Double
+
+    /// The system's monotonic clock, in seconds.
+    public static func monotonicClock() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// The session's settings.
     public let options: Options
     /// Runs programs fast: animation leaves carry no source lines.
     let executor: FuzzExecutor
     /// Runs a reported program once more with every source line recorded.
     let reportingExecutor: FuzzExecutor
 
+    /// A fuzzer for a session with these options (no game is made until it runs).
     public init(options: Options) {
         self.options = options
         var configuration = options.configuration
@@ -88,47 +145,61 @@ public struct Fuzzer {
 
     /// Replays known programs (a corpus) first; returns reports for those that still fail.
     public func replay(_ programs: [FuzzProgram]) -> [Report] {
-        programs.compactMap { program in
-            let result = executor.execute(program, checkLegality: false)
+        // An executor of its own: its cached game is of the first program's
+        // pack, and a corpus program may name the pack by another path.
+        let replaying = FuzzExecutor(configuration: executor.configuration, base: options.base)
+        return programs.compactMap { program in
+            let result = replaying.execute(program, checkLegality: false)
             guard let finding = result.finding else { return nil }
             return Report(finding: finding, original: program, shrunk: program, outcomes: result.outcomes,
                           shrinkSeconds: 0, shrinkAttempts: 0, stepsToDetection: 0)
         }
     }
 
-    /// Runs the session. `shouldStop` is polled between runs (for SIGINT);
-    /// `progress` is called after every run.
-    public func run(shouldStop: () -> Bool = { false }, progress: (Progress) -> Void = { _ in }) -> (reports: [Report], progress: Progress) {
-        let start = Date()
-        var state = Progress()
+    /// Runs the session until its budget is spent (see `Options`), the
+    /// first new finding (unless `keepGoing`), or `shouldStop` (polled
+    /// between runs, for SIGINT). Findings whose key is in `known` (bugs a
+    /// corpus replay already reported) are counted as duplicates, not
+    /// shrunk or reported again. `progress` is called after every run; it
+    /// decides itself how often to show it (see `ProgressPacer`).
+    public func run(known: Set<FindingKey> = [], clock: Clock = Fuzzer.monotonicClock,
+                    shouldStop: () -> Bool = { false },
+                    progress: (Progress) -> Void = { _ in }) -> (reports: [Report], progress: Progress) {
+        let start = clock()
+        var state = Progress(runLimit: options.runLimit, timeLimit: options.timeLimit)
         var reports: [Report] = []
-        var seen = Set<String>()
+        var seen = known
         var index = 0
-        while index < options.runs {
+        while options.runLimit.map({ index < $0 }) ?? true {
             defer { index += 1 }
             guard index % options.shard.count == options.shard.index - 1 else { continue }
             if shouldStop() { break }
-            if let limit = options.timeLimit, Date().timeIntervalSince(start) > limit { break }
+            if let limit = options.timeLimit, clock() - start >= limit { break }
             let seeds = runSeeds(index)
             let (program, result) = generate(gameSeed: seeds.game, choices: seeds.choices)
             state.runs += 1
             state.steps += program.steps.count
-            if state.runs == 1, result.finding == nil, let found = checkDeterminism(program, result) {
-                reports.append(Report(finding: found, original: program, shrunk: program, outcomes: result.outcomes,
-                                      shrinkSeconds: 0, shrinkAttempts: 0, stepsToDetection: state.steps))
+            var found: [(FuzzFinding, FuzzProgram, FuzzExecutor.Result)] = []
+            if state.runs == 1, result.finding == nil, let nondeterministic = checkDeterminism(program, result) {
+                found.append((nondeterministic, program, result))
             }
-            if let finding = result.finding {
-                let key = "\(finding.property)|\(finding.blame ?? "")"
-                if !seen.contains(key) {
-                    seen.insert(key)
-                    reports.append(shrink(program, finding, stepsToDetection: state.steps))
+            if let finding = result.finding { found.append((finding, program, result)) }
+            for (finding, program, result) in found {
+                guard seen.insert(FindingKey(finding)).inserted else { state.duplicates += 1; continue }
+                if finding.property == .deterministic {
+                    // Not a property of one program: there is nothing to shrink.
+                    reports.append(Report(finding: finding, original: program, shrunk: program, outcomes: result.outcomes,
+                                          shrinkSeconds: 0, shrinkAttempts: 0, stepsToDetection: state.steps))
+                } else {
+                    reports.append(shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop))
                 }
             }
             state.findings = reports.count
-            state.elapsed = Date().timeIntervalSince(start)
+            state.elapsed = clock() - start
             progress(state)
+            if !options.keepGoing && !reports.isEmpty { break }
         }
-        state.elapsed = Date().timeIntervalSince(start)
+        state.elapsed = clock() - start
         return (reports, state)
     }
 
@@ -144,15 +215,16 @@ public struct Fuzzer {
     }
 
     /// Shrinks a failing program and times it.
-    func shrink(_ program: FuzzProgram, _ finding: FuzzFinding, stepsToDetection: Int) -> Report {
-        let start = Date()
-        var shrinker = Shrinker(executor: executor)
-        let (small, smallFinding) = shrinker.shrink(program, finding)
+    func shrink(_ program: FuzzProgram, _ finding: FuzzFinding, stepsToDetection: Int,
+                shouldStop: () -> Bool = { false }) -> Report {
+        let start = Fuzzer.monotonicClock()
+        var shrinker = Shrinker(executor: executor, budget: options.shrinkBudget)
+        let (small, smallFinding) = shrinker.shrink(program, finding, shouldStop: shouldStop)
         let final = reportingExecutor.execute(small, checkLegality: false, finalChecks: false)
         let reported = final.finding.flatMap { $0.property == smallFinding.property ? $0 : nil } ?? smallFinding
         return Report(finding: reported, original: program, shrunk: small, outcomes: final.outcomes,
-                      shrinkSeconds: Date().timeIntervalSince(start), shrinkAttempts: shrinker.attempts,
-                      stepsToDetection: stepsToDetection)
+                      shrinkSeconds: Fuzzer.monotonicClock() - start, shrinkAttempts: shrinker.attempts,
+                      shrinkStatus: shrinker.status, stepsToDetection: stepsToDetection)
     }
 
     /// Plays one random game, checking as it goes (the step loop runs in the
@@ -160,5 +232,109 @@ public struct Fuzzer {
     func generate(gameSeed: Int64, choices: UInt64) -> (FuzzProgram, FuzzExecutor.Result) {
         let start = FuzzProgram(pack: options.pack, seed: gameSeed, options: options.setupOptions)
         return executor.generate(start, choices: choices, depth: options.depth)
+    }
+}
+
+/// How shrinking a finding ended.
+public enum ShrinkStatus: String, Sendable {
+    /// No single step of the reproduction can be deleted (the shrinker's fixpoint).
+    case minimal
+    /// The shrinker's budget ran out first: a shorter reproduction may exist.
+    case budgetSpent = "budget spent"
+    /// Stopped by the user (Ctrl-C): the shortest reproduction found so far.
+    case interrupted
+    /// The program did not fail the same way when re-run alone, so it was kept as found.
+    case notReproducible = "not reproducible"
+    /// Not shrunk at all (a corpus replay, or a determinism finding: there is no one program to shrink).
+    case notShrunk = "not shrunk"
+}
+
+/// Which bug a finding is: the failed property, the blamed action path and
+/// the Lua file:line to blame. Two findings with the same key are reported
+/// once (`fuzz --keep-going`), and the shrinker keeps a candidate only when
+/// it fails at the same place, so that shrinking cannot slip to another bug.
+public struct FindingKey: Hashable, Sendable, CustomStringConvertible {
+    /// The property that failed.
+    public var property: FuzzFinding.Property
+    /// The blamed action or subaction path (`deal > draw`), or invariant (`invariant name`), when known.
+    public var action: String?
+    /// The blamed Lua file:line, when known.
+    public var location: String?
+
+    /// A key from its parts.
+    public init(property: FuzzFinding.Property, action: String?, location: String?) {
+        self.property = property
+        self.action = action
+        self.location = location
+    }
+
+    /// The key of a finding, read from its blame.
+    ///
+    /// `FuzzFinding` carries its blame as one text, written by the executor
+    /// in one of three shapes: "ACTION (undo at FILE:LINE)", "ACTION at
+    /// FILE:LINE" (errors and invariants) or "ACTION". This is the one place
+    /// that reads it back; when findings carry the two parts separately,
+    /// only this initializer changes.
+    public init(_ finding: FuzzFinding) {
+        property = finding.property
+        guard let blame = finding.blame, !blame.isEmpty else { return }
+        if blame.hasSuffix(")"), let open = blame.range(of: " (undo at ", options: .backwards) {
+            action = String(blame[..<open.lowerBound])
+            location = String(blame[open.upperBound..<blame.index(before: blame.endIndex)])
+        } else if let at = blame.range(of: " at ", options: .backwards), Self.isLocation(blame[at.upperBound...]) {
+            action = String(blame[..<at.lowerBound])
+            location = String(blame[at.upperBound...])
+        } else {
+            action = blame
+        }
+        if action?.isEmpty == true { action = nil }
+    }
+
+    /// "FILE:LINE", as `ScriptLocation` prints it.
+    private static func isLocation(_ text: Substring) -> Bool {
+        guard let colon = text.lastIndex(of: ":"), colon != text.startIndex else { return false }
+        let line = text[text.index(after: colon)...]
+        return !line.isEmpty && line.allSatisfy(\.isNumber)
+    }
+
+    /// Whether `other` is the same bug as the finding this key was made
+    /// from, for shrinking: the same property and the same blamed line
+    /// (the action path may change: a bug in `draw`'s undo is the same
+    /// whether `draw` ran alone or inside `deal`); without a line, the same
+    /// blamed action.
+    public func admits(_ other: FuzzFinding) -> Bool {
+        let key = FindingKey(other)
+        guard key.property == property else { return false }
+        if let location { return key.location == location }
+        if let action { return key.action == action }
+        return true
+    }
+
+    /// "PROPERTY in ACTION at FILE:LINE", for messages.
+    public var description: String {
+        property.rawValue + (action.map { " in \($0)" } ?? "") + (location.map { " at \($0)" } ?? "")
+    }
+}
+
+/// Decides when progress is worth showing again: at most once per
+/// `interval` seconds. The fuzzer reports after every run (hundreds per
+/// second); a terminal redraws a line in place, but a log (CI, a pipe)
+/// keeps every line, so it gets one every few seconds.
+public struct ProgressPacer: Sendable {
+    /// The least time between two lines, in seconds.
+    public var interval: Double
+    private var last: Double
+
+    /// A pacer whose first line is due `interval` seconds after `start`.
+    public init(interval: Double, start: Double) {
+        self.interval = interval
+        last = start
+    }
+
+    /// True when a line is due at `now` (and then the next is due `interval` later).
+    public mutating func isDue(at now: Double) -> Bool {
+        guard now - last >= interval else { return false }
+        last = now
+        return true
     }
 }

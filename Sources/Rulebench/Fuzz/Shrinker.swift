@@ -1,117 +1,359 @@
+import Dispatch
 import Foundation
 
-/// Reduces a failing program to a small one that fails the same way.
+/// Reduces a failing program to a small one that fails the same way, in
+/// the manner of Hypothesis: a candidate is kept only when it is simpler
+/// (`Shrinker.isSimpler`) and still fails at the same place
+/// (`FindingKey.admits`), and the passes repeat until none helps.
 ///
-/// Moves, in order, repeated until none helps: delete chunks of steps
-/// (halves, quarters, ... single steps), then replace a performed action by
-/// a simpler legal one at the same point. Every candidate is run from
-/// scratch; one whose `perform` steps are not all legal is discarded, so the
-/// result is a program a player could have played.
+/// Each round runs, in order:
+/// 1. delete chunks of steps: halves, quarters, ... down to 8 steps, then
+///    every chunk of 8, 7, ... 1 steps at every position. A deletion that
+///    makes a later `perform` illegal (a rook went a1-b1 and comes back) is
+///    repaired by deleting that step too, so a move and the move that
+///    depends on it go together;
+/// 2. simplify steps in place, the earliest first: `undo turn` becomes
+///    `undo N` (N the steps it undid), counts get smaller, an attempt
+///    becomes a perform when legal, and a perform becomes a simpler call
+///    among the legal ones at its point (`complexity`);
+/// 3. shrink the game seed (0, 1, 2, ..., halves), when the setup lets the
+///    steps stay legal and the finding stay;
+/// 4. only when none of these helped: delete two separate steps, or two
+///    separate pairs, at once (a move and the move that undoes it further
+///    on; a move for each side), the pass that costs the most candidates.
+///
+/// Each candidate runs from scratch in a restarted game, inside the kernel
+/// (one crossing), with every `perform` checked against `legal`: the result
+/// is a game a player could have played. Verdicts are remembered, so no
+/// program runs twice. The last round deleted every single step in vain:
+/// the result is 1-minimal, unless the budget ran out first (`status`).
 struct Shrinker {
+    /// The default candidate budget: a few seconds at the kernel's speed.
+    static let defaultBudget = 20_000
+
     let executor: FuzzExecutor
     /// Stop after this many candidate runs.
-    var budget = 3000
+    var budget: Int
+    /// Stop after this many seconds (the budget's fallback on a slow pack).
+    var timeLimit: Double
+    /// How far apart (in steps) the two parts of a split deletion may be.
+    var pairWindow = 8
 
+    /// Candidate programs run so far.
     private(set) var attempts = 0
+    /// How shrinking ended.
+    private(set) var status = ShrinkStatus.notShrunk
 
-    /// The shrunk program and its finding.
-    mutating func shrink(_ program: FuzzProgram, _ finding: FuzzFinding) -> (FuzzProgram, FuzzFinding) {
-        var best = program
-        var bestFinding = finding
-        if finding.stepIndex >= 0 && finding.stepIndex + 1 < best.steps.count {
-            best.steps = Array(best.steps[...finding.stepIndex])
-        }
-        var improved = true
-        while improved && attempts < budget {
-            improved = false
-            if deleteChunks(&best, &bestFinding) { improved = true }
-            if simplifyActions(&best, &bestFinding) { improved = true }
-        }
-        return (best, bestFinding)
+    /// The simplest failing program so far, its finding and its outcomes.
+    private var best = FuzzProgram(pack: "", seed: 0, options: [:])
+    private var bestFinding: FuzzFinding?
+    private var bestOutcomes: [FuzzExecutor.Outcome] = []
+    /// What a candidate must fail with.
+    private var target = FindingKey(property: .undoRestores, action: nil, location: nil)
+    /// Whether the finding needs the end-of-run checks (rewind, save, replay).
+    private var finalChecks = false
+    /// Verdicts of the candidates run so far.
+    private var verdicts: [FuzzProgram: Verdict] = [:]
+    private var deadline = Double.infinity
+    /// The caller's `shouldStop`, while `shrink` runs.
+    private var stopRequested: () -> Bool = { false }
+
+    init(executor: FuzzExecutor, budget: Int = Shrinker.defaultBudget, timeLimit: Double = 60) {
+        self.executor = executor
+        self.budget = budget
+        self.timeLimit = timeLimit
     }
 
-    /// Runs a candidate; returns its finding when it fails the same way.
-    private mutating func failsTheSame(_ candidate: FuzzProgram, as finding: FuzzFinding) -> FuzzFinding? {
-        attempts += 1
-        let result = executor.execute(candidate, checkLegality: true, finalChecks: finding.property == .rewindAndReplay || finding.property == .saveAndLoad)
-        guard result.valid, let found = result.finding, found.matches(finding) else { return nil }
-        return found
+    /// What running a candidate gave.
+    enum Verdict: Equatable {
+        /// It fails the same way.
+        case reproduces
+        /// Its step at this index is a `perform` that is not legal there.
+        case illegal(at: Int)
+        /// It passes, or fails another way.
+        case other
     }
 
-    private mutating func deleteChunks(_ best: inout FuzzProgram, _ finding: inout FuzzFinding) -> Bool {
-        var improved = false
-        var size = max(1, best.steps.count / 2)
-        while size >= 1 && attempts < budget {
-            var start = 0
-            while start < best.steps.count && attempts < budget {
-                var candidate = best
-                candidate.steps.removeSubrange(start..<min(start + size, candidate.steps.count))
-                if !candidate.steps.isEmpty || finding.stepIndex < 0, let found = failsTheSame(trimmed(candidate, found: nil), as: finding) {
-                    best = trimmed(candidate, found: found)
-                    finding = found
-                    improved = true
-                } else {
-                    start += size
-                }
+    /// The shrunk program and its finding. A finding the shrinker cannot
+    /// reproduce from the program alone (determinism) is returned as it is.
+    /// `shouldStop` is polled between candidates (Ctrl-C): the best program
+    /// so far is returned at once.
+    mutating func shrink(_ program: FuzzProgram, _ finding: FuzzFinding,
+                         shouldStop: () -> Bool = { false }) -> (FuzzProgram, FuzzFinding) {
+        withoutActuallyEscaping(shouldStop) { stop in
+            stopRequested = stop
+            defer { stopRequested = { false } }
+            return shrinkUntilFixpoint(program, finding)
+        }
+    }
+
+    private mutating func shrinkUntilFixpoint(_ program: FuzzProgram, _ finding: FuzzFinding) -> (FuzzProgram, FuzzFinding) {
+        deadline = Shrinker.now() + timeLimit
+        target = FindingKey(finding)
+        guard start(from: program, finding) else {
+            status = .notReproducible
+            return (program, finding)
+        }
+        while hasBudget {
+            var improved = deleteChunks()
+            improved = simplifySteps() || improved
+            improved = shrinkSeed() || improved
+            // Split deletions cost the most candidates: tried only when
+            // nothing cheaper helps any more.
+            if !improved { improved = deletePairs() }
+            // A pass cut short by the budget may have missed a deletion, so
+            // only a round that ran whole and found nothing is a fixpoint.
+            if !improved && hasBudget {
+                status = .minimal
+                return (best, bestFinding ?? finding)
             }
-            if size == 1 { break }
+        }
+        status = stopRequested() ? .interrupted : .budgetSpent
+        return (best, bestFinding ?? finding)
+    }
+
+    // MARK: Candidates
+
+    private var hasBudget: Bool { attempts < budget && !stopRequested() && Shrinker.now() < deadline }
+
+    private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// Finds out how the program fails under the shrinker's rules: trimmed
+    /// after its failing step, without the end-of-run checks when it fails
+    /// before them (they cost a save and a replay per candidate).
+    private mutating func start(from program: FuzzProgram, _ finding: FuzzFinding) -> Bool {
+        var trimmed = program
+        if finding.stepIndex >= 0 && finding.stepIndex + 1 < trimmed.steps.count {
+            trimmed.steps = Array(trimmed.steps[...finding.stepIndex])
+        }
+        best = trimmed
+        for needsFinal in [false, true] {
+            finalChecks = needsFinal
+            verdicts = [:]
+            if run(trimmed, keep: true) == .reproduces { return true }
+        }
+        return false
+    }
+
+    /// Runs `candidate` (or recalls its verdict); with `keep`, a candidate
+    /// that reproduces becomes the best, trimmed after its failing step.
+    private mutating func run(_ candidate: FuzzProgram, keep: Bool) -> Verdict {
+        if let known = verdicts[candidate] { return known }
+        attempts += 1
+        let result = executor.execute(candidate, checkLegality: true, finalChecks: finalChecks)
+        let verdict: Verdict
+        if !result.valid {
+            verdict = .illegal(at: result.outcomes.count)
+        } else if let found = result.finding, target.admits(found) {
+            verdict = .reproduces
+            if keep {
+                best = candidate
+                if found.stepIndex >= 0 && found.stepIndex + 1 < best.steps.count {
+                    best.steps = Array(best.steps[...found.stepIndex])
+                }
+                bestFinding = found
+                bestOutcomes = result.outcomes
+            }
+        } else {
+            verdict = .other
+        }
+        verdicts[candidate] = verdict
+        return verdict
+    }
+
+    /// Tries a candidate that must be simpler than the best; true when it became the best.
+    private mutating func attempt(_ candidate: FuzzProgram) -> Bool {
+        guard hasBudget, Shrinker.isSimpler(candidate, than: best) else { return false }
+        return run(candidate, keep: true) == .reproduces
+    }
+
+    /// Tries a candidate made by deleting steps; when a later `perform`
+    /// turns out illegal, deletes that one too and tries again (a few
+    /// times), so that steps that depend on the deleted ones go with them.
+    private mutating func attemptRepairing(_ candidate: FuzzProgram, repairs: Int = 3) -> Bool {
+        var candidate = candidate
+        for _ in 0...repairs {
+            guard hasBudget, Shrinker.isSimpler(candidate, than: best) else { return false }
+            switch run(candidate, keep: true) {
+            case .reproduces: return true
+            case .illegal(let index) where index < candidate.steps.count:
+                candidate.steps.remove(at: index)
+            default: return false
+            }
+        }
+        return false
+    }
+
+    // MARK: Passes
+
+    /// Pass 1: chunks, large ones first (by halving, for long programs),
+    /// then every size from 8 to 1 at every position.
+    private mutating func deleteChunks() -> Bool {
+        var improved = false
+        var size = best.steps.count / 2
+        while size > 8 && hasBudget {
+            var start = 0
+            while start + size <= best.steps.count && hasBudget {
+                if attemptRepairing(deleting(start..<start + size)) { improved = true } else { start += size }
+            }
             size /= 2
+        }
+        for size in stride(from: 8, through: 1, by: -1) {
+            var start = 0
+            while start + size <= best.steps.count && hasBudget {
+                // After a deletion the next chunk starts where this one did.
+                if attemptRepairing(deleting(start..<start + size)) { improved = true } else { start += 1 }
+            }
         }
         return improved
     }
 
-    /// Drops the steps after the failing one.
-    private func trimmed(_ program: FuzzProgram, found: FuzzFinding?) -> FuzzProgram {
-        guard let found, found.stepIndex >= 0, found.stepIndex + 1 < program.steps.count else { return program }
-        var copy = program
-        copy.steps = Array(copy.steps[...found.stepIndex])
-        return copy
+    /// Pass 2: two separate single steps, then two separate pairs, at most
+    /// `pairWindow` steps apart.
+    private mutating func deletePairs() -> Bool {
+        var improved = false
+        for size in [1, 2] {
+            var first = 0
+            while first + size < best.steps.count && hasBudget {
+                var deleted = false
+                var second = first + size + 1
+                while second + size <= min(best.steps.count, first + size + pairWindow) && hasBudget {
+                    var candidate = best
+                    candidate.steps.removeSubrange(second..<second + size)
+                    candidate.steps.removeSubrange(first..<first + size)
+                    if attemptRepairing(candidate) { improved = true; deleted = true; break }
+                    second += 1
+                }
+                if !deleted { first += 1 }
+            }
+        }
+        return improved
     }
 
-    /// Tries simpler steps (smaller undo/redo counts, an attempt made as a
-    /// plain perform), and for each performed action the simpler legal
-    /// alternatives at its point.
-    private mutating func simplifyActions(_ best: inout FuzzProgram, _ finding: inout FuzzFinding) -> Bool {
-        let recorded = executor.execute(best, checkLegality: false, recordLegal: true, finalChecks: false)
+    /// Pass 3: each step replaced by simpler ones, the earliest step first.
+    private mutating func simplifySteps() -> Bool {
         var improved = false
-        for index in best.steps.indices where attempts < budget && index < best.steps.count {
-            if let fewer = Shrinker.simpler(best.steps[index]) {
+        var legal = recordLegal()
+        var index = 0
+        while index < best.steps.count && hasBudget {
+            let options = replacements(at: index, legal: index < legal.count ? legal[index] : [],
+                                       outcome: index < bestOutcomes.count ? bestOutcomes[index] : nil)
+            for replacement in options where hasBudget {
                 var candidate = best
-                candidate.steps[index] = fewer
-                if let found = failsTheSame(candidate, as: finding) {
-                    best = trimmed(candidate, found: found)
-                    finding = found
+                candidate.steps[index] = replacement
+                if attempt(candidate) {
                     improved = true
-                    continue
-                }
-            }
-            guard case .perform(let current) = best.steps[index], index < recorded.legal.count else { continue }
-            let simpler = recorded.legal[index]
-                .filter { Shrinker.complexity($0) < Shrinker.complexity(current) }
-                .sorted { Shrinker.complexity($0) < Shrinker.complexity($1) }
-            for alternative in simpler.prefix(6) where attempts < budget {
-                var candidate = best
-                candidate.steps[index] = .perform(alternative)
-                if let found = failsTheSame(candidate, as: finding) {
-                    best = trimmed(candidate, found: found)
-                    finding = found
-                    improved = true
+                    legal = recordLegal()
                     break
                 }
             }
+            index += 1
         }
         return improved
     }
 
-    /// A simpler step in its place: an undo or redo of one step fewer, or an
-    /// attempt made as a perform (kept only if the call is legal there);
-    /// nil when there is nothing to simplify.
-    static func simpler(_ step: FuzzStep) -> FuzzStep? {
+    /// Pass 4: smaller game seeds, smallest first.
+    private mutating func shrinkSeed() -> Bool {
+        for seed in Shrinker.smallerSeeds(than: best.seed) where hasBudget {
+            var candidate = best
+            candidate.seed = seed
+            if attemptRepairing(candidate) { return true }
+        }
+        return false
+    }
+
+    private func deleting(_ range: Range<Int>) -> FuzzProgram {
+        var candidate = best
+        candidate.steps.removeSubrange(range)
+        return candidate
+    }
+
+    /// The legal calls before each step of the best program (for `perform` steps).
+    private func recordLegal() -> [[ActionCall]] {
+        executor.execute(best, checkLegality: false, recordLegal: true, finalChecks: false).legal
+    }
+
+    // MARK: Simpler steps and seeds
+
+    /// The most simpler legal calls tried in place of one `perform`.
+    static let alternativesPerStep = 24
+
+    /// Simpler steps to try in place of the step at `index`, simplest first.
+    private func replacements(at index: Int, legal: [ActionCall], outcome: FuzzExecutor.Outcome?) -> [FuzzStep] {
+        let step = best.steps[index]
         switch step {
-        case .undo(let n) where n > 1: return .undo(n - 1)
-        case .redo(let n) where n > 1: return .redo(n - 1)
-        case .attempt(let call): return .perform(call)
-        default: return nil
+        case .undoTurn:
+            // The count it undid; when the turn's undo is the failing step
+            // its outcome is unknown, so every count up to the actions before it.
+            if case .undone(let n)? = outcome { return n > 0 ? [.undo(n)] : [] }
+            let before = best.steps[..<index].count { if case .perform = $0 { return true }; if case .attempt = $0 { return true }; return false }
+            return before > 0 ? (1...min(before, 16)).map { .undo($0) } : []
+        case .undo(let n):
+            if case .undone(let done)? = outcome, done > 0, done < n { return Shrinker.smallerCounts(done + 1).map { .undo($0) } }
+            return Shrinker.smallerCounts(n).map { .undo($0) }
+        case .redo(let n):
+            if case .redone(let done)? = outcome, done > 0, done < n { return Shrinker.smallerCounts(done + 1).map { .redo($0) } }
+            return Shrinker.smallerCounts(n).map { .redo($0) }
+        case .attempt(let call):
+            return [.perform(call)]
+        case .perform(let call):
+            let current = Shrinker.complexity(call)
+            return legal.map { ($0, Shrinker.complexity($0)) }
+                .filter { $0.1 < current }
+                .sorted { $0.1 < $1.1 }
+                .prefix(Shrinker.alternativesPerStep)
+                .map { .perform($0.0) }
+        }
+    }
+
+    /// Counts below `n`, smallest first: 1, 2, ... up to 8, then halves and n - 1.
+    static func smallerCounts(_ n: Int) -> [Int] {
+        guard n > 1 else { return [] }
+        var counts = Array(1..<min(n, 9))
+        var half = n / 2
+        while half > 8 { counts.append(half); half /= 2 }
+        if n - 1 > 8 { counts.append(n - 1) }
+        return Array(Set(counts)).sorted()
+    }
+
+    /// Seeds simpler than `seed`, simplest first: 0 to 7, then halvings and `seed - 1`.
+    static func smallerSeeds(than seed: Int64) -> [Int64] {
+        var seeds: [Int64] = Array(0...7)
+        var half = seed / 2
+        while half.magnitude > 7 { seeds.append(half); half /= 2 }
+        seeds.append(seed > 0 ? seed - 1 : seed + 1)
+        return Array(Set(seeds)).filter { seedIsSimpler($0, than: seed) }.sorted { seedIsSimpler($0, than: $1) }
+    }
+
+    private static func seedIsSimpler(_ a: Int64, than b: Int64) -> Bool {
+        a.magnitude != b.magnitude ? a.magnitude < b.magnitude : (a >= 0 && b < 0)
+    }
+
+    // MARK: The order
+
+    /// The shrinker's order ("shortlex"): fewer steps; then, at the first
+    /// step that differs, the simpler step (`stepRank`); then the smaller seed.
+    /// Every kept candidate is simpler than the last, so shrinking ends.
+    static func isSimpler(_ a: FuzzProgram, than b: FuzzProgram) -> Bool {
+        if a.steps.count != b.steps.count { return a.steps.count < b.steps.count }
+        for (x, y) in zip(a.steps, b.steps) where x != y {
+            let (rx, ry) = (stepRank(x), stepRank(y))
+            if rx.kind != ry.kind { return rx.kind < ry.kind }
+            if rx.count != ry.count { return rx.count < ry.count }
+            return rx.call < ry.call
+        }
+        return seedIsSimpler(a.seed, than: b.seed)
+    }
+
+    /// How simple a step is: by kind (undo, redo, perform, attempt, undo
+    /// turn), then by its count or its call's complexity.
+    private static func stepRank(_ step: FuzzStep) -> (kind: Int, count: Int, call: String) {
+        switch step {
+        case .undo(let n): return (0, n, "")
+        case .redo(let n): return (1, n, "")
+        case .perform(let call): return (2, 0, complexity(call))
+        case .attempt(let call): return (3, 0, complexity(call))
+        case .undoTurn: return (4, 0, "")
         }
     }
 
