@@ -936,7 +936,7 @@ static int rb_host_call(lua_State *L) {
 
 /* The fuzzer's step loop keeps each action's subaction tree and plan as Lua
  * tables, compares a redo's with the original's, and names each distinct
- * plan by an id. Encoding both for every perform (to compare bytes) cost a
+ * plan by an id (its hash). Encoding both for every perform (to compare bytes) cost a
  * fifth of a checked step; these two walk the values once, without sorting
  * or copying. Both read tables raw (plans and trees are plain tables). */
 
@@ -946,54 +946,74 @@ static uint64_t rb_mix(uint64_t z) {
     return z ^ (z >> 31);
 }
 
-/* A hash of a plain value that equal values share: strings by their bytes
- * (FNV-1a), numbers by subtype and exact value, tables by the wrapping sum
- * of one term per pair (so key order cannot matter). */
-static uint64_t rb_valuehash(lua_State *L, int index, int depth) {
+/* A 128-bit hash of a plain value that equal values share: two 64-bit
+ * lanes with different constants, strings by their bytes (FNV-1a), numbers
+ * by subtype and exact value, tables by the wrapping sum of one term per
+ * pair (so key order cannot matter). 128 bits, so that a plan can be known
+ * by its hash alone: keeping the plans themselves to tell them apart made
+ * the collector walk thousands of old tables. */
+typedef struct RBHash {
+    uint64_t a, b;
+} RBHash;
+
+static RBHash rb_leafhash(uint64_t x, uint64_t tag) {
+    RBHash h = {rb_mix(x ^ tag), rb_mix((x + 0x9e3779b97f4a7c15ULL) ^ (tag << 17))};
+    return h;
+}
+
+static RBHash rb_valuehash(lua_State *L, int index, int depth) {
     switch (lua_type(L, index)) {
-    case LUA_TNIL: return 0x6e696c;
-    case LUA_TBOOLEAN: return lua_toboolean(L, index) ? 0x74727565 : 0x66616c73;
+    case LUA_TNIL: return rb_leafhash(0, 1);
+    case LUA_TBOOLEAN: return rb_leafhash((uint64_t)lua_toboolean(L, index), 2);
     case LUA_TNUMBER:
-        if (lua_isinteger(L, index)) return rb_mix((uint64_t)lua_tointeger(L, index) ^ 0x1111);
+        if (lua_isinteger(L, index)) return rb_leafhash((uint64_t)lua_tointeger(L, index), 3);
         else {
             double x = (double)lua_tonumber(L, index);
             uint64_t bits;
             memcpy(&bits, &x, sizeof bits);
-            return rb_mix(bits ^ 0x2222);
+            return rb_leafhash(bits, 4);
         }
     case LUA_TSTRING: {
         size_t length;
         const char *s = lua_tolstring(L, index, &length);
-        uint64_t h = 14695981039346656037ULL;
+        uint64_t h = 14695981039346656037ULL, g = 0x84222325cbf29ce4ULL;
         for (size_t i = 0; i < length; i++) {
-            h ^= (unsigned char)s[i];
-            h *= 1099511628211ULL;
+            h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+            g = (g ^ (unsigned char)s[i]) * 0x100000001b3ULL + 0x51;
         }
-        return rb_mix(h ^ 0x3333);
+        RBHash out = {rb_mix(h ^ 5), rb_mix(g ^ ((uint64_t)length << 8))};
+        return out;
     }
     case LUA_TTABLE: {
         if (depth > 200) luaL_error(L, "cannot hash a table nested more than 200 levels (or a cycle)");
         luaL_checkstack(L, 4, "value nested too deeply");
         int t = lua_absindex(L, index);
-        uint64_t sum = 0x4444;
+        RBHash sum = {6, 7};
         lua_pushnil(L);
         while (lua_next(L, t)) {
-            uint64_t k = rb_valuehash(L, -2, depth + 1);
-            uint64_t v = rb_valuehash(L, -1, depth + 1);
-            sum += rb_mix(k * 31 + v);
+            RBHash k = rb_valuehash(L, -2, depth + 1);
+            RBHash v = rb_valuehash(L, -1, depth + 1);
+            sum.a += rb_mix(k.a * 31 + v.a);
+            sum.b += rb_mix((k.b ^ 0x5bd1e995) * 37 + (v.b << 1));
             lua_pop(L, 1);
         }
-        return rb_mix(sum);
+        RBHash out = {rb_mix(sum.a), rb_mix(sum.b ^ 0xabcdef)};
+        return out;
     }
     default:
-        return luaL_error(L, "cannot hash a %s value", luaL_typename(L, index));
+        luaL_error(L, "cannot hash a %s value", luaL_typename(L, index));
+        return rb_leafhash(0, 0);
     }
 }
 
-/* valuehash(v): that hash, as an integer. */
+/* valuehash(v): that hash, as a 16-byte string (a table key). */
 static int rb_valuehash_call(lua_State *L) {
     luaL_checkany(L, 1);
-    lua_pushinteger(L, (lua_Integer)rb_valuehash(L, 1, 0));
+    RBHash h = rb_valuehash(L, 1, 0);
+    char bytes[16];
+    memcpy(bytes, &h.a, 8);
+    memcpy(bytes + 8, &h.b, 8);
+    lua_pushlstring(L, bytes, sizeof bytes);
     return 1;
 }
 

@@ -51,3 +51,4 @@ b.k7[1] = 7.0
 assert(hash(a) ~= hash(b))
 assert(hash({ x = 1, y = 2 }) ~= hash({ x = 2, y = 1 }))
 assert(hash("abc") == hash("ab" .. "c") and hash(1) ~= hash(1.0))
+assert(#hash({}) == 16 and hash({}) ~= hash({ {} }))

@@ -118,8 +118,9 @@ end
 
 ---------------------------------------------------------------- one run
 local RUN            -- the run in progress: history, outcomes, trace, ...
--- Plans seen, so Swift judges each distinct plan once: valuehash -> a list
--- of { plan, id } (a list, so that two plans that share a hash stay apart).
+-- Plans seen, so Swift judges each distinct plan once: the plan's 128-bit
+-- hash (C.valuehash) -> its id. Only hashes are kept: keeping the plans
+-- made the collector walk them all.
 local PLANIDS = {}
 local PLANCOUNT, NEXTPLAN = 0, 1
 
@@ -156,24 +157,16 @@ local function islegal(legal, step)
   return false
 end
 
--- The plan's id; the first time, its bytes go to Swift for judging. The
--- plans are kept to tell plans apart, so at most 5,000 of them: past that
--- the table starts afresh (ids stay unique; a plan seen again is judged again).
+-- The plan's id; the first time, its bytes go to Swift for judging. At
+-- most 20,000 hashes are kept: past that the table starts afresh (ids stay
+-- unique; a plan seen again is judged again).
 local function planid(plan)
   local key = valuehash(plan)
-  local seen = PLANIDS[key]
-  if seen then
-    for i = 1, #seen do
-      if same(seen[i][1], plan) then return seen[i][2], false end
-    end
-  else
-    if PLANCOUNT >= 5000 then PLANIDS, PLANCOUNT = {}, 0 end
-    seen = {}
-    PLANIDS[key] = seen
-  end
-  local id = NEXTPLAN
-  NEXTPLAN, PLANCOUNT = NEXTPLAN + 1, PLANCOUNT + 1
-  seen[#seen + 1] = { plan, id }
+  local id = PLANIDS[key]
+  if id then return id, false end
+  if PLANCOUNT >= 20000 then PLANIDS, PLANCOUNT = {}, 0 end
+  id, NEXTPLAN, PLANCOUNT = NEXTPLAN, NEXTPLAN + 1, PLANCOUNT + 1
+  PLANIDS[key] = id
   return id, true
 end
 
