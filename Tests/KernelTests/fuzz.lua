@@ -31,3 +31,24 @@ r = K.fuzzrandom(7)
 got = {}
 for i = 1, 6 do got[i] = r:chance(0.3) end
 assert(same(got, { false, true, false, false, false, true }))
+
+-- C.same: deep equality of plain values, numbers by subtype.
+local same_, hash = K.C.same, K.C.valuehash
+assert(same_({ a = 1, b = { 2, "x" } }, { b = { 2, "x" }, a = 1 }))
+assert(not same_({ a = 1 }, { a = 1.0 }))
+assert(not same_({ a = 1 }, { a = 1, b = 2 }))
+assert(not same_({ a = 1, b = 2 }, { a = 1 }))
+assert(not same_({ a = { 1 } }, { a = { 2 } }))
+assert(same_("x", "x") and not same_("x", "y") and same_(true, true) and not same_(nil, false))
+
+-- C.valuehash: equal values share a hash whatever the insertion order; a
+-- change anywhere (even int to float) changes it.
+local a, b = {}, {}
+for i = 1, 40 do a["k" .. i] = { i, i * 0.5 } end
+for i = 40, 1, -1 do b["k" .. i] = { i, i * 0.5 } end
+assert(hash(a) == hash(b))
+b.k7[1] = 7.0
+assert(hash(a) ~= hash(b))
+assert(hash({ x = 1, y = 2 }) ~= hash({ x = 2, y = 1 }))
+assert(hash("abc") == hash("ab" .. "c") and hash(1) ~= hash(1.0))
+assert(#hash({}) == 16 and hash({}) ~= hash({ {} }))

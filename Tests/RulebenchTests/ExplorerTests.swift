@@ -66,7 +66,7 @@ final class ExplorerTests: XCTestCase {
                 return XCTFail("\(error)")
             }
             XCTAssertEqual(failure.path, [ActionCall("mark", ["n": .int(1)]), ActionCall("mark", ["n": .int(2)])])
-            XCTAssertEqual(script.location?.line, 9)
+            XCTAssertEqual(script.location?.line, 13)
             XCTAssertTrue(script.message.contains("mark failed here"))
         }
         XCTAssertEqual(try g.liveStateHash(), before)
@@ -88,7 +88,7 @@ final class ExplorerTests: XCTestCase {
             guard let failure = error as? ExplorationFailure, case .budgetExceeded(let budget) = failure.error else {
                 return XCTFail("\(error)")
             }
-            XCTAssertEqual(budget.location?.line, 8)
+            XCTAssertEqual(budget.location?.line, 12)
             XCTAssertEqual(failure.path, [ActionCall("mark", ["n": .int(1)])])
         }
     }

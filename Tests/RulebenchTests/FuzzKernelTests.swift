@@ -115,6 +115,22 @@ final class FuzzKernelTests: XCTestCase {
         XCTAssertEqual(executor.games.main?.history.cursor, 1)
     }
 
+    /// A redo whose plan differs from the first time is a finding that shows both plans.
+    func testRedoWithAnotherPlanIsAFinding() throws {
+        var options = Fuzzer.Options(pack: ExplorerTests.walk)
+        options.configuration = configuration()
+        options.setupOptions = ["bug": "plan"]
+        let executor = Fuzzer(options: options).executor
+        var program = FuzzProgram(pack: ExplorerTests.walk, seed: 1, options: options.setupOptions)
+        program.steps = [.perform(ActionCall("mark", ["n": 1])), .undo(1), .redo(1)]
+        let finding = try XCTUnwrap(executor.execute(program, checkLegality: true).finding)
+        XCTAssertEqual(finding.property, .redoReproduces)
+        XCTAssertEqual(finding.stepIndex, 2)
+        XCTAssertTrue(finding.message.contains("animation plan"), finding.message)
+        // The undo in between built its plan too (the counter went to 2).
+        XCTAssertTrue(finding.message.contains("to = 1}") && finding.message.contains("to = 3}"), finding.message)
+    }
+
     /// The end-of-run replay runs in the kernel, reports the first step that
     /// differs or fails as `replay(into:)` does, and leaves the game as setup made it.
     func testReplayInTheKernelChecksEveryHashAndLeavesTheGameAsItWas() throws {

@@ -487,13 +487,14 @@ function API.newgame(id, seed, options)
   return K.hash()
 end
 
--- perform(name, params, expected, bare): `expected` is nil or "" or, for a
--- redo, the state hash the action gave the first time. Invariants are
+-- perform(name, params, expected, reply): `expected` is nil or "" or, for
+-- a redo, the state hash the action gave the first time. Invariants are
 -- functions of the state, so a redo that reaches that same state need not
--- run them again. With `bare`, the plan is built (a failing `animate` still
--- fails) but neither it nor the subaction tree is encoded: only the hash
--- comes back.
-local function perform(name, params, expected, bare)
+-- run them again. The plan is always built (a failing `animate` fails the
+-- action); `reply` says what comes back with the hash: nil, the subaction
+-- tree and the plan encoded (for Swift); "values", the two as Lua tables
+-- (the fuzzer's loop compares them in C); "hash", nothing else.
+local function perform(name, params, expected, reply)
   nogame()
   begin("perform")
   local rec = run(name, params, name, 0)
@@ -501,8 +502,9 @@ local function perform(name, params, expected, bare)
   if expected == nil or expected == "" or hash ~= expected then checkinvariants() end
   local plan = planof(rec, "do")
   PENDING.rec = rec
-  if bare then return hash end
-  return hash, encode(treeof(rec)), encode(plan)
+  if reply == nil then return hash, encode(treeof(rec)), encode(plan) end
+  if reply == "values" then return hash, treeof(rec), plan end
+  return hash
 end
 
 function API.perform(name, params, expected)
@@ -675,7 +677,7 @@ end
 -- The operations as Swift makes them, for the kernel's own loops
 -- (fuzz.lua): each is one user operation, followed by commit or abort.
 K.ops = {
-  perform = perform,        -- (name, params, expected, bare) -> hash, tree, plan
+  perform = perform,        -- (name, params, expected, reply) -> hash, tree, plan
   undo = undo,              -- (strict, encoded) -> hash, plan, problems or nil
   commit = API.commit,
   abort = function() K.setwritable(false, ""); if PENDING then rollback(PENDING.mark) end; PENDING = nil end,

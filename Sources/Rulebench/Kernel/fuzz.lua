@@ -23,6 +23,7 @@ local ops = K.ops
 local protect = K.C.protect
 local ERRMETA = K.C.errormeta
 local hashof, mark, rollback, encode, decode = K.hash, K.mark, K.rollback, K.encode, K.decode
+local same, valuehash = K.C.same, K.C.valuehash
 local type, next, rawequal, getmetatable, setmetatable = type, next, rawequal, getmetatable, setmetatable
 local math_type, ult, sort = math.type, math.ult, table.sort
 
@@ -117,7 +118,10 @@ end
 
 ---------------------------------------------------------------- one run
 local RUN            -- the run in progress: history, outcomes, trace, ...
-local PLANIDS = {}   -- encoded plan -> id, so Swift judges each plan once
+-- Plans seen, so Swift judges each distinct plan once: the plan's 128-bit
+-- hash (C.valuehash) -> its id. Only hashes are kept: keeping the plans
+-- made the collector walk them all.
+local PLANIDS = {}
 local PLANCOUNT, NEXTPLAN = 0, 1
 
 -- What Swift needs to rebuild a failed operation's error exactly as if it
@@ -145,14 +149,6 @@ end
 
 local function callof(entry) return { name = entry.name, params = entry.params } end
 
--- Deep equality of plain values, numbers by subtype (1 is not 1.0).
-local function same(a, b)
-  if type(a) ~= "table" or type(b) ~= "table" then return a == b and math_type(a) == math_type(b) end
-  for k, v in next, a do if not same(v, b[k]) then return false end end
-  for k in next, b do if a[k] == nil then return false end end
-  return true
-end
-
 local function islegal(legal, step)
   for i = 1, #legal do
     local call = legal[i]
@@ -161,13 +157,16 @@ local function islegal(legal, step)
   return false
 end
 
--- The plan's id; the first time, its bytes go to Swift for judging.
+-- The plan's id; the first time, its bytes go to Swift for judging. At
+-- most 20,000 hashes are kept: past that the table starts afresh (ids stay
+-- unique; a plan seen again is judged again).
 local function planid(plan)
-  local id = PLANIDS[plan]
+  local key = valuehash(plan)
+  local id = PLANIDS[key]
   if id then return id, false end
   if PLANCOUNT >= 20000 then PLANIDS, PLANCOUNT = {}, 0 end
   id, NEXTPLAN, PLANCOUNT = NEXTPLAN, NEXTPLAN + 1, PLANCOUNT + 1
-  PLANIDS[plan] = id
+  PLANIDS[key] = id
   return id, true
 end
 
@@ -181,7 +180,7 @@ end
 -- Performs a step's call ("do" or "try"); returns a finding or nil.
 local function performstep(index, step)
   local before = currenthash()
-  local ok, hash, tree, plan = protect(ops.perform, step.name, step.params, nil)
+  local ok, hash, tree, plan = protect(ops.perform, step.name, step.params, nil, "values")
   if ok then
     ops.commit()
     record({ name = step.name, params = step.params, hash = hash, tree = tree, plan = plan,
@@ -190,7 +189,7 @@ local function performstep(index, step)
     if step.op == "do" then
       local id, new = planid(plan)
       local list = RUN.plans
-      list[#list + 1] = { step = index, id = id, plan = new and RUN.raw(plan) or nil }
+      list[#list + 1] = { step = index, id = id, plan = new and RUN.raw(encode(plan)) or nil }
     end
     return nil
   end
@@ -236,7 +235,7 @@ local function redoone()
   local h = RUN.history
   local original = h.entries[h.cursor + 1]
   local call = callof(original)
-  local ok, hash, tree, plan = protect(ops.perform, original.name, original.params, original.hash)
+  local ok, hash, tree, plan = protect(ops.perform, original.name, original.params, original.hash, "values")
   if not ok then
     local err = failure(hash, tree)
     ops.abort()
@@ -245,10 +244,10 @@ local function redoone()
   local mismatch
   if hash ~= original.hash then
     mismatch = { what = "state hash", expected = original.hash, actual = hash }
-  elseif tree ~= original.tree then
-    mismatch = { what = "subaction tree", expected = decode(original.tree), actual = decode(tree) }
-  elseif plan ~= original.plan then
-    mismatch = { what = "animation plan", expected = decode(original.plan), actual = decode(plan) }
+  elseif not same(tree, original.tree) then
+    mismatch = { what = "subaction tree", expected = original.tree, actual = tree }
+  elseif not same(plan, original.plan) then
+    mismatch = { what = "animation plan", expected = original.plan, actual = plan }
   end
   if mismatch then
     ops.abort()
@@ -366,7 +365,7 @@ function API.fuzz(request)
   for i = 1, #h.entries do
     local e = h.entries[i]
     entries[i] = { name = e.name, params = e.params, hash = e.hash, checkpoint = e.checkpoint,
-                   tree = rawindex(e.tree), plan = rawindex(e.plan) }
+                   tree = rawindex(encode(e.tree)), plan = rawindex(encode(e.plan)) }
   end
   result.steps = not program and steps or nil
   result.outcomes, result.trace, result.plans, result.legal = RUN.outcomes, RUN.trace, RUN.plans, legals
@@ -391,7 +390,7 @@ function API.replay(steps)
   local result = ""
   for i = 1, #steps do
     local step = steps[i]
-    local ok, hash, cause = protect(ops.perform, step.name, step.params, nil, true)
+    local ok, hash, cause = protect(ops.perform, step.name, step.params, nil, "hash")
     if not ok then
       local err = failure(hash, cause)
       ops.abort()

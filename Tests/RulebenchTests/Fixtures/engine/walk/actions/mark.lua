@@ -1,4 +1,8 @@
 -- mark: go one level deeper, remembering which of three marks was chosen.
+-- With the bug "plan", its animation counts in a module-level local, so a
+-- redo plays a different plan than the first time.
+local animated = 0
+
 return {
   params = { n = "integer" },
   legal = function(game, emit)
@@ -13,5 +17,10 @@ return {
   undo = function(game, a)
     if not (game.bug == "undo" and game.depth == 2 and a.n == 3) then game.depth = game.depth - 1 end
     game.trail[#game.trail] = nil
+  end,
+  animate = function(anim, game, a)
+    if game.bug ~= "plan" then return nil end
+    animated = animated + 1
+    return anim.tween{ target = "mark", property = "n", from = 0, to = animated, duration = 0.25 }
   end,
 }
