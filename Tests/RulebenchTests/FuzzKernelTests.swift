@@ -159,4 +159,20 @@ final class FuzzKernelTests: XCTestCase {
         // The game still plays after the replays.
         XCTAssertNoThrow(try game.perform(try XCTUnwrap(game.legalActions().first)))
     }
+
+    /// The executor keeps a game per pack reference: a program of another
+    /// pack gets a game of its own pack, not a restart of the cached one.
+    func testProgramsOfAnotherPackRunInTheirOwnPack() throws {
+        var options = Fuzzer.Options(pack: "template")
+        options.configuration = configuration()
+        let executor = Fuzzer(options: options).executor
+        let template = FuzzProgram(pack: "template", seed: 1, options: [:], steps: [.perform(ActionCall("step", ["token": "p1"]))])
+        XCTAssertNil(executor.execute(template, checkLegality: true).finding)
+        let cards = FuzzProgram(pack: "cards", seed: 1, options: [:], steps: [.undo(1)])
+        XCTAssertNil(executor.execute(cards, checkLegality: true).finding)
+        XCTAssertEqual(executor.games.main?.pack.name, "cards")
+        XCTAssertNil(executor.execute(template, checkLegality: true).finding)
+        XCTAssertEqual(executor.games.main?.pack.name, "template")
+    }
 }
+

@@ -14,10 +14,25 @@ struct FuzzExecutor {
     /// costs more than a whole short program. `main` plays the programs;
     /// `replay` replays their saved histories from scratch.
     final class GameCache {
-        var main: Game? { didSet { verdicts = [:] } }
-        var replay: Game?
+        /// Which cached game.
+        enum Slot { case main, replay }
+
+        var main: Game? { games[.main]?.game }
         /// Property 8's verdicts by the main game's plan ids (nil: sound).
         var verdicts: [Int: String?] = [:]
+        /// Each cached game with the pack reference it was made for.
+        private var games: [Slot: (pack: String, game: Game)] = [:]
+
+        /// The cached game of `slot` when it was made for `pack`.
+        func game(_ slot: Slot, of pack: String) -> Game? {
+            guard let cached = games[slot], cached.pack == pack else { return nil }
+            return cached.game
+        }
+
+        func store(_ game: Game?, _ slot: Slot, of pack: String) {
+            games[slot] = game.map { (pack, $0) }
+            if slot == .main { verdicts = [:] }   // plan ids belong to the main game's kernel
+        }
     }
 
     /// What happened at one step, for reproducing it as a scenario.
@@ -44,24 +59,26 @@ struct FuzzExecutor {
 
     /// A game of the program's pack, set up with its seed and options.
     func newGame(_ program: FuzzProgram) throws(RulebenchError) -> Game {
-        try reuse(\.main, pack: program.pack, seed: program.seed, options: program.options)
+        try reuse(.main, pack: program.pack, seed: program.seed, options: program.options)
     }
 
     /// The cached game at `slot`, restarted; a new one when there is none yet
-    /// or its last restart failed.
-    private func reuse(_ slot: ReferenceWritableKeyPath<GameCache, Game?>, pack: String, seed: Int64,
+    /// for this pack (a corpus may hold programs of another pack) or its
+    /// last restart failed.
+    private func reuse(_ slot: GameCache.Slot, pack: String, seed: Int64,
                        options: [String: StateValue]) throws(RulebenchError) -> Game {
-        if let game = games[keyPath: slot] {
+        if let game = games.game(slot, of: pack) {
             do {
                 try game.restart(seed: seed, options: options)
                 return game
             } catch {
-                games[keyPath: slot] = nil
+                games.store(nil, slot, of: pack)
                 throw error
             }
         }
+        games.store(nil, slot, of: pack)
         let game = try Game(pack: pack, options: options, seed: seed, configuration: configuration, relativeTo: base)
-        games[keyPath: slot] = game
+        games.store(game, slot, of: pack)
         return game
     }
 
@@ -187,7 +204,7 @@ struct FuzzExecutor {
             return FuzzFinding(property: .saveAndLoad, stepIndex: stepCount - 1, message: "the saved history reads back differently", differences: [], blame: nil)
         }
         do {
-            let replayGame = try reuse(\.replay, pack: program.pack, seed: reloaded.seed, options: reloaded.options)
+            let replayGame = try reuse(.replay, pack: program.pack, seed: reloaded.seed, options: reloaded.options)
             try reloaded.verify(in: replayGame, restarting: false, source: "(saved history)")
         } catch {
             return FuzzFinding(property: .rewindAndReplay, stepIndex: stepCount - 1, message: "replaying the history from scratch: \(error)", differences: [], blame: nil)

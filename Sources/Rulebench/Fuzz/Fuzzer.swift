@@ -145,11 +145,8 @@ public struct Fuzzer {
 
     /// Replays known programs (a corpus) first; returns reports for those that still fail.
     public func replay(_ programs: [FuzzProgram]) -> [Report] {
-        // An executor of its own: its cached game is of the first program's
-        // pack, and a corpus program may name the pack by another path.
-        let replaying = FuzzExecutor(configuration: executor.configuration, base: options.base)
-        return programs.compactMap { program in
-            let result = replaying.execute(program, checkLegality: false)
+        programs.compactMap { program in
+            let result = executor.execute(program, checkLegality: false)
             guard let finding = result.finding else { return nil }
             return Report(finding: finding, original: program, shrunk: program, outcomes: result.outcomes,
                           shrinkSeconds: 0, shrinkAttempts: 0, stepsToDetection: 0)
