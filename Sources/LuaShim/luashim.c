@@ -56,6 +56,28 @@ static int64_t rb_thread_cpu(rb_thread_clock clock) {
 }
 #endif
 
+/* Coverage of rule code, collected while coverage() is on: a count per
+ * (chunk, line) run, and AFL-style edges (pairs of consecutive lines,
+ * hashed into a bitmap) so a search can tell when a run reached something
+ * new. Rule packs' chunks are named "@file"; the kernel's "=rulebench/...". */
+#define RB_EDGES (1 << 16)
+
+typedef struct RBLine {
+    const char *source;      /* the chunk's source name as Lua interned it: the key */
+    char *name;              /* a copy of it, for reports (a chunk may be collected) */
+    int line;
+    uint64_t count;
+} RBLine;
+
+typedef struct RBCoverage {
+    int on;
+    uint8_t *edges;          /* RB_EDGES flags: edges seen since coverage began */
+    uint64_t fresh;          /* edges seen for the first time since the last take */
+    uint64_t previous;       /* the last line's key, for the next edge */
+    RBLine *lines;           /* open addressing, `capacity` a power of two */
+    size_t used, capacity;
+} RBCoverage;
+
 struct RBVM {
     lua_State *L;
     size_t used;             /* bytes allocated now */
@@ -89,6 +111,8 @@ struct RBVM {
     void *host_context;
     RBHostFunction host;
     RBBuffer reply;
+    RBCoverage coverage;     /* lines and edges of rule code run (see coverage()) */
+    int user;                /* a user call runs (coverage is collected only then) */
 };
 
 /* ---------- buffers ---------- */
@@ -173,6 +197,8 @@ static void rb_push_where(lua_State *L) {
 }
 
 static void rb_hook(lua_State *L, lua_Debug *ar);
+static void rb_cover_line(RBVM *vm, lua_State *L, lua_Debug *ar);
+
 
 /* A user call runs in one of three ways:
  *
@@ -233,6 +259,21 @@ static void rb_hook(lua_State *L, lua_Debug *ar);
  * monotonic clock may be slewed by NTP (at most 0.05%), far inside the
  * factor of ten above. */
 enum { RB_RUN_FREE, RB_RUN_COUNTED, RB_RUN_WATCHED };
+
+/* The line hook's bit when coverage is collected in this call, else 0. */
+static int rb_line_mask(RBVM *vm) {
+    return vm->coverage.on && vm->user ? LUA_MASKLINE : 0;
+}
+
+/* The hook a thread runs with while the call is in its normal state (not
+ * stopped, budget not spent): counted, a count hook (and the line hook
+ * when covering); otherwise only the line hook, or none. */
+static void rb_normal_hook(RBVM *vm, lua_State *L) {
+    int line = rb_line_mask(vm);
+    if (vm->run == RB_RUN_COUNTED) lua_sethook(L, rb_hook, LUA_MASKCOUNT | line, RB_HOOK_PERIOD);
+    else if (line) lua_sethook(L, rb_hook, line, 0);
+    else lua_sethook(L, NULL, 0, 0);
+}
 
 #define RB_WATCH_INSTRUCTIONS_PER_NS 4
 /* Below this budget (1 ms of allowance) calls are counted from the start:
@@ -341,6 +382,10 @@ raise:
  * `while true do pcall(f) end` cannot swallow the error and carry on. */
 static void rb_hook(lua_State *L, lua_Debug *ar) {
     RBVM *vm = rb_vm_of(L);
+    if (ar->event == LUA_HOOKLINE) {
+        rb_cover_line(vm, L, ar);
+        return;
+    }
     if (vm->run == RB_RUN_WATCHED) {
         rb_watch_hook(vm, L, ar);
         return;
@@ -420,7 +465,7 @@ static int rb_operation(lua_State *L) {
         if (vm->exhausted) return 0;   /* the hook raises at the next instruction */
         vm->remaining = vm->budget;
         vm->spent = 0;
-        lua_sethook(vm->L, rb_hook, LUA_MASKCOUNT, RB_HOOK_PERIOD);
+        rb_normal_hook(vm, vm->L);
         return 0;
     }
     if (vm->run == RB_RUN_WATCHED) {
@@ -450,7 +495,7 @@ static void rb_operation_settle(RBVM *vm) {
     vm->exhausted = 0;
     vm->remaining = vm->budget;
     vm->spent = 0;
-    lua_sethook(vm->L, rb_hook, LUA_MASKCOUNT, RB_HOOK_PERIOD);
+    rb_normal_hook(vm, vm->L);
 }
 
 /* protect(f, ...): runs f(...) as one operation of a kernel loop, as if
@@ -714,12 +759,15 @@ static int rb_watch_end(RBVM *vm) {
  * coroutine library, so `package.loaded` names them as before. */
 static void rb_thread_hook(RBVM *vm, lua_State *co) {
     lua_Hook hook = NULL;
+    int line = rb_line_mask(vm);
     int mask = 0, count = 0;
     if (vm->run == RB_RUN_COUNTED) {
         if (vm->exhausted) return; /* as before: it raises within RB_HOOK_PERIOD */
-        hook = rb_hook, mask = LUA_MASKCOUNT, count = RB_HOOK_PERIOD;
+        hook = rb_hook, mask = LUA_MASKCOUNT | line, count = RB_HOOK_PERIOD;
     } else if (vm->run == RB_RUN_WATCHED && atomic_load(&vm->fired)) {
         hook = rb_hook, mask = LUA_MASKCOUNT, count = 1;
+    } else if (line) {
+        hook = rb_hook, mask = line;
     }
     if (lua_gethook(co) != hook || lua_gethookmask(co) != mask || (mask && lua_gethookcount(co) != count))
         lua_sethook(co, hook, mask, count);
@@ -868,16 +916,11 @@ static void rb_arm(RBVM *vm, RBCallMode mode, int watch) {
     vm->spent = 0;
     vm->remaining = vm->budget;
     vm->armed = (mode == RB_MODE_USER && vm->budget > 0);
+    vm->user = mode == RB_MODE_USER;
     vm->limit = mode == RB_MODE_USER ? vm->cap : vm->cap + RB_ENGINE_RESERVE;
-    if (!vm->armed) {
-        vm->run = RB_RUN_FREE;
-    } else if (watch) {
-        vm->run = RB_RUN_WATCHED;
-        rb_watch_begin(vm);
-    } else {
-        vm->run = RB_RUN_COUNTED;
-        lua_sethook(vm->L, rb_hook, LUA_MASKCOUNT, RB_HOOK_PERIOD); /* a fresh count */
-    }
+    vm->run = !vm->armed ? RB_RUN_FREE : watch ? RB_RUN_WATCHED : RB_RUN_COUNTED;
+    rb_normal_hook(vm, vm->L);   /* counted: a fresh count */
+    if (vm->run == RB_RUN_WATCHED) rb_watch_begin(vm);   /* after: a stop must not be overwritten */
 }
 
 /* After a call: lift the budget and the hook, so the next call (and the
@@ -886,9 +929,10 @@ static void rb_arm(RBVM *vm, RBCallMode mode, int watch) {
 static int rb_disarm(RBVM *vm) {
     int again = 0;
     if (vm->run == RB_RUN_WATCHED) again = rb_watch_end(vm);
-    else if (vm->run == RB_RUN_COUNTED) lua_sethook(vm->L, NULL, 0, 0);
+    if (vm->run == RB_RUN_COUNTED || rb_line_mask(vm)) lua_sethook(vm->L, NULL, 0, 0);
     vm->run = RB_RUN_FREE;
     vm->armed = 0;
+    vm->user = 0;
     vm->limit = vm->cap + RB_ENGINE_RESERVE;
     return again;
 }
@@ -929,6 +973,110 @@ static int rb_host_call(lua_State *L) {
     int failed = vm->host(vm->host_context, operation, argument, length, &vm->reply);
     lua_pushlstring(L, vm->reply.data ? vm->reply.data : "", vm->reply.length);
     if (failed) return lua_error(L);
+    return 1;
+}
+
+/* ---------- coverage of rule code ---------- */
+
+static uint64_t rb_mix(uint64_t z);
+
+static size_t rb_line_slot(const RBCoverage *c, const char *source, int line) {
+    uint64_t h = ((uint64_t)(uintptr_t)source * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)line * 0xbf58476d1ce4e5b9ULL);
+    return (size_t)(h >> 17) & (c->capacity - 1);
+}
+
+/* Counts one line (growing the table at half full); 0 when out of memory. */
+static int rb_count_line(RBCoverage *c, const char *source, int line) {
+    if (2 * (c->used + 1) > c->capacity) {
+        size_t capacity = c->capacity ? 2 * c->capacity : 1024;
+        RBLine *bigger = calloc(capacity, sizeof *bigger);
+        if (bigger == NULL) return 0;
+        RBCoverage grown = *c;
+        grown.lines = bigger;
+        grown.capacity = capacity;
+        for (size_t i = 0; i < c->capacity; i++) {
+            if (c->lines[i].source == NULL) continue;
+            size_t j = rb_line_slot(&grown, c->lines[i].source, c->lines[i].line);
+            while (bigger[j].source != NULL) j = (j + 1) & (capacity - 1);
+            bigger[j] = c->lines[i];
+        }
+        free(c->lines);
+        c->lines = bigger;
+        c->capacity = capacity;
+    }
+    size_t i = rb_line_slot(c, source, line);
+    while (c->lines[i].source != NULL && (c->lines[i].source != source || c->lines[i].line != line))
+        i = (i + 1) & (c->capacity - 1);
+    if (c->lines[i].source == NULL) {
+        char *name = strdup(source + 1);           /* without the '@' */
+        if (name == NULL) return 0;
+        c->lines[i].source = source;
+        c->lines[i].name = name;
+        c->lines[i].line = line;
+        c->used++;
+    }
+    c->lines[i].count++;
+    return 1;
+}
+
+/* The line hook: a line of rule code is about to run. The chunk's source
+ * string is interned and lives as long as its compiled chunk (a pack's
+ * chunks are compiled once per game and kept), so its address identifies
+ * the file without comparing text; the name is copied once per line. */
+static void rb_cover_line(RBVM *vm, lua_State *L, lua_Debug *ar) {
+    RBCoverage *c = &vm->coverage;
+    if (!c->on || !lua_getinfo(L, "S", ar) || ar->source[0] != '@') return;
+    if (!rb_count_line(c, ar->source, ar->currentline)) return;
+    uint64_t key = rb_mix((uint64_t)(uintptr_t)ar->source + (uint64_t)ar->currentline * 0x100000001b3ULL);
+    size_t edge = (size_t)((key ^ c->previous) & (RB_EDGES - 1));
+    c->previous = key >> 1;     /* so that a -> b and b -> a differ */
+    if (!c->edges[edge]) {
+        c->edges[edge] = 1;
+        c->fresh++;
+    }
+}
+
+/* coverage(on): starts (true) or stops collecting; starting keeps what was
+ * collected. Returns true when it is on. */
+static int rb_coverage(lua_State *L) {
+    RBVM *vm = rb_vm_of(L);
+    RBCoverage *c = &vm->coverage;
+    if (lua_toboolean(L, 1) && c->edges == NULL) {
+        c->edges = calloc(RB_EDGES, 1);
+        if (c->edges == NULL) return luaL_error(L, "not enough memory for coverage");
+    }
+    c->on = lua_toboolean(L, 1) && c->edges != NULL;
+    lua_pushboolean(L, c->on);
+    return 1;
+}
+
+/* coveredges(): the edges seen for the first time since the last call. */
+static int rb_coveredges(lua_State *L) {
+    RBCoverage *c = &rb_vm_of(L)->coverage;
+    lua_pushinteger(L, (lua_Integer)c->fresh);
+    c->fresh = 0;
+    return 1;
+}
+
+/* coverlines(): { [file] = { [line] = count } } of every rule line run. */
+static int rb_coverlines(lua_State *L) {
+    RBCoverage *c = &rb_vm_of(L)->coverage;
+    lua_newtable(L);
+    for (size_t i = 0; i < c->capacity; i++) {
+        const RBLine *l = &c->lines[i];
+        if (l->source == NULL) continue;
+        lua_pushstring(L, l->name);
+        if (lua_rawget(L, -2) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            lua_newtable(L);
+            lua_pushstring(L, l->name);
+            lua_pushvalue(L, -2);
+            lua_rawset(L, -4);
+        }
+        lua_pushinteger(L, (lua_Integer)l->count);
+        lua_rawseti(L, -2, l->line);
+        lua_pop(L, 1);
+    }
     return 1;
 }
 
@@ -1383,6 +1531,9 @@ void rb_close(RBVM *vm) {
     pthread_mutex_destroy(&vm->lock);
     lua_close(vm->L);
     free(vm->reply.data);
+    free(vm->coverage.edges);
+    for (size_t i = 0; i < vm->coverage.capacity; i++) free(vm->coverage.lines[i].name);
+    free(vm->coverage.lines);
     free(vm);
 }
 
@@ -1412,6 +1563,7 @@ static void rb_push_helpers(lua_State *L) {
     static const luaL_Reg helpers[] = {
         {"host", rb_host_call}, {"valuehash", rb_valuehash_call}, {"same", rb_same_call},
         {"decode", rb_decode}, {"encode", rb_encode},
+        {"coverage", rb_coverage}, {"coveredges", rb_coveredges}, {"coverlines", rb_coverlines},
         {"charge", rb_charge},
         {"coresume", rb_coresume}, {"cowrap", rb_cowrap}, {"coclose", rb_coclose},
         {"operation", rb_operation}, {"protect", rb_protect},

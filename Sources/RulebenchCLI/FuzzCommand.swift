@@ -70,6 +70,10 @@ struct FuzzCommand: ParsableCommand {
     @Option(name: .customLong("option"), help: "A setup option, key=value (repeatable).")
     var setupOptions: [String] = []
 
+    @Option(help: ArgumentHelp("Write an LCOV tracefile of the pack's Lua lines the runs reached (genhtml and editors read it); the report then lists per action how often it was performed, undone and redone, and the lines never reached.",
+                               valueName: "file"))
+    var coverage: String?
+
     @Flag(help: "Write a JSON report to standard output.")
     var json = false
 
@@ -100,6 +104,7 @@ struct FuzzCommand: ParsableCommand {
         options.shard = try parsedShard()
         options.setupOptions = try parsePairs(setupOptions, what: "--option")
         options.configuration.printHandler = { _ in }
+        options.coverage = coverage != nil
 
         // Bad input (unknown pack, broken pack) is exit 2, before any fuzzing.
         let packName: String
@@ -154,14 +159,29 @@ struct FuzzCommand: ParsableCommand {
                 complain("could not write the reproduction into \(outFolder.path) (\(error.localizedDescription)); check that the folder is writable, or pass --out DIR")
             }
         }
+        let reached = try writeCoverage(of: fuzzer)
         if json {
             print(jsonReport(progress: progress, reports: reports, written: written))
         } else {
             for report in reports { describe(report, file: written.first { $0.0.shrunk == report.shrunk }?.1) }
+            if let reached { print(reached.summary, terminator: "") }
             printLine(summary(progress, findings: reports.count))
         }
         if wasInterrupted { throw Outcome.interrupted.exitCode }
         if !reports.isEmpty { throw Outcome.failed.exitCode }
+    }
+
+    /// Writes the LCOV tracefile asked for with `--coverage`; returns the report.
+    private func writeCoverage(of fuzzer: Fuzzer) throws -> CoverageReport? {
+        guard let path = coverage else { return nil }
+        do {
+            guard let reached = try fuzzer.coverage() else { return nil }
+            try Data(reached.lcov().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            return reached
+        } catch {
+            complain("could not write the coverage file \(path): \(error); check that its folder exists and is writable")
+            throw Outcome.badInput.exitCode
+        }
     }
 
     /// The progress line: runs and time against their limits, speed, findings.

@@ -78,9 +78,11 @@ final class FuzzKernelTests: XCTestCase {
     /// run: counted (budget under 4M) and watched (the call is stopped and
     /// runs again counted) alike.
     func testBudgetFailureOfAnAttemptIsRecordedAndTheRunGoesOn() throws {
-        for budget: Int64 in [1_000_000, 8_000_000] {
+        // With coverage on too: its line hook shares the hook with the budget.
+        for (budget, coverage): (Int64, Bool) in [(1_000_000, false), (8_000_000, false), (1_000_000, true), (8_000_000, true)] {
             var options = Fuzzer.Options(pack: ExplorerTests.walk)
             options.configuration = configuration(budget: budget)
+            options.coverage = coverage
             options.setupOptions = ["bug": "slow", "spin": .int(1_000_000_000)]
             let executor = Fuzzer(options: options).executor
             var program = FuzzProgram(pack: ExplorerTests.walk, seed: 1, options: options.setupOptions)

@@ -32,6 +32,9 @@ public final class Game {
         /// the plan, so the fuzzer and `explore` turn it off; a leaf without one
         /// is attributed to its action's `animate`.
         public var animationSources = true
+        /// Count every line of rule code run (the fuzzer's `--coverage`):
+        /// a line hook that costs time on every line while on.
+        public var collectsCoverage = false
 
         public init() {}
     }
@@ -293,6 +296,13 @@ public final class Game {
             throw RulebenchError.badInput(InputProblem("counting instructions needs a game with instructionBudget 0"))
         }
         return try kernel.countInstructions(body)
+    }
+
+    /// The lines of rule code this game ran (with `collectsCoverage`), the
+    /// lines its pack has, and how often the fuzzer performed, undid and
+    /// redid each action in it.
+    public func coverage() throws(RulebenchError) -> CoverageReport {
+        try kernel.coverageReport()
     }
 
     /// Bytes the game's Lua state holds.

@@ -30,6 +30,7 @@ final class Kernel {
             throw .script(ScriptFailure(message: "cannot start Lua: \(error)", location: nil, traceback: ""))
         }
         try engine("configure", [configuration.animationSources ? "1" : "0"])
+        if configuration.collectsCoverage { try engine("coverage", ["1"]) }
     }
 
     /// Bytes the Lua state holds.
@@ -248,7 +249,7 @@ final class Kernel {
 
     /// The kernel's own bookkeeping: no rule code runs, so a failure is a bug in the engine.
     @discardableResult
-    private func engine(_ function: String, _ arguments: [String] = []) throws(RulebenchError) -> [[UInt8]] {
+    func engine(_ function: String, _ arguments: [String] = []) throws(RulebenchError) -> [[UInt8]] {
         try engine(function, arguments.map { Array($0.utf8) })
     }
 

@@ -42,6 +42,9 @@ public struct Fuzzer {
         public var base: URL?
         /// The most candidate programs the shrinker runs for one finding.
         public var shrinkBudget = Shrinker.defaultBudget
+        /// Count the lines of the pack's Lua that runs reach (see `coverage()`);
+        /// a line hook slows every line of rule code while on.
+        public var coverage = false
 
         /// Options for fuzzing `pack`, every other setting at its default.
         public init(pack: String) { self.pack = pack }
@@ -115,9 +118,20 @@ public struct Fuzzer {
         var configuration = options.configuration
         configuration.strict = true
         configuration.animationSources = false
+        configuration.collectsCoverage = options.coverage
         executor = FuzzExecutor(configuration: configuration, base: options.base)
         configuration.animationSources = true
+        configuration.collectsCoverage = false
         reportingExecutor = FuzzExecutor(configuration: configuration, base: options.base)
+    }
+
+    /// What the session's runs reached (with `Options.coverage`): the lines
+    /// of the pack's Lua run, the lines never run, and per action how often
+    /// it was performed, undone and redone. Nil when coverage was off or no
+    /// run was made.
+    public func coverage() throws(RulebenchError) -> CoverageReport? {
+        guard options.coverage, let game = executor.games.main else { return nil }
+        return try game.coverage()
     }
 
     /// Property 8, checked on every performed action.

@@ -687,6 +687,7 @@ K.ops = {
   setrecords = function(list) RECS = list end,
   checkpoint = function(name) local def = ACTIONS[name]; return def and def.checkpoint or false end,
   context = function() return CONTEXT_ACTION, CONTEXT_PHASE end,
+  pack = function() return PACK end,
 }
 
 function API.failure()

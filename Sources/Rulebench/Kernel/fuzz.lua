@@ -170,6 +170,17 @@ local function planid(plan)
   return id, true
 end
 
+-- How often each action was performed, undone and redone by the fuzzer's
+-- runs in this Lua state (for the coverage report): name -> counts.
+local COUNTS = {}
+K.fuzzcounts = COUNTS
+
+local function count(name, what)
+  local c = COUNTS[name]
+  if not c then c = { performed = 0, undone = 0, redone = 0 }; COUNTS[name] = c end
+  c[what] = c[what] + 1
+end
+
 local function record(entry)
   local h = RUN.history
   for i = #h.entries, h.cursor + 1, -1 do h.entries[i] = nil end
@@ -186,6 +197,7 @@ local function performstep(index, step)
     record({ name = step.name, params = step.params, hash = hash, tree = tree, plan = plan,
              checkpoint = ops.checkpoint(step.name) })
     RUN.outcomes[index] = { kind = "performed", hash = hash }
+    count(step.name, "performed")
     if step.op == "do" then
       local id, new = planid(plan)
       local list = RUN.plans
@@ -221,6 +233,7 @@ local function undoone()
   end
   ops.commit()
   h.cursor = h.cursor - 1
+  count(entry.name, "undone")
   if problems then return { call = callof(entry), problems = problems } end
   local expected = currenthash()
   if hash ~= expected then
@@ -255,6 +268,7 @@ local function redoone()
     return { call = call, mismatch = mismatch }
   end
   ops.commit()
+  count(original.name, "redone")
   h.cursor = h.cursor + 1
   h.entries[h.cursor] = { name = original.name, params = original.params, hash = hash, tree = tree, plan = plan,
                           checkpoint = original.checkpoint }

@@ -1,0 +1,85 @@
+-- Coverage of the pack's own Lua: which lines of rule code ran and how
+-- often while coverage is on (the C line hook counts them: luashim.c,
+-- "coverage of rule code"), and which lines the pack has at all, so that a
+-- report can name the lines and files a fuzz session never reached.
+
+local K = ...
+local API = K.API
+local C = K.C
+local debug = K.debug
+local type, next, ipairs = type, next, ipairs
+
+-- coverage("1"|"0"): starts or stops collecting. Collected counts stay
+-- until the Lua state closes.
+function API.coverage(on)
+  C.coverage(on == "1")
+  return ""
+end
+
+-- The lines of rule code reachable from `roots`: every Lua function of a
+-- pack file found through tables and upvalues, with its active lines.
+-- Kernel and C functions are not entered (their upvalues lead to the
+-- kernel itself). A closure that a function creates only when it runs has
+-- no value to find before then; its lines appear once it has run.
+local function definedlines(roots)
+  local files, seen = {}, {}
+  local function visit(v)
+    local t = type(v)
+    if (t ~= "function" and t ~= "table") or seen[v] then return end
+    seen[v] = true
+    if t == "table" then
+      for k, value in next, v do
+        visit(k)
+        visit(value)
+      end
+      return
+    end
+    local info = debug.getinfo(v, "SL")
+    if info.source:sub(1, 1) ~= "@" then return end
+    local file = info.source:sub(2)
+    local lines = files[file] or {}
+    files[file] = lines
+    for line in next, info.activelines or {} do lines[line] = true end
+    for i = 1, 255 do
+      local name, value = debug.getupvalue(v, i)
+      if not name then break end
+      visit(value)
+    end
+  end
+  for _, root in ipairs(roots) do visit(root) end
+  return files
+end
+
+-- The roots of a pack and its bases: its compiled files and modules, what
+-- they returned, and its globals.
+local function roots(pack)
+  local list = {}
+  while pack do
+    list[#list + 1] = pack.manifestchunk
+    for _, f in ipairs(pack.actionfiles) do list[#list + 1] = f.chunk end
+    list[#list + 1] = pack.compiled
+    list[#list + 1] = pack.manifest
+    list[#list + 1] = pack.own
+    list[#list + 1] = pack.modules
+    list[#list + 1] = pack.env
+    pack = pack.base
+  end
+  return list
+end
+
+-- coveragereport(): { lines = { [file] = { [line] = count } } (lines run),
+-- defined = { [file] = { line, ... } } (lines the pack has), actions =
+-- { [name] = { performed, undone, redone } } (the fuzzer's counts).
+function API.coveragereport()
+  local pack = K.ops.pack()
+  local defined = {}
+  if pack then
+    for file, lines in next, definedlines(roots(pack)) do
+      local list = {}
+      for line in next, lines do list[#list + 1] = line end
+      table.sort(list)
+      defined[file] = list
+    end
+  end
+  return K.encode({ lines = C.coverlines(), defined = defined, actions = K.fuzzcounts or {} })
+end
