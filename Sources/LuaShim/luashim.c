@@ -272,7 +272,9 @@ static void rb_normal_hook(RBVM *vm, lua_State *L) {
     int line = rb_line_mask(vm);
     if (vm->run == RB_RUN_COUNTED) lua_sethook(L, rb_hook, LUA_MASKCOUNT | line, RB_HOOK_PERIOD);
     else if (line) lua_sethook(L, rb_hook, line, 0);
-    else lua_sethook(L, NULL, 0, 0);
+    else if (lua_gethook(L) == rb_hook) lua_sethook(L, NULL, 0, 0);
+    /* else: no hook of ours; a development hook (the kernel's instruction
+     * profile, with no budget) stays. */
 }
 
 #define RB_WATCH_INSTRUCTIONS_PER_NS 4
@@ -929,7 +931,7 @@ static void rb_arm(RBVM *vm, RBCallMode mode, int watch) {
 static int rb_disarm(RBVM *vm) {
     int again = 0;
     if (vm->run == RB_RUN_WATCHED) again = rb_watch_end(vm);
-    if (vm->run == RB_RUN_COUNTED || rb_line_mask(vm)) lua_sethook(vm->L, NULL, 0, 0);
+    if (lua_gethook(vm->L) == rb_hook) lua_sethook(vm->L, NULL, 0, 0);
     vm->run = RB_RUN_FREE;
     vm->armed = 0;
     vm->user = 0;
