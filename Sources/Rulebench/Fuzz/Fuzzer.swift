@@ -45,6 +45,8 @@ public struct Fuzzer {
         /// Count the lines of the pack's Lua that runs reach (see `coverage()`);
         /// a line hook slows every line of rule code while on.
         public var coverage = false
+        /// How runs are chosen (see `SearchStrategy`).
+        public var search = SearchStrategy.guided
 
         /// Options for fuzzing `pack`, every other setting at its default.
         public init(pack: String) { self.pack = pack }
@@ -349,3 +351,15 @@ public struct ProgressPacer: Sendable {
         return true
     }
 }
+
+/// How the fuzzer chooses its runs.
+public enum SearchStrategy: String, Sendable, CaseIterable {
+    /// Every run a fresh random game: each step uniform among the legal
+    /// actions (with some undo, redo and illegal attempts).
+    case uniform
+    /// Guided by coverage of the pack's Lua: a breadth-first sweep of the
+    /// first depths, swarm runs that leave out some action kinds, and
+    /// mutations of kept programs that reached new line-to-line edges.
+    case guided
+}
+
