@@ -65,6 +65,7 @@ static int64_t rb_thread_cpu(rb_thread_clock clock) {
 typedef struct RBLine {
     const char *source;      /* the chunk's source name as Lua interned it: the key */
     char *name;              /* a copy of it, for reports (a chunk may be collected) */
+    uint64_t key;            /* (name, line) hashed: the same in every process */
     int line;
     uint64_t count;
 } RBLine;
@@ -462,6 +463,7 @@ static void rb_watch_next(RBVM *vm, int64_t start);
  * per operation on the fast path). Free (no budget): nothing. */
 static int rb_operation(lua_State *L) {
     RBVM *vm = rb_vm_of(L);
+    vm->coverage.previous = 0;   /* edges stay within one operation */
     if (!vm->armed) return 0;
     if (vm->run == RB_RUN_COUNTED) {
         if (vm->exhausted) return 0;   /* the hook raises at the next instruction */
@@ -919,6 +921,7 @@ static void rb_arm(RBVM *vm, RBCallMode mode, int watch) {
     vm->remaining = vm->budget;
     vm->armed = (mode == RB_MODE_USER && vm->budget > 0);
     vm->user = mode == RB_MODE_USER;
+    vm->coverage.previous = 0;   /* edges stay within one call */
     vm->limit = mode == RB_MODE_USER ? vm->cap : vm->cap + RB_ENGINE_RESERVE;
     vm->run = !vm->armed ? RB_RUN_FREE : watch ? RB_RUN_WATCHED : RB_RUN_COUNTED;
     rb_normal_hook(vm, vm->L);   /* counted: a fresh count */
@@ -987,12 +990,13 @@ static size_t rb_line_slot(const RBCoverage *c, const char *source, int line) {
     return (size_t)(h >> 17) & (c->capacity - 1);
 }
 
-/* Counts one line (growing the table at half full); 0 when out of memory. */
-static int rb_count_line(RBCoverage *c, const char *source, int line) {
+/* Counts one line (growing the table at half full); returns its entry, or
+ * NULL when out of memory. */
+static RBLine *rb_count_line(RBCoverage *c, const char *source, int line) {
     if (2 * (c->used + 1) > c->capacity) {
         size_t capacity = c->capacity ? 2 * c->capacity : 1024;
         RBLine *bigger = calloc(capacity, sizeof *bigger);
-        if (bigger == NULL) return 0;
+        if (bigger == NULL) return NULL;
         RBCoverage grown = *c;
         grown.lines = bigger;
         grown.capacity = capacity;
@@ -1011,14 +1015,19 @@ static int rb_count_line(RBCoverage *c, const char *source, int line) {
         i = (i + 1) & (c->capacity - 1);
     if (c->lines[i].source == NULL) {
         char *name = strdup(source + 1);           /* without the '@' */
-        if (name == NULL) return 0;
+        if (name == NULL) return NULL;
+        /* Edges are keyed by the file's name, not its address, so that a
+         * session's search makes the same choices in every process. */
+        uint64_t h = 14695981039346656037ULL;
+        for (const char *p = name; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
         c->lines[i].source = source;
         c->lines[i].name = name;
+        c->lines[i].key = rb_mix(h + (uint64_t)line * 0x100000001b3ULL);
         c->lines[i].line = line;
         c->used++;
     }
     c->lines[i].count++;
-    return 1;
+    return &c->lines[i];
 }
 
 /* The line hook: a line of rule code is about to run. The chunk's source
@@ -1028,8 +1037,9 @@ static int rb_count_line(RBCoverage *c, const char *source, int line) {
 static void rb_cover_line(RBVM *vm, lua_State *L, lua_Debug *ar) {
     RBCoverage *c = &vm->coverage;
     if (!c->on || !lua_getinfo(L, "S", ar) || ar->source[0] != '@') return;
-    if (!rb_count_line(c, ar->source, ar->currentline)) return;
-    uint64_t key = rb_mix((uint64_t)(uintptr_t)ar->source + (uint64_t)ar->currentline * 0x100000001b3ULL);
+    RBLine *entry = rb_count_line(c, ar->source, ar->currentline);
+    if (entry == NULL) return;
+    uint64_t key = entry->key;
     size_t edge = (size_t)((key ^ c->previous) & (RB_EDGES - 1));
     c->previous = key >> 1;     /* so that a -> b and b -> a differ */
     if (!c->edges[edge]) {

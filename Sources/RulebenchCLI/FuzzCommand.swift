@@ -74,6 +74,10 @@ struct FuzzCommand: ParsableCommand {
                                valueName: "file"))
     var coverage: String?
 
+    @Option(help: ArgumentHelp("How runs are chosen: guided (the default: a breadth-first sweep of the first depths, then coverage-guided runs that build on runs that reached new lines, and swarm runs) or uniform (every run a fresh random game).",
+                               valueName: "guided|uniform"))
+    var search: SearchStrategy = .guided
+
     @Flag(help: "Write a JSON report to standard output.")
     var json = false
 
@@ -105,6 +109,7 @@ struct FuzzCommand: ParsableCommand {
         options.setupOptions = try parsePairs(setupOptions, what: "--option")
         options.configuration.printHandler = { _ in }
         options.coverage = coverage != nil
+        options.search = search
 
         // Bad input (unknown pack, broken pack) is exit 2, before any fuzzing.
         let packName: String
@@ -277,3 +282,6 @@ func relativePath(from folder: URL, to target: URL) -> String {
     let parts = ups + to[common...]
     return parts.isEmpty ? "." : parts.joined(separator: "/")
 }
+
+extension SearchStrategy: ExpressibleByArgument {}
+

@@ -4,12 +4,17 @@
 extension Kernel {
     /// What a run is asked to play.
     struct RunRequest {
-        /// The steps to play; nil to choose them from `choices`.
+        /// The steps to play first; nil to choose every step from `choices`.
         var program: [FuzzStep]?
-        /// The seed of the step generator (when there is no program).
+        /// The seed of the step generator.
         var choices: UInt64 = 0
-        /// How many steps to choose (when there is no program).
+        /// Steps in all: after the program's, the rest are chosen.
         var depth = 0
+        /// The program's step at this index becomes a random legal call of
+        /// this action (the guided search's "same action, other params").
+        var otherCall: (index: Int, action: String)?
+        /// Actions chosen steps leave out (the guided search's swarm runs).
+        var exclude: [String] = []
         /// Stop, marking the run invalid, at a `perform` step that `legal` did not emit.
         var checkLegality = false
         /// Return the legal calls offered before each step.
@@ -68,6 +73,9 @@ extension Kernel {
         var plans: [PlanSighting] = []
         /// The game's history after the run.
         var history: History
+        /// Line-to-line edges of rule code no earlier run of this game's
+        /// Lua state reached (0 unless it collects coverage).
+        var fresh = 0
     }
 
     /// Plays a run in the current game, which must have no history yet.
@@ -80,8 +88,13 @@ extension Kernel {
             "final": .bool(request.rewindAtEnd),
         ]
         if let program = request.program {
-            fields["program"] = .list(program.map(Kernel.encode))
+            var steps = program.map(Kernel.encode)
+            if let other = request.otherCall, steps.indices.contains(other.index) {
+                steps[other.index] = .table([.string("op"): .string("any"), .string("name"): .string(other.action)])
+            }
+            fields["program"] = .list(steps)
         }
+        if !request.exclude.isEmpty { fields["exclude"] = .list(request.exclude.map { .string($0) }) }
         let reply = try user("fuzz", [Wire.encode(fields)])
         let raw = Array(reply.dropFirst())
         func bytes(_ value: StateValue?) -> [UInt8]? {
@@ -107,6 +120,7 @@ extension Kernel {
                                 tree: bytes(entry["tree"]) ?? [], plan: bytes(entry["plan"]) ?? [])
         }
         result.history.cursor = Kernel.int(history?["cursor"])
+        result.fresh = Kernel.int(value?["fresh"])
         return result
     }
 

@@ -55,6 +55,8 @@ struct FuzzExecutor {
         var legal: [[ActionCall]] = []
         /// False when a `perform` step was not legal at its point (a shrink candidate to discard).
         var valid = true
+        /// Line-to-line edges of rule code this run reached first (with coverage on).
+        var fresh = 0
     }
 
     /// A game of the program's pack, set up with its seed and options.
@@ -99,7 +101,7 @@ struct FuzzExecutor {
     /// Plays a run in a fresh game: the kernel plays every step and checks
     /// properties 1-5 after each (`Kernel/fuzz.lua`); here, property 8 on
     /// each performed action's plan, then the whole-history checks.
-    private func play(_ start: FuzzProgram, _ request: Kernel.RunRequest) -> (FuzzProgram, Result) {
+    func play(_ start: FuzzProgram, _ request: Kernel.RunRequest) -> (FuzzProgram, Result) {
         var result = Result()
         var program = start
         let game: Game
@@ -121,6 +123,7 @@ struct FuzzExecutor {
         result.trace = reply.trace
         result.legal = reply.legal
         result.valid = reply.valid
+        result.fresh = reply.fresh
         let sound = animationFinding(reply, in: program, before: reply.finding?.stepIndex)
         if !reply.valid {
             program.steps = Array(program.steps.prefix(reply.outcomes.count))

@@ -120,7 +120,8 @@ public struct Fuzzer {
         var configuration = options.configuration
         configuration.strict = true
         configuration.animationSources = false
-        configuration.collectsCoverage = options.coverage
+        // The guided search needs the kernel's edge counts.
+        configuration.collectsCoverage = options.coverage || options.search == .guided
         executor = FuzzExecutor(configuration: configuration, base: options.base)
         configuration.animationSources = true
         configuration.collectsCoverage = false
@@ -183,13 +184,38 @@ public struct Fuzzer {
         var reports: [Report] = []
         var seen = known
         var index = 0
-        while options.runLimit.map({ index < $0 }) ?? true {
+        var search: GuidedSearch?
+        if options.search == .guided, let actions = actionNames() {
+            search = GuidedSearch(seed: options.seed, actions: actions, depth: options.depth)
+            // One sweep per session: the first shard's.
+            if options.shard.index == 1, let (program, result, nodes) = sweep(seed: runSeeds(0).game),
+               let finding = result.finding {
+                state.steps += nodes
+                if seen.insert(FindingKey(finding)).inserted {
+                    reports.append(shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop))
+                    state.findings = reports.count
+                    if !options.keepGoing { index = Int.max }
+                } else {
+                    state.duplicates += 1
+                }
+            }
+        }
+        while index != Int.max, options.runLimit.map({ index < $0 }) ?? true {
             defer { index += 1 }
             guard index % options.shard.count == options.shard.index - 1 else { continue }
             if shouldStop() { break }
             if let limit = options.timeLimit, clock() - start >= limit { break }
             let seeds = runSeeds(index)
-            let (program, result) = generate(gameSeed: seeds.game, choices: seeds.choices)
+            let (program, result): (FuzzProgram, FuzzExecutor.Result)
+            if search != nil {
+                let fresh = FuzzProgram(pack: options.pack, seed: seeds.game, options: options.setupOptions)
+                var next = search!.next(fresh: fresh, choices: seeds.choices)
+                next.start.steps = next.request.program ?? []
+                (program, result) = executor.play(next.start, next.request)
+                search!.observe(program, result)
+            } else {
+                (program, result) = generate(gameSeed: seeds.game, choices: seeds.choices)
+            }
             state.runs += 1
             state.steps += program.steps.count
             var found: [(FuzzFinding, FuzzProgram, FuzzExecutor.Result)] = []
@@ -214,6 +240,43 @@ public struct Fuzzer {
         }
         state.elapsed = clock() - start
         return (reports, state)
+    }
+
+    /// The pack's action names (from a game of the session's main executor), or nil
+    /// when no game could be made (the first run then reports why).
+    private func actionNames() -> [String]? {
+        let start = FuzzProgram(pack: options.pack, seed: runSeeds(0).game, options: options.setupOptions)
+        return (try? executor.newGame(start)).map { Array($0.pack.actions.keys) }
+    }
+
+    /// The guided search's breadth-first sweep: every sequence of legal
+    /// actions up to depth 3 from the first run's setup (fewer when the tree
+    /// would pass `nodeLimit` nodes), each perform and undo checked, inside
+    /// the kernel (see `Explorer`). A rare line of play two or three moves
+    /// deep is found here at once. When the sweep fails, its path is played
+    /// again as a program (its actions, then undo of all of them) and
+    /// returned with the result, and the sweep's node count.
+    func sweep(seed: Int64, nodeLimit: Int = 20_000) -> (FuzzProgram, FuzzExecutor.Result, Int)? {
+        let start = FuzzProgram(pack: options.pack, seed: seed, options: options.setupOptions)
+        var counts: [Int] = []
+        var nodes = 0
+        for depth in 1...3 {
+            if let last = counts.last {
+                let previous = counts.count > 1 ? counts[counts.count - 2] : 1
+                if last * last / max(1, previous) > nodeLimit { break }
+            }
+            guard let game = try? executor.newGame(start) else { return nil }
+            do {
+                counts = try Explorer(game: game, depth: depth).run().nodes
+                nodes += counts.reduce(0, +)
+            } catch {
+                var program = start
+                program.steps = error.path.map { .perform($0) } + [.undo(error.path.count)]
+                let result = executor.execute(program, checkLegality: false)
+                return result.finding == nil ? nil : (program, result, nodes + error.path.count)
+            }
+        }
+        return nil
     }
 
     /// Property 9: the first run, executed again from its program, gives the same hashes.

@@ -24,7 +24,7 @@ local protect = K.C.protect
 local ERRMETA = K.C.errormeta
 local hashof, mark, rollback, encode, decode = K.hash, K.mark, K.rollback, K.encode, K.decode
 local same, valuehash = K.C.same, K.C.valuehash
-local type, next, rawequal, getmetatable, setmetatable = type, next, rawequal, getmetatable, setmetatable
+local type, next, ipairs, rawequal, getmetatable, setmetatable = type, next, ipairs, rawequal, getmetatable, setmetatable
 local math_type, ult, sort = math.type, math.ult, table.sort
 
 ---------------------------------------------------------------- choices
@@ -330,11 +330,37 @@ local function rewind()
   return nil
 end
 
--- fuzz(request): request (encoded) is { program = steps or nil, choices,
--- depth, checklegal, recordlegal, final }. Without a program, steps are
--- chosen from the generator seeded with `choices`, up to `depth` of them.
--- Returns the encoded result and, after it, raw byte strings that the
--- result refers to by index (subaction trees and plans, kept exact).
+-- The legal calls of actions not in `exclude` (a set of names; nil: all).
+local function allowed(legal, exclude)
+  if not exclude then return legal end
+  local out = {}
+  for i = 1, #legal do
+    if not exclude[legal[i].name] then out[#out + 1] = legal[i] end
+  end
+  return out
+end
+
+-- A random legal call of action `name` ({ op = "any", name }: the guided
+-- search's "the same action, other params"), or nil when it has none.
+local function anycall(random, legal, name)
+  local of = {}
+  for i = 1, #legal do
+    if legal[i].name == name then of[#of + 1] = legal[i] end
+  end
+  if #of == 0 then return nil end
+  local call = of[1 + random:below(#of)]
+  return { op = "do", name = call.name, params = call.params }
+end
+
+-- fuzz(request): request (encoded) is { program, choices, depth, exclude,
+-- checklegal, recordlegal, final }. The steps of `program` (if any) are
+-- played first; an { op = "any", name } step becomes a random legal call
+-- of that action. Then, up to `depth` steps in all, steps are chosen from
+-- the generator seeded with `choices`, among the actions not in `exclude`
+-- (a list of names: the search's swarm runs). Returns the encoded result
+-- and, after it, raw byte strings that the result refers to by index
+-- (subaction trees and plans, kept exact). `steps` in the result is the
+-- program as played, every step concrete, when anything was chosen.
 function API.fuzz(request)
   if ops.depth() ~= 0 then K.fail("error", "a fuzz run starts from a game with no history") end
   request = decode(request)
@@ -342,17 +368,29 @@ function API.fuzz(request)
   local function rawindex(bytes) raw[#raw + 1] = bytes; return #raw end
   RUN = { mark = mark(), outcomes = {}, trace = {}, plans = {}, raw = rawindex,
           history = { initial = hashof(), cursor = 0, entries = {} } }
-  local program, steps = request.program, {}
-  local random = not program and newrandom(request.choices or 0)
+  local program, steps = request.program or {}, {}
+  local chosen = request.program == nil
+  local random = newrandom(request.choices or 0)
+  local exclude
+  if request.exclude then
+    exclude = {}
+    for _, name in ipairs(request.exclude) do exclude[name] = true end
+  end
   local legals = request.recordlegal and {} or nil
   local result = { valid = true }
-  local count = program and #program or (request.depth or 0)
+  local count = #program > (request.depth or 0) and #program or request.depth
   for index = 1, count do
     local step
     local h = RUN.history
-    if program then
+    if index <= #program then
       step = program[index]
-      if step.op == "do" and (request.checklegal or legals) then
+      if step.op == "any" then
+        local legal, found = legalnow()
+        if not legal then result.finding = found; found.step = index; break end
+        step = anycall(random, legal, step.name)
+        if not step then result.valid = false; break end
+        chosen = true
+      elseif step.op == "do" and (request.checklegal or legals) then
         local legal, found = legalnow()
         if not legal then result.finding = found; found.step = index; break end
         if legals then legals[index] = legal end
@@ -363,8 +401,9 @@ function API.fuzz(request)
     else
       local legal, found = legalnow()
       if not legal then result.finding = found; found.step = index; break end
-      step = choose(random, legal, h.cursor, #h.entries)
+      step = choose(random, allowed(legal, exclude), h.cursor, #h.entries)
       if not step then break end
+      chosen = true
     end
     steps[index] = step
     local found = runstep(index, step)
@@ -381,9 +420,10 @@ function API.fuzz(request)
     entries[i] = { name = e.name, params = e.params, hash = e.hash, checkpoint = e.checkpoint,
                    tree = rawindex(encode(e.tree)), plan = rawindex(encode(e.plan)) }
   end
-  result.steps = not program and steps or nil
+  result.steps = chosen and steps or nil
   result.outcomes, result.trace, result.plans, result.legal = RUN.outcomes, RUN.trace, RUN.plans, legals
   result.history = { initial = h.initial, cursor = h.cursor, entries = entries }
+  result.fresh = K.C.coveredges()          -- line-to-line edges no earlier run reached
   RUN = nil
   return encode(result), table.unpack(raw)
 end

@@ -1,0 +1,113 @@
+import Foundation
+
+/// The guided search's choice of runs (`SearchStrategy.guided`).
+///
+/// Uniform random games rarely take a line of play that only one move in
+/// forty starts, and they never know that they have not. The guided search
+/// keeps every run that reached line-to-line edges of the pack's Lua that no
+/// earlier run had (the kernel counts them while coverage is on), and spends
+/// most runs building on those: it replays a kept run's first steps and
+/// goes on from there at random, replays them with one action's params
+/// changed, or joins the start of one kept run to the end of another. The
+/// rest are fresh games, some of them *swarm* runs that leave out a random
+/// subset of the action kinds (so that rare actions are not crowded out by
+/// common ones). Every choice comes from the session's seed, so a session
+/// runs the same way twice.
+struct GuidedSearch {
+    /// A program kept for reaching new edges.
+    struct Kept {
+        var program: FuzzProgram
+        /// The edges it reached first.
+        var fresh: Int
+        /// How often it was built on (the least built-on are preferred).
+        var picked = 0
+    }
+
+    /// What to run next: the program's game (and any given steps) and the request.
+    struct Run {
+        var start: FuzzProgram
+        var request: Kernel.RunRequest
+        /// What kind of run it is (for the session's counts).
+        var kind: Kind
+    }
+
+    /// The kinds of run.
+    enum Kind: String, CaseIterable {
+        case fresh, swarm, extend, otherParams = "other params", splice
+    }
+
+    /// The kept programs, oldest first.
+    private(set) var corpus: [Kept] = []
+    /// Kept programs at most; past it, the one that reached the fewest new edges goes.
+    let capacity = 256
+    private var random: FuzzRandom
+    /// The pack's action names, for swarm runs.
+    let actions: [String]
+    /// Steps per run at most.
+    let depth: Int
+
+    init(seed: UInt64, actions: [String], depth: Int) {
+        random = FuzzRandom(seed: seed ^ 0x6775_6964_6564_2121)
+        self.actions = actions.sorted()
+        self.depth = max(1, depth)
+    }
+
+    /// The next run. `fresh` is the fresh game the session would play now
+    /// (its game seed and generator seed come from the run's index).
+    mutating func next(fresh: FuzzProgram, choices: UInt64) -> Run {
+        let roll = random.below(100)
+        var request = Kernel.RunRequest(program: nil, choices: choices, depth: depth, rewindAtEnd: true)
+        if corpus.isEmpty || roll < 20 { return Run(start: fresh, request: request, kind: .fresh) }
+        if roll < 35, actions.count > 1 {
+            request.exclude = swarmExclusions()
+            return Run(start: fresh, request: request, kind: .swarm)
+        }
+        let base = pick()
+        let start = base.program
+        let steps = base.program.steps
+        let cut = 1 + random.below(max(1, steps.count))
+        request.checkLegality = true
+        if roll < 70 {
+            request.program = Array(steps.prefix(cut))
+            return Run(start: start, request: request, kind: .extend)
+        }
+        if roll < 88, case .perform(let call)? = steps.indices.contains(cut - 1) ? steps[cut - 1] : nil {
+            request.program = Array(steps.prefix(cut))
+            request.otherCall = (cut - 1, call.name)
+            return Run(start: start, request: request, kind: .otherParams)
+        }
+        // Splice: this program's start, then another kept program's end, of
+        // the same game; steps that became illegal end the run as invalid.
+        let others = corpus.indices.filter { corpus[$0].program.seed == start.seed }
+        let other = corpus[others[random.below(others.count)]].program.steps
+        let from = random.below(max(1, other.count))
+        request.program = Array((steps.prefix(cut) + other.dropFirst(from)).prefix(depth))
+        return Run(start: start, request: request, kind: .splice)
+    }
+
+    /// Keeps a run that reached new edges (and was a game a player could play).
+    mutating func observe(_ program: FuzzProgram, _ result: FuzzExecutor.Result) {
+        guard result.fresh > 0, result.valid, result.finding == nil, !program.steps.isEmpty else { return }
+        if corpus.count >= capacity, let weakest = corpus.indices.min(by: { corpus[$0].fresh < corpus[$1].fresh }) {
+            corpus.remove(at: weakest)
+        }
+        corpus.append(Kept(program: program, fresh: result.fresh))
+    }
+
+    /// A kept program, the less built-on of two drawn at random.
+    private mutating func pick() -> Kept {
+        let a = random.below(corpus.count), b = random.below(corpus.count)
+        let chosen = corpus[a].picked <= corpus[b].picked ? a : b
+        corpus[chosen].picked += 1
+        return corpus[chosen]
+    }
+
+    /// Each action left out with even odds; at least one is left out and
+    /// at least one stays.
+    private mutating func swarmExclusions() -> [String] {
+        var excluded = actions.filter { _ in random.below(2) == 0 }
+        if excluded.count == actions.count { excluded.remove(at: random.below(excluded.count)) }
+        if excluded.isEmpty { excluded = [actions[random.below(actions.count)]] }
+        return excluded
+    }
+}

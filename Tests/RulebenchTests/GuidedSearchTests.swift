@@ -1,0 +1,111 @@
+import XCTest
+@testable import Rulebench
+
+/// The guided search: runs that build on runs that reached new edges of
+/// the pack's Lua, swarm runs, and a breadth-first sweep first.
+final class GuidedSearchTests: XCTestCase {
+    private func options(_ pack: String) -> Fuzzer.Options {
+        var options = Fuzzer.Options(pack: pack)
+        options.configuration.printHandler = { _ in }
+        options.configuration.rulesDirectory = EngineFixtures.repository.appendingPathComponent("rules")
+        options.search = .guided
+        return options
+    }
+
+    func testNewEdgesAreCountedOnceAcrossRuns() {
+        let executor = Fuzzer(options: options("cards")).executor
+        let start = FuzzProgram(pack: "cards", seed: 5, options: [:])
+        let request = Kernel.RunRequest(program: nil, choices: 9, depth: 40, rewindAtEnd: true)
+        let (program, generated) = executor.play(start, request)
+        XCTAssertGreaterThan(generated.fresh, 10)
+        // Played as a program (legal runs before `do` steps only), then again.
+        let first = executor.execute(program, checkLegality: true)
+        let again = executor.execute(program, checkLegality: true)
+        XCTAssertEqual(again.fresh, 0, "the same program reaches nothing new")
+        XCTAssertEqual(again.trace, first.trace)
+        XCTAssertEqual(first.trace, generated.trace)
+    }
+
+    func testSwarmRunsLeaveActionsOutAndOtherParamsKeepTheAction() throws {
+        let executor = Fuzzer(options: options("template")).executor
+        let start = FuzzProgram(pack: "template", seed: 1, options: [:])
+        var request = Kernel.RunRequest(program: nil, choices: 3, depth: 60, rewindAtEnd: true)
+        request.exclude = ["dash"]
+        let (swarm, result) = executor.play(start, request)
+        XCTAssertNil(result.finding)
+        XCTAssertFalse(swarm.steps.contains { if case .perform(let c) = $0 { return c.name == "dash" }; return false }, "\(swarm.steps)")
+        XCTAssertTrue(swarm.steps.contains { if case .perform(let c) = $0 { return c.name == "step" }; return false })
+
+        // "Same action, other params": the step becomes a legal call of that action.
+        var other = Kernel.RunRequest(program: [.perform(ActionCall("step", ["token": "p1"]))], choices: 4, depth: 1, rewindAtEnd: true)
+        other.otherCall = (0, "step")
+        let (played, outcome) = executor.play(start, other)
+        XCTAssertTrue(outcome.valid)
+        guard case .perform(let call)? = played.steps.first else { return XCTFail("\(played.steps)") }
+        XCTAssertEqual(call.name, "step")
+    }
+
+    func testEveryKindOfRunIsChosenAndBuildsOnKeptPrograms() {
+        var search = GuidedSearch(seed: 7, actions: ["step", "dash"], depth: 30)
+        var kept = FuzzProgram(pack: "template", seed: 42, options: [:])
+        kept.steps = (0..<10).map { _ in .perform(ActionCall("step", ["token": "p1"])) }
+        var result = FuzzExecutor.Result()
+        result.fresh = 3
+        search.observe(kept, result)
+        XCTAssertEqual(search.corpus.count, 1)
+        var kinds = Set<GuidedSearch.Kind>()
+        for index in 0..<300 {
+            let fresh = FuzzProgram(pack: "template", seed: Int64(index), options: [:])
+            let run = search.next(fresh: fresh, choices: UInt64(index))
+            kinds.insert(run.kind)
+            switch run.kind {
+            case .fresh, .swarm:
+                XCTAssertEqual(run.start.seed, Int64(index))
+                XCTAssertNil(run.request.program)
+                if run.kind == .swarm { XCTAssertEqual(run.request.exclude.count, 1) }
+            case .extend, .otherParams, .splice:
+                XCTAssertEqual(run.start.seed, 42, "built on the kept game")
+                XCTAssertTrue(run.request.checkLegality)
+                let program = run.request.program ?? []
+                XCTAssertFalse(program.isEmpty)
+                XCTAssertLessThanOrEqual(program.count, 30)
+                if run.kind != .splice {
+                    XCTAssertEqual(Array(kept.steps.prefix(program.count)), program, "a kept program's start")
+                }
+            }
+        }
+        XCTAssertEqual(kinds, Set(GuidedSearch.Kind.allCases))
+        // A run that found nothing new, or was not a playable game, is not kept.
+        result.fresh = 0
+        search.observe(kept, result)
+        result.fresh = 5
+        result.valid = false
+        search.observe(kept, result)
+        XCTAssertEqual(search.corpus.count, 1)
+    }
+
+    func testTheSweepFindsABugTwoMovesDeep() throws {
+        var options = options(ExplorerTests.walk)
+        options.setupOptions = ["bug": "undo"]
+        let fuzzer = Fuzzer(options: options)
+        let (program, result, nodes) = try XCTUnwrap(fuzzer.sweep(seed: 1))
+        XCTAssertEqual(result.finding?.property, .undoRestores)
+        XCTAssertLessThanOrEqual(nodes, 3 + 9 + 27)
+        XCTAssertTrue(program.steps.count >= 2)
+        // The session reports it, shrunk, before any random run.
+        options.runs = 1
+        let reports = Fuzzer(options: options).run().reports
+        XCTAssertEqual(reports.first?.finding.property, .undoRestores)
+        XCTAssertLessThanOrEqual(reports.first?.shrunk.steps.count ?? 99, 3)
+    }
+
+    func testAGuidedSessionRunsTheSameWayTwice() {
+        var options = options("cards")
+        options.runs = 40
+        options.depth = 40
+        let first = Fuzzer(options: options).run().progress
+        let second = Fuzzer(options: options).run().progress
+        XCTAssertEqual(first.steps, second.steps)
+        XCTAssertEqual(first.runs, 40)
+    }
+}
