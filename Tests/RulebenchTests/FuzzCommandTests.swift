@@ -26,7 +26,7 @@ final class FuzzCommandTests: XCTestCase {
     }
 
     func testCleanPackExitsZero() throws {
-        let result = try RulebenchCommand.run(["fuzz", "cards", "--runs", "5", "--depth", "30", "--corpus", scratch.appendingPathComponent("corpus").path,
+        let result = try RulebenchCommand.run(["fuzz", "cards", "--search", "uniform", "--runs", "5", "--depth", "30", "--corpus", scratch.appendingPathComponent("corpus").path,
                                               "--out", scratch.appendingPathComponent("out").path], in: EngineFixtures.repository)
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.stdout.contains("5 runs, 150 steps"), result.stdout)

@@ -51,7 +51,9 @@ final class GuidedSearchTests: XCTestCase {
         kept.steps = (0..<10).map { _ in .perform(ActionCall("step", ["token": "p1"])) }
         var result = FuzzExecutor.Result()
         result.fresh = 3
+        result.novelSteps = [4]
         search.observe(kept, result)
+        XCTAssertEqual(search.corpus.first?.frontier, [4])
         XCTAssertEqual(search.corpus.count, 1)
         var kinds = Set<GuidedSearch.Kind>()
         for index in 0..<300 {
@@ -63,9 +65,13 @@ final class GuidedSearchTests: XCTestCase {
                 XCTAssertEqual(run.start.seed, Int64(index))
                 XCTAssertNil(run.request.program)
                 if run.kind == .swarm { XCTAssertEqual(run.request.exclude.count, 1) }
-            case .extend, .otherParams, .splice:
+            case .extend, .otherParams, .splice, .probe:
                 XCTAssertEqual(run.start.seed, 42, "built on the kept game")
                 XCTAssertTrue(run.request.checkLegality)
+                if run.kind == .probe {
+                    XCTAssertEqual(run.request.depth, run.request.program?.count, "a probe plays the start only")
+                    XCTAssertFalse(run.request.rewindAtEnd)
+                }
                 let program = run.request.program ?? []
                 XCTAssertFalse(program.isEmpty)
                 XCTAssertLessThanOrEqual(program.count, 30)
@@ -107,5 +113,23 @@ final class GuidedSearchTests: XCTestCase {
         let second = Fuzzer(options: options).run().progress
         XCTAssertEqual(first.steps, second.steps)
         XCTAssertEqual(first.runs, 40)
+    }
+
+    /// A probe walks every line two moves deep from a kept program's
+    /// frontier: a rare two-move line there is found in one run.
+    func testAProbeFindsWhatIsTwoMovesFromTheFrontier() throws {
+        var options = options(ExplorerTests.walk)
+        options.setupOptions = ["bug": "undo"]
+        options.runs = 0
+        let fuzzer = Fuzzer(options: options)
+        let start = FuzzProgram(pack: ExplorerTests.walk, seed: 1, options: options.setupOptions,
+                                steps: [.perform(ActionCall("mark", ["n": 1]))])
+        var request = Kernel.RunRequest(program: start.steps, choices: 1, depth: 1, checkLegality: true)
+        request.rewindAtEnd = false
+        let run = GuidedSearch.Run(start: start, request: request, kind: .probe)
+        let (program, result, nodes) = fuzzer.probe(run)
+        XCTAssertEqual(result.finding?.property, .undoRestores, "\(program.steps)")
+        XCTAssertGreaterThan(nodes, 0)
+        XCTAssertEqual(program.steps.first, .perform(ActionCall("mark", ["n": 1])))
     }
 }

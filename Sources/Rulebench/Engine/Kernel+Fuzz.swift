@@ -76,6 +76,9 @@ extension Kernel {
         /// Line-to-line edges of rule code no earlier run of this game's
         /// Lua state reached (0 unless it collects coverage).
         var fresh = 0
+        /// The steps (0-based) at which the run reached edges first (the
+        /// step itself, or the legal enumeration just before it).
+        var novelSteps: [Int] = []
     }
 
     /// Plays a run in the current game, which must have no history yet.
@@ -121,6 +124,7 @@ extension Kernel {
         }
         result.history.cursor = Kernel.int(history?["cursor"])
         result.fresh = Kernel.int(value?["fresh"])
+        result.novelSteps = (value?["novel"]?.listItems ?? []).map { Kernel.int($0) - 1 }
         return result
     }
 

@@ -57,6 +57,8 @@ struct FuzzExecutor {
         var valid = true
         /// Line-to-line edges of rule code this run reached first (with coverage on).
         var fresh = 0
+        /// The steps (0-based) at which it reached them (see `Kernel.RunReply.novelSteps`).
+        var novelSteps: [Int] = []
     }
 
     /// A game of the program's pack, set up with its seed and options.
@@ -124,6 +126,7 @@ struct FuzzExecutor {
         result.legal = reply.legal
         result.valid = reply.valid
         result.fresh = reply.fresh
+        result.novelSteps = reply.novelSteps
         let sound = animationFinding(reply, in: program, before: reply.finding?.stepIndex)
         if !reply.valid {
             program.steps = Array(program.steps.prefix(reply.outcomes.count))

@@ -211,8 +211,14 @@ public struct Fuzzer {
                 let fresh = FuzzProgram(pack: options.pack, seed: seeds.game, options: options.setupOptions)
                 var next = search!.next(fresh: fresh, choices: seeds.choices)
                 next.start.steps = next.request.program ?? []
-                (program, result) = executor.play(next.start, next.request)
-                search!.observe(program, result)
+                if next.kind == .probe {
+                    let probed = probe(next)
+                    (program, result) = (probed.program, probed.result)
+                    state.steps += probed.nodes
+                } else {
+                    (program, result) = executor.play(next.start, next.request)
+                    search!.observe(program, result)
+                }
             } else {
                 (program, result) = generate(gameSeed: seeds.game, choices: seeds.choices)
             }
@@ -277,6 +283,24 @@ public struct Fuzzer {
             }
         }
         return nil
+    }
+
+    /// A probe of the guided search: plays a kept program's start, then
+    /// walks every line of play two moves deep from where it ends (one when
+    /// more than 50 actions are legal there), each perform and undo checked
+    /// (`Explorer`, inside the kernel). A failure is played again as a
+    /// program: the start, the walk's path, and the undo of the path.
+    func probe(_ run: GuidedSearch.Run) -> (program: FuzzProgram, result: FuzzExecutor.Result, nodes: Int) {
+        let (start, result) = executor.play(run.start, run.request)
+        guard result.finding == nil, result.valid, let game = executor.games.main,
+              let legal = try? game.legalActions() else { return (start, result, 0) }
+        do {
+            return (start, result, try Explorer(game: game, depth: legal.count <= 50 ? 2 : 1).run().total)
+        } catch {
+            var program = start
+            program.steps += error.path.map { .perform($0) } + [.undo(error.path.count)]
+            return (program, executor.execute(program, checkLegality: false), error.path.count)
+        }
     }
 
     /// Property 9: the first run, executed again from its program, gives the same hashes.

@@ -5,10 +5,12 @@ import Foundation
 /// Uniform random games rarely take a line of play that only one move in
 /// forty starts, and they never know that they have not. The guided search
 /// keeps every run that reached line-to-line edges of the pack's Lua that no
-/// earlier run had (the kernel counts them while coverage is on), and spends
-/// most runs building on those: it replays a kept run's first steps and
-/// goes on from there at random, replays them with one action's params
-/// changed, or joins the start of one kept run to the end of another. The
+/// earlier run had (the kernel counts them while coverage is on), with the
+/// steps where it did (its frontier), and spends most runs building on
+/// those: it replays a kept run's first steps up to its frontier and walks
+/// every line of play one or two moves deep from there (a probe), or goes
+/// on from there at random, replays them with one action's params changed,
+/// or joins the start of one kept run to the end of another. The
 /// rest are fresh games, some of them *swarm* runs that leave out a random
 /// subset of the action kinds (so that rare actions are not crowded out by
 /// common ones). Every choice comes from the session's seed, so a session
@@ -19,6 +21,8 @@ struct GuidedSearch {
         var program: FuzzProgram
         /// The edges it reached first.
         var fresh: Int
+        /// The steps at which it reached them: the frontier runs build on.
+        var frontier: [Int]
         /// How often it was built on (the least built-on are preferred).
         var picked = 0
     }
@@ -34,6 +38,9 @@ struct GuidedSearch {
     /// The kinds of run.
     enum Kind: String, CaseIterable {
         case fresh, swarm, extend, otherParams = "other params", splice
+        /// A kept program's start up to its frontier, then every line of
+        /// play one or two moves deep from there (`Explorer`).
+        case probe
     }
 
     /// The kept programs, oldest first.
@@ -65,13 +72,19 @@ struct GuidedSearch {
         let base = pick()
         let start = base.program
         let steps = base.program.steps
-        let cut = 1 + random.below(max(1, steps.count))
+        let cut = cutPoint(base)
         request.checkLegality = true
-        if roll < 70 {
+        if roll < 50 {
+            request.program = Array(steps.prefix(cut))
+            request.depth = cut
+            request.rewindAtEnd = false
+            return Run(start: start, request: request, kind: .probe)
+        }
+        if roll < 75 {
             request.program = Array(steps.prefix(cut))
             return Run(start: start, request: request, kind: .extend)
         }
-        if roll < 88, case .perform(let call)? = steps.indices.contains(cut - 1) ? steps[cut - 1] : nil {
+        if roll < 90, case .perform(let call)? = steps.indices.contains(cut - 1) ? steps[cut - 1] : nil {
             request.program = Array(steps.prefix(cut))
             request.otherCall = (cut - 1, call.name)
             return Run(start: start, request: request, kind: .otherParams)
@@ -91,7 +104,20 @@ struct GuidedSearch {
         if corpus.count >= capacity, let weakest = corpus.indices.min(by: { corpus[$0].fresh < corpus[$1].fresh }) {
             corpus.remove(at: weakest)
         }
-        corpus.append(Kept(program: program, fresh: result.fresh))
+        corpus.append(Kept(program: program, fresh: result.fresh, frontier: result.novelSteps))
+    }
+
+    /// Where to cut a kept program: mostly at its frontier, just before a
+    /// step that reached new edges (the legal enumeration there may have
+    /// shown a new branch) or just after it (the step itself was new);
+    /// sometimes anywhere. At least one step.
+    private mutating func cutPoint(_ kept: Kept) -> Int {
+        let count = kept.program.steps.count
+        if !kept.frontier.isEmpty && random.below(5) != 0 {
+            let step = kept.frontier[random.below(kept.frontier.count)]
+            return min(count, max(1, step + random.below(2)))
+        }
+        return 1 + random.below(max(1, count))
     }
 
     /// A kept program, the less built-on of two drawn at random.

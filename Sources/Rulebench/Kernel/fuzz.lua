@@ -23,7 +23,7 @@ local ops = K.ops
 local protect = K.C.protect
 local ERRMETA = K.C.errormeta
 local hashof, mark, rollback, encode, decode = K.hash, K.mark, K.rollback, K.encode, K.decode
-local same, valuehash = K.C.same, K.C.valuehash
+local same, valuehash, coveredges = K.C.same, K.C.valuehash, K.C.coveredges
 local type, next, ipairs, rawequal, getmetatable, setmetatable = type, next, ipairs, rawequal, getmetatable, setmetatable
 local math_type, ult, sort = math.type, math.ult, table.sort
 
@@ -379,6 +379,8 @@ function API.fuzz(request)
   local legals = request.recordlegal and {} or nil
   local result = { valid = true }
   local count = #program > (request.depth or 0) and #program or request.depth
+  coveredges()   -- forget edges reached since the last run (setup, a probe's walk): not this run's
+  local novel, total = {}, 0
   for index = 1, count do
     local step
     local h = RUN.history
@@ -409,6 +411,13 @@ function API.fuzz(request)
     local found = runstep(index, step)
     if found then found.step = index; result.finding = found; break end
     RUN.trace[index] = currenthash()
+    -- Where this run went somewhere new: the steps (with the legal
+    -- enumeration before them) that reached edges no run had reached.
+    local fresh = coveredges()
+    if fresh > 0 then
+      novel[#novel + 1] = index
+      total = total + fresh
+    end
   end
   if request.final and not result.finding and result.valid then
     result.rewound = rewind()
@@ -423,7 +432,8 @@ function API.fuzz(request)
   result.steps = chosen and steps or nil
   result.outcomes, result.trace, result.plans, result.legal = RUN.outcomes, RUN.trace, RUN.plans, legals
   result.history = { initial = h.initial, cursor = h.cursor, entries = entries }
-  result.fresh = K.C.coveredges()          -- line-to-line edges no earlier run reached
+  result.fresh = total + coveredges()     -- line-to-line edges no earlier run reached
+  result.novel = novel
   RUN = nil
   return encode(result), table.unpack(raw)
 end
