@@ -15,6 +15,14 @@ struct FuzzCommand: ParsableCommand {
             the saved history replays with the same hashes. Ctrl-C stops cleanly, writes what was found, and \
             exits 130.
 
+            Search (--search): guided, the default, first walks every line of play up to three moves deep \
+            (fewer when there are too many), then keeps each run that reached lines of the pack's Lua no \
+            earlier run reached, and builds on those: it walks every line two moves deep from where a kept \
+            run reached something new, goes on from there at random, changes one action's params, or joins \
+            two kept runs; some runs are fresh games, some leave out a few action kinds (swarm). uniform plays \
+            fresh random games only. --coverage FILE writes the lines reached as LCOV, with per-action counts \
+            and the lines never reached.
+
             Budget: with --time, runs go on until the time is spent, or until --runs when it is given too. \
             Without --time, \(Fuzzer.Options.defaultRuns) runs unless --runs says otherwise. The session stops \
             at the first finding; --keep-going goes on and reports each distinct bug once (the same property, \
@@ -29,6 +37,7 @@ struct FuzzCommand: ParsableCommand {
             Examples:
               rulebench fuzz desert --seed 1 --runs 200 --depth 80
               rulebench fuzz desert --time 60
+              rulebench fuzz desert --time 60 --coverage fuzz.lcov && genhtml fuzz.lcov -o coverage/
               rulebench fuzz desert --shard 2/4 --time 600 --keep-going --out findings/
             """
     )
