@@ -77,6 +77,13 @@ typedef struct RBCoverage {
     uint64_t previous;       /* the last line's key, for the next edge */
     RBLine *lines;           /* open addressing, `capacity` a power of two */
     size_t used, capacity;
+    /* What the current call added, so that a call run again (see rb_call)
+     * is counted once: the edges it set and the lines it counted, in order
+     * (a line as its key and number: the table may grow meanwhile). */
+    struct RBCoverageUndo { uint64_t edge; const char *source; int line; } *undo;
+    size_t undone, undo_capacity;
+    int undo_overflow;       /* the log could not grow: a re-run counts twice */
+    uint64_t fresh_at_mark;
 } RBCoverage;
 
 struct RBVM {
@@ -1030,6 +1037,46 @@ static RBLine *rb_count_line(RBCoverage *c, const char *source, int line) {
     return &c->lines[i];
 }
 
+/* Logs what a line event changed (see RBCoverage.undo). */
+static void rb_coverage_log(RBCoverage *c, uint64_t edge, const char *source, int line) {
+    if (c->undone == c->undo_capacity) {
+        size_t capacity = c->undo_capacity ? 2 * c->undo_capacity : 4096;
+        void *bigger = realloc(c->undo, capacity * sizeof *c->undo);
+        if (bigger == NULL) {
+            c->undo_overflow = 1;
+            return;
+        }
+        c->undo = bigger;
+        c->undo_capacity = capacity;
+    }
+    c->undo[c->undone].edge = edge;
+    c->undo[c->undone].source = source;
+    c->undo[c->undone].line = line;
+    c->undone++;
+}
+
+/* A user call begins: what it adds is logged from here. */
+static void rb_coverage_mark(RBVM *vm) {
+    vm->coverage.undone = 0;
+    vm->coverage.undo_overflow = 0;
+    vm->coverage.fresh_at_mark = vm->coverage.fresh;
+}
+
+/* The call runs again: forget the lines and edges its first run added. */
+static void rb_coverage_rollback(RBVM *vm) {
+    RBCoverage *c = &vm->coverage;
+    while (c->undone > 0) {
+        struct RBCoverageUndo *u = &c->undo[--c->undone];
+        if (u->edge != UINT64_MAX) c->edges[u->edge] = 0;
+        if (u->source == NULL) continue;
+        size_t i = rb_line_slot(c, u->source, u->line);
+        while (c->lines[i].source != NULL && (c->lines[i].source != u->source || c->lines[i].line != u->line))
+            i = (i + 1) & (c->capacity - 1);
+        if (c->lines[i].source != NULL && c->lines[i].count > 0) c->lines[i].count--;
+    }
+    c->fresh = c->fresh_at_mark;
+}
+
 /* The line hook: a line of rule code is about to run. The chunk's source
  * string is interned and lives as long as its compiled chunk (a pack's
  * chunks are compiled once per game and kept), so its address identifies
@@ -1042,10 +1089,12 @@ static void rb_cover_line(RBVM *vm, lua_State *L, lua_Debug *ar) {
     uint64_t key = entry->key;
     size_t edge = (size_t)((key ^ c->previous) & (RB_EDGES - 1));
     c->previous = key >> 1;     /* so that a -> b and b -> a differ */
-    if (!c->edges[edge]) {
+    int fresh = !c->edges[edge];
+    if (fresh) {
         c->edges[edge] = 1;
         c->fresh++;
     }
+    rb_coverage_log(c, fresh ? edge : UINT64_MAX, ar->source, ar->currentline);
 }
 
 /* coverage(on): starts (true) or stops collecting; starting keeps what was
@@ -1546,6 +1595,7 @@ void rb_close(RBVM *vm) {
     free(vm->coverage.edges);
     for (size_t i = 0; i < vm->coverage.capacity; i++) free(vm->coverage.lines[i].name);
     free(vm->coverage.lines);
+    free(vm->coverage.undo);
     free(vm);
 }
 
@@ -1683,9 +1733,13 @@ static int rb_run(RBVM *vm, RBCallMode mode, RBCall *call, int watch) {
  * which also spares an operation left pending). Loading a pack registers the
  * pack and its modules, which abort does not undo: those calls, and any call
  * not listed here, are counted from the start. */
-static const struct { const char *name; int aborts; } rb_restartable[] = {
-    {"perform", 1}, {"undo", 1}, {"newgame", 1}, {"set", 1}, {"explore", 1}, {"fuzz", 1}, {"replay", 1},
-    {"legal", 0}, {"render", 0}, {"invariants", 0}, {NULL, 0}};
+static const struct { const char *name; int aborts; const char *abort; } rb_restartable[] = {
+    {"perform", 1, "abort"}, {"undo", 1, "abort"}, {"newgame", 1, "abort"}, {"set", 1, "abort"},
+    {"explore", 1, "abort"},
+    /* A fuzz run or a replay may have finished when its call is found to
+     * have run long: its own abort rolls back to where it began even then. */
+    {"fuzz", 1, "fuzzabort"}, {"replay", 1, "replayabort"},
+    {"legal", 0, NULL}, {"render", 0, NULL}, {"invariants", 0, NULL}, {NULL, 0, NULL}};
 
 RBStatus rb_call(RBVM *vm, RBCallMode mode, const char *function,
                  int argc, const char *const *argv, const size_t *lengths) {
@@ -1694,11 +1748,16 @@ RBStatus rb_call(RBVM *vm, RBCallMode mode, const char *function,
     if (!lua_checkstack(L, 8)) return RB_MEMORY;
     RBCall call = {function, argc, argv, lengths};
     int restart = -1;
+    const char *abort_function = "abort";
     if (mode == RB_MODE_USER && vm->budget >= RB_WATCH_MIN_BUDGET) {
-        for (int i = 0; rb_restartable[i].name; i++)
-            if (strcmp(function, rb_restartable[i].name) == 0) restart = rb_restartable[i].aborts;
+        for (int i = 0; rb_restartable[i].name; i++) {
+            if (strcmp(function, rb_restartable[i].name) != 0) continue;
+            restart = rb_restartable[i].aborts;
+            abort_function = rb_restartable[i].abort;
+        }
         if (restart >= 0 && !rb_watch_ready()) restart = -1;
     }
+    rb_coverage_mark(vm);
     int status = rb_run(vm, mode, &call, restart >= 0);
     if (status != RB_RERUN) return (RBStatus)status;
     /* The watched run was stopped, or ended too late to be sure it stayed
@@ -1710,8 +1769,9 @@ RBStatus rb_call(RBVM *vm, RBCallMode mode, const char *function,
      * module-level locals, a module first required by this call, which the
      * second run finds loaded). A full collection first, so that the first
      * run's garbage does not crowd the second run against the memory cap. */
+    rb_coverage_rollback(vm);   /* the second run reaches the same lines: count them once */
     if (restart) {
-        RBCall abort_call = {"abort", 0, NULL, NULL};
+        RBCall abort_call = {abort_function, 0, NULL, NULL};
         status = rb_run(vm, RB_MODE_ENGINE, &abort_call, 0);
         if (status != RB_OK) return (RBStatus)status;
     }

@@ -52,3 +52,29 @@ assert(hash(a) ~= hash(b))
 assert(hash({ x = 1, y = 2 }) ~= hash({ x = 2, y = 1 }))
 assert(hash("abc") == hash("ab" .. "c") and hash(1) ~= hash(1.0))
 assert(#hash({}) == 16 and hash({}) ~= hash({ {} }))
+
+-- A run and its abort. A fuzz call found to have run long after it ended
+-- is run again (luashim.c, rb_call) after fuzzabort, which must take the
+-- game back to where the call began even though the run is over.
+local API = select(2, ...)
+API.definepack("f", "f", "f/pack.lua", [[ return { name = "f", setup = function(game) game.n = 0 end } ]])
+API.addaction("f", "add", "f/actions/add.lua", [[
+return {
+  legal = function(game, emit) emit{} end,
+  apply = function(game) game.n = game.n + 1 end,
+}
+]])
+API.finishpack("f", "")
+local h0 = API.newgame("f", "1", K.encode({}))
+API.commit()
+local reply = K.decode((API.fuzz(K.encode({ choices = 5, depth = 30, final = false }))))
+assert(#reply.steps == 30 and API.depth() > 0 and K.game.n > 0)
+API.fuzzabort()
+assert(API.depth() == 0 and API.hash() == h0 and K.game.n == 0)
+-- The same after a replay that ended.
+assert(API.replay(K.encode({ { name = "add", params = {}, hash = "not the hash" } })) ~= "")
+API.replayabort()
+assert(API.depth() == 0 and API.hash() == h0)
+-- The same call again gives the same run.
+local again = K.decode((API.fuzz(K.encode({ choices = 5, depth = 30, final = false }))))
+assert(same(again.trace, reply.trace))

@@ -176,5 +176,21 @@ final class FuzzKernelTests: XCTestCase {
         XCTAssertNil(executor.execute(template, checkLegality: true).finding)
         XCTAssertEqual(executor.games.main?.pack.name, "template")
     }
+
+    /// A watched fuzz call whose last stretch (here, returning a long
+    /// history, past its 1 ms allowance) runs long is stopped and runs again,
+    /// counted, from where it began. (The case where it is found long only
+    /// once it has returned is in Tests/KernelTests/fuzz.lua: fuzzabort.)
+    func testARunStoppedInItsLastStretchRunsAgainFromItsStart() throws {
+        var options = Fuzzer.Options(pack: FuzzCoverageTests.dead)
+        options.configuration = configuration(budget: 4_000_000)   // the smallest watched budget: 1 ms per operation
+        let executor = Fuzzer(options: options).executor
+        var program = FuzzProgram(pack: FuzzCoverageTests.dead, seed: 1, options: [:])
+        program.steps = Array(repeating: .perform(ActionCall("go")), count: 20_000)
+        let result = executor.execute(program, checkLegality: false, finalChecks: false)
+        XCTAssertNil(result.finding, result.finding?.description ?? "")
+        XCTAssertEqual(result.trace.count, 20_000)
+        XCTAssertEqual(executor.games.main?.history.cursor, 20_000)
+    }
 }
 

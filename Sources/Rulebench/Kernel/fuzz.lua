@@ -361,12 +361,15 @@ end
 -- and, after it, raw byte strings that the result refers to by index
 -- (subaction trees and plans, kept exact). `steps` in the result is the
 -- program as played, every step concrete, when anything was chosen.
+local STARTED        -- the journal mark the last fuzz call began at (see API.fuzzabort)
+
 function API.fuzz(request)
   if ops.depth() ~= 0 then K.fail("error", "a fuzz run starts from a game with no history") end
+  STARTED = mark()
   request = decode(request)
   local raw = {}
   local function rawindex(bytes) raw[#raw + 1] = bytes; return #raw end
-  RUN = { mark = mark(), outcomes = {}, trace = {}, plans = {}, raw = rawindex,
+  RUN = { mark = STARTED, outcomes = {}, trace = {}, plans = {}, raw = rawindex,
           history = { initial = hashof(), cursor = 0, entries = {} } }
   local program, steps = request.program or {}, {}
   local chosen = request.program == nil
@@ -447,10 +450,13 @@ local REPLAYING      -- the journal mark a replay started from
 -- are built but not encoded: only hashes are compared. Returns "" when
 -- every hash matched, or the encoded { step, failure } or { step, hash }
 -- of the first step that failed or gave another hash.
+local REPLAYED       -- the journal mark the last replay began at (see API.replayabort)
+
 function API.replay(steps)
   if ops.depth() ~= 0 then K.fail("error", "a replay starts from a game with no history") end
   steps = decode(steps)
   REPLAYING = mark()
+  REPLAYED = REPLAYING
   local result = ""
   for i = 1, #steps do
     local step = steps[i]
@@ -473,8 +479,25 @@ function API.replay(steps)
   return result
 end
 
--- An abort while a run or a replay is in progress (a watched call that ran
--- long runs again counted): back to the state it started from.
+-- A fuzz call (or a replay) that ran long runs again counted (luashim.c,
+-- rb_call). It may have finished first: RUN is gone and the game is where
+-- the run ended. So the abort before the second run rolls back to where the
+-- last fuzz call began, whatever happened since; it runs only right after
+-- that call.
+local function rollbackto(start)
+  API.abort()
+  if start then
+    rollback(start)
+    ops.setrecords({})
+  end
+  RUN, REPLAYING = nil, nil
+end
+
+function API.fuzzabort() rollbackto(STARTED) end
+function API.replayabort() rollbackto(REPLAYED) end
+
+-- An abort while a run or a replay is in progress (a call that failed in
+-- the middle): back to the state it started from.
 function K.onabort()
   local start = RUN and RUN.mark or REPLAYING
   if start then
