@@ -5,6 +5,7 @@
 //        rulebench-bench --profile-explore PACK DEPTH   the same per node of explore
 //        rulebench-bench --loop PACK SECONDS   only checked steps, for `perf record`
 //        rulebench-bench --profile-restart PACK   VM instructions of a restart, by function
+//        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S]   time to detect each planted bug (minutes)
 import Foundation
 import Rulebench
 
@@ -140,6 +141,18 @@ func profile(pack: String) throws {
     for (function, n) in counts.sorted(by: { $0.value > $1.value }).prefix(25) {
         print(String(format: "  %6d  %5.1f%%  %@", n / steps, Double(n) * 100 / Double(total), function))
     }
+}
+
+/// `rulebench-bench --detect [NAME-SUBSTRING] [--seconds S]`: the planted
+/// bugs' time to detect, uniform and guided search (TimeToDetect.swift).
+if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "--detect" {
+    do {
+        try TimeToDetect.run(arguments: Array(CommandLine.arguments.dropFirst(2)))
+    } catch {
+        FileHandle.standardError.write(Data("rulebench-bench --detect: \(error)\n".utf8))
+        exit(2)
+    }
+    exit(0)
 }
 
 /// `rulebench-bench --profile-explore PACK DEPTH`: VM instructions per node of explore.

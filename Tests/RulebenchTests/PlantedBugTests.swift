@@ -4,76 +4,89 @@ import XCTest
 /// The planted-bug suite: deliberate undo and determinism bugs in real packs.
 /// Each must be caught by the fuzzer from a fixed seed within a bounded number
 /// of steps, and shrunk to a small reproduction; the unmutated packs pass.
+///
+/// The mutants are listed in `Benchmarks/mutants.json`, which the
+/// time-to-detect benchmark (`rulebench-bench --detect`) reads too: one list,
+/// so the bench measures exactly the bugs the tests plant.
 final class PlantedBugTests: XCTestCase {
     /// One deliberate bug: in `file` of `pack`, `original` is replaced by `mutated`
     /// (and each further edit applied in turn).
-    struct Mutant {
+    struct Mutant: Decodable {
         let name: String
+        /// A pack name under rules/, or a pack folder relative to the repository's root.
         let pack: String
         let file: String
         let original: String
         let mutated: String
-        let expected: FuzzFinding.Property
+        /// The `FuzzFinding.Property` case the fuzzer must report, by name.
+        let expected: String
         /// The most steps the shrunk reproduction may have.
         let maxShrunkSteps: Int
-        var moreEdits: [(String, String)] = []
+        var moreEdits: [[String]]?
+        /// Set for a bug reachable only through one specific line of play.
+        var rare: RarePath?
+        /// The test's fuzz session, when the shared one is not enough.
+        var testBudget: Budget?
+
+        /// The property `expected` names.
+        var property: FuzzFinding.Property? {
+            FuzzFinding.Property.allCases.first { "\($0)" == expected }
+        }
     }
 
-    static let mutants: [Mutant] = [
-        Mutant(name: "desert remove_sand undo forgets the sand supply", pack: "desert", file: "actions/remove_sand.lua",
-               original: "    game.sand = game.sand - a.removed\n", mutated: "\n",
-               expected: .undoRestores, maxShrunkSteps: 2),
-        Mutant(name: "desert slide undo leaves the tile on the storm's cell", pack: "desert", file: "actions/slide.lua",
-               original: "      game.board[a.to] = nil\n", mutated: "\n",
-               expected: .undoRestores, maxShrunkSteps: 2),
-        Mutant(name: "desert relocate (a subaction of move) undoes to the wrong cell", pack: "desert", file: "actions/relocate.lua",
-               original: "game.players[a.player].cell = a.from", mutated: "game.players[a.player].cell = a.to",
-               expected: .undoRestores, maxShrunkSteps: 2),
-        Mutant(name: "step undo off by one", pack: "template", file: "actions/step.lua",
-               original: "game.tokens[a.token].square = a.from\n", mutated: "game.tokens[a.token].square = a.from + 1\n",
-               expected: .undoRestores, maxShrunkSteps: 2),
-        Mutant(name: "step undo forgets a field", pack: "template", file: "actions/step.lua",
-               original: "    game.moves = game.moves - 1\n", mutated: "\n",
-               expected: .undoRestores, maxShrunkSteps: 2),
-        Mutant(name: "dash plays both steps at once (animation conflict)", pack: "template", file: "actions/dash.lua",
-               original: "subanimations = \"sequence\"", mutated: "subanimations = \"parallel\"",
-               expected: .animationIsSound, maxShrunkSteps: 1),
-        Mutant(name: "draw undo restores a copy of the card", pack: "cards", file: "actions/draw.lua",
-               original: "table.insert(game.deck, a.card)", mutated: "table.insert(game.deck, require(\"rulebench\").copy(a.card))",
-               expected: .undoRestores, maxShrunkSteps: 2),
-        Mutant(name: "deal undo assumes its subactions are not undone yet (wrong order)", pack: "cards", file: "actions/deal.lua",
-               original: "game.dealt = a.before", mutated: "game.dealt = game.dealt - #game.hands[game.order[1]] * #game.order",
-               expected: .undoRestores, maxShrunkSteps: 2),
-        Mutant(name: "draw picks with a module counter, not the engine generator", pack: "cards", file: "actions/draw.lua",
-               original: "    a.card = table.remove(game.deck)\n",
-               mutated: "    drawn.n = drawn.n + 1\n    a.pos = math.max(1, #game.deck - drawn.n % 2)\n    a.card = table.remove(game.deck, a.pos)\n",
-               expected: .redoReproduces, maxShrunkSteps: 4,
-               moreEdits: [("    table.insert(game.deck, a.card)", "    table.insert(game.deck, a.pos, a.card)"),
-                           ("return {\n", "local drawn = { n = 0 }\nreturn {\n")]),
-        Mutant(name: "play's legal emits a card past the end of the hand", pack: "cards", file: "actions/play.lua",
-               original: "for i = 1, #game.hands[game.current] do", mutated: "for i = 1, #game.hands[game.current] + 1 do",
-               expected: .legalIsAllowed, maxShrunkSteps: 2),
-        Mutant(name: "draw undo is wrong only when nested in deal", pack: "cards", file: "actions/draw.lua",
-               original: "table.remove(game.hands[a.player])", mutated: "table.remove(game.hands[game.current])",
-               expected: .undoRestores, maxShrunkSteps: 2),
-        Mutant(name: "scoring drifts after turn 10 (invariant broken after 20+ steps)", pack: "cards", file: "actions/play.lua",
-               original: "game.scores[a.player] = game.scores[a.player] + a.card_table.value",
-               mutated: "game.scores[a.player] = game.scores[a.player] + a.card_table.value + (game.turn > 10 and 1 or 0)",
-               expected: .invariantsHold, maxShrunkSteps: 12),
-        Mutant(name: "play undo writes false where the field was absent", pack: "cards", file: "actions/play.lua",
-               original: "a.card_table.scored = nil", mutated: "a.card_table.scored = false",
-               expected: .undoRestores, maxShrunkSteps: 4),
-        Mutant(name: "pass undo forgets the turn counter", pack: "cards", file: "actions/pass.lua",
-               original: "    game.turn = game.turn - 1\n", mutated: "\n",
-               expected: .undoRestores, maxShrunkSteps: 3),
-        Mutant(name: "play undo puts the card back at the end of the hand", pack: "cards", file: "actions/play.lua",
-               original: "table.insert(game.hands[a.player], a.card, a.card_table)", mutated: "table.insert(game.hands[a.player], a.card_table)",
-               expected: .undoRestores, maxShrunkSteps: 3),
-        Mutant(name: "check writes the state", pack: "cards", file: "actions/play.lua",
-               original: "    if game.dealt == 0 then return \"deal first\" end\n",
-               mutated: "    game.checked = a.card\n    if game.dealt == 0 then return \"deal first\" end\n",
-               expected: .legalIsAllowed, maxShrunkSteps: 2),
-    ]
+    /// Why a rare mutant is rare, and its shortest reproduction, found by hand.
+    struct RarePath: Decodable {
+        let why: String
+        let minimal: Reproduction
+        let minimalWhy: String
+    }
+
+    /// A game seed and steps, as the fuzzer prints them (`do move from=13 to=29`, `undo 1`).
+    struct Reproduction: Decodable {
+        let seed: Int64
+        let steps: [String]
+    }
+
+    /// A fuzz session of the test: the shared one unless a mutant says otherwise.
+    struct Budget: Decodable {
+        var seed: UInt64 = 1
+        var runs = 30
+        var depth = 60
+        /// Every distinct finding, not only the first: a mutant may break
+        /// another property first (the module counter fails the replay
+        /// before any redo), and the suite asks for the one it planted.
+        var keepGoing = true
+        /// The search, when the mutant names one (else the fuzzer's default).
+        /// A rare path's budget names `uniform`: its seed and run count are
+        /// ones uniform search meets, so the test does not hang on how the
+        /// guided search evolves (`rulebench-bench --detect` compares them).
+        var search: SearchStrategy?
+
+        init() {}
+
+        init(from decoder: Decoder) throws {
+            let values = try decoder.container(keyedBy: CodingKeys.self)
+            seed = try values.decodeIfPresent(UInt64.self, forKey: .seed) ?? seed
+            runs = try values.decodeIfPresent(Int.self, forKey: .runs) ?? runs
+            depth = try values.decodeIfPresent(Int.self, forKey: .depth) ?? depth
+            keepGoing = try values.decodeIfPresent(Bool.self, forKey: .keepGoing) ?? keepGoing
+            if let name = try values.decodeIfPresent(String.self, forKey: .search) {
+                guard let strategy = SearchStrategy(rawValue: name) else {
+                    throw DecodingError.dataCorruptedError(forKey: .search, in: values, debugDescription: "no search \(name)")
+                }
+                search = strategy
+            }
+        }
+
+        private enum CodingKeys: String, CodingKey { case seed, runs, depth, keepGoing, search }
+    }
+
+    /// The list of `Benchmarks/mutants.json`.
+    static func mutants() throws -> [Mutant] {
+        struct List: Decodable { let mutants: [Mutant] }
+        let url = EngineFixtures.repository.appendingPathComponent("Benchmarks/mutants.json")
+        return try JSONDecoder().decode(List.self, from: Data(contentsOf: url)).mutants
+    }
 
     private var folder: URL!
 
@@ -86,79 +99,125 @@ final class PlantedBugTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    /// The folder of a pack of the repo: a name under rules/ or a path from the root.
+    private static func source(of pack: String) -> URL {
+        pack.contains("/") ? EngineFixtures.repository.appendingPathComponent(pack)
+            : EngineFixtures.repository.appendingPathComponent("rules").appendingPathComponent(pack)
+    }
+
     /// A copy of a pack of the repo, with the mutation applied.
     private func mutatedPack(_ mutant: Mutant, index: Int) throws -> URL {
-        let source = EngineFixtures.repository.appendingPathComponent("rules").appendingPathComponent(mutant.pack)
-        let copy = folder.appendingPathComponent("mutant\(index)-\(mutant.pack)")
+        let source = Self.source(of: mutant.pack)
+        let copy = folder.appendingPathComponent("mutant\(index)-\(source.lastPathComponent)")
         try FileManager.default.copyItem(at: source, to: copy)
         let file = copy.appendingPathComponent(mutant.file)
         let text = try String(contentsOf: file, encoding: .utf8)
         XCTAssertTrue(text.contains(mutant.original), "\(mutant.name): the original text is gone from \(mutant.file)")
         var mutated = text.replacingOccurrences(of: mutant.original, with: mutant.mutated)
-        for (original, replacement) in mutant.moreEdits {
-            XCTAssertTrue(mutated.contains(original), "\(mutant.name): '\(original)' is gone from \(mutant.file)")
-            mutated = mutated.replacingOccurrences(of: original, with: replacement)
+        for edit in mutant.moreEdits ?? [] {
+            XCTAssertEqual(edit.count, 2, "\(mutant.name): an edit is an original and its replacement")
+            XCTAssertTrue(mutated.contains(edit[0]), "\(mutant.name): '\(edit[0])' is gone from \(mutant.file)")
+            mutated = mutated.replacingOccurrences(of: edit[0], with: edit[1])
         }
         try mutated.write(to: file, atomically: true, encoding: .utf8)
         return copy
     }
 
-    private func fuzz(_ pack: String, runs: Int = 30, depth: Int = 60) -> [Fuzzer.Report] {
+    private func fuzz(_ pack: String, _ budget: Budget = Budget()) -> [Fuzzer.Report] {
         var options = Fuzzer.Options(pack: pack)
-        options.seed = 1
-        options.runs = runs
-        options.depth = depth
-        // Every distinct finding, not only the first: a mutant may break
-        // another property first (the module counter fails the replay
-        // before any redo), and the suite asks for the one it planted.
-        options.keepGoing = true
+        options.seed = budget.seed
+        options.runs = budget.runs
+        options.depth = budget.depth
+        options.keepGoing = budget.keepGoing
+        if let search = budget.search { options.search = search }
         options.configuration.printHandler = { _ in }
         return Fuzzer(options: options).run().reports
     }
 
     func testEveryMutantIsCaughtAndShrunk() throws {
         var table: [String] = []
-        for (index, mutant) in Self.mutants.enumerated() {
+        for (index, mutant) in try Self.mutants().enumerated() {
+            let expected = try XCTUnwrap(mutant.property, "\(mutant.name): no property \(mutant.expected)")
+            let budget = mutant.testBudget ?? Budget()
             let pack = try mutatedPack(mutant, index: index)
-            let reports = fuzz(pack.path)
-            guard let report = reports.first(where: { $0.finding.property == mutant.expected }) else {
-                XCTFail("\(mutant.name): not caught as \(mutant.expected) (found: \(reports.map(\.finding.property)))")
+            let reports = fuzz(pack.path, budget)
+            guard let report = reports.first(where: { $0.finding.property == expected }) else {
+                XCTFail("\(mutant.name): not caught as \(expected) (found: \(reports.map(\.finding.property)))")
                 continue
             }
             XCTAssertLessThanOrEqual(report.shrunk.steps.count, mutant.maxShrunkSteps,
                                      "\(mutant.name): shrunk to \(report.shrunk.steps.map(\.description))")
-            XCTAssertLessThanOrEqual(report.stepsToDetection, 30 * 60)
+            XCTAssertLessThanOrEqual(report.stepsToDetection, budget.runs * budget.depth)
             // The reproduction fails the same way when run again from scratch.
             let again = FuzzExecutor(configuration: Game.Configuration(), base: nil)
                 .execute(report.shrunk, checkLegality: false)
-            XCTAssertEqual(again.finding?.property, mutant.expected, "\(mutant.name): the shrunk program does not reproduce")
-            assertOneMinimal(report, mutant)
+            XCTAssertEqual(again.finding?.property, expected, "\(mutant.name): the shrunk program does not reproduce")
+            assertOneMinimal(report.shrunk, key: report.key, mutant)
             table.append("| \(mutant.name) | \(mutant.pack) | \(report.finding.property) | \(report.stepsToDetection) | \(report.original.steps.count) → \(report.shrunk.steps.count) | \(String(format: "%.2f", report.shrinkSeconds)) s |")
         }
         print("| mutant | pack | caught as | steps to detection | run length → shrunk | shrink time |\n|---|---|---|---|---|---|\n" + table.joined(separator: "\n"))
     }
 
-    /// No single step of the shrunk program can be deleted: the program
-    /// without it is illegal or does not fail at the same place (judged with
-    /// the end-of-run checks only when the finding needs them, as the
-    /// shrinker does).
-    private func assertOneMinimal(_ report: Fuzzer.Report, _ mutant: Mutant) {
-        guard report.finding.property != .deterministic else { return }
+    /// A rare mutant's hand-found shortest line is a game a player could
+    /// play, fails as planted, and cannot lose a step; the shrinker may
+    /// keep one step more than it.
+    func testRarePathsFailOnTheirMinimalLine() throws {
+        let rare = try Self.mutants().enumerated().filter { $0.element.rare != nil }
+        XCTAssertGreaterThanOrEqual(rare.count, 4, "the suite plants at least four rare-path bugs")
+        for (index, mutant) in rare {
+            let path = try XCTUnwrap(mutant.rare)
+            let expected = try XCTUnwrap(mutant.property, "\(mutant.name): no property \(mutant.expected)")
+            let pack = try mutatedPack(mutant, index: index)
+            let steps = try path.minimal.steps.map { try XCTUnwrap(Self.step($0), "\(mutant.name): cannot read '\($0)'") }
+            let program = FuzzProgram(pack: pack.path, seed: path.minimal.seed, options: [:], steps: steps)
+            XCTAssertEqual(mutant.maxShrunkSteps, steps.count + 1, "\(mutant.name): maxShrunkSteps is the minimal length + 1")
+            let run = FuzzExecutor(configuration: Game.Configuration(), base: nil).execute(program, checkLegality: true)
+            XCTAssertTrue(run.valid, "\(mutant.name): the minimal line has an illegal step")
+            let finding = try XCTUnwrap(run.finding, "\(mutant.name): the minimal line does not fail")
+            XCTAssertEqual(finding.property, expected, "\(mutant.name): \(finding)")
+            assertOneMinimal(program, key: FindingKey(finding), mutant)
+        }
+    }
+
+    /// A step as `FuzzStep.description` prints it; nil when it is not one.
+    static func step(_ text: String) -> FuzzStep? {
+        let words = text.split(separator: " ").map(String.init)
+        switch (words.first, words.count) {
+        case ("undo", 2) where words[1] == "turn": return .undoTurn
+        case ("undo", 2): return Int(words[1]).map(FuzzStep.undo)
+        case ("redo", 2): return Int(words[1]).map(FuzzStep.redo)
+        case ("do", 2...), ("try", 2...):
+            var params: [String: StateValue] = [:]
+            for word in words.dropFirst(2) {
+                guard let equals = word.firstIndex(of: "=") else { return nil }
+                params[String(word[..<equals])] = StateValue(argument: String(word[word.index(after: equals)...]))
+            }
+            let call = ActionCall(words[1], params)
+            return words[0] == "do" ? .perform(call) : .attempt(call)
+        default: return nil
+        }
+    }
+
+    /// No single step of `program` can be deleted: the program without it
+    /// is illegal or does not fail at the same place (judged with the
+    /// end-of-run checks only when the finding needs them, as the shrinker
+    /// does).
+    private func assertOneMinimal(_ program: FuzzProgram, key: FindingKey, _ mutant: Mutant) {
+        guard key.property != .deterministic else { return }
         let executor = FuzzExecutor(configuration: Game.Configuration(), base: nil)
-        let atTheEnd = executor.execute(report.shrunk, checkLegality: true, finalChecks: false).finding?.property != mutant.expected
-        for index in report.shrunk.steps.indices {
-            var shorter = report.shrunk
+        let atTheEnd = executor.execute(program, checkLegality: true, finalChecks: false).finding.map { key.admits($0) } != true
+        for index in program.steps.indices {
+            var shorter = program
             shorter.steps.remove(at: index)
             let run = executor.execute(shorter, checkLegality: true, finalChecks: atTheEnd)
-            XCTAssertFalse(run.valid && run.finding.map { report.key.admits($0) } == true,
-                           "\(mutant.name): deleting step \(index + 1) of \(report.shrunk.steps.map(\.description)) still fails")
+            XCTAssertFalse(run.valid && run.finding.map { key.admits($0) } == true,
+                           "\(mutant.name): deleting step \(index + 1) of \(program.steps.map(\.description)) still fails")
         }
     }
 
     func testUnmutatedPacksPass() {
-        for pack in ["template", "cards", "desert"] {
-            let path = EngineFixtures.repository.appendingPathComponent("rules").appendingPathComponent(pack).path
-            let reports = fuzz(path)
+        for pack in ["rules/template", "rules/cards", "rules/desert", "Benchmarks/packs/chess"] {
+            let reports = fuzz(EngineFixtures.repository.appendingPathComponent(pack).path)
             XCTAssertTrue(reports.isEmpty, "\(pack): \(reports.map(\.finding.description))")
         }
     }

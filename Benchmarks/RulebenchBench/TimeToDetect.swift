@@ -1,0 +1,171 @@
+import Foundation
+import Rulebench
+
+/// `rulebench-bench --detect [NAME-SUBSTRING] [--seconds S]`: how long the
+/// fuzzer takes to find each planted bug of `Benchmarks/mutants.json`, with
+/// uniform random search and with the guided search, side by side. Only the
+/// mutants whose label contains NAME-SUBSTRING run ("rare path" picks the
+/// rare-path ones).
+///
+/// Each mutant is fuzzed from 5 session seeds per strategy, each session
+/// capped at S seconds (default 30) and stopped at its first finding (the
+/// unmutated packs have none, so any finding is the planted bug's). It
+/// prints a Markdown table of medians and, for the rare-path mutants, the
+/// ratio of the median times, uniform over guided (the goal: at least 5x).
+/// Not part of the default run: a full table takes several minutes.
+enum TimeToDetect {
+    /// The session seeds every mutant is fuzzed from, with each strategy.
+    static let seeds: [UInt64] = [1, 2, 3, 4, 5]
+    /// The strategies compared, in table order.
+    static let strategies: [SearchStrategy] = [.uniform, .guided]
+
+    /// What one session found.
+    struct Session {
+        /// Seconds from the session's start to the end of the run that found
+        /// the bug (shrinking excluded); nil when nothing was found.
+        var seconds: Double?
+        /// Steps taken before the finding (`Report.stepsToDetection`).
+        var steps: Int?
+        /// Steps of the shrunk reproduction.
+        var shrunk: Int?
+        /// The property that failed, when it is not the one the tests expect.
+        var otherProperty: String?
+    }
+
+    /// The medians of one mutant's sessions with one strategy.
+    struct Summary {
+        var found: Int
+        var sessions: Int
+        /// Nil when the median session found nothing.
+        var seconds: Double?
+        var steps: Int?
+        /// Over the sessions that found the bug.
+        var shrunk: Int?
+        var otherProperties: Set<String>
+
+        init(_ runs: [Session]) {
+            sessions = runs.count
+            found = runs.count { $0.seconds != nil }
+            // A session that found nothing counts as slower than any that did.
+            seconds = TimeToDetect.median(runs.map { $0.seconds ?? .infinity }).flatMap { $0.isFinite ? $0 : nil }
+            let steps = TimeToDetect.median(runs.map { $0.steps.map(Double.init) ?? .infinity })
+            self.steps = steps.flatMap { $0.isFinite ? Int($0) : nil }
+            shrunk = TimeToDetect.median(runs.compactMap { $0.shrunk.map(Double.init) }).map { Int($0.rounded()) }
+            otherProperties = Set(runs.compactMap(\.otherProperty))
+        }
+    }
+
+    /// The median of `values` (the mean of the middle two for an even
+    /// count); nil for none.
+    static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// One fuzz session of the mutated pack at `pack`, timed on a monotonic clock.
+    static func session(_ mutant: Mutant, pack: String, seed: UInt64, search: SearchStrategy, cap: Double) -> Session {
+        var options = Fuzzer.Options(pack: pack)
+        options.seed = seed
+        options.search = search
+        options.timeLimit = cap
+        options.runs = nil
+        options.keepGoing = false
+        options.configuration.printHandler = { _ in }
+        let start = Fuzzer.monotonicClock()
+        let reports = Fuzzer(options: options).run().reports
+        let elapsed = Fuzzer.monotonicClock() - start
+        guard let report = reports.first else { return Session() }
+        let property = "\(report.finding.property)"
+        return Session(seconds: max(0, elapsed - report.shrinkSeconds), steps: report.stepsToDetection,
+                       shrunk: report.shrunk.steps.count, otherProperty: property == mutant.expected ? nil : property)
+    }
+
+    /// Runs the mode: `arguments` are what follows `--detect`.
+    static func run(arguments: [String]) throws {
+        var filter: String?
+        var cap = 30.0
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            if argument == "--seconds" {
+                guard let text = rest.popFirst(), let seconds = Double(text), seconds > 0 else {
+                    throw BenchError("--seconds needs a number of seconds")
+                }
+                cap = seconds
+            } else {
+                filter = argument
+            }
+        }
+        let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let mutants = try Mutant.all(root: root).filter { mutant in
+            filter.map { mutant.label.localizedCaseInsensitiveContains($0) } ?? true
+        }
+        guard !mutants.isEmpty else { throw BenchError("no mutant's name contains '\(filter ?? "")'") }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rulebench-detect-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        print("Time to detect: \(mutants.count) planted bug\(mutants.count == 1 ? "" : "s"), session seeds \(seeds.map(String.init).joined(separator: ", ")), " +
+              "at most \(format(cap)) s per session, each stopped at its first finding; " +
+              "\(ProcessInfo.processInfo.processorCount) cores")
+        print("")
+        print("| mutant | search | found | median time to detect | median steps to detect | median shrunk length (at most) |")
+        print("|---|---|---|---|---|---|")
+        var rareRatios: [(name: String, text: String, ratio: Double?)] = []
+        for (index, mutant) in mutants.enumerated() {
+            let pack = try mutant.mutatedPack(root: root, into: folder, as: "mutant\(index)").path
+            var summaries: [SearchStrategy: Summary] = [:]
+            for search in strategies {
+                let sessions = seeds.map { session(mutant, pack: pack, seed: $0, search: search, cap: cap) }
+                // Progress on standard error, a line per mutant and strategy: a full table takes minutes.
+                let times = sessions.map { $0.seconds.map(format) ?? "-" }.joined(separator: " ")
+                FileHandle.standardError.write(Data("detect: \(mutant.shortName), \(search): \(times) s\n".utf8))
+                let summary = Summary(sessions)
+                summaries[search] = summary
+                print(row(mutant, search, summary, cap: cap))
+            }
+            if mutant.rare != nil, let uniform = summaries[.uniform], let guided = summaries[.guided] {
+                rareRatios.append(ratio(mutant.shortName, uniform: uniform.seconds, guided: guided.seconds, cap: cap))
+            }
+        }
+        if !rareRatios.isEmpty {
+            let least = rareRatios.compactMap(\.ratio).min()
+            print("")
+            // A bound counts as its value: "more than 6x" passes a 5x goal, "less than 0.5x" fails it.
+            print("Rare-path mutants, median time to detect, uniform / guided: " +
+                  rareRatios.map { "\($0.name) \($0.text)" }.joined(separator: "; ") +
+                  (least.map { "; the least \(String(format: "%.1fx", $0))" } ?? "") + " (goal: at least 5x).")
+        }
+    }
+
+    /// A table row: the medians of one mutant with one strategy.
+    static func row(_ mutant: Mutant, _ search: SearchStrategy, _ summary: Summary, cap: Double) -> String {
+        let name = mutant.label + " [\(mutant.pack)]"
+        let time = summary.seconds.map { format($0) + " s" } ?? "not found in \(format(cap)) s"
+        let steps = summary.steps.map(String.init) ?? "-"
+        let shrunk = (summary.shrunk.map(String.init) ?? "-") + " (\(mutant.maxShrunkSteps))"
+        let other = summary.otherProperties.isEmpty ? "" : " (found as \(summary.otherProperties.sorted().joined(separator: ", ")))"
+        return "| \(name) | \(search) | \(summary.found)/\(summary.sessions)\(other) | \(time) | \(steps) | \(shrunk) |"
+    }
+
+    /// Uniform's median time over guided's, as text and as a number. A
+    /// strategy whose median session found nothing counts as taking the
+    /// whole cap, so the ratio is then a bound ("more than", "less than");
+    /// nil when neither found it.
+    static func ratio(_ name: String, uniform: Double?, guided: Double?, cap: Double) -> (name: String, text: String, ratio: Double?) {
+        // Medians below a millisecond are timer noise: 1 ms is the floor.
+        let floor = 0.001
+        switch (uniform, guided) {
+        case let (u?, g?): return (name, String(format: "%.1fx", u / max(g, floor)), u / max(g, floor))
+        case let (nil, g?): return (name, String(format: "more than %.1fx", cap / max(g, floor)), cap / max(g, floor))
+        case let (u?, nil): return (name, String(format: "less than %.2fx", u / cap), u / cap)
+        case (nil, nil): return (name, "neither found it", nil)
+        }
+    }
+
+    /// Seconds with three decimals below 0.1 s, two below 10 s, one above.
+    static func format(_ seconds: Double) -> String {
+        String(format: seconds < 0.1 ? "%.3f" : seconds < 10 ? "%.2f" : "%.1f", seconds)
+    }
+}
