@@ -54,6 +54,12 @@ final class GuidedSearchTests: XCTestCase {
         result.novelSteps = [4]
         search.observe(kept, result)
         XCTAssertEqual(search.corpus.first?.frontier, [4])
+        // A new frontier is probed first: before its step, then after it.
+        XCTAssertEqual(search.pending.map(\.cut), [4, 5])
+        let probe = search.next(fresh: FuzzProgram(pack: "template", seed: 0, options: [:]), choices: 0)
+        XCTAssertEqual(probe.kind, .probe)
+        XCTAssertEqual(probe.request.program?.count, 4)
+        XCTAssertEqual(search.pending.count, 1)
         XCTAssertEqual(search.corpus.count, 1)
         var kinds = Set<GuidedSearch.Kind>()
         for index in 0..<300 {

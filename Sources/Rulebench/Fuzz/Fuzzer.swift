@@ -257,12 +257,13 @@ public struct Fuzzer {
 
     /// The guided search's breadth-first sweep: every sequence of legal
     /// actions up to depth 3 from the first run's setup (fewer when the tree
-    /// would pass `nodeLimit` nodes), each perform and undo checked, inside
+    /// would pass `nodeLimit` nodes: it must cost less than the bugs random
+    /// runs find in a second), each perform and undo checked, inside
     /// the kernel (see `Explorer`). A rare line of play two or three moves
     /// deep is found here at once. When the sweep fails, its path is played
     /// again as a program (its actions, then undo of all of them) and
     /// returned with the result, and the sweep's node count.
-    func sweep(seed: Int64, nodeLimit: Int = 20_000) -> (FuzzProgram, FuzzExecutor.Result, Int)? {
+    func sweep(seed: Int64, nodeLimit: Int = 5_000) -> (FuzzProgram, FuzzExecutor.Result, Int)? {
         let start = FuzzProgram(pack: options.pack, seed: seed, options: options.setupOptions)
         var counts: [Int] = []
         var nodes = 0
@@ -286,16 +287,18 @@ public struct Fuzzer {
     }
 
     /// A probe of the guided search: plays a kept program's start, then
-    /// walks every line of play two moves deep from where it ends (one when
-    /// more than 50 actions are legal there), each perform and undo checked
-    /// (`Explorer`, inside the kernel). A failure is played again as a
-    /// program: the start, the walk's path, and the undo of the path.
+    /// tries every action legal where it ends, each perform and undo checked
+    /// (`Explorer`, inside the kernel; two moves deep when at most 8 actions
+    /// are legal there). A frontier is where a new branch of the rules first
+    /// ran, often in `legal`: the move it offers is tried at once. A failure
+    /// is played again as a program: the start, the walk's path, and the
+    /// undo of the path.
     func probe(_ run: GuidedSearch.Run) -> (program: FuzzProgram, result: FuzzExecutor.Result, nodes: Int) {
         let (start, result) = executor.play(run.start, run.request)
         guard result.finding == nil, result.valid, let game = executor.games.main,
               let legal = try? game.legalActions() else { return (start, result, 0) }
         do {
-            return (start, result, try Explorer(game: game, depth: legal.count <= 50 ? 2 : 1).run().total)
+            return (start, result, try Explorer(game: game, depth: legal.count <= 8 ? 2 : 1).run().total)
         } catch {
             var program = start
             program.steps += error.path.map { .perform($0) } + [.undo(error.path.count)]

@@ -7,10 +7,11 @@ import Foundation
 /// keeps every run that reached line-to-line edges of the pack's Lua that no
 /// earlier run had (the kernel counts them while coverage is on), with the
 /// steps where it did (its frontier), and spends most runs building on
-/// those: it replays a kept run's first steps up to its frontier and walks
-/// every line of play one or two moves deep from there (a probe), or goes
-/// on from there at random, replays them with one action's params changed,
-/// or joins the start of one kept run to the end of another. The
+/// those: each new frontier is probed once, soon (the kept run's first
+/// steps replayed up to it, then every legal action there tried, with its
+/// undo checked); other runs replay a kept run up to its frontier and go
+/// on at random, change one action's params there, or join the start of
+/// one kept run to the end of another. The
 /// rest are fresh games, some of them *swarm* runs that leave out a random
 /// subset of the action kinds (so that rare actions are not crowded out by
 /// common ones). Every choice comes from the session's seed, so a session
@@ -45,6 +46,11 @@ struct GuidedSearch {
 
     /// The kept programs, oldest first.
     private(set) var corpus: [Kept] = []
+    /// Probes not yet run: each new frontier is probed once, soon (the
+    /// legal move a new branch offers is tried before the game moves on).
+    private(set) var pending: [(program: FuzzProgram, cut: Int)] = []
+    /// Pending probes at most; past it the oldest are dropped.
+    let pendingCapacity = 64
     /// Kept programs at most; past it, the one that reached the fewest new edges goes.
     let capacity = 256
     private var random: FuzzRandom
@@ -62,8 +68,16 @@ struct GuidedSearch {
     /// The next run. `fresh` is the fresh game the session would play now
     /// (its game seed and generator seed come from the run's index).
     mutating func next(fresh: FuzzProgram, choices: UInt64) -> Run {
-        let roll = random.below(100)
         var request = Kernel.RunRequest(program: nil, choices: choices, depth: depth, rewindAtEnd: true)
+        if !pending.isEmpty {
+            let (program, cut) = pending.removeFirst()
+            request.program = Array(program.steps.prefix(cut))
+            request.depth = cut
+            request.checkLegality = true
+            request.rewindAtEnd = false
+            return Run(start: program, request: request, kind: .probe)
+        }
+        let roll = random.below(100)
         if corpus.isEmpty || roll < 20 { return Run(start: fresh, request: request, kind: .fresh) }
         if roll < 35, actions.count > 1 {
             request.exclude = swarmExclusions()
@@ -105,6 +119,13 @@ struct GuidedSearch {
             corpus.remove(at: weakest)
         }
         corpus.append(Kept(program: program, fresh: result.fresh, frontier: result.novelSteps))
+        // Probe each new frontier: the state before the step (where `legal`
+        // first showed the new branch) and after it (where it first ran).
+        for step in result.novelSteps where step > 0 {
+            pending.append((program, step))
+            if step + 1 <= program.steps.count { pending.append((program, step + 1)) }
+        }
+        if pending.count > pendingCapacity { pending.removeFirst(pending.count - pendingCapacity) }
     }
 
     /// Where to cut a kept program: mostly at its frontier, just before a
