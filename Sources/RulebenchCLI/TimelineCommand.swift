@@ -39,7 +39,8 @@ struct TimelineCommand: ParsableCommand {
             var configuration = Game.Configuration()
             configuration.printHandler = { _ in }
             result = try StepAnimation.of(parsed, directory: url.deletingLastPathComponent(), step: step, configuration: configuration)
-        } catch let error as RulebenchError {
+        } catch {
+            // Both calls throw only RulebenchError (typed throws).
             complain("\(error)")
             throw Outcome.badInput.exitCode
         }
