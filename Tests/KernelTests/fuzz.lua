@@ -75,6 +75,9 @@ assert(API.depth() == 0 and API.hash() == h0 and K.game.n == 0)
 assert(API.replay(K.encode({ { name = "add", params = {}, hash = "not the hash" } })) ~= "")
 API.replayabort()
 assert(API.depth() == 0 and API.hash() == h0)
--- The same call again gives the same run.
+-- The same call again gives the same run, and the plans it sees first go
+-- to Swift again (the rolled-back call's never reached it).
+assert(reply.plans[1] and reply.plans[1].plan, "a first plan is sent with its bytes")
 local again = K.decode((API.fuzz(K.encode({ choices = 5, depth = 30, final = false }))))
 assert(same(again.trace, reply.trace))
+assert(again.plans[1].plan and again.plans[1].id ~= reply.plans[1].id)

@@ -160,6 +160,8 @@ end
 -- The plan's id; the first time, its bytes go to Swift for judging. At
 -- most 20,000 hashes are kept: past that the table starts afresh (ids stay
 -- unique; a plan seen again is judged again).
+local NEWPLANS = {}   -- the hashes the current fuzz call added (see forgetnewplans)
+
 local function planid(plan)
   local key = valuehash(plan)
   local id = PLANIDS[key]
@@ -167,7 +169,20 @@ local function planid(plan)
   if PLANCOUNT >= 20000 then PLANIDS, PLANCOUNT = {}, 0 end
   id, NEXTPLAN, PLANCOUNT = NEXTPLAN, NEXTPLAN + 1, PLANCOUNT + 1
   PLANIDS[key] = id
+  NEWPLANS[#NEWPLANS + 1] = key
   return id, true
+end
+
+-- A call rolled back never reached Swift, so Swift never judged the plans
+-- it saw first: they must count as new again when the call runs again.
+local function forgetnewplans()
+  for i = 1, #NEWPLANS do
+    if PLANIDS[NEWPLANS[i]] then
+      PLANIDS[NEWPLANS[i]] = nil
+      PLANCOUNT = PLANCOUNT - 1
+    end
+  end
+  NEWPLANS = {}
 end
 
 -- How often each action was performed, undone and redone by the fuzzer's
@@ -366,6 +381,7 @@ local STARTED        -- the journal mark the last fuzz call began at (see API.fu
 function API.fuzz(request)
   if ops.depth() ~= 0 then K.fail("error", "a fuzz run starts from a game with no history") end
   STARTED = mark()
+  NEWPLANS = {}
   request = decode(request)
   local raw = {}
   local function rawindex(bytes) raw[#raw + 1] = bytes; return #raw end
@@ -493,12 +509,16 @@ local function rollbackto(start)
   RUN, REPLAYING = nil, nil
 end
 
-function API.fuzzabort() rollbackto(STARTED) end
+function API.fuzzabort()
+  rollbackto(STARTED)
+  forgetnewplans()
+end
 function API.replayabort() rollbackto(REPLAYED) end
 
 -- An abort while a run or a replay is in progress (a call that failed in
 -- the middle): back to the state it started from.
 function K.onabort()
+  if RUN then forgetnewplans() end
   local start = RUN and RUN.mark or REPLAYING
   if start then
     rollback(start)
