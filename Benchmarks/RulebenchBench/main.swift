@@ -4,6 +4,7 @@
 //        rulebench-bench --profile PACK      Lua VM instructions per checked step, by function
 //        rulebench-bench --profile-explore PACK DEPTH   the same per node of explore
 //        rulebench-bench --loop PACK SECONDS   only checked steps, for `perf record`
+//        rulebench-bench --loop-kernel PACK SECONDS   the same in the fuzzer's kernel loop (row 1k)
 //        rulebench-bench --profile-restart PACK   VM instructions of a restart, by function
 //        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S]   time to detect each planted bug (minutes)
 import Foundation
@@ -171,14 +172,15 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--profile-expl
 
 /// `rulebench-bench --loop PACK SECONDS`: checked steps of row (1) and
 /// nothing else, for about SECONDS, so that `perf record` sees only them.
-if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--loop" {
+if CommandLine.arguments.count == 4, ["--loop", "--loop-kernel"].contains(CommandLine.arguments[1]) {
     let pack = CommandLine.arguments[2]
     let sequence = try games(pack: pack, options: [:], length: 1500)
     let steps = sequence.map(\.count).reduce(0, +)
     let limit = Double(CommandLine.arguments[3]) ?? 5
+    let measure = CommandLine.arguments[1] == "--loop" ? checkedStep : kernelCheckedStep
     var rounds = 0, spent = 0.0
     while spent < limit {
-        spent += try checkedStep(pack: pack, options: [:], games: sequence, config: configuration()) * Double(steps) * 3
+        spent += try measure(pack, [:], sequence, configuration()) * Double(steps) * 3
         rounds += 1
     }
     print("\(pack): \(us(spent / Double(rounds * steps * 3))) per checked step over \(rounds * 3) rounds of \(steps) steps")
