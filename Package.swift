@@ -28,7 +28,7 @@ let package = Package(
             name: "Rulebench",
             dependencies: ["CLua", "LuaShim", .product(name: "Yams", package: "Yams")],
             // The kernel's Lua files are compiled into the library: no bundle at run time.
-            resources: [.embedInCode("Kernel")]
+            resources: [.embedInCode("Kernel"), .embedInCode("Authoring/Templates")]
         ),
         .executableTarget(
             name: "RulebenchCLI",
