@@ -81,6 +81,7 @@ func kernelCheckedStep(pack: String, options: [String: StateValue], games: [[Act
     var fuzzOptions = Fuzzer.Options(pack: pack)
     fuzzOptions.configuration = config
     fuzzOptions.setupOptions = options
+    fuzzOptions.search = .uniform   // no coverage hook: the steps of row (1), nothing more
     let fuzzer = Fuzzer(options: fuzzOptions)
     let steps = games.flatMap { calls in calls.flatMap { [FuzzStep.perform($0), .undo(1), .redo(1)] } + [.undo(calls.count)] }
     let program = FuzzProgram(pack: pack, seed: 3, options: options, steps: steps)

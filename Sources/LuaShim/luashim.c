@@ -121,6 +121,7 @@ struct RBVM {
     RBBuffer reply;
     RBCoverage coverage;     /* lines and edges of rule code run (see coverage()) */
     int user;                /* a user call runs (coverage is collected only then) */
+    RBReruns reruns;         /* watched work that ran again counted (see rb_reruns) */
 };
 
 /* ---------- buffers ---------- */
@@ -222,7 +223,10 @@ static void rb_cover_line(RBVM *vm, lua_State *L, lua_Debug *ar);
  *                   spent its budget is stopped, rolled back and run again
  *                   counted (see rb_call); one that ends sooner cannot have
  *                   run more instructions than the budget, so its result is
- *                   exactly the counted run's.
+ *                   exactly the counted run's. In the kernel's step loops
+ *                   the unit is one operation, not the call: each runs
+ *                   under protect(), which watches it alone and runs only
+ *                   it again counted when it is suspect.
  *
  * The bound: a call is suspect once
  *     charges + elapsed_ns * RB_WATCH_INSTRUCTIONS_PER_NS >= budget
@@ -285,6 +289,11 @@ static void rb_normal_hook(RBVM *vm, lua_State *L) {
      * profile, with no budget) stays. */
 }
 
+/* How a user call is budgeted (see RB_RUN_WATCHED): counted from the
+ * start; watched as a whole; or watched one operation at a time (the
+ * kernel's step loops, see protect()). */
+enum { RB_WATCH_NONE, RB_WATCH_CALL, RB_WATCH_OPERATIONS };
+
 #define RB_WATCH_INSTRUCTIONS_PER_NS 4
 /* Below this budget (1 ms of allowance) calls are counted from the start:
  * too many would outlive the allowance and run twice. */
@@ -328,6 +337,17 @@ static void rb_stop_kernel(lua_State *L) {
     lua_sethook(L, rb_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, RB_HOOK_PERIOD);
 }
 
+/* A stop set from the watchdog thread can be lost: lua_sethook writes the
+ * hook, its count and the frames' traps with plain stores while the Lua
+ * thread runs, and that thread may overwrite one of them (a line hook
+ * decrements the hook count on every line; a frame clears its trap when it
+ * sees no hook mask yet). So while a stopped operation still runs, the
+ * watchdog sets the stop again every tick: a lost store only delays it. */
+static void rb_restop_locked(RBVM *vm) {
+    rb_stop_rules(vm->L);
+    if (vm->running != NULL && vm->running != vm->L) rb_stop_rules(vm->running);
+}
+
 /* Stops the watched call: called with vm->lock held, by the watchdog thread
  * or by the Lua thread itself (an overdraft). lua_sethook may be called
  * asynchronously (lua.c does it from a signal handler); the running loop
@@ -335,8 +355,7 @@ static void rb_stop_kernel(lua_State *L) {
 static void rb_fire_locked(RBVM *vm) {
     if (atomic_load(&vm->fired)) return;
     atomic_store(&vm->fired, 1);
-    rb_stop_rules(vm->L);
-    if (vm->running != NULL && vm->running != vm->L) rb_stop_rules(vm->running);
+    rb_restop_locked(vm);
 }
 
 static void rb_fire(RBVM *vm) {
@@ -459,6 +478,7 @@ static int rb_charge(lua_State *L) {
 
 static int64_t rb_watch_bound(RBVM *vm, int64_t id, int64_t start);
 static void rb_watch_next(RBVM *vm, int64_t start);
+static void rb_watch_wake_up(void);
 
 /* operation(): a kernel loop that runs many operations in one call (explore)
  * starts each with this, so each has a whole budget, as if Swift had made a
@@ -509,29 +529,76 @@ static void rb_operation_settle(RBVM *vm) {
     rb_normal_hook(vm, vm->L);
 }
 
-/* protect(f, ...): runs f(...) as one operation of a kernel loop, as if
- * Swift had made a user call for it: a fresh budget (see operation()), a
- * protected call with the bridge's message handler (a traceback for a
- * string error; kernel error objects pass untouched), and afterwards a
- * budget that lets the kernel carry on. Returns true and f's results, or
- * false, the error value and its cause: "budget", "memory" or "error".
- * The fuzzer's step loop uses it, so that a rejected or failing step is
- * recorded in the kernel rather than unwinding to Swift.
- *
- * A watched call that was stopped (past its allowance) cannot go on: the
- * whole call runs again counted, so protect raises the stop at once. */
-static int rb_protect(lua_State *L) {
+/* Whether watched operation `id`, begun at `start` and ending at `end`,
+ * may have overrun its budget: overdrawn, or past its allowance (see
+ * RB_RUN_WATCHED). */
+static int rb_watch_overran(RBVM *vm, int64_t id, int64_t start, int64_t end) {
+    if (vm->remaining <= 0) return 1;
+    int64_t allowance = vm->remaining / RB_WATCH_INSTRUCTIONS_PER_NS;
+    if (end - start < allowance) return 0;         /* CPU time <= wall time */
+    return rb_watch_bound(vm, id, start) >= allowance;
+}
+
+/* Ends the watched operation of protect(): from here until the next one
+ * the kernel runs its own code, out of the watchdog's sight. Returns 1
+ * when the operation must run again counted: it was stopped, or it may
+ * have overrun its budget. */
+static int rb_watch_operation_end(RBVM *vm) {
+    int64_t end = rb_now();
+    pthread_mutex_lock(&vm->lock);
+    int64_t id = atomic_load(&vm->watch_id);
+    atomic_store(&vm->watch_id, 0);
+    int fired = atomic_load(&vm->fired);
+    atomic_store(&vm->fired, 0);
+    pthread_mutex_unlock(&vm->lock);
+    if (fired) {
+        rb_normal_hook(vm, vm->L);     /* lift the stop */
+        return 1;
+    }
+    return rb_watch_overran(vm, id, atomic_load(&vm->watch_start), end);
+}
+
+static void rb_coverage_rollback_to(RBVM *vm, size_t mark, uint64_t fresh);
+
+/* release(): a kernel loop has run its last operation; what is left of the
+ * call is the kernel's own work (encoding its reply), which runs no rule
+ * code and so needs no budget: the call runs free from here, neither
+ * watched nor counted. */
+static int rb_release(lua_State *L) {
     RBVM *vm = rb_vm_of(L);
-    luaL_checktype(L, 1, LUA_TFUNCTION);
-    lua_pushcfunction(L, rb_operation);
-    lua_call(L, 0, 0);
-    if (vm->armed && vm->run == RB_RUN_WATCHED && atomic_load(&vm->fired)) goto stopped;
+    if (!vm->armed || vm->exhausted || atomic_load(&vm->fired)) return 0;
+    if (vm->run == RB_RUN_WATCHED) {
+        int64_t end = rb_now();
+        pthread_mutex_lock(&vm->lock);
+        int64_t id = atomic_load(&vm->watch_id);
+        int64_t start = atomic_load(&vm->watch_start);
+        pthread_mutex_unlock(&vm->lock);
+        if (id != 0 && rb_watch_overran(vm, id, start, end)) {
+            rb_fire(vm);               /* an operation() of explore's kind ran long */
+            return 0;
+        }
+        pthread_mutex_lock(&vm->lock);
+        atomic_store(&vm->watch_id, 0);
+        vm->running = NULL;
+        pthread_mutex_unlock(&vm->lock);
+    }
+    vm->run = RB_RUN_FREE;
+    rb_normal_hook(vm, vm->L);
+    return 0;
+}
+
+/* Runs the function at index 1 with the arguments above it, under the
+ * bridge's message handler; returns lua_pcall's status. */
+static int rb_protect_call(lua_State *L, RBVM *vm) {
     vm->memory_hit = 0;
     int n = lua_gettop(L);
     lua_pushcfunction(L, rb_msgh);
     lua_insert(L, 1);
-    int status = lua_pcall(L, n - 1, LUA_MULTRET, 1);
-    if (vm->armed && vm->run == RB_RUN_WATCHED && atomic_load(&vm->fired)) goto stopped;
+    return lua_pcall(L, n - 1, LUA_MULTRET, 1);
+}
+
+/* protect()'s results for a call that returned `status` (see protect). */
+static int rb_protect_results(lua_State *L, RBVM *vm, int status) {
     if (status == LUA_OK) {
         rb_operation_settle(vm);
         lua_pushboolean(L, 1);
@@ -546,9 +613,76 @@ static int rb_protect(lua_State *L) {
     lua_insert(L, -2);
     lua_pushstring(L, cause);
     return 3;
-stopped:
-    lua_pushliteral(L, RB_WATCH_MESSAGE);
-    return lua_error(L);
+}
+
+/* protect(f, ...): runs f(...) as one operation of a kernel loop, as if
+ * Swift had made a user call for it: a fresh budget, a protected call with
+ * the bridge's message handler (a traceback for a string error; kernel
+ * error objects pass untouched), and afterwards a budget that lets the
+ * kernel carry on. Returns true and f's results, or false, the error value
+ * and its cause: "budget", "memory" or "error". The fuzzer's step loop
+ * uses it, so that a rejected or failing step is recorded in the kernel
+ * rather than unwinding to Swift.
+ *
+ * In a watched call only the operations are watched: the kernel's own
+ * work between them (and before the first: decoding a request) runs no
+ * rule code, and long work in C there (decoding, encoding) must not look
+ * like an operation that ran long. An operation that may have overrun its
+ * budget (the watchdog stopped it, or it ended past its allowance) returns
+ * "again" instead of its results: the caller rolls its effects back and
+ * runs it once more with countedprotect(), whose verdict is the exact one.
+ * So only that operation runs twice, not the whole loop. */
+static int rb_protect(lua_State *L) {
+    RBVM *vm = rb_vm_of(L);
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    int watched = vm->armed && vm->run == RB_RUN_WATCHED;
+    if (!watched) {
+        lua_pushcfunction(L, rb_operation);    /* counted: a fresh count */
+        lua_call(L, 0, 0);
+        return rb_protect_results(L, vm, rb_protect_call(L, vm));
+    }
+    if (atomic_load(&vm->fired)) {             /* stopped outside any operation */
+        lua_pushliteral(L, RB_WATCH_MESSAGE);
+        return lua_error(L);
+    }
+    vm->coverage.previous = 0;
+    vm->remaining = vm->budget;
+    vm->spent = 0;
+    rb_watch_next(vm, rb_now());
+    rb_watch_wake_up();                        /* it sleeps after a long stretch unwatched */
+    size_t coverage_mark = vm->coverage.undone;
+    uint64_t coverage_fresh = vm->coverage.fresh;
+    int status = rb_protect_call(L, vm);
+    if (!rb_watch_operation_end(vm)) return rb_protect_results(L, vm, status);
+    rb_coverage_rollback_to(vm, coverage_mark, coverage_fresh);  /* the counted run covers it */
+    vm->reruns.operations++;
+    lua_settop(L, 0);
+    lua_pushliteral(L, "again");
+    return 1;
+}
+
+/* countedprotect(f, ...): protect() for an operation that must run under
+ * the count hook: the one a watched loop found suspect. In a call that is
+ * not watched it is protect(). */
+static int rb_counted_protect(lua_State *L) {
+    RBVM *vm = rb_vm_of(L);
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    if (!(vm->armed && vm->run == RB_RUN_WATCHED)) return rb_protect(L);
+    vm->run = RB_RUN_COUNTED;
+    vm->exhausted = 0;
+    vm->hard = 0;
+    vm->kernel_spent = 0;
+    vm->remaining = vm->budget;
+    vm->spent = 0;
+    vm->coverage.previous = 0;
+    rb_normal_hook(vm, vm->L);                 /* a fresh count */
+    int results = rb_protect_results(L, vm, rb_protect_call(L, vm));
+    vm->exhausted = 0;
+    vm->run = RB_RUN_WATCHED;                  /* unwatched until the next operation */
+    vm->remaining = vm->budget;
+    vm->spent = 0;
+    rb_normal_hook(vm, vm->L);
+    return results;
 }
 
 void rb_set_instruction_budget(RBVM *vm, int64_t instructions) {
@@ -563,6 +697,8 @@ void rb_set_memory_cap(RBVM *vm, size_t bytes) {
 size_t rb_memory_used(RBVM *vm) { return vm->used; }
 
 int64_t rb_instructions_used(RBVM *vm) { return vm->spent; }
+
+RBReruns rb_reruns(RBVM *vm) { return vm->reruns; }
 
 /* ---------- the watchdog ---------- */
 
@@ -608,7 +744,9 @@ static void rb_watch_look(RBVM *vm, int64_t now, int64_t id) {
      * that `start` is already the next one's. Both only delay a stop by a
      * tick; `start` is never older than operation `id`'s, since each start
      * is stored before its id. */
-    if (atomic_load(&vm->watch_id) == id && !atomic_load(&vm->fired)) {
+    if (atomic_load(&vm->watch_id) == id && atomic_load(&vm->fired)) {
+        rb_restop_locked(vm);
+    } else if (atomic_load(&vm->watch_id) == id) {
         int64_t cpu = rb_thread_cpu(vm->watch_clock);
         int64_t wall = rb_now();            /* after the CPU clock: see the bound */
         if (cpu < 0) {
@@ -713,17 +851,26 @@ static void rb_watch_next(RBVM *vm, int64_t start) {
     atomic_store(&vm->watch_id, id);
 }
 
-static void rb_watch_begin(RBVM *vm) {
-    int64_t start = rb_now();
-    vm->watch_clock = rb_thread_clock_self();   /* no system call */
-    atomic_store(&vm->watch_allowance, vm->budget / RB_WATCH_INSTRUCTIONS_PER_NS);
-    vm->running = vm->L;
-    rb_watch_next(vm, start);
+/* Wakes the watchdog if it fell asleep (no watched call for a while). */
+static void rb_watch_wake_up(void) {
     if (atomic_load(&rb_watch_sleeping)) {
         pthread_mutex_lock(&rb_watch_lock);
         pthread_cond_signal(&rb_watch_wake);
         pthread_mutex_unlock(&rb_watch_lock);
     }
+}
+
+/* Starts watching a call: its first operation begins now, unless only
+ * its operations are watched (`operations_only`: each protect() begins
+ * one; see protect). */
+static void rb_watch_begin(RBVM *vm, int operations_only) {
+    int64_t start = rb_now();
+    vm->watch_clock = rb_thread_clock_self();   /* no system call */
+    atomic_store(&vm->watch_allowance, vm->budget / RB_WATCH_INSTRUCTIONS_PER_NS);
+    vm->running = vm->L;
+    if (operations_only) return;
+    rb_watch_next(vm, start);
+    rb_watch_wake_up();
 }
 
 /* The slow path, for an operation `id` that began at `start` and ends past
@@ -752,11 +899,9 @@ static int rb_watch_end(RBVM *vm) {
     int fired = atomic_load(&vm->fired);
     pthread_mutex_unlock(&vm->lock);
     if (fired) lua_sethook(vm->L, NULL, 0, 0);
-    if (fired || vm->remaining <= 0) return 1;
-    int64_t start = atomic_load(&vm->watch_start);
-    int64_t allowance = vm->remaining / RB_WATCH_INSTRUCTIONS_PER_NS;
-    if (end - start < allowance) return 0;         /* CPU time <= wall time */
-    return rb_watch_bound(vm, id, start) >= allowance;
+    if (fired) return 1;
+    if (id == 0) return 0;              /* no operation was running (see protect) */
+    return rb_watch_overran(vm, id, atomic_load(&vm->watch_start), end);
 }
 
 /* ---------- coroutines ---------- */
@@ -932,7 +1077,7 @@ static void rb_arm(RBVM *vm, RBCallMode mode, int watch) {
     vm->limit = mode == RB_MODE_USER ? vm->cap : vm->cap + RB_ENGINE_RESERVE;
     vm->run = !vm->armed ? RB_RUN_FREE : watch ? RB_RUN_WATCHED : RB_RUN_COUNTED;
     rb_normal_hook(vm, vm->L);   /* counted: a fresh count */
-    if (vm->run == RB_RUN_WATCHED) rb_watch_begin(vm);   /* after: a stop must not be overwritten */
+    if (vm->run == RB_RUN_WATCHED) rb_watch_begin(vm, watch == RB_WATCH_OPERATIONS);   /* after: a stop must not be overwritten */
 }
 
 /* After a call: lift the budget and the hook, so the next call (and the
@@ -1062,10 +1207,11 @@ static void rb_coverage_mark(RBVM *vm) {
     vm->coverage.fresh_at_mark = vm->coverage.fresh;
 }
 
-/* The call runs again: forget the lines and edges its first run added. */
-static void rb_coverage_rollback(RBVM *vm) {
+/* Forgets the lines and edges added since the log stood at `mark` (with
+ * `fresh` new edges counted then). */
+static void rb_coverage_rollback_to(RBVM *vm, size_t mark, uint64_t fresh) {
     RBCoverage *c = &vm->coverage;
-    while (c->undone > 0) {
+    while (c->undone > mark) {
         struct RBCoverageUndo *u = &c->undo[--c->undone];
         if (u->edge != UINT64_MAX) c->edges[u->edge] = 0;
         if (u->source == NULL) continue;
@@ -1074,7 +1220,12 @@ static void rb_coverage_rollback(RBVM *vm) {
             i = (i + 1) & (c->capacity - 1);
         if (c->lines[i].source != NULL && c->lines[i].count > 0) c->lines[i].count--;
     }
-    c->fresh = c->fresh_at_mark;
+    c->fresh = fresh;
+}
+
+/* The call runs again: forget the lines and edges its first run added. */
+static void rb_coverage_rollback(RBVM *vm) {
+    rb_coverage_rollback_to(vm, 0, vm->coverage.fresh_at_mark);
 }
 
 /* The line hook: a line of rule code is about to run. The chunk's source
@@ -1628,7 +1779,8 @@ static void rb_push_helpers(lua_State *L) {
         {"coverage", rb_coverage}, {"coveredges", rb_coveredges}, {"coverlines", rb_coverlines},
         {"charge", rb_charge},
         {"coresume", rb_coresume}, {"cowrap", rb_cowrap}, {"coclose", rb_coclose},
-        {"operation", rb_operation}, {"protect", rb_protect},
+        {"operation", rb_operation}, {"protect", rb_protect}, {"countedprotect", rb_counted_protect},
+        {"release", rb_release},
         {NULL, NULL}};
     luaL_newlib(L, helpers);
     rb_open_statecore(L); /* C.state: state.lua's hot path (statecore.c) */
@@ -1682,7 +1834,7 @@ RBStatus rb_load_kernel(RBVM *vm, int count, const char *const *sources, const s
     lua_pushcfunction(L, rb_msgh);
     lua_pushcfunction(L, rb_load_kernel_protected);
     lua_pushlightuserdata(L, &load);
-    rb_arm(vm, RB_MODE_ENGINE, 0);
+    rb_arm(vm, RB_MODE_ENGINE, RB_WATCH_NONE);
     int status = lua_pcall(L, 1, 0, 1);
     rb_disarm(vm);
     return rb_status(vm, status);
@@ -1733,13 +1885,17 @@ static int rb_run(RBVM *vm, RBCallMode mode, RBCall *call, int watch) {
  * which also spares an operation left pending). Loading a pack registers the
  * pack and its modules, which abort does not undo: those calls, and any call
  * not listed here, are counted from the start. */
-static const struct { const char *name; int aborts; const char *abort; } rb_restartable[] = {
-    {"perform", 1, "abort"}, {"undo", 1, "abort"}, {"newgame", 1, "abort"}, {"set", 1, "abort"},
-    {"explore", 1, "abort"},
-    /* A fuzz run or a replay may have finished when its call is found to
-     * have run long: its own abort rolls back to where it began even then. */
-    {"fuzz", 1, "fuzzabort"}, {"replay", 1, "replayabort"},
-    {"legal", 0, NULL}, {"render", 0, NULL}, {"invariants", 0, NULL}, {NULL, 0, NULL}};
+static const struct { const char *name; int aborts; const char *abort; int watch; } rb_restartable[] = {
+    {"perform", 1, "abort", RB_WATCH_CALL}, {"undo", 1, "abort", RB_WATCH_CALL},
+    {"newgame", 1, "abort", RB_WATCH_CALL}, {"set", 1, "abort", RB_WATCH_CALL},
+    {"explore", 1, "abort", RB_WATCH_CALL},
+    /* The kernel's step loops: each operation runs under protect(), which
+     * watches it alone and runs it again counted when it is suspect. A
+     * call stopped between operations runs again whole; it may have
+     * finished by then, so its own abort rolls back to where it began. */
+    {"fuzz", 1, "fuzzabort", RB_WATCH_OPERATIONS}, {"replay", 1, "replayabort", RB_WATCH_OPERATIONS},
+    {"legal", 0, NULL, RB_WATCH_CALL}, {"render", 0, NULL, RB_WATCH_CALL},
+    {"invariants", 0, NULL, RB_WATCH_CALL}, {NULL, 0, NULL, 0}};
 
 RBStatus rb_call(RBVM *vm, RBCallMode mode, const char *function,
                  int argc, const char *const *argv, const size_t *lengths) {
@@ -1747,18 +1903,19 @@ RBStatus rb_call(RBVM *vm, RBCallMode mode, const char *function,
     lua_settop(L, 0);
     if (!lua_checkstack(L, 8)) return RB_MEMORY;
     RBCall call = {function, argc, argv, lengths};
-    int restart = -1;
+    int restart = -1, watch = RB_WATCH_NONE;
     const char *abort_function = "abort";
     if (mode == RB_MODE_USER && vm->budget >= RB_WATCH_MIN_BUDGET) {
         for (int i = 0; rb_restartable[i].name; i++) {
             if (strcmp(function, rb_restartable[i].name) != 0) continue;
             restart = rb_restartable[i].aborts;
             abort_function = rb_restartable[i].abort;
+            watch = rb_restartable[i].watch;
         }
-        if (restart >= 0 && !rb_watch_ready()) restart = -1;
+        if (restart >= 0 && !rb_watch_ready()) restart = -1, watch = RB_WATCH_NONE;
     }
     rb_coverage_mark(vm);
-    int status = rb_run(vm, mode, &call, restart >= 0);
+    int status = rb_run(vm, mode, &call, watch);
     if (status != RB_RERUN) return (RBStatus)status;
     /* The watched run was stopped, or ended too late to be sure it stayed
      * within the budget. Roll it back and run the very same call again,
@@ -1770,12 +1927,13 @@ RBStatus rb_call(RBVM *vm, RBCallMode mode, const char *function,
      * second run finds loaded). A full collection first, so that the first
      * run's garbage does not crowd the second run against the memory cap. */
     rb_coverage_rollback(vm);   /* the second run reaches the same lines: count them once */
+    vm->reruns.calls++;
     if (restart) {
         RBCall abort_call = {abort_function, 0, NULL, NULL};
-        status = rb_run(vm, RB_MODE_ENGINE, &abort_call, 0);
+        status = rb_run(vm, RB_MODE_ENGINE, &abort_call, RB_WATCH_NONE);
         if (status != RB_OK) return (RBStatus)status;
     }
     lua_settop(L, 0);
     lua_gc(L, LUA_GCCOLLECT, 0);
-    return (RBStatus)rb_run(vm, mode, &call, 0);
+    return (RBStatus)rb_run(vm, mode, &call, RB_WATCH_NONE);
 }

@@ -95,6 +95,17 @@ final class FuzzKernelTests: XCTestCase {
             XCTAssertTrue(message.contains("mark.lua:"), message)
             XCTAssertEqual(result.outcomes[1], .undone(0))
             XCTAssertEqual(result.trace.count, 3)
+            // A budget of 4M or more runs watched: each spinning attempt is
+            // stopped and run again counted, alone, not the whole run (a
+            // loaded machine may make other operations suspect too). Smaller
+            // budgets are counted from the start and never run again.
+            let reruns = try XCTUnwrap(executor.games.main).kernel.reruns
+            if budget >= 4_000_000 {
+                XCTAssertGreaterThanOrEqual(reruns.operations, 2, "budget \(budget)")
+            } else {
+                XCTAssertEqual(reruns.operations, 0, "budget \(budget)")
+                XCTAssertEqual(reruns.calls, 0, "budget \(budget)")
+            }
         }
     }
 

@@ -83,6 +83,17 @@ size_t rb_memory_used(RBVM *vm);
 /// (allocation, `charge`).
 int64_t rb_instructions_used(RBVM *vm);
 
+/// Watched work that had to run again counted, since the state was opened:
+/// whole calls (a call stopped, or ended too late to be sure of its budget),
+/// and single operations of a kernel loop (see protect() in luashim.c).
+typedef struct RBReruns {
+    int64_t calls;
+    int64_t operations;
+} RBReruns;
+
+/// How often watched work ran again counted in this state (see RBReruns).
+RBReruns rb_reruns(RBVM *vm);
+
 /// Compiles and runs the kernel's chunks (text only, never bytecode), in order.
 /// The first chunk is called with the C helpers and returns the kernel's shared
 /// table; each later chunk is called with that table. The last chunk returns

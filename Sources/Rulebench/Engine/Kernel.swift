@@ -36,6 +36,10 @@ final class Kernel {
     /// Bytes the Lua state holds.
     var memoryUsed: Int { vm.memoryUsed }
 
+    /// How often watched work ran again counted in this state: whole calls,
+    /// and single operations of the kernel's loops (see `LuaVM.reruns`).
+    var reruns: (calls: Int64, operations: Int64) { vm.reruns }
+
     // MARK: Loading packs
 
     /// What `pack.lua` declares about itself before its actions load.

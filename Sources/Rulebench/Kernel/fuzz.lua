@@ -20,7 +20,19 @@
 local K = ...
 local API = K.API
 local ops = K.ops
-local protect = K.C.protect
+local cprotect, countedprotect, release = K.C.protect, K.C.countedprotect, K.C.release
+local pack, unpack = table.pack, table.unpack
+
+-- One operation of the loop (C.protect): true and f's results, or false,
+-- the error and its cause. An operation the watched call found suspect
+-- (it may have overrun its budget) is rolled back and run again counted,
+-- so its verdict is exact and only it runs twice, not the whole loop.
+local function protect(f, ...)
+  local r = pack(cprotect(f, ...))
+  if r[1] ~= "again" then return unpack(r, 1, r.n) end
+  ops.abort()
+  return countedprotect(f, ...)
+end
 local ERRMETA = K.C.errormeta
 local hashof, mark, rollback, encode, decode = K.hash, K.mark, K.rollback, K.encode, K.decode
 local same, valuehash, coveredges = K.C.same, K.C.valuehash, K.C.coveredges
@@ -441,6 +453,7 @@ function API.fuzz(request)
   if request.final and not result.finding and result.valid then
     result.rewound = rewind()
   end
+  release()   -- no rule code from here on: the reply is not under the budget
   local h = RUN.history
   local entries = {}
   for i = 1, #h.entries do
@@ -495,11 +508,12 @@ function API.replay(steps)
   return result
 end
 
--- A fuzz call (or a replay) that ran long runs again counted (luashim.c,
--- rb_call). It may have finished first: RUN is gone and the game is where
--- the run ended. So the abort before the second run rolls back to where the
--- last fuzz call began, whatever happened since; it runs only right after
--- that call.
+-- A fuzz call (or a replay) that was stopped between its operations runs
+-- again counted (luashim.c, rb_call; an operation that ran long runs again
+-- alone, see protect above). It may have finished first: RUN is gone and
+-- the game is where the run ended. So the abort before the second run
+-- rolls back to where the last fuzz call began, whatever happened since; it
+-- runs only right after that call.
 local function rollbackto(start)
   API.abort()
   if start then

@@ -100,6 +100,14 @@ final class LuaVM {
     /// Instructions the last user call ran (to the hook's granularity).
     var instructionsUsed: Int64 { rb_instructions_used(vm) }
 
+    /// How often watched work ran again under the count hook: whole calls,
+    /// and single operations of the kernel's loops. A diagnostic for the
+    /// watchdog's cost; the verdicts do not depend on it.
+    var reruns: (calls: Int64, operations: Int64) {
+        let counts = rb_reruns(vm)
+        return (counts.calls, counts.operations)
+    }
+
     /// A chunk of Lua source and the name its errors and tracebacks show.
     struct Chunk {
         let name: String
