@@ -5,6 +5,7 @@
 //        rulebench-bench --profile-explore PACK DEPTH   the same per node of explore
 //        rulebench-bench --loop PACK SECONDS   only checked steps, for `perf record`
 //        rulebench-bench --loop-kernel PACK SECONDS   the same in the fuzzer's kernel loop (row 1k)
+//                                      (SECONDS < 0: exactly -SECONDS rounds of 3 passes, no budget, for callgrind)
 //        rulebench-bench --profile-restart PACK   VM instructions of a restart, by function
 //        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S]   time to detect each planted bug (minutes)
 import Foundation
@@ -179,9 +180,13 @@ if CommandLine.arguments.count == 4, ["--loop", "--loop-kernel"].contains(Comman
     let steps = sequence.map(\.count).reduce(0, +)
     let limit = Double(CommandLine.arguments[3]) ?? 5
     let measure = CommandLine.arguments[1] == "--loop" ? checkedStep : kernelCheckedStep
+    // A negative SECONDS asks for exactly that many rounds, with no
+    // instruction budget: a fixed amount of work for callgrind, whose
+    // instruction counts are exact where times on this machine move 2x
+    // (under it every operation would look long to the watchdog).
     var rounds = 0, spent = 0.0
-    while spent < limit {
-        spent += try measure(pack, [:], sequence, configuration()) * Double(steps) * 3
+    while limit < 0 ? Double(rounds) < -limit : spent < limit {
+        spent += try measure(pack, [:], sequence, configuration(budget: limit < 0 ? 0 : 10_000_000)) * Double(steps) * 3
         rounds += 1
     }
     print("\(pack): \(us(spent / Double(rounds * steps * 3))) per checked step over \(rounds * 3) rounds of \(steps) steps")

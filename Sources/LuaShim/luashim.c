@@ -5,6 +5,7 @@
 
 #include "luashim.h"
 #include "animcore.h"
+#include "blockpool.h"
 #include "statecore.h"
 
 #include <lauxlib.h>
@@ -122,6 +123,7 @@ struct RBVM {
     RBCoverage coverage;     /* lines and edges of rule code run (see coverage()) */
     int user;                /* a user call runs (coverage is collected only then) */
     RBReruns reruns;         /* watched work that ran again counted (see rb_reruns) */
+    RBPool pool;             /* the allocator's small blocks (blockpool.c) */
 };
 
 /* ---------- buffers ---------- */
@@ -160,7 +162,7 @@ static void *rb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     RBVM *vm = (RBVM *)ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
-        free(ptr);
+        rb_pool_free(&vm->pool, ptr, old);
         vm->used -= old;
         return NULL;
     }
@@ -168,7 +170,7 @@ static void *rb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         vm->memory_hit = 1;
         return NULL;
     }
-    void *block = realloc(ptr, nsize);
+    void *block = ptr ? rb_pool_resize(&vm->pool, ptr, old, nsize) : rb_pool_alloc(&vm->pool, nsize);
     if (block == NULL) {
         if (nsize > old) vm->memory_hit = 1;
         return NULL;
@@ -1724,6 +1726,7 @@ RBVM *rb_open(size_t memory_cap, void *host_context, RBHostFunction host) {
     vm->host = host;
     vm->L = lua_newstate(rb_alloc, vm);
     if (vm->L == NULL) {
+        rb_pool_release(&vm->pool);
         free(vm);
         return NULL;
     }
@@ -1742,6 +1745,7 @@ void rb_close(RBVM *vm) {
     rb_watch_unregister(vm);
     pthread_mutex_destroy(&vm->lock);
     lua_close(vm->L);
+    rb_pool_release(&vm->pool);
     free(vm->reply.data);
     free(vm->coverage.edges);
     for (size_t i = 0; i < vm->coverage.capacity; i++) free(vm->coverage.lines[i].name);
