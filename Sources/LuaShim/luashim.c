@@ -562,6 +562,16 @@ static int rb_watch_operation_end(RBVM *vm) {
 
 static void rb_coverage_rollback_to(RBVM *vm, size_t mark, uint64_t fresh);
 
+/* callnoyield(f, ...): calls f(...) so that it cannot yield: a yield inside
+ * raises "attempt to yield across a C-call boundary" at the yield. A module's
+ * top level runs so (sandbox.lua), since a load left suspended would never
+ * end. */
+static int rb_call_no_yield(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 /* release(): a kernel loop has run its last operation; what is left of the
  * call is the kernel's own work (encoding its reply), which runs no rule
  * code and so needs no budget: the call runs free from here, neither
@@ -1784,7 +1794,7 @@ static void rb_push_helpers(lua_State *L) {
         {"charge", rb_charge},
         {"coresume", rb_coresume}, {"cowrap", rb_cowrap}, {"coclose", rb_coclose},
         {"operation", rb_operation}, {"protect", rb_protect}, {"countedprotect", rb_counted_protect},
-        {"release", rb_release},
+        {"release", rb_release}, {"callnoyield", rb_call_no_yield},
         {NULL, NULL}};
     luaL_newlib(L, helpers);
     rb_open_statecore(L); /* C.state: state.lua's hot path (statecore.c) */

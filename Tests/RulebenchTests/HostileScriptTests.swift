@@ -123,6 +123,12 @@ final class HostileScriptTests: XCTestCase {
             script("setmetatable_globals", "cannot change a protected metatable"),
             script("randomseed", "the engine seeds the random generator"),
             script("action_context", "attempt to index a string value"),
+            script("library_poison", "'string.rep' assigned while the game runs; the libraries are read-only"),
+            script("library_poison_rawset", "'table.insert' assigned while the game runs"),
+            script("require_yield", "module 'yielder' yielded while it loaded"),
+            Case(pack: "escape", name: "require_spin", operation: .perform, kind: .budget,
+                 message: "instruction budget exceeded", place: .inFile("escape/actions/require_spin.lua")),
+            script("set_global", "global 'late_global' assigned while the game runs"),
         ]
     }()
 
@@ -210,6 +216,9 @@ final class HostileScriptTests: XCTestCase {
                  message: "NaN cannot be stored in the state", place: .marked("values/actions/param_nan.lua"),
                  params: ["v": .double(.nan)]),
             script("moved_then_bad", "NaN cannot be stored in the state"),
+            script("pairs_table_keys", "pairs has no stable order for a table whose keys are tables"),
+            script("deep_stepwise", "a table nested more than 100 levels cannot be stored"),
+            script("deep_moved", "a table nested more than 100 levels cannot be stored"),
         ]
     }()
 
@@ -235,6 +244,27 @@ final class HostileScriptTests: XCTestCase {
     ]
 
     static var all: [Case] { runaway + escape + hooks + values + loading }
+
+    /// A module load that never finished (it yielded, or ran out of budget)
+    /// leaves nothing open: the globals are frozen again, and the next
+    /// require loads the module afresh rather than calling it a cycle.
+    func testABrokenModuleLoadLeavesNothingOpen() throws {
+        for broken in ["require_yield", "require_spin"] {
+            for budget: Int64 in [1_000_000, 10_000_000] {   // counted, and watched
+                var configuration = configuration(memory: 256 << 20)
+                configuration.instructionBudget = budget
+                let game = try Game(pack: Self.corpus.appendingPathComponent("escape").path, seed: 3, configuration: configuration)
+                XCTAssertThrowsError(try game.perform(broken), broken)
+                XCTAssertThrowsError(try game.perform("set_global"), "\(broken): the globals must be frozen again") { error in
+                    XCTAssertTrue("\(error)".contains("assigned while the game runs"), "\(broken): \(error)")
+                }
+                XCTAssertThrowsError(try game.perform(broken)) { error in
+                    XCTAssertFalse("\(error)".contains("requires itself"), "\(broken): \(error)")
+                }
+                try game.perform("inc")
+            }
+        }
+    }
 
     // MARK: Running a case
 

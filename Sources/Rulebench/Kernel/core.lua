@@ -111,10 +111,20 @@ function K.sortedkeys(t)
   return keys, n
 end
 
+-- Keys that have no order of their own: two of one kind would follow
+-- memory addresses, which change from process to process.
+local UNORDERED = { table = true, ["function"] = true, userdata = true, thread = true }
+
 -- Ordered pairs over a plain table: the order rules see must not depend on
--- Lua's per-process string hash seed.
+-- Lua's per-process string hash seed. Returns the iterator triple and, when
+-- the table has two keys of a kind without an order (two tables, say), that
+-- kind: no order of them would be the same in every process.
 function K.orderedpairs(t)
-  local keys = K.sortedkeys(t)
+  local keys, n = K.sortedkeys(t)
+  for j = 2, n do
+    local kind = type(keys[j])
+    if UNORDERED[kind] and type(keys[j - 1]) == kind then return nil, nil, nil, kind end
+  end
   local i = 0
   return function()
     i = i + 1

@@ -668,6 +668,7 @@ end
 
 function API.abort()
   K.setwritable(false, "")
+  K.closeloads()
   if PENDING then K.rollback(PENDING.mark) end
   PENDING = nil
   if EXPLORING then unwind() end
@@ -680,7 +681,7 @@ K.ops = {
   perform = perform,        -- (name, params, expected, reply) -> hash, tree, plan
   undo = undo,              -- (strict, encoded) -> hash, plan, problems or nil
   commit = API.commit,
-  abort = function() K.setwritable(false, ""); if PENDING then rollback(PENDING.mark) end; PENDING = nil end,
+  abort = function() K.setwritable(false, ""); K.closeloads(); if PENDING then rollback(PENDING.mark) end; PENDING = nil end,
   legal = legalcalls,       -- () -> { {name, params}, ... }
   depth = function() return #RECS end,
   records = function() return RECS end,

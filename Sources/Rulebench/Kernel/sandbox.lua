@@ -207,17 +207,29 @@ end
 
 local function fault(message) error(K.where(2) .. message, 0) end
 
+local LIBRARIES   -- read-only library faces (see readonly below)
+
 local function safe_next(t, k)
   local m = NODE[t]
   if m then return next(m.b, k) end
-  return next(t, k)
+  return next(LIBRARIES[t] or t, k)
 end
 
 -- pairs in a stable order for plain tables (state tables order themselves).
+-- Keys that are tables (or functions, coroutines) have no order that is the
+-- same in every process, so pairs refuses a table with two of them rather
+-- than let a replay go another way.
 local function safe_pairs(t)
   if type(t) == "table" then
     local mt = rawgetmetatable(t)
-    if mt == nil or rawget(mt, "__pairs") == nil then return K.orderedpairs(t) end
+    if mt == nil or rawget(mt, "__pairs") == nil then
+      local iterate, state, start, unordered = K.orderedpairs(t)
+      if unordered then
+        fault("pairs has no stable order for a table whose keys are " .. unordered .. "s (it would follow memory"
+          .. " addresses, which differ from run to run); key it by strings or numbers, or keep a list and use ipairs")
+      end
+      return iterate, state, start
+    end
   end
   return pairs(t)
 end
@@ -225,7 +237,7 @@ end
 local function safe_rawget(t, k)
   local m = NODE[t]
   if m then return m.b[k] end
-  return rawget(t, k)
+  return rawget(LIBRARIES[t] or t, k)
 end
 
 local ENVS = setmetatable({}, { __mode = "k" })     -- a pack's globals table -> the pack
@@ -236,13 +248,14 @@ local function safe_rawset(t, k, v)
   if owner and not owner.loading then
     fault("rawset cannot write a global while the game runs; globals are not undone, keep game data in the game state")
   end
+  if LIBRARIES[t] then t[k] = v; return t end   -- the face decides (read-only once the game runs)
   return rawset(t, k, v)
 end
 
 local function safe_rawlen(t)
   local m = NODE[t]
   if m then return #m.b end
-  return rawlen(t)
+  return rawlen(LIBRARIES[t] or t)
 end
 
 local function safe_setmetatable(t, mt)
@@ -298,6 +311,28 @@ end
 -- name them as before.
 coroutine.resume, coroutine.wrap, coroutine.close = C.coresume, C.cowrap, C.coclose
 
+-- A library table as rules see it: a pack may add to it while it loads,
+-- but once the game runs it is read-only, as the globals are. Nothing would
+-- undo a change, so `string.rep = nil` in one action would break every
+-- action after it, and a replay would not see it.
+LIBRARIES = setmetatable({}, { __mode = "k" })   -- the read-only face -> the table behind it
+
+local function readonly(pack, name, lib)
+  local face = setmetatable({}, {
+    __index = lib,
+    __newindex = function(_, k, v)
+      if pack.loading then lib[k] = v; return end
+      fault("'" .. name .. "." .. tostring(k) .. "' assigned while the game runs; the libraries are read-only"
+        .. " then (nothing would undo the change); set up helpers of your own in a module instead")
+    end,
+    __pairs = function() return K.orderedpairs(lib) end,
+    __len = function() return rawlen(lib) end,
+    __metatable = "the " .. name .. " library",
+  })
+  LIBRARIES[face] = lib
+  return face
+end
+
 local function library(pack)
   local math_ = copy(math)
   math_.random = function(m, n) return K.rulebench.random(K.game, m, n) end
@@ -308,8 +343,9 @@ local function library(pack)
     type = type, rawequal = rawequal, rawget = safe_rawget, rawset = safe_rawset,
     rawlen = safe_rawlen, setmetatable = safe_setmetatable, getmetatable = getmetatable,
     collectgarbage = safe_collectgarbage, print = safe_print, _VERSION = _VERSION,
-    string = copy(STRING), table = copy(table), math = math_,
-    utf8 = copy(utf8), coroutine = copy(coroutine), os = { clock = K.clock },
+    string = readonly(pack, "string", copy(STRING)), table = readonly(pack, "table", copy(table)),
+    math = readonly(pack, "math", math_), utf8 = readonly(pack, "utf8", copy(utf8)),
+    coroutine = readonly(pack, "coroutine", copy(coroutine)), os = readonly(pack, "os", { clock = K.clock }),
   }
 end
 
@@ -319,6 +355,22 @@ local function validname(name)
     if not part:match(MODULE_NAME) then return false end
   end
   return true
+end
+
+-- The module loads under way, innermost last. A load that an exhausted
+-- budget stopped cannot finish its own bookkeeping (the count hook then
+-- raises at every instruction), so the kernel closes them after the
+-- operation is rolled back (K.closeloads, from abort): the module is not
+-- loaded, and the globals are frozen again.
+local OPENLOADS = {}
+
+function K.closeloads()
+  for i = #OPENLOADS, 1, -1 do
+    local open = OPENLOADS[i]
+    open.pack.modules[open.name] = nil
+    open.pack.loading = open.wasloading
+    OPENLOADS[i] = nil
+  end
 end
 
 -- require: the pack's own modules, then its base pack's, then 'rulebench'.
@@ -354,9 +406,20 @@ local function requirer(pack)
     p.modules[name] = LOADING
     local wasloading = p.loading
     p.loading = true
-    local ok, result = pcall(chunk, name)
+    local open = { pack = p, name = name, wasloading = wasloading }
+    OPENLOADS[#OPENLOADS + 1] = open
+    -- Its top level cannot yield: a load left suspended in a coroutine
+    -- would keep the globals open for the rest of the game.
+    local ok, result = pcall(C.callnoyield, chunk, name)
+    OPENLOADS[#OPENLOADS] = nil
     p.loading = wasloading
-    if not ok then p.modules[name] = nil; error(result, 0) end
+    if not ok then
+      p.modules[name] = nil
+      if type(result) == "string" and result:find("attempt to yield across a C-call boundary", 1, true) then
+        result = result .. " (module '" .. name .. "' yielded while it loaded; a module's top level cannot yield)"
+      end
+      error(result, 0)
+    end
     if result == nil then result = true end
     p.modules[name] = result
     return result

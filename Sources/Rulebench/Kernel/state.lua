@@ -97,16 +97,38 @@ local function normfloat(v)
   return v
 end
 
+-- The nodes from m up to the top of its tree, as a set, and how many.
 local function ancestors(m)
-  local set = {}
-  while m do set[m] = true; m = m.up end
-  return set
+  local set, n = {}, 0
+  while m do set[m] = true; n = n + 1; m = m.up end
+  return set, n
+end
+
+-- How deep tables may nest in the state: a value stored at the root may
+-- hold tables 100 levels down, one stored deeper that much less.
+local STATE_DEPTH = 100
+local function toodeep()
+  fault("a table nested more than " .. STATE_DEPTH .. " levels cannot be stored in the state")
+end
+
+-- The levels of tables in the subtree of a state table (its backing table
+-- b), itself included. The state never holds more than STATE_DEPTH + 1.
+local function height(b)
+  local h = 1
+  for _, v in next, b do
+    local m = type(v) == "table" and NODE[v]
+    if m then
+      local below = height(m.b) + 1
+      if below > h then h = below end
+    end
+  end
+  return h
 end
 
 -- Checks a plain table before it is converted, so that a bad value deep
 -- inside changes nothing. Every table may appear once: the state is a tree.
 local function validate(t, above, seen, depth)
-  if depth > 100 then fault("a table nested more than 100 levels cannot be stored in the state") end
+  if depth > STATE_DEPTH then toodeep() end
   if seen[t] then fault("the same table appears twice in the value (the state is a tree; use rulebench.copy)") end
   seen[t] = true
   local m = NODE[t]
@@ -154,15 +176,20 @@ local function adopt(v, target)
   if vm then
     -- Moving a state table (the common case: a card to the pile, a piece
     -- to a square): it only must not go inside itself.
-    local m = target
+    local m, above = target, 0
     while m do
       if m == vm then fault("a state table cannot be stored inside itself") end
       m = m.up
+      above = above + 1
     end
+    if above - 1 + height(vm.b) - 1 > STATE_DEPTH then toodeep() end
     if vm.up then journalput(vm.up, vm.key, nil) end   -- its old slot empties
     return v
   end
-  validate(v, ancestors(target), {}, 0)
+  -- Counted from the top of the target's tree, so that a state grown one
+  -- level at a time stops at the same depth as a value written at once.
+  local above, n = ancestors(target)
+  validate(v, above, {}, n - 1)
   return convert(v)
 end
 
