@@ -200,7 +200,10 @@ static void rb_push_where(lua_State *L) {
     for (int level = 0; lua_getstack(L, level, &ar); level++) {
         if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 &&
             strncmp(ar.source, "=rulebench", 10) != 0) {
-            lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
+            /* The whole file name, as K.chunkname gives it: short_src cuts
+             * a long path to "...". */
+            int named = ar.source[0] == '@' || ar.source[0] == '=';
+            lua_pushfstring(L, "%s:%d: ", named ? ar.source + 1 : "[string]", ar.currentline);
             return;
         }
     }
@@ -1577,9 +1580,19 @@ static inline void rb_out_add(lua_State *L, RBOut *out, const char *bytes, size_
 static void rb_encode_value(lua_State *L, RBOut *out, int index, int depth);
 
 /* Replaces the table at `index` by its backing table when it is a state table. */
+/* The __metatable of every state proxy (state.lua's PROTECTED). */
+#define RB_STATE_PROTECTED "rulebench state table"
+
 static int rb_backing(lua_State *L, int index) {
     if (lua_getmetatable(L, index)) {
-        if (lua_getfield(L, -1, "b") == LUA_TTABLE) {
+        /* A state proxy's metatable is its node record (state.lua): raw
+         * reads only, so a table of a rule's with a metatable of its own
+         * neither runs code here nor passes for state. */
+        lua_pushliteral(L, "__metatable");
+        int protected = lua_rawget(L, -2) == LUA_TSTRING && strcmp(lua_tostring(L, -1), RB_STATE_PROTECTED) == 0;
+        lua_pop(L, 1);
+        lua_pushliteral(L, "b");
+        if (protected && lua_rawget(L, -2) == LUA_TTABLE) {
             lua_remove(L, -2);
             return lua_gettop(L);
         }

@@ -44,8 +44,8 @@ STRINGMETA.__metatable = "the string metatable is protected"
 -- error naming the rule's file and line. A call under it is charged
 -- cost / 16 instructions of the budget (a plain find: n / 16), so a loop
 -- of expensive calls runs out of budget as a loop of instructions would.
--- string.rep is charged one instruction per repetition once it returns
--- (it copies piece by piece; a rep too large for the memory cap fails first).
+-- string.rep is charged one instruction per repetition before it runs
+-- (see prepay below).
 -- The kernel's own pattern calls on data it produced are exempt.
 local PATTERN_LIMIT = 1e7
 local byte, floor = string.byte, math.floor
@@ -126,8 +126,11 @@ local function shape(p)
   return s
 end
 
-local function patterncost(n, s, iterating)
-  local c = ((s.anchored and not iterating) and 1 or n + 1) * 2.0 ^ s.q
+-- m is the pattern's length: each path walks up to m items of it, which
+-- counts when the pattern is long (1e5 literal characters tried at each
+-- of 2e5 starts is 2e10 steps with no backtracking at all).
+local function patterncost(n, s, iterating, m)
+  local c = ((s.anchored and not iterating) and 1 or n + 1) * 2.0 ^ s.q * (m > 1 and m or 1)
   for j = 1, s.k do
     c = c * (n + j) / j
     if c > PATTERN_LIMIT then return c end
@@ -145,12 +148,13 @@ local function guard(subject, pattern, plain, iterating)
   if (ts ~= "string" and ts ~= "number") or (tp ~= "string" and tp ~= "number") then return end
   local n = ts == "string" and #subject or 48
   local cost
+  local m = tp == "string" and #pattern or 1
   if plain or tp == "number" then
-    cost = n + 1
+    cost = (n + 1) * (m > 1 and m or 1)        -- a plain find compares up to m bytes per start
   else
     local s = shape(pattern)
     if not s then return end
-    cost = patterncost(n, s, iterating)
+    cost = patterncost(n, s, iterating, m)
     if cost > PATTERN_LIMIT then
       -- Exempt only a direct call from the kernel: a rule's tail call
       -- (`return string.find(...)`) also leaves a kernel frame above.
@@ -186,13 +190,26 @@ function STRING.gsub(s, p, repl, n)
   guard(s, p, false, false)
   return gsub(s, p, repl, n)
 end
+-- C functions whose work the count hook cannot see (it runs between VM
+-- instructions) are charged before they run, from their arguments alone,
+-- so a call too big for the budget is refused at once, deterministically,
+-- instead of running for minutes inside one instruction.
+local function prepay(instructions)
+  if instructions >= 16 then
+    local out, budget = charge(instructions)
+    if out then error(K.where(3) .. "instruction budget exceeded (" .. tostring(budget) .. " instructions)", 0) end
+  end
+end
+
+-- string.rep: one instruction per repetition, once it returns; a result
+-- too large for the memory cap fails first, as it allocates the result at
+-- once. An empty result is answered here: rep("", 2^62) allocates nothing
+-- and would loop 2^62 times.
 local rep = string.rep
 function STRING.rep(s, n, sep)
+  if s == "" and (sep == nil or sep == "") and type(n) == "number" then return "" end
   local out = rep(s, n, sep)
-  if type(n) == "number" and n >= 16 then
-    local spent, budget = charge(n)
-    if spent then overdrawn(budget) end
-  end
+  if type(n) == "number" then prepay(n) end
   return out
 end
 -- Method calls on strings (s:find(...), ("").dump) see the guarded copy,
@@ -333,6 +350,28 @@ local function readonly(pack, name, lib)
   return face
 end
 
+-- table.move, table.sort (without a comparator, all in C) and full
+-- collections: charged by the elements they touch, the heap they walk.
+local TABLE = copy(table)
+local move, sort, tointeger = table.move, table.sort, math.tointeger
+function TABLE.move(a1, f, e, t, a2)
+  local from, to = tointeger(f), tointeger(e)
+  if from and to and to >= from then prepay((to + 0.0) - from + 1) end   -- one per element (in floats: no wrap)
+  return move(a1, f, e, t, a2)
+end
+function TABLE.sort(list, less)
+  local n = type(list) == "table" and safe_rawlen(list) or 0
+  if less == nil and n > 1 then prepay(n * math.ceil(math.log(n, 2))) end
+  return sort(list, less)
+end
+local GC_CHARGED = { collect = true, step = true }
+local function charged_collectgarbage(option, ...)
+  if GC_CHARGED[option or "collect"] then
+    prepay(floor(K.collectgarbage("count") * 16))   -- 16 instructions a KiB of heap walked
+  end
+  return safe_collectgarbage(option, ...)
+end
+
 local function library(pack)
   local math_ = copy(math)
   math_.random = function(m, n) return K.rulebench.random(K.game, m, n) end
@@ -342,8 +381,8 @@ local function library(pack)
     pcall = pcall, xpcall = safe_xpcall, select = select, tonumber = tonumber, tostring = tostring,
     type = type, rawequal = rawequal, rawget = safe_rawget, rawset = safe_rawset,
     rawlen = safe_rawlen, setmetatable = safe_setmetatable, getmetatable = getmetatable,
-    collectgarbage = safe_collectgarbage, print = safe_print, _VERSION = _VERSION,
-    string = readonly(pack, "string", copy(STRING)), table = readonly(pack, "table", copy(table)),
+    collectgarbage = charged_collectgarbage, print = safe_print, _VERSION = _VERSION,
+    string = readonly(pack, "string", copy(STRING)), table = readonly(pack, "table", copy(TABLE)),
     math = readonly(pack, "math", math_), utf8 = readonly(pack, "utf8", copy(utf8)),
     coroutine = readonly(pack, "coroutine", copy(coroutine)), os = readonly(pack, "os", { clock = K.clock }),
   }

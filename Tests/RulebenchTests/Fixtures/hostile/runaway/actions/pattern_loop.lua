@@ -2,7 +2,7 @@
 return {
   apply = function(game)
     game.counter = game.counter + 1
-    local s = string.rep("a", 3000)
+    local s = string.rep("a", 1500)
     while true do s:find(".-b") end --!
   end,
 }
