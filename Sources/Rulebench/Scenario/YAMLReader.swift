@@ -28,12 +28,37 @@ enum YAMLValue {
 
 /// Reads Yams nodes of one file into typed values, turning every problem into
 /// an `InputProblem` at the node's `file:line:col`.
+///
+/// A hostile file cannot make it build without bound: the text is at most
+/// `maximumFileBytes`, and the values read from it, counting an alias as a
+/// full copy of its anchor each time it is read, are at most `maximumValues`
+/// holding at most `maximumTextBytes` of text ("billion laughs": nine levels
+/// of anchors, each a list of nine aliases of the one before, name 10^9
+/// values in 700 bytes).
 struct YAMLReader {
+    /// The largest scenario file read, in bytes of UTF-8.
+    static let maximumFileBytes = 16 << 20
+    /// The most values (scalars, lists, mappings) read from one file.
+    static let maximumValues = 1_000_000
+    /// The most bytes of scalar text (keys included) read from one file.
+    static let maximumTextBytes = 64 << 20
+
     /// The file as shown in messages.
     let file: String
+    /// What has been read so far; shared by the copies of this reader, since
+    /// they all read the same file.
+    private let tally = Tally()
+
+    /// A reader of the file that messages call `file`.
+    init(file: String) {
+        self.file = file
+    }
 
     /// Composes the YAML text into nodes; a syntax error names its line and column.
     func compose(_ text: String) throws(RulebenchError) -> Node? {
+        try checkSize(of: text)
+        tally.mayHoldAliases = text.utf8.contains(UInt8(ascii: "*"))
+        if tally.mayHoldAliases { try refuseAliasKeys(in: text) }
         do {
             return try Yams.compose(yaml: text, .basic)
         } catch let error as YamlError {
@@ -73,6 +98,138 @@ struct YAMLReader {
         return (line, column)
     }
 
+    // MARK: Bounds
+
+    /// Refuses a text past `maximumFileBytes` before Yams builds its nodes.
+    private func checkSize(of text: String) throws(RulebenchError) {
+        let size = text.utf8.count
+        guard size > YAMLReader.maximumFileBytes else { return }
+        throw .badInput(InputProblem("the file has \(size) bytes; a scenario file may have at most \(YAMLReader.maximumFileBytes >> 20) MiB "
+                                     + "(\(YAMLReader.maximumFileBytes) bytes): split it into several scenarios", file: file))
+    }
+
+    /// Refuses an alias used as a mapping key, or inside one, before Yams sees it.
+    ///
+    /// Yams looks for duplicate keys in every mapping by hashing each key in
+    /// full, aliases expanded: a key `*a8` of a billion-laughs file is hashed
+    /// for minutes before this reader can count anything. Keys of a scenario
+    /// are plain names, so an alias is never needed there. To find one, the
+    /// text is composed once with every `*` replaced by a character the text
+    /// does not hold: aliases become plain scalars (cheap to hash) at the same
+    /// line and column, and a key holding a plain scalar that starts with
+    /// that character was an alias. A text that does not compose this way is
+    /// left to the real composition, which reports its syntax error.
+    private func refuseAliasKeys(in text: String) throws(RulebenchError) {
+        let marker = YAMLReader.unusedCharacter(in: text)
+        let masked = String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "*" ? marker : $0 }))
+        guard let root = try? Yams.compose(yaml: masked, .basic),
+              let key = YAMLReader.firstKeyHoldingAlias(in: root, marker: marker) else { return }
+        throw fail(key, "an alias (*name) cannot be a mapping key or part of one: write the key out "
+                   + "(keys are plain names, and Yams would expand the alias in full to compare keys)")
+    }
+
+    /// A private-use character that `text` does not contain (U+E000 in the
+    /// absurd case that it holds all 6,400: then a key that really starts
+    /// with U+E000 is taken for an alias, which is only a false refusal).
+    private static func unusedCharacter(in text: String) -> Unicode.Scalar {
+        let used = Set(text.unicodeScalars.lazy.filter { (0xE000...0xF8FF).contains($0.value) })
+        let free = (UInt32(0xE000)...0xF8FF).lazy.compactMap(Unicode.Scalar.init).first { !used.contains($0) }
+        return free ?? "\u{E000}"
+    }
+
+    /// The first mapping key, in file order, that is or holds a masked alias.
+    private static func firstKeyHoldingAlias(in node: Node, marker: Unicode.Scalar) -> Node? {
+        switch node {
+        case .scalar, .alias:
+            return nil
+        case .sequence(let items):
+            return items.lazy.compactMap { firstKeyHoldingAlias(in: $0, marker: marker) }.first
+        case .mapping(let mapping):
+            for (key, value) in mapping {
+                if holdsAlias(key, marker: marker) { return key }
+                if let found = firstKeyHoldingAlias(in: value, marker: marker) { return found }
+            }
+            return nil
+        }
+    }
+
+    /// Whether `node` is, or holds anywhere inside it, a masked alias.
+    private static func holdsAlias(_ node: Node, marker: Unicode.Scalar) -> Bool {
+        switch node {
+        case .scalar(let scalar): return scalar.style == .plain && scalar.string.unicodeScalars.first == marker
+        case .alias: return true
+        case .sequence(let items): return items.contains { holdsAlias($0, marker: marker) }
+        case .mapping(let mapping): return mapping.contains { holdsAlias($0.key, marker: marker) || holdsAlias($0.value, marker: marker) }
+        }
+    }
+
+    /// Counts one value read from `node` (and its text, for a scalar).
+    private func count(_ node: Node) throws(RulebenchError) {
+        let text = if case .scalar(let scalar) = node { scalar.string.utf8.count } else { 0 }
+        try charge(values: 1, textBytes: text, at: node)
+    }
+
+    /// Adds to the tally, unless the value being read was measured whole
+    /// beforehand, and refuses to read on past the bounds.
+    private func charge(values: Int, textBytes: Int, at node: Node) throws(RulebenchError) {
+        guard !tally.prepaid else { return }
+        tally.values += values
+        tally.textBytes += textBytes
+        guard tally.values > YAMLReader.maximumValues || tally.textBytes > YAMLReader.maximumTextBytes else { return }
+        tally.exceeded = true
+        throw fail(node, tallyMessage(reading: nil))
+    }
+
+    /// Charges the tally for all of `node`, aliases expanded, without building
+    /// anything: a walk over nodes is several times cheaper than reading
+    /// them, so an expansion past the bounds is refused sooner, and before
+    /// any of it is built.
+    private func measure(_ node: Node) throws(RulebenchError) {
+        try count(node)
+        switch node {
+        case .scalar, .alias:
+            break
+        case .sequence(let items):
+            for item in items { try measure(item) }
+        case .mapping(let mapping):
+            for (key, value) in mapping {
+                try measure(key)
+                try measure(value)
+            }
+        }
+    }
+
+    /// Why reading stopped; `what` names the value being read when known.
+    private func tallyMessage(reading what: String?) -> String {
+        let amount = tally.values > YAMLReader.maximumValues
+            ? "more than \(YAMLReader.grouped(YAMLReader.maximumValues)) values"
+            : "more than \(YAMLReader.maximumTextBytes >> 20) MiB of text"
+        let place = what.map { " (the limit was passed in \($0))" } ?? ""
+        guard tally.mayHoldAliases else {
+            return "this file holds \(amount)\(place): a scenario file may hold at most that; split it into several scenarios"
+        }
+        return "aliases expand this file to \(amount)\(place): write the values out or use fewer aliases"
+    }
+
+    /// `1000000` as `1,000,000`.
+    private static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number))
+        return String(digits.enumerated().flatMap { index, digit in
+            index > 0 && (digits.count - index) % 3 == 0 ? [",", digit] : [digit]
+        })
+    }
+
+    /// Runs `read` on `node`, naming `node` and `what` when the tally stops it
+    /// (instead of the anchor deep inside where the count happened to pass).
+    private func reporting<Value>(_ node: Node, _ what: String, _ read: () throws(RulebenchError) -> Value) throws(RulebenchError) -> Value {
+        do {
+            return try read()
+        } catch {
+            guard tally.exceeded else { throw error }
+            throw fail(node, tallyMessage(reading: what))
+        }
+    }
+
     // MARK: Locations and problems
 
     /// Where a node was written (1:1 when Yams does not know).
@@ -89,6 +246,7 @@ struct YAMLReader {
 
     /// The node as a typed value, resolving plain scalars by the YAML 1.2 core schema.
     func value(_ node: Node) throws(RulebenchError) -> YAMLValue {
+        try count(node)
         switch node {
         case .alias:
             throw fail(node, "an alias that names no anchor")
@@ -135,7 +293,10 @@ struct YAMLReader {
         default:
             break
         }
-        if ["", "~", "null", "Null", "NULL"].contains(text) { return .null }
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        default: break
+        }
         if let value = YAMLReader.bool(text) { return .bool(value) }
         if let number = try YAMLReader.number(text, node: node, reader: self) { return number }
         return .string(text)
@@ -149,10 +310,14 @@ struct YAMLReader {
         }
     }
 
+    /// The bytes a core-schema number can start with (digits, a sign, or the point of `.5` and `.inf`).
+    private static let numberStarts = Set("0123456789+-.".utf8)
+
     /// A core-schema number, or nil when the text is not one.
     private static func number(_ text: String, node: Node, reader: YAMLReader) throws(RulebenchError) -> YAMLValue? {
+        // Most scalars are words: settle them before any work (aliases can make a file read millions).
+        guard let first = text.utf8.first, YAMLReader.numberStarts.contains(first) else { return nil }
         let bytes = Array(text.utf8)
-        guard let first = bytes.first else { return nil }
         let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
         let body = (first == UInt8(ascii: "-") || first == UInt8(ascii: "+")) ? Array(bytes.dropFirst()) : bytes
         let negative = first == UInt8(ascii: "-")
@@ -163,11 +328,11 @@ struct YAMLReader {
             return .int(value)
         }
         for (prefix, radix) in [("0x", 16), ("0o", 8)] where text.hasPrefix(prefix) && text.count > 2 {
-            guard let value = Int64(text.dropFirst(2), radix: radix) else {
-                if text.dropFirst(2).allSatisfy({ $0.isHexDigit }) {
-                    throw reader.fail(node, "integer \(text) is out of range (Lua integers are 64-bit)")
-                }
-                return nil
+            // Only ASCII digits of the radix: `Int64(_:radix:)` alone would also take a sign (0x-5).
+            let digitText = text.dropFirst(2)
+            guard digitText.utf8.allSatisfy({ Int(String(UnicodeScalar($0)), radix: radix) != nil }) else { return nil }
+            guard let value = Int64(digitText, radix: radix) else {
+                throw reader.fail(node, "integer \(text) is out of range (Lua integers are 64-bit)")
             }
             return .int(value)
         }
@@ -209,6 +374,7 @@ struct YAMLReader {
             guard case .scalar(let scalar) = keyNode else {
                 throw fail(keyNode, "a key in \(what) must be a plain name, not \(try value(keyNode).kindName)")
             }
+            try charge(values: 0, textBytes: scalar.string.utf8.count, at: keyNode)
             pairs.append((scalar.string, keyNode, valueNode))
         }
         return pairs
@@ -257,6 +423,15 @@ struct YAMLReader {
     /// Mappings become tables with string keys (null members are left out,
     /// since a table cannot hold nil); lists become sequences 1...n.
     func stateValue(_ node: Node, _ what: String) throws(RulebenchError) -> StateValue? {
+        try reporting(node, what) { () throws(RulebenchError) in
+            try measure(node)
+            tally.prepaid = true
+            defer { tally.prepaid = false }
+            return try readState(node, what)
+        }
+    }
+
+    private func readState(_ node: Node, _ what: String) throws(RulebenchError) -> StateValue? {
         switch try value(node) {
         case .null: return nil
         case .bool(let b): return .bool(b)
@@ -266,7 +441,7 @@ struct YAMLReader {
         case .sequence(let items):
             var list: [StateValue] = []
             for item in items {
-                guard let value = try stateValue(item, what) else {
+                guard let value = try readState(item, what) else {
                     throw fail(item, "a list in \(what) cannot hold null (Lua sequences have no holes)")
                 }
                 list.append(value)
@@ -275,7 +450,7 @@ struct YAMLReader {
         case .mapping:
             var table: [StateKey: StateValue] = [:]
             for pair in try mapping(node, what) {
-                table[StateReader.key(pair.key)] = try stateValue(pair.value, what)
+                table[StateReader.key(pair.key)] = try readState(pair.value, what)
             }
             return .table(table)
         }
@@ -299,6 +474,21 @@ struct YAMLReader {
             return .object(members)
         }
     }
+}
+
+/// The counts behind `YAMLReader`'s bounds: a class, so that every copy of a
+/// reader adds to the same counts.
+private final class Tally {
+    /// Values read so far (an alias counts again each time it is read).
+    var values = 0
+    /// Bytes of scalar text read so far, keys included.
+    var textBytes = 0
+    /// Whether a bound was passed (the error is then reworded where the read began).
+    var exceeded = false
+    /// Whether the value being read was already counted whole (`measure`).
+    var prepaid = false
+    /// Whether the text has a `*` at all: without one, no alias repeats anything.
+    var mayHoldAliases = true
 }
 
 /// Keys of tables written in YAML.

@@ -54,14 +54,26 @@ public indirect enum JSONValue: Hashable, Sendable {
         public var description: String { "\(line):\(column): \(message)" }
     }
 
+    /// How deeply arrays and objects may nest in a text `parse` reads.
+    ///
+    /// The parser recurses once per level, so without a cap `[[[[...` 100,000
+    /// deep overflows the stack. A saved history nests far less: the state
+    /// may nest 100 levels, and a table with integer keys is written as
+    /// `{"$table": [[key, value]]}`, three JSON levels per state level.
+    public static let maximumDepth = 512
+
     /// Parses a whole JSON text.
     public static func parse(_ text: String) throws -> JSONValue {
-        var parser = Parser(bytes: Array(text.utf8))
-        parser.skipSpace()
-        let value = try parser.value(depth: 0)
-        parser.skipSpace()
-        guard parser.position == parser.bytes.count else { throw parser.error("unexpected text after the JSON value") }
-        return value
+        try parse(utf8: Array(text.utf8))
+    }
+
+    /// Parses a whole JSON text given as UTF-8 bytes (a leading byte order
+    /// mark is skipped). Bytes that are not UTF-8 are a `ParseError` at their
+    /// line and column, where decoding them into a `String` first would have
+    /// replaced them with U+FFFD without a word.
+    public static func parse(utf8 bytes: [UInt8]) throws -> JSONValue {
+        var parser = Parser(bytes: bytes)
+        return try parser.document()
     }
 
     /// The JSON text, pretty-printed with two-space indents when `pretty`.
@@ -122,145 +134,336 @@ public indirect enum JSONValue: Hashable, Sendable {
         out += "\""
     }
 
+    /// A recursive-descent reader over UTF-8 bytes. Every way a text can be
+    /// wrong is a `ParseError` at the offending byte: no input traps, and the
+    /// depth cap bounds the recursion.
     private struct Parser {
         let bytes: [UInt8]
         var position = 0
 
+        private static let hexDigits: [UInt8] = Array("0123456789abcdefABCDEF".utf8)
+
+        /// The one value of the text, with nothing but white space around it.
+        mutating func document() throws -> JSONValue {
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+            skipSpace()
+            let value = try value(depth: 0)
+            skipSpace()
+            guard position == bytes.count else {
+                throw error("unexpected \(describeCurrent()) after the JSON value: a file holds one value")
+            }
+            return value
+        }
+
+        /// An error at the current position. Columns count characters, not bytes.
         func error(_ message: String) -> ParseError {
             var line = 1, column = 1
             for byte in bytes[..<min(position, bytes.count)] {
-                if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
             }
             return ParseError(message: message, line: line, column: column)
         }
 
-        mutating func skipSpace() {
-            while position < bytes.count, [0x20, 0x0a, 0x0d, 0x09].contains(bytes[position]) { position += 1 }
+        /// The byte at the current position as a message shows it.
+        func describeCurrent() -> String {
+            guard position < bytes.count else { return "end of the text" }
+            let byte = bytes[position]
+            if byte == 0x20 { return "space" }
+            if (0x21...0x7E).contains(byte) { return "character '\(Character(Unicode.Scalar(byte)))'" }
+            if let length = utf8Length(at: position), length > 1 {
+                return "character '\(String(decoding: bytes[position..<position + length], as: UTF8.self))'"
+            }
+            return "byte 0x" + String(byte, radix: 16, uppercase: true)
         }
 
-        mutating func expect(_ literal: String, _ value: JSONValue) throws -> JSONValue {
-            let chars = Array(literal.utf8)
-            guard position + chars.count <= bytes.count, Array(bytes[position..<position + chars.count]) == chars else {
-                throw error("unexpected character")
+        /// Skips JSON's four white-space characters (nothing else counts).
+        mutating func skipSpace() {
+            while position < bytes.count {
+                switch bytes[position] {
+                case 0x20, 0x0A, 0x0D, 0x09: position += 1
+                default: return
+                }
             }
+        }
+
+        /// The value at the position, inside `depth` arrays and objects.
+        mutating func value(depth: Int) throws -> JSONValue {
+            guard position < bytes.count else { throw error("the text ends where a value should be: the file may be cut short") }
+            switch bytes[position] {
+            case UInt8(ascii: "{"): return try object(depth: depth + 1)
+            case UInt8(ascii: "["): return try array(depth: depth + 1)
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): return try literal("true", .bool(true))
+            case UInt8(ascii: "f"): return try literal("false", .bool(false))
+            case UInt8(ascii: "n"): return try literal("null", .null)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+            default:
+                throw error("unexpected \(describeCurrent()): expected a value (an object, array, string, number, true, false or null)")
+            }
+        }
+
+        /// `true`, `false` or `null`, spelled out in full.
+        mutating func literal(_ word: String, _ value: JSONValue) throws -> JSONValue {
+            let chars = Array(word.utf8)
+            guard bytes[position...].starts(with: chars) else { throw error("unexpected \(describeCurrent()): expected '\(word)'") }
             position += chars.count
             return value
         }
 
-        mutating func value(depth: Int) throws -> JSONValue {
-            guard depth < 200 else { throw error("nested too deeply") }
-            guard position < bytes.count else { throw error("unexpected end of file") }
-            switch bytes[position] {
-            case UInt8(ascii: "{"): return try object(depth: depth)
-            case UInt8(ascii: "["): return try array(depth: depth)
-            case UInt8(ascii: "\""): return .string(try string())
-            case UInt8(ascii: "t"): return try expect("true", .bool(true))
-            case UInt8(ascii: "f"): return try expect("false", .bool(false))
-            case UInt8(ascii: "n"): return try expect("null", .null)
-            default: return try number()
+        /// Refuses to open one more array or object past `maximumDepth`.
+        func checkDepth(_ depth: Int) throws {
+            guard depth <= JSONValue.maximumDepth else {
+                throw error("arrays and objects nested more than \(JSONValue.maximumDepth) levels deep: "
+                            + "Rulebench reads at most \(JSONValue.maximumDepth) (a saved history needs far fewer)")
             }
         }
 
+        /// After an item of an array or object: true for ',', false for `close`.
+        mutating func separator(closing close: UInt8, in what: String) throws -> Bool {
+            skipSpace()
+            guard position < bytes.count else { throw error("the text ends inside \(what): the file may be cut short") }
+            if bytes[position] == UInt8(ascii: ",") { position += 1; return true }
+            if bytes[position] == close { position += 1; return false }
+            throw error("unexpected \(describeCurrent()) in \(what): expected ',' or '\(Character(Unicode.Scalar(close)))'")
+        }
+
         mutating func object(depth: Int) throws -> JSONValue {
+            try checkDepth(depth)
             position += 1
             var members: [(String, JSONValue)] = []
             skipSpace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
-            while true {
+            repeat {
                 skipSpace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                    throw error("unexpected \(describeCurrent()) in an object: expected a member name in quotes")
+                }
                 let key = try string()
                 skipSpace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
+                guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+                    throw error("unexpected \(describeCurrent()) after the member name: expected ':'")
+                }
                 position += 1
                 skipSpace()
-                members.append((key, try value(depth: depth + 1)))
-                skipSpace()
-                guard position < bytes.count else { throw error("unexpected end of file in an object") }
-                if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-                if bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
-                throw error("expected ',' or '}'")
-            }
+                members.append((key, try value(depth: depth)))
+            } while try separator(closing: UInt8(ascii: "}"), in: "an object")
+            return .object(members)
         }
 
         mutating func array(depth: Int) throws -> JSONValue {
+            try checkDepth(depth)
             position += 1
             var items: [JSONValue] = []
             skipSpace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "]") { position += 1; return .array(items) }
-            while true {
+            repeat {
                 skipSpace()
-                items.append(try value(depth: depth + 1))
-                skipSpace()
-                guard position < bytes.count else { throw error("unexpected end of file in an array") }
-                if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-                if bytes[position] == UInt8(ascii: "]") { position += 1; return .array(items) }
-                throw error("expected ',' or ']'")
-            }
+                items.append(try value(depth: depth))
+            } while try separator(closing: UInt8(ascii: "]"), in: "an array")
+            return .array(items)
         }
 
+        // MARK: Strings
+
+        /// A quoted string; the position is at its opening quote.
         mutating func string() throws -> String {
+            let opening = position
             position += 1
-            var scalars = String.UnicodeScalarView()
-            var raw: [UInt8] = []
-            func flush() { scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars); raw.removeAll() }
+            var utf8: [UInt8] = []
             while position < bytes.count {
                 let byte = bytes[position]
-                position += 1
-                if byte == UInt8(ascii: "\"") { flush(); return String(scalars) }
-                if byte < 0x20 { throw error("control character in a string") }
-                guard byte == UInt8(ascii: "\\") else { raw.append(byte); continue }
-                guard position < bytes.count else { break }
-                let escape = bytes[position]
-                position += 1
-                flush()
-                switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{8}")
-                case UInt8(ascii: "f"): scalars.append("\u{c}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "u"):
-                    var code = try hex4()
-                    if (0xD800..<0xDC00).contains(code), position + 6 <= bytes.count,
-                       bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") {
-                        position += 2
-                        let low = try hex4()
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                switch byte {
+                case UInt8(ascii: "\""):
+                    position += 1
+                    return String(decoding: utf8, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    try escape(into: &utf8)
+                case 0..<0x20:
+                    throw error("a control character (U+00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+                                + ") in a string: write it as an escape such as \\n or \\u001F")
+                case 0..<0x80:
+                    utf8.append(byte)
+                    position += 1
+                default:
+                    guard let length = utf8Length(at: position) else {
+                        throw error("invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true))) in a string: save the file as UTF-8")
                     }
-                    scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
-                default: throw error("unknown escape in a string")
+                    utf8.append(contentsOf: bytes[position..<position + length])
+                    position += length
                 }
             }
-            throw error("unterminated string")
+            position = opening
+            throw error("a string that never ends (no closing '\"'): the file may be cut short")
         }
 
-        mutating func hex4() throws -> UInt32 {
-            guard position + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16) else {
-                throw error("malformed \\u escape")
+        /// One escape sequence; the position is at its backslash.
+        mutating func escape(into utf8: inout [UInt8]) throws {
+            guard position + 1 < bytes.count else {
+                position += 1
+                throw error("the text ends inside an escape: the file may be cut short")
             }
-            position += 4
+            let simple: UInt8
+            switch bytes[position + 1] {
+            case UInt8(ascii: "\""): simple = UInt8(ascii: "\"")
+            case UInt8(ascii: "\\"): simple = UInt8(ascii: "\\")
+            case UInt8(ascii: "/"): simple = UInt8(ascii: "/")
+            case UInt8(ascii: "b"): simple = 0x08
+            case UInt8(ascii: "f"): simple = 0x0C
+            case UInt8(ascii: "n"): simple = 0x0A
+            case UInt8(ascii: "r"): simple = 0x0D
+            case UInt8(ascii: "t"): simple = 0x09
+            case UInt8(ascii: "u"):
+                UTF8.encode(try unicodeEscape()) { utf8.append($0) }
+                return
+            default:
+                throw error("unknown escape '\\\(describeEscaped())' in a string: write a backslash as \\\\")
+            }
+            utf8.append(simple)
+            position += 2
+        }
+
+        /// The character after a backslash, as a message shows it.
+        func describeEscaped() -> String {
+            let byte = bytes[position + 1]
+            return (0x21...0x7E).contains(byte) ? String(Character(Unicode.Scalar(byte))) : "0x" + String(byte, radix: 16)
+        }
+
+        /// A `\uXXXX` escape, or two for a character outside the Basic
+        /// Multilingual Plane (a UTF-16 surrogate pair). A surrogate without
+        /// its partner names no character; it is refused, not replaced.
+        mutating func unicodeEscape() throws -> Unicode.Scalar {
+            let start = position
+            guard let code = hex4(at: position + 2) else {
+                throw error("malformed \\u escape: it takes exactly four hex digits, as in \\u00E9")
+            }
+            position += 6
+            var value = code
+            switch code {
+            case 0xD800..<0xDC00:
+                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u"),
+                      let low = hex4(at: position + 2), (0xDC00..<0xE000).contains(low) else {
+                    position = start
+                    throw error("a lone UTF-16 surrogate \(escapeText(at: start)): a high surrogate (\\uD800-\\uDBFF) "
+                                + "must be followed by a low one (\\uDC00-\\uDFFF); write the character itself instead")
+                }
+                position += 6
+                // Both halves were checked above, so no step can overflow: at most 0x10FFFF.
+                value = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+            case 0xDC00..<0xE000:
+                position = start
+                throw error("a lone UTF-16 surrogate \(escapeText(at: start)): a low surrogate (\\uDC00-\\uDFFF) "
+                            + "must follow a high one (\\uD800-\\uDBFF); write the character itself instead")
+            default:
+                break
+            }
+            guard let scalar = Unicode.Scalar(value) else {
+                position = start
+                throw error("\\u escape \(escapeText(at: start)) names no character")
+            }
+            return scalar
+        }
+
+        /// The six characters of the escape at `index`, as written.
+        func escapeText(at index: Int) -> String {
+            String(decoding: bytes[index..<index + 6], as: UTF8.self)
+        }
+
+        /// The value of four hex digits at `index`, or nil. (Not `UInt32(_:radix:)`,
+        /// which would also take a sign: `\u+123`.)
+        func hex4(at index: Int) -> UInt32? {
+            guard index + 4 <= bytes.count else { return nil }
+            var code: UInt32 = 0
+            for byte in bytes[index..<index + 4] {
+                guard let digit = Parser.hexDigits.firstIndex(of: byte) else { return nil }
+                code = (code << 4) + UInt32(digit < 16 ? digit : digit - 6)
+            }
             return code
         }
 
+        /// The length of the well-formed UTF-8 sequence at `index`, or nil
+        /// (overlong forms, surrogates and code points past U+10FFFF are not
+        /// well formed: Unicode's table 3-7).
+        func utf8Length(at index: Int) -> Int? {
+            let lead = bytes[index]
+            var second: ClosedRange<UInt8> = 0x80...0xBF
+            let length: Int
+            switch lead {
+            case 0x00...0x7F: return 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; second = 0xA0...0xBF
+            case 0xED: length = 3; second = 0x80...0x9F
+            case 0xE1...0xEF: length = 3
+            case 0xF0: length = 4; second = 0x90...0xBF
+            case 0xF4: length = 4; second = 0x80...0x8F
+            case 0xF1...0xF3: length = 4
+            default: return nil
+            }
+            guard index + length <= bytes.count, second.contains(bytes[index + 1]) else { return nil }
+            for offset in 2..<length where !(0x80...0xBF).contains(bytes[index + offset]) { return nil }
+            return length
+        }
+
+        // MARK: Numbers
+
+        /// A number as JSON writes it: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?`.
+        /// Without a fraction or an exponent it is a 64-bit integer, never
+        /// silently a float; a float must be finite.
         mutating func number() throws -> JSONValue {
             let start = position
-            var isFloat = false
-            while position < bytes.count {
-                let byte = bytes[position]
-                if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { isFloat = true }
-                guard (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || [UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(byte) else { break }
+            if bytes[position] == UInt8(ascii: "-") { position += 1 }
+            guard digitHere() else { throw error("unexpected \(describeCurrent()) in a number: expected a digit") }
+            if bytes[position] == UInt8(ascii: "0") {
                 position += 1
+                if digitHere() { throw error("a number with a leading zero: JSON writes 7, not 07") }
+            } else {
+                skipDigits()
             }
+            var isFloat = false
+            if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+                isFloat = true
+                position += 1
+                guard digitHere() else { throw error("a digit must follow the decimal point: write 1.0, not 1.") }
+                skipDigits()
+            }
+            if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+                isFloat = true
+                position += 1
+                if position < bytes.count, bytes[position] == UInt8(ascii: "-") || bytes[position] == UInt8(ascii: "+") { position += 1 }
+                guard digitHere() else { throw error("an exponent needs digits: write 1e5, not 1e") }
+                skipDigits()
+            }
+            return try numberValue(from: start, isFloat: isFloat)
+        }
+
+        private mutating func numberValue(from start: Int, isFloat: Bool) throws -> JSONValue {
             let text = String(decoding: bytes[start..<position], as: UTF8.self)
-            if text.isEmpty { throw error("unexpected character") }
-            if !isFloat, let integer = Int64(text) { return .int(integer) }
-            if let double = Double(text), double.isFinite { return .double(double) }
-            position = start
-            throw error("malformed number '\(text)'")
+            let shown = text.count > 40 ? String(text.prefix(40)) + "..." : text
+            if !isFloat {
+                guard let integer = Int64(text) else {
+                    position = start
+                    throw error("integer \(shown) is out of range: integers are 64-bit "
+                                + "(-9223372036854775808 to 9223372036854775807); write it as a float (with .0) or a string")
+                }
+                return .int(integer)
+            }
+            guard let double = Double(text), double.isFinite else {
+                position = start
+                throw error("number \(shown) is too large for a 64-bit float")
+            }
+            return .double(double)
+        }
+
+        private func digitHere() -> Bool {
+            position < bytes.count && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position])
+        }
+
+        private mutating func skipDigits() {
+            while digitHere() { position += 1 }
         }
     }
 }
