@@ -5,7 +5,8 @@
 //        rulebench-bench --profile-explore PACK DEPTH   the same per node of explore
 //        rulebench-bench --loop PACK SECONDS   only checked steps, for `perf record`
 //        rulebench-bench --loop-kernel PACK SECONDS   the same in the fuzzer's kernel loop (row 1k)
-//                                      (SECONDS < 0: exactly -SECONDS rounds of 3 passes, no budget, for callgrind)
+//                                      (SECONDS < 0: exactly -SECONDS rounds of 3 passes, no budget, for callgrind;
+//                                       a last argument `coverage`: with the coverage hook, as guided fuzzing runs)
 //        rulebench-bench --profile-restart PACK   VM instructions of a restart, by function
 //        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S]   time to detect each planted bug (minutes)
 import Foundation
@@ -74,6 +75,10 @@ func checkedStep(pack: String, options: [String: StateValue], games: [[ActionCal
     return seconds / Double(steps)
 }
 
+/// Whether row (1k) collects coverage (`--loop-kernel PACK S coverage`), to
+/// measure the line hook's cost as the guided search pays it.
+nonisolated(unsafe) var kernelLoopCoverage = false
+
 /// Seconds per checked step as the fuzzer runs it, inside the kernel: one
 /// program of `do`, `undo 1`, `redo 1` per call, each game of `games`
 /// followed by an `undo` of all its steps (the rewind of row (1)), played by
@@ -83,6 +88,7 @@ func kernelCheckedStep(pack: String, options: [String: StateValue], games: [[Act
     fuzzOptions.configuration = config
     fuzzOptions.setupOptions = options
     fuzzOptions.search = .uniform   // no coverage hook: the steps of row (1), nothing more
+    fuzzOptions.coverage = kernelLoopCoverage
     let fuzzer = Fuzzer(options: fuzzOptions)
     let steps = games.flatMap { calls in calls.flatMap { [FuzzStep.perform($0), .undo(1), .redo(1)] } + [.undo(calls.count)] }
     let program = FuzzProgram(pack: pack, seed: 3, options: options, steps: steps)
@@ -174,7 +180,8 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--profile-expl
 
 /// `rulebench-bench --loop PACK SECONDS`: checked steps of row (1) and
 /// nothing else, for about SECONDS, so that `perf record` sees only them.
-if CommandLine.arguments.count == 4, ["--loop", "--loop-kernel"].contains(CommandLine.arguments[1]) {
+if [4, 5].contains(CommandLine.arguments.count), ["--loop", "--loop-kernel"].contains(CommandLine.arguments[1]) {
+    kernelLoopCoverage = CommandLine.arguments.count == 5 && CommandLine.arguments[4] == "coverage"
     let pack = CommandLine.arguments[2]
     let sequence = try games(pack: pack, options: [:], length: 1500)
     let steps = sequence.map(\.count).reduce(0, +)

@@ -171,6 +171,26 @@ final class ScenarioParserTests: XCTestCase {
             """), "inline.yaml:4:31: a list in 'a' cannot hold null (Lua sequences have no holes)")
     }
 
+    /// Values no state can hold, and two keys that name one slot, are bad
+    /// input at their line, not a failure that could never pass or a key
+    /// silently dropped.
+    func testNonFiniteNumbersAndCollidingKeysAreProblems() {
+        for (text, kind) in [("1e400", "an infinite number"), (".inf", "an infinite number"), ("-.inf", "an infinite number"), (".nan", "NaN")] {
+            XCTAssertEqual(ScenarioFixtures.parseProblem("""
+                scenario: big
+                rules: template
+                steps:
+                  - expect: { state: { a: \(text) } }
+                """), "inline.yaml:4:27: 'a' cannot hold \(kind) (a rule cannot store one in the state); write a finite number, or a string")
+        }
+        XCTAssertEqual(ScenarioFixtures.parseProblem("""
+            scenario: keys
+            rules: template
+            steps:
+              - expect: { state: { a: { "1": 1, "01": 2 } } }
+            """), "inline.yaml:4:37: keys '1' and '01' in 'a' are the same key 1 of the state; keep one")
+    }
+
     func testStepShapesAreChecked() {
         let cases: [(String, String)] = [
             ("  - just a string", "inline.yaml:4:5: step 1 must be a mapping such as `- do: move` or `- undo: 1`, not a string"),

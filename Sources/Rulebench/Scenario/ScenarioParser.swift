@@ -129,7 +129,7 @@ public enum ScenarioParser {
                     throw fail(pair.keyNode, "\(error)")
                 }
                 guard !path.keys.isEmpty else { throw fail(pair.keyNode, "an empty state path: write a dotted path such as tokens.p1.square") }
-                out.append(StateAssignment(path: path, value: try reader.stateValue(pair.value, "'\(pair.key)'"),
+                out.append(StateAssignment(path: path, value: try reader.stateValue(pair.value, "'\(pair.key)'", inState: true),
                                            location: reader.location(of: pair.keyNode)))
             }
             return out

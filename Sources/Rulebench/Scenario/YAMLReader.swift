@@ -422,26 +422,34 @@ struct YAMLReader {
     ///
     /// Mappings become tables with string keys (null members are left out,
     /// since a table cannot hold nil); lists become sequences 1...n.
-    func stateValue(_ node: Node, _ what: String) throws(RulebenchError) -> StateValue? {
+    /// `inState`: the value is (or is expected to be) in the game state,
+    /// which holds no NaN or infinity; options and params may.
+    func stateValue(_ node: Node, _ what: String, inState: Bool = false) throws(RulebenchError) -> StateValue? {
         try reporting(node, what) { () throws(RulebenchError) in
             try measure(node)
             tally.prepaid = true
             defer { tally.prepaid = false }
-            return try readState(node, what)
+            return try readState(node, what, inState: inState)
         }
     }
 
-    private func readState(_ node: Node, _ what: String) throws(RulebenchError) -> StateValue? {
+    private func readState(_ node: Node, _ what: String, inState: Bool) throws(RulebenchError) -> StateValue? {
         switch try value(node) {
         case .null: return nil
         case .bool(let b): return .bool(b)
         case .int(let i): return .int(i)
-        case .double(let d): return .double(d)
+        case .double(let d):
+            // The state refuses them (state.lua), so an expectation of one could never pass.
+            guard d.isFinite || !inState else {
+                throw fail(node, "\(what) cannot hold \(d.isNaN ? "NaN" : "an infinite number") (a rule cannot store one in the state); "
+                           + "write a finite number, or a string")
+            }
+            return .double(d)
         case .string(let s): return .string(s)
         case .sequence(let items):
             var list: [StateValue] = []
             for item in items {
-                guard let value = try readState(item, what) else {
+                guard let value = try readState(item, what, inState: inState) else {
                     throw fail(item, "a list in \(what) cannot hold null (Lua sequences have no holes)")
                 }
                 list.append(value)
@@ -449,8 +457,15 @@ struct YAMLReader {
             return .list(list)
         case .mapping:
             var table: [StateKey: StateValue] = [:]
+            var written: [StateKey: String] = [:]
             for pair in try mapping(node, what) {
-                table[StateReader.key(pair.key)] = try readState(pair.value, what)
+                let key = StateReader.key(pair.key)
+                // "1" and "01" are both the integer key 1: one would silently replace the other.
+                if let first = written[key] {
+                    throw fail(pair.keyNode, "keys '\(first)' and '\(pair.key)' in \(what) are the same key \(key) of the state; keep one")
+                }
+                written[key] = pair.key
+                table[key] = try readState(pair.value, what, inState: inState)
             }
             return .table(table)
         }
