@@ -36,11 +36,17 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("option"), help: "A setup option, key=value (repeatable), over the pack's defaults.")
     var setupOptions: [String] = []
 
-    @Option(help: "Random legal actions played in each sample game.")
+    /// The most random actions per sample game: as for `fuzz --depth`, more
+    /// only takes longer (a game that never ends would play them all).
+    static let maximumDepth = 10_000
+
+    @Option(help: ArgumentHelp("Random legal actions played in each sample game (0 to \(CheckCommand.maximumDepth)).", valueName: "n"))
     var depth: Int = 12
 
     func validate() throws {
-        guard depth >= 0 else { throw ValidationError("--depth must not be negative") }
+        guard (0...Self.maximumDepth).contains(depth) else {
+            throw ValidationError("--depth must be from 0 to \(Self.maximumDepth), got \(depth)")
+        }
     }
 
     func run() throws {

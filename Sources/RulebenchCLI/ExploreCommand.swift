@@ -9,17 +9,25 @@ struct ExploreCommand: ParsableCommand {
         abstract: "Count every legal action sequence up to a depth, performing and undoing each (verified).",
         discussion: """
             Like perft in chess engines: prints the number of action sequences of each length. Every undo is \
-            verified strictly, so a pack that explores cleanly undoes exactly along every path.
+            verified strictly, so a pack that explores cleanly undoes exactly along every path. The counts \
+            end early, at a depth of 0, when no action sequence is that long. The number of sequences grows \
+            exponentially with the depth, so --depth is at most \(ExploreCommand.maximumDepth). Ctrl-C or \
+            SIGTERM stops the walk and prints the partial counts (exit 130 or 143).
 
             Example:
               rulebench explore template --depth 4 --option players=3
             """
     )
 
+    /// The deepest walk allowed: the tree grows exponentially, so even 20
+    /// levels of a pack with a handful of legal actions never finish; a
+    /// larger number can only be a typo (and `Int.max` once crashed).
+    static let maximumDepth = 64
+
     @Argument(help: "The pack: a name under rules/ or a path to a pack folder.")
     var pack: String
 
-    @Option(help: "The depth to explore to.")
+    @Option(help: ArgumentHelp("The depth to explore to (1 to \(ExploreCommand.maximumDepth)).", valueName: "n"))
     var depth: Int
 
     @Option(help: "Seed of the game's random generator.")
@@ -29,7 +37,9 @@ struct ExploreCommand: ParsableCommand {
     var setupOptions: [String] = []
 
     func validate() throws {
-        guard depth >= 1 else { throw ValidationError("--depth must be at least 1") }
+        guard (1...Self.maximumDepth).contains(depth) else {
+            throw ValidationError("--depth must be from 1 to \(Self.maximumDepth), got \(depth): the number of sequences grows exponentially with the depth, so start small (4 to 8) and go up")
+        }
     }
 
     func run() throws {
@@ -52,7 +62,7 @@ struct ExploreCommand: ParsableCommand {
             print("total \(counts.total) nodes in \(String(format: "%.2f", seconds)) s (\(Int(Double(counts.total) / max(seconds, 1e-9))) nodes/s), every undo verified")
             if wasInterrupted {
                 complain("interrupted: the counts are partial")
-                throw Outcome.interrupted.exitCode
+                throw interruptExitCode
             }
         } catch let failure as ExplorationFailure {
             complain("\(failure)")

@@ -12,8 +12,8 @@ struct FuzzCommand: ParsableCommand {
             last checkpoint, and attempts with illegal params. Checked after every step: undo restores the \
             state exactly (with blame), redo reproduces the action, a failed action changes nothing, every \
             legal action applies, invariants hold; at the end of a run: rewinding gives the initial state, and \
-            the saved history replays with the same hashes. Ctrl-C stops cleanly, writes what was found, and \
-            exits 130.
+            the saved history replays with the same hashes. Ctrl-C (SIGINT) or SIGTERM (`timeout`, CI, \
+            Kubernetes) stops cleanly, writes what was found, and exits 130 or 143.
 
             Search (--search): guided, the default, first walks every line of play up to three moves deep \
             (fewer when there are too many), then keeps each run that reached lines of the pack's Lua no \
@@ -31,8 +31,14 @@ struct FuzzCommand: ParsableCommand {
             A finding is shrunk (chunks of steps deleted with the steps that depend on them, `undo turn` made \
             `undo N`, counts, params and the game seed made smaller, until no single step can be removed) and \
             written to --out as a scenario file that `rulebench run` fails on; the program is kept in --corpus \
-            and replayed first next time. Progress goes to standard error: a line redrawn in place on a \
+            and replayed first next time. Both folders are checked before fuzzing starts. A corpus file that \
+            cannot be used (not JSON, a count out of range) or that is a finding of another pack is skipped \
+            with a note. Progress goes to standard error: a line redrawn in place on a \
             terminal, one line every \(Int(FuzzCommand.pipedProgressInterval)) seconds when piped (CI logs).
+
+            Exit codes: 0 no finding; 1 findings; 2 bad input (a pack that does not load, bad arguments, \
+            an --out, --corpus or --coverage that cannot be written, or a finding that could not be \
+            written); 130 / 143 stopped by SIGINT / SIGTERM.
 
             Examples:
               rulebench fuzz desert --seed 1 --runs 200 --depth 80
@@ -46,6 +52,10 @@ struct FuzzCommand: ParsableCommand {
     static let pipedProgressInterval = 5.0
     /// Seconds between redraws of the progress line on a terminal.
     static let terminalProgressInterval = 0.2
+    /// The most steps per run (--depth): a run's program is shrunk and
+    /// replayed whole, so far longer runs would only be slow; a larger
+    /// number is a typo (and `Int.max` never ended).
+    static let maximumDepth = 10_000
 
     @Argument(help: "The pack: a name under rules/ or a path to a pack folder.")
     var pack: String
@@ -57,7 +67,7 @@ struct FuzzCommand: ParsableCommand {
                                valueName: "n"))
     var runs: Int?
 
-    @Option(help: "Maximum steps per run.")
+    @Option(help: ArgumentHelp("Maximum steps per run (1 to \(FuzzCommand.maximumDepth)).", valueName: "n"))
     var depth: Int = 100
 
     @Option(help: ArgumentHelp("Fuzz for this many seconds: runs go on until the time is spent (or --runs is reached, when given).",
@@ -91,19 +101,25 @@ struct FuzzCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard runs.map({ $0 > 0 }) ?? true, depth > 0 else { throw ValidationError("--runs and --depth must be positive") }
+        if let runs, runs < 1 { throw ValidationError("--runs must be at least 1, got \(runs)") }
+        guard (1...Self.maximumDepth).contains(depth) else {
+            throw ValidationError("--depth must be from 1 to \(Self.maximumDepth) steps per run, got \(depth)")
+        }
         if let time, !(time > 0 && time.isFinite) {
             throw ValidationError("--time expects a positive number of seconds, got \(time)")
         }
         _ = try parsedShard()
     }
 
+    /// K/N: exactly two runs of digits around one `/` (`1//2`, `+1/2` and
+    /// `1/2/` are typos, not shards), with 1 <= K <= N.
     private func parsedShard() throws -> (Int, Int) {
-        let parts = shard.split(separator: "/").compactMap { Int($0) }
-        guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
+        let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
+        let numbers = parts.compactMap { part in part.allSatisfy { $0.isASCII && $0.isNumber } ? Int(part) : nil }
+        guard parts.count == 2, numbers.count == 2, numbers[1] >= 1, (1...numbers[1]).contains(numbers[0]) else {
             throw ValidationError("--shard expects K/N with 1 <= K <= N, got '\(shard)'")
         }
-        return (parts[0], parts[1])
+        return (numbers[0], numbers[1])
     }
 
     func run() throws {
@@ -121,25 +137,28 @@ struct FuzzCommand: ParsableCommand {
         options.search = search
 
         // Bad input (unknown pack, broken pack) is exit 2, before any fuzzing.
-        let packName: String
+        let info: PackInfo
         do {
             var configuration = options.configuration
             configuration.strict = true
-            packName = try Game(pack: pack, options: options.setupOptions, seed: 0, configuration: configuration).pack.name
+            info = try Game(pack: pack, options: options.setupOptions, seed: 0, configuration: configuration).pack
+        } catch {
+            complain("\(error)")
+            throw Outcome.badInput.exitCode
+        }
+        // The pack's name comes from its pack.lua, so it is made a safe folder name.
+        let corpusPath = corpus ?? ".rulebench/corpus/\(info.fileName)"
+        var writer = FindingWriter(corpus: corpusPath, out: out, pack: pack, seed: seed)
+        // Outputs that cannot be written are found now, not after an hour of fuzzing.
+        do {
+            try writer.checkFolders()
+            if let coverage { try OutputFile(path: coverage, purpose: "the coverage file (--coverage)").checkWritable() }
         } catch {
             complain("\(error)")
             throw Outcome.badInput.exitCode
         }
         let fuzzer = Fuzzer(options: options)
-        let corpusFolder = URL(fileURLWithPath: corpus ?? ".rulebench/corpus/\(packName)")
-        let outFolder = URL(fileURLWithPath: out)
-
-        let known = Reproduction.load(from: corpusFolder)
-        for file in known.skipped { complain("skipping unreadable corpus file \(file)") }
-        var reports = fuzzer.replay(known.programs)
-        if !known.programs.isEmpty && !json {
-            printLine("corpus: \(known.programs.count) known findings replayed, \(reports.count) still fail")
-        }
+        var reports = replayCorpus(at: corpusPath, of: info, with: fuzzer)
 
         let clock = Fuzzer.monotonicClock
         var pacer = ProgressPacer(interval: stderrIsTerminal ? Self.terminalProgressInterval : Self.pipedProgressInterval,
@@ -160,29 +179,38 @@ struct FuzzCommand: ParsableCommand {
         if stderrIsTerminal && !json { FileHandle.standardError.write(Data("\r\(status(progress))   \n".utf8)) }
         reports += found
 
-        var written: [(Fuzzer.Report, URL)] = []
-        for report in found {
-            do {
-                try Reproduction.save(report.shrunk, property: report.finding.property, in: corpusFolder)
-            } catch {
-                complain("could not keep the finding in the corpus \(corpusFolder.path) (\(error.localizedDescription)); check that the folder is writable, or pass --corpus DIR")
-            }
-            do {
-                written.append((report, try writeScenario(report, into: outFolder)))
-            } catch {
-                complain("could not write the reproduction into \(outFolder.path) (\(error.localizedDescription)); check that the folder is writable, or pass --out DIR")
-            }
-        }
+        for report in found { writer.write(report) }
         let reached = try writeCoverage(of: fuzzer)
         if json {
-            print(jsonReport(progress: progress, reports: reports, written: written))
+            print(jsonReport(progress: progress, reports: reports, written: writer.scenarios))
         } else {
-            for report in reports { describe(report, file: written.first { $0.0.shrunk == report.shrunk }?.1) }
+            for report in reports { describe(report, file: writer.scenarios[report.shrunk]) }
             if let reached { print(reached.summary, terminator: "") }
             printLine(summary(progress, findings: reports.count))
         }
-        if wasInterrupted { throw Outcome.interrupted.exitCode }
+        if wasInterrupted { throw interruptExitCode }
+        if writer.failures > 0 {
+            complain("\(writer.failures) write\(writer.failures == 1 ? "" : "s") of findings failed (see above): they are only in this output")
+            throw Outcome.badInput.exitCode
+        }
         if !reports.isEmpty { throw Outcome.failed.exitCode }
+    }
+
+    /// Replays the corpus first; returns the reports of programs that still
+    /// fail. Files that cannot be used, and findings of other packs (whose
+    /// bugs are not this pack's), are skipped with a note each.
+    private func replayCorpus(at path: String, of info: PackInfo, with fuzzer: Fuzzer) -> [Fuzzer.Report] {
+        let known = Reproduction.load(from: URL(fileURLWithPath: path))
+        for problem in known.skipped { complain("skipping \(problem)") }
+        let (programs, others) = CorpusPackFilter(reference: pack, directory: info.directory).split(known.entries)
+        for entry in others {
+            complain("skipping \(entry.file): a finding of pack '\(entry.program.pack)', not of \(pack) (`rulebench fuzz \(entry.program.pack)` replays it)")
+        }
+        let reports = fuzzer.replay(programs)
+        if !programs.isEmpty && !json {
+            printLine("corpus: \(programs.count) known findings replayed, \(reports.count) still fail")
+        }
+        return reports
     }
 
     /// Writes the LCOV tracefile asked for with `--coverage`; returns the report.
@@ -190,10 +218,10 @@ struct FuzzCommand: ParsableCommand {
         guard let path = coverage else { return nil }
         do {
             guard let reached = try fuzzer.coverage() else { return nil }
-            try Data(reached.lcov().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try OutputFile(path: path, purpose: "the coverage file (--coverage)").write(reached.lcov())
             return reached
         } catch {
-            complain("could not write the coverage file \(path): \(error); check that its folder exists and is writable")
+            complain("\(error)")
             throw Outcome.badInput.exitCode
         }
     }
@@ -222,17 +250,6 @@ struct FuzzCommand: ParsableCommand {
         fflush(nil)
     }
 
-    private func writeScenario(_ report: Fuzzer.Report, into folder: URL) throws -> URL {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let packFolder = URL(fileURLWithPath: pack).standardizedFileURL
-        let reference = FileManager.default.fileExists(atPath: packFolder.appendingPathComponent("pack.lua").path)
-            ? relativePath(from: folder.standardizedFileURL, to: packFolder) : pack
-        let name = "\(URL(fileURLWithPath: pack).lastPathComponent)-seed\(seed)-\(report.finding.property)-\(report.shrunk.seed).yaml"
-        let url = folder.appendingPathComponent(name)
-        try Data(Reproduction.scenario(for: report, packReference: reference, fuzzSeed: seed).utf8).write(to: url, options: .atomic)
-        return url
-    }
-
     private func describe(_ report: Fuzzer.Report, file: URL?) {
         print("FINDING: \(report.finding)")
         print("  shrunk from \(report.original.steps.count) to \(report.shrunk.steps.count) steps in \(String(format: "%.2f", report.shrinkSeconds)) s (\(report.shrinkAttempts) candidates)"
@@ -251,7 +268,7 @@ struct FuzzCommand: ParsableCommand {
         }
     }
 
-    private func jsonReport(progress: Fuzzer.Progress, reports: [Fuzzer.Report], written: [(Fuzzer.Report, URL)]) -> String {
+    private func jsonReport(progress: Fuzzer.Progress, reports: [Fuzzer.Report], written: [FuzzProgram: URL]) -> String {
         let findings = JSONValue.array(reports.map { report in
             var members: [(String, JSONValue)] = [
                 ("property", .string(report.finding.property.rawValue)),
@@ -268,7 +285,7 @@ struct FuzzCommand: ParsableCommand {
                 ("shrink", .string(report.shrinkStatus.rawValue)),
                 ("stepsToDetection", .int(Int64(report.stepsToDetection))),
             ]
-            if let file = written.first(where: { $0.0.shrunk == report.shrunk })?.1 { members.append(("scenario", .string(file.path))) }
+            if let file = written[report.shrunk] { members.append(("scenario", .string(file.path))) }
             return .object(members)
         })
         return JSONValue.object([

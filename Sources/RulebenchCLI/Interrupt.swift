@@ -3,16 +3,31 @@ import Foundation
 import Rulebench
 import Synchronization
 
-/// Set by SIGINT; long commands poll it and stop cleanly (exit 130).
-let interruptRequested = Atomic<Bool>(false)
+/// The signal that asked the command to stop (SIGINT or SIGTERM), 0 while none has.
+/// Long commands poll it and stop cleanly.
+let stopSignal = Atomic<Int32>(0)
 
-/// Routes SIGINT to `interruptRequested` instead of killing the process.
+/// Routes SIGINT (Ctrl-C) and SIGTERM (what `timeout`, CI runners and
+/// Kubernetes send) to `stopSignal` instead of killing the process, so a
+/// long command stops at its next poll, writes what it found, and exits
+/// with `interruptExitCode`. The first signal is kept: it decides the code.
 func catchInterrupts() {
-    signal(SIGINT) { _ in interruptRequested.store(true, ordering: .relaxed) }
+    for signalNumber in [SIGINT, SIGTERM] {
+        signal(signalNumber) { received in
+            _ = stopSignal.compareExchange(expected: 0, desired: received, ordering: .relaxed)
+        }
+    }
 }
 
-/// True once SIGINT arrived.
-var wasInterrupted: Bool { interruptRequested.load(ordering: .relaxed) }
+/// True once SIGINT or SIGTERM arrived.
+var wasInterrupted: Bool { stopSignal.load(ordering: .relaxed) != 0 }
+
+/// The exit code of a command stopped by a signal: 128 + the signal's
+/// number, as a shell reports a process the signal killed, so scripts see
+/// what they expect: 130 after SIGINT, 143 after SIGTERM.
+var interruptExitCode: ExitCode {
+    stopSignal.load(ordering: .relaxed) == SIGTERM ? Outcome.terminated.exitCode : Outcome.interrupted.exitCode
+}
 
 /// Whether standard error is a terminal (progress lines redraw in place only there).
 var stderrIsTerminal: Bool { isatty(2) != 0 }

@@ -9,7 +9,9 @@ struct RulebenchTool: ParsableCommand {
         commandName: "rulebench",
         abstract: "Run, check and fuzz game rules written in Lua, with undo the engine proves.",
         discussion: """
-            Exit codes: 0 all passed; 1 a check failed; 2 bad input (files, arguments); 130 interrupted.
+            Exit codes: 0 all passed; 1 a check failed; 2 bad input (files, arguments, an output \
+            that cannot be written); 130 interrupted by Ctrl-C (SIGINT), 143 stopped by SIGTERM (fuzz \
+            and explore stop cleanly on either and report what they found).
             """,
         subcommands: [
             RunCommand.self,
@@ -33,12 +35,13 @@ struct RulebenchTool: ParsableCommand {
             Foundation.exit(code.rawValue)
         } catch {
             let code = exitCode(for: error)
-            let message = fullMessage(for: error)
             if code == .success {
-                print(message)
+                print(fullMessage(for: error))   // --help, --version
                 Foundation.exit(0)
             }
-            if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            // One line, like every other bad input (the usage block is what --help is for).
+            let message = self.message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+            if !message.isEmpty { complain(message + (code == .validationFailure ? " (see --help)" : "")) }
             Foundation.exit(code == .validationFailure ? Outcome.badInput.rawValue : code.rawValue)
         }
     }
@@ -49,8 +52,12 @@ enum Outcome: Int32 {
     case passed = 0
     case failed = 1
     case badInput = 2
+    /// Stopped by SIGINT (Ctrl-C): 128 + 2.
     case interrupted = 130
+    /// Stopped by SIGTERM (`timeout`, CI runners, Kubernetes): 128 + 15.
+    case terminated = 143
 
+    /// The code for ArgumentParser's `throw`.
     var exitCode: ExitCode { ExitCode(rawValue) }
 }
 

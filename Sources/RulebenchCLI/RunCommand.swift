@@ -41,6 +41,14 @@ struct RunCommand: ParsableCommand {
     var junit: String?
 
     func run() throws {
+        // A report path that cannot be written fails now, not after every scenario ran.
+        let report = junit.map { OutputFile(path: $0, purpose: "the JUnit report") }
+        do {
+            try report?.checkWritable()
+        } catch {
+            complain("\(error)")
+            throw Outcome.badInput.exitCode
+        }
         let clock = ContinuousClock()
         let start = clock.now
         let (items, problems) = ScenarioFiles.collect(paths.isEmpty ? ["scenarios"] : paths)
@@ -61,11 +69,12 @@ struct RunCommand: ParsableCommand {
         } else {
             emit("\n" + TextReport.summary(run))
         }
-        if let junit {
+        if let report {
             do {
-                try Data(JUnitReport.render(run).utf8).write(to: URL(fileURLWithPath: junit), options: .atomic)
+                // In place for /dev/stdout, a FIFO or a symbolic link; all or nothing for a file.
+                try report.write(JUnitReport.render(run))
             } catch {
-                complain("\(junit): cannot write the JUnit report: \(error.localizedDescription)")
+                complain("\(error)")
                 throw Outcome.badInput.exitCode
             }
         }

@@ -32,6 +32,13 @@ struct TimelineCommand: ParsableCommand {
     var width: Int = 80
 
     func run() throws {
+        let chart = svg.map { OutputFile(path: $0, purpose: "the SVG chart") }
+        do {
+            try chart?.checkWritable()
+        } catch {
+            complain("\(error)")
+            throw Outcome.badInput.exitCode
+        }
         let url = URL(fileURLWithPath: scenario)
         let result: StepAnimation
         do {
@@ -47,15 +54,14 @@ struct TimelineCommand: ParsableCommand {
         let timeline = result.timeline
         print("step \(result.step.number): \(result.step.summary)  (\(String(format: "%.3f", timeline.duration)) s, \(timeline.conflicts.count) conflicts)")
         print(timeline.textChart(width: width))
-        if let svg {
+        if let chart {
             do {
-                try Data(timeline.svg(title: "\(scenario) step \(result.step.number): \(result.step.summary)").utf8)
-                    .write(to: URL(fileURLWithPath: svg), options: .atomic)
+                try chart.write(timeline.svg(title: "\(scenario) step \(result.step.number): \(result.step.summary)"))
             } catch {
-                complain("cannot write \(svg): \(error.localizedDescription)")
+                complain("\(error)")
                 throw Outcome.badInput.exitCode
             }
-            print("wrote \(svg)")
+            print("wrote \(chart.path)")
         }
     }
 }

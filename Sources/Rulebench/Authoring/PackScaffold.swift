@@ -86,8 +86,10 @@ public struct PackScaffold {
     public func create() throws(RulebenchError) -> [URL] {
         if let problem = PackScaffold.problem(withName: name) { throw .badInput(InputProblem(problem)) }
         let fm = FileManager.default
-        for folder in [packDirectory, scenarioDirectory] where fm.fileExists(atPath: folder.path) {
-            throw .badInput(InputProblem("\(PackFiles.display(folder)) already exists: pick another name, or remove the folder first"))
+        for folder in [packDirectory, scenarioDirectory] {
+            if let what = PackScaffold.occupant(of: folder) {
+                throw .badInput(InputProblem("\(PackFiles.display(folder)) already exists (\(what)): pick another name, or remove it first"))
+            }
         }
         var written: [URL] = []
         do {
@@ -97,10 +99,30 @@ public struct PackScaffold {
                 written.append(url)
             }
         } catch {
-            try? fm.removeItem(at: packDirectory)
-            try? fm.removeItem(at: scenarioDirectory)
+            // Both folders were absent above, so a folder there now is this
+            // call's own; anything else (a link made meanwhile) is left alone.
+            for folder in [packDirectory, scenarioDirectory] where PackScaffold.occupant(of: folder) == "a folder" {
+                try? fm.removeItem(at: folder)
+            }
             throw .badInput(InputProblem("cannot write the new pack: \(error.localizedDescription)"))
         }
         return written
+    }
+
+    /// What is at `url` without following a symbolic link there, or nil
+    /// when nothing is. `fileExists` follows links, so a link to nothing
+    /// looked free, creating the pack failed on it, and the cleanup then
+    /// deleted the user's link.
+    private static func occupant(of url: URL) -> String? {
+        var status = stat()
+        guard lstat(url.path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: return "a folder"
+        case S_IFLNK:
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) ?? "?"
+            return FileManager.default.fileExists(atPath: url.path)
+                ? "a symbolic link to \(target)" : "a symbolic link to \(target), which does not exist"
+        default: return "a file"
+        }
     }
 }

@@ -61,13 +61,11 @@ public struct SavedHistory: Sendable {
         ]).serialized(pretty: false) + "\n"
     }
 
-    /// Writes the file atomically (a failed write leaves no partial file).
+    /// Writes the file: a new or regular file atomically (a failed write
+    /// leaves no partial file); a symbolic link, device or FIFO in place,
+    /// without replacing it (see `OutputFile`).
     public func write(to url: URL) throws(RulebenchError) {
-        do {
-            try Data(json.utf8).write(to: url, options: .atomic)
-        } catch {
-            throw .badInput(InputProblem("cannot write the history: \(error.localizedDescription)", file: url.path))
-        }
+        try OutputFile(url, purpose: "the history").write(json)
     }
 
     /// Reads and checks a history file (it does not replay it; see `replay`).

@@ -24,6 +24,32 @@ public struct PackInfo: Sendable {
 
     /// Action names in sorted order.
     public var actionNames: [String] { actions.keys.sorted() }
+
+    /// The pack's name as one safe file-name component, for files and
+    /// folders named after the pack (the fuzzer's default corpus folder).
+    public var fileName: String { PackInfo.fileName(for: name) }
+
+    /// `name` made one safe file-name component: letters, digits, `-`, `_`
+    /// and `.` are kept, anything else (`/`, spaces, other characters)
+    /// becomes `_`, and so does a `.` that comes first or after another `.`
+    /// (no `..`, no hidden file); at most 100 characters; never empty.
+    ///
+    /// A pack's `name` is any string pack.lua gives, and a pack may come from
+    /// anyone: `name = "../../../tmp/x"` used as a path would reach outside
+    /// the folder the user named. Names are made safe here rather than
+    /// refused at load, so every pack that loads today still does.
+    public static func fileName(for name: String) -> String {
+        var safe = ""
+        for character in name.unicodeScalars.prefix(100) {
+            let plain = character.isASCII && (CharacterSet.alphanumerics.contains(character) || character == "-" || character == "_")
+            if plain || (character == "." && !safe.isEmpty && !safe.hasSuffix(".")) {
+                safe.unicodeScalars.append(character)
+            } else {
+                safe += "_"
+            }
+        }
+        return safe.isEmpty ? "_" : safe
+    }
 }
 
 /// What an action file declares.

@@ -1,5 +1,5 @@
 /// Visits every legal action sequence up to a depth, like perft in chess
-/// engines: at each node it performs each legal action, recurses, and undoes
+/// engines: at each node it performs each legal action, walks on from there, and undoes
 /// it (strictly verified), counting the nodes at each depth.
 ///
 /// The top levels are walked here, through `Game`, so that `shouldStop` is
@@ -12,15 +12,35 @@ public struct Explorer {
 
     /// Counts of the walk.
     public struct Counts: Sendable {
-        /// `nodes[d]` is the number of action sequences of length d + 1.
+        /// `nodes[d]` is the number of action sequences of length d + 1, one
+        /// entry per length up to the depth. It ends early, with a 0, at the
+        /// first length no sequence reaches (every longer length is 0 too),
+        /// and it is shorter when the walk was stopped.
         public var nodes: [Int]
         /// Total perform+undo pairs.
         public var total: Int { nodes.reduce(0, +) }
+
+        /// Counts `n` more sequences of length `level + 1`. The list grows
+        /// as the walk reaches a level, never by the depth asked for: a
+        /// depth of `Int.max` once allocated `Int.max` counters up front.
+        mutating func add(_ n: Int, at level: Int) {
+            while nodes.count <= level { nodes.append(0) }
+            nodes[level] += n
+        }
+
+        /// Drops the lengths after the first one no sequence reaches, so the
+        /// counts are the same whether a level was walked here or in the kernel.
+        mutating func endAtFirstEmptyLevel() {
+            if let empty = nodes.firstIndex(of: 0) { nodes.removeSubrange((empty + 1)...) }
+        }
     }
 
+    /// The game walked; it is back where it was when `run` returns.
     public let game: Game
+    /// The longest action sequences counted.
     public let depth: Int
 
+    /// A walk of `game` from its current state, `depth` actions deep.
     public init(game: Game, depth: Int) {
         self.game = game
         self.depth = depth
@@ -30,11 +50,11 @@ public struct Explorer {
     /// fails) stops the walk with the error and the path that led to it; the
     /// game is then undone back to where the walk began.
     public func run(shouldStop: () -> Bool = { false }) throws(ExplorationFailure) -> Counts {
-        var counts = Counts(nodes: Array(repeating: 0, count: depth))
+        var counts = Counts(nodes: [])
         var path: [ActionCall] = []
         let start = game.history.cursor
         do {
-            try visit(level: 0, counts: &counts, path: &path, shouldStop: shouldStop)
+            try walk(counts: &counts, path: &path, shouldStop: shouldStop)
         } catch {
             // An undo that throws a mismatch has still taken effect (the state
             // was repaired), so the loop ends; any other failure stops it.
@@ -46,11 +66,42 @@ public struct Explorer {
             }
             throw error
         }
+        counts.endAtFirstEmptyLevel()
         return counts
     }
 
-    private func visit(level: Int, counts: inout Counts, path: inout [ActionCall], shouldStop: () -> Bool) throws(ExplorationFailure) {
-        guard level < depth, !shouldStop() else { return }
+    /// Depth first, with a stack of the actions left to try at each level of
+    /// the current path rather than recursion: a pack whose games never end,
+    /// explored deep, would overflow the thread's stack. `shouldStop` is
+    /// polled before each action; once it is true, every level is undone.
+    private func walk(counts: inout Counts, path: inout [ActionCall], shouldStop: () -> Bool) throws(ExplorationFailure) {
+        var pending: [ArraySlice<ActionCall>] = []
+        if let first = try expand(level: 0, counts: &counts, path: path, shouldStop: shouldStop) { pending.append(first) }
+        while let level = pending.indices.last {
+            guard !shouldStop(), let call = pending[level].popFirst() else {
+                // This level is done (or the walk stops): back to the level above.
+                pending.removeLast()
+                if level > 0 { try undoLast(&path) }
+                continue
+            }
+            path.append(call)
+            do { try game.perform(call) } catch { throw ExplorationFailure(path: path, error: error) }
+            counts.add(1, at: level)
+            if let next = try expand(level: level + 1, counts: &counts, path: path, shouldStop: shouldStop) {
+                pending.append(next)
+            } else {
+                try undoLast(&path)
+            }
+        }
+    }
+
+    /// The actions to try at `level` (the game being after `path`), or nil
+    /// when there is nothing to walk from here: the depth is reached, the
+    /// walk stops, or the subtree is shallow enough to be walked (and
+    /// counted) inside the kernel in one call.
+    private func expand(level: Int, counts: inout Counts, path: [ActionCall],
+                        shouldStop: () -> Bool) throws(ExplorationFailure) -> ArraySlice<ActionCall>? {
+        guard level < depth, !shouldStop() else { return nil }
         if depth - level <= Explorer.kernelDepth {
             let found: Kernel.Exploration
             do {
@@ -60,31 +111,33 @@ public struct Explorer {
             }
             switch found {
             case .counts(let nodes):
-                for (offset, n) in nodes.enumerated() where level + offset < depth { counts.nodes[level + offset] += n }
+                for (offset, n) in nodes.enumerated() where offset < depth - level { counts.add(n, at: level + offset) }
             case .undoMismatch(let below, let problems):
                 throw ExplorationFailure(path: path + below, error: .undoMismatch(problems))
             }
-            return
+            return nil
         }
         let legal: [ActionCall]
         do { legal = try game.legalActions() } catch { throw ExplorationFailure(path: path, error: error) }
-        for call in legal {
-            path.append(call)
-            do { try game.perform(call) } catch { throw ExplorationFailure(path: path, error: error) }
-            counts.nodes[level] += 1
-            try visit(level: level + 1, counts: &counts, path: &path, shouldStop: shouldStop)
-            do { try game.undo() } catch { throw ExplorationFailure(path: path, error: error) }
-            path.removeLast()
-            if shouldStop() { return }
-        }
+        counts.add(0, at: level)   // the level was reached, even if nothing is legal there
+        return legal[...]
+    }
+
+    /// Undoes the last action of the path and drops it.
+    private func undoLast(_ path: inout [ActionCall]) throws(ExplorationFailure) {
+        do { try game.undo() } catch { throw ExplorationFailure(path: path, error: error) }
+        path.removeLast()
     }
 }
 
 /// Where an exploration failed: the action sequence from the start, and the error.
 public struct ExplorationFailure: Error, CustomStringConvertible {
+    /// The actions performed from where the walk began, the failing one last.
     public let path: [ActionCall]
+    /// What went wrong.
     public let error: RulebenchError
 
+    /// "after a ; b: the error".
     public var description: String {
         "after " + (path.isEmpty ? "setup" : path.map(\.description).joined(separator: " ; ")) + ": \(error)"
     }

@@ -5,6 +5,7 @@
 public struct FuzzRandom: Sendable {
     private var state: UInt64
 
+    /// A generator whose sequence is fixed by `seed`.
     public init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits.
@@ -44,6 +45,12 @@ public enum FuzzStep: Hashable, Sendable, CustomStringConvertible {
     /// Undo back to the last checkpoint.
     case undoTurn
 
+    /// The largest count an `undo N` or `redo N` step may have: no program
+    /// has more steps than `FuzzProgram.maximumSteps`, so a larger count
+    /// can only come from a damaged or hand-made corpus file.
+    public static let maximumCount = FuzzProgram.maximumSteps
+
+    /// The step as the fuzzer's reports show it: `do step {token = "p1"}`, `undo 2`.
     public var description: String {
         switch self {
         case .perform(let call): return "do \(call)"
@@ -66,6 +73,13 @@ public struct FuzzProgram: Hashable, Sendable {
     /// The steps, in order.
     public var steps: [FuzzStep]
 
+    /// The most steps a program may have. The fuzzer's runs are at most its
+    /// `--depth` long (at most 10,000 steps), and what the guided search
+    /// builds from them stays far below this; a corpus file with more steps
+    /// is refused when read.
+    public static let maximumSteps = 100_000
+
+    /// A program of `pack` from a game with this seed and these setup options.
     public init(pack: String, seed: Int64, options: [String: StateValue], steps: [FuzzStep] = []) {
         self.pack = pack
         self.seed = seed
@@ -105,6 +119,7 @@ public struct FuzzFinding: Sendable, CustomStringConvertible {
     /// The blamed action or subaction and its Lua file:line, when known.
     public var blame: String?
 
+    /// The property, the step and the message, then the blame and the first differences, a line each.
     public var description: String {
         var text = "\(property.rawValue) failed at step \(stepIndex + 1): \(message)"
         if let blame { text += "\n  blame: \(blame)" }

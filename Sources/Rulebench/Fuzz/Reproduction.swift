@@ -91,31 +91,91 @@ public enum Reproduction {
 
     // MARK: Corpus
 
-    /// Saves a failing program as JSON under `folder`; returns the file.
+    /// Saves a failing program as JSON under `folder` (created when missing); returns the file.
     @discardableResult
-    public static func save(_ program: FuzzProgram, property: FuzzFinding.Property, in folder: URL) throws -> URL {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    public static func save(_ program: FuzzProgram, property: FuzzFinding.Property, in folder: URL) throws(RulebenchError) -> URL {
+        try OutputFolder(folder, purpose: "the finding into the corpus").create()
         let json = encode(program, property: property)
         var hasher = StableHasher()
         hasher.add(json)
         let file = folder.appendingPathComponent("\(hasher.hex).json")
-        try Data(json.utf8).write(to: file, options: .atomic)
+        try OutputFile(file, purpose: "the finding into the corpus").write(json)
         return file
     }
 
-    /// Every program saved under `folder`, in file-name order; unreadable files are skipped and named.
-    public static func load(from folder: URL) -> (programs: [FuzzProgram], skipped: [String]) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return ([], []) }
-        var programs: [FuzzProgram] = []
-        var skipped: [String] = []
+    /// A corpus folder as read: the programs that can be replayed, each with
+    /// its file, and the files that cannot, each with why.
+    public struct Corpus: Sendable {
+        /// A program and the file it was read from.
+        public struct Entry: Sendable {
+            /// The file, as messages show it.
+            public let file: String
+            /// The program it holds.
+            public let program: FuzzProgram
+        }
+
+        /// Programs that can be replayed, in file-name order.
+        public var entries: [Entry] = []
+        /// Files that cannot be used, each naming the file and what is wrong, in file-name order.
+        public var skipped: [InputProblem] = []
+        /// The programs alone, in file-name order.
+        public var programs: [FuzzProgram] { entries.map(\.program) }
+    }
+
+    /// The largest corpus file read: a program at `FuzzProgram.maximumSteps`
+    /// with long params stays far below it, and reading stays cheap.
+    public static let maximumFileSize = 16 << 20
+
+    /// Every `*.json` program saved under `folder`, in file-name order; a
+    /// missing folder is an empty corpus. A file that cannot be used (not
+    /// a regular file, too large, not JSON, not a program, a count out of
+    /// range) is skipped and named with the reason, so one bad file does not
+    /// stop a session.
+    public static func load(from folder: URL) -> Corpus {
+        var corpus = Corpus()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return corpus }
         for name in names.sorted() where name.hasSuffix(".json") {
             let url = folder.appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: url.path),
-                  let value = try? JSONValue.parse(String(decoding: data, as: UTF8.self)),
-                  let program = decode(value) else { skipped.append(url.path); continue }
-            programs.append(program)
+            do {
+                corpus.entries.append(Corpus.Entry(file: PackFiles.display(url), program: try read(contentsOf: url)))
+            } catch {
+                switch error {
+                case .badInput(let problem): corpus.skipped.append(problem)
+                default: corpus.skipped.append(InputProblem("\(error)", file: PackFiles.display(url)))
+                }
+            }
         }
-        return (programs, skipped)
+        return corpus
+    }
+
+    /// Reads one corpus file.
+    ///
+    /// - Throws: `.badInput` naming the file (and line, for JSON syntax)
+    ///   and what is wrong with it.
+    public static func read(contentsOf url: URL) throws(RulebenchError) -> FuzzProgram {
+        let file = PackFiles.display(url)
+        func bad(_ message: String) -> RulebenchError { .badInput(InputProblem(message, file: file)) }
+        // A FIFO or a device would block or never end; a huge file would eat memory.
+        var status = stat()
+        guard stat(url.path, &status) == 0 else { throw bad("cannot read the file (\(String(cString: strerror(errno))))") }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw bad("not a regular file; a corpus holds only the JSON files fuzz writes") }
+        guard status.st_size <= maximumFileSize else {
+            throw bad("larger than \(maximumFileSize >> 20) MiB, so not a corpus entry fuzz wrote; move it out of the corpus folder")
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw bad("cannot read the file") }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(utf8: [UInt8](data))   // bytes that are not UTF-8 are an error, not U+FFFD
+        } catch let error as JSONValue.ParseError {
+            throw .badInput(InputProblem("not a corpus entry: \(error.message)", file: file, line: error.line, column: error.column))
+        } catch {
+            throw bad("not a corpus entry: \(error)")
+        }
+        do {
+            return try decode(value)
+        } catch {
+            throw bad("not a usable corpus entry: \(error.reason); fix the file or delete it")
+        }
     }
 
     static func encode(_ program: FuzzProgram, property: FuzzFinding.Property) -> String {
@@ -137,21 +197,44 @@ public enum Reproduction {
         ]).serialized() + "\n"
     }
 
-    static func decode(_ value: JSONValue) -> FuzzProgram? {
-        guard case .string(let pack)? = value["pack"], case .int(let seed)? = value["seed"],
-              case .array(let stepValues)? = value["steps"] else { return nil }
+    /// Why a JSON value is not a program.
+    struct DecodeError: Error {
+        let reason: String
+    }
+
+    /// The program a corpus entry holds. Counts are checked here, where the
+    /// file is read, so a damaged or hand-made count (`undo -1`, a huge
+    /// `redo`) never reaches the engine or the shrinker, which assume 1...n.
+    static func decode(_ value: JSONValue) throws(DecodeError) -> FuzzProgram {
+        guard case .string(let pack)? = value["pack"], !pack.isEmpty else { throw DecodeError(reason: "no \"pack\" (the pack's name or folder)") }
+        guard case .int(let seed)? = value["seed"] else { throw DecodeError(reason: "no whole-number \"seed\"") }
+        guard case .array(let stepValues)? = value["steps"] else { throw DecodeError(reason: "no \"steps\" list") }
+        guard stepValues.count <= FuzzProgram.maximumSteps else {
+            throw DecodeError(reason: "\(stepValues.count) steps, more than the \(FuzzProgram.maximumSteps) a program may have")
+        }
+        switch value["options"] {
+        case nil, .null?, .object?: break
+        default: throw DecodeError(reason: "\"options\" must be an object of setup options")
+        }
         func call(_ v: JSONValue?) -> ActionCall? {
             guard case .string(let name)? = v?["action"] else { return nil }
             return ActionCall(name, ActionCall.params(from: v?["params"]?.stateValue))
         }
+        func count(_ v: JSONValue, _ key: String, step: Int) throws(DecodeError) -> Int {
+            guard case .int(let n) = v, (1...Int64(FuzzStep.maximumCount)).contains(n) else {
+                throw DecodeError(reason: "step \(step): \"\(key)\" must be a whole number from 1 to \(FuzzStep.maximumCount)"
+                                  + (key == "undo" ? " or \"turn\"" : "") + ", not \(v.serialized(pretty: false))")
+            }
+            return Int(n)
+        }
         var steps: [FuzzStep] = []
-        for item in stepValues {
+        for (index, item) in stepValues.enumerated() {
             if let c = call(item["do"]) { steps.append(.perform(c)) }
             else if let c = call(item["try"]) { steps.append(.attempt(c)) }
-            else if case .int(let n)? = item["undo"] { steps.append(.undo(Int(n))) }
             else if case .string("turn")? = item["undo"] { steps.append(.undoTurn) }
-            else if case .int(let n)? = item["redo"] { steps.append(.redo(Int(n))) }
-            else { return nil }
+            else if let n = item["undo"] { steps.append(.undo(try count(n, "undo", step: index + 1))) }
+            else if let n = item["redo"] { steps.append(.redo(try count(n, "redo", step: index + 1))) }
+            else { throw DecodeError(reason: "step \(index + 1) is not {\"do\": ...}, {\"try\": ...}, {\"undo\": N} or {\"redo\": N}") }
         }
         return FuzzProgram(pack: pack, seed: seed, options: ActionCall.params(from: value["options"]?.stateValue), steps: steps)
     }
