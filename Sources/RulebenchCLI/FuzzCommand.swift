@@ -164,7 +164,10 @@ struct FuzzCommand: ParsableCommand {
         var pacer = ProgressPacer(interval: stderrIsTerminal ? Self.terminalProgressInterval : Self.pipedProgressInterval,
                                   start: clock())
         var findingsShown = 0
-        let (found, progress) = fuzzer.run(known: Set(reports.map(\.key)), clock: clock, shouldStop: { wasInterrupted }) { state in
+        // Each finding is written as soon as it is shrunk: a session stopped
+        // later (SIGTERM from a CI job's timeout) has lost none.
+        let (found, progress) = fuzzer.run(known: Set(reports.map(\.key)), clock: clock, shouldStop: { wasInterrupted },
+                                           found: { writer.write($0) }) { state in
             guard !json else { return }
             // A new finding is news: shown at once, not at the next tick.
             let news = state.findings > findingsShown
@@ -179,7 +182,7 @@ struct FuzzCommand: ParsableCommand {
         if stderrIsTerminal && !json { FileHandle.standardError.write(Data("\r\(status(progress))   \n".utf8)) }
         reports += found
 
-        for report in found { writer.write(report) }
+        for report in found { writer.write(report) }   // each was written when found: write skips those
         let reached = try writeCoverage(of: fuzzer)
         if json {
             print(jsonReport(progress: progress, reports: reports, written: writer.scenarios))

@@ -126,6 +126,24 @@ final class FuzzBudgetTests: XCTestCase {
         XCTAssertEqual(progress.runs, 60)
     }
 
+    /// Each report reaches `found` when its shrinking ends, before the
+    /// session goes on: what a signal stops later is already written.
+    func testEachFindingIsHandedOverAsSoonAsItIsShrunk() throws {
+        var options = options(try twoBugPack())
+        options.runs = 60
+        options.keepGoing = true
+        var handed: [FindingKey] = []
+        var runsWhenHanded: [Int] = []
+        var runs = 0
+        let (reports, _) = Fuzzer(options: options).run(found: { report in
+            handed.append(report.key)
+            runsWhenHanded.append(runs)
+        }, progress: { state in runs = state.runs })
+        XCTAssertEqual(handed, reports.map(\.key))
+        XCTAssertGreaterThanOrEqual(reports.count, 2)
+        XCTAssertLessThan(runsWhenHanded.first ?? 60, 59, "the first finding waited for the end of the session")
+    }
+
     func testKnownBugsAreNotReportedAgain() throws {
         // A corpus replay reported one bug: the session looks for another.
         let pack = try twoBugPack()

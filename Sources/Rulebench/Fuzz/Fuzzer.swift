@@ -174,10 +174,13 @@ public struct Fuzzer {
     /// first new finding (unless `keepGoing`), or `shouldStop` (polled
     /// between runs, for SIGINT). Findings whose key is in `known` (bugs a
     /// corpus replay already reported) are counted as duplicates, not
-    /// shrunk or reported again. `progress` is called after every run; it
-    /// decides itself how often to show it (see `ProgressPacer`).
+    /// shrunk or reported again. `found` is called with each report as
+    /// soon as its shrinking ends, so a session stopped later (a signal, a
+    /// CI job's timeout) has already written it. `progress` is called after
+    /// every run; it decides itself how often to show it (see `ProgressPacer`).
     public func run(known: Set<FindingKey> = [], clock: Clock = Fuzzer.monotonicClock,
                     shouldStop: () -> Bool = { false },
+                    found: (Report) -> Void = { _ in },
                     progress: (Progress) -> Void = { _ in }) -> (reports: [Report], progress: Progress) {
         let start = clock()
         var state = Progress(runLimit: options.runLimit, timeLimit: options.timeLimit)
@@ -193,6 +196,7 @@ public struct Fuzzer {
                 state.steps += nodes
                 if seen.insert(FindingKey(finding)).inserted {
                     reports.append(shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop))
+                    found(reports[reports.count - 1])
                     state.findings = reports.count
                     if !options.keepGoing { index = Int.max }
                 } else {
@@ -224,12 +228,12 @@ public struct Fuzzer {
             }
             state.runs += 1
             state.steps += program.steps.count
-            var found: [(FuzzFinding, FuzzProgram, FuzzExecutor.Result)] = []
+            var findings: [(FuzzFinding, FuzzProgram, FuzzExecutor.Result)] = []
             if state.runs == 1, result.finding == nil, let nondeterministic = checkDeterminism(program, result) {
-                found.append((nondeterministic, program, result))
+                findings.append((nondeterministic, program, result))
             }
-            if let finding = result.finding { found.append((finding, program, result)) }
-            for (finding, program, result) in found {
+            if let finding = result.finding { findings.append((finding, program, result)) }
+            for (finding, program, result) in findings {
                 guard seen.insert(FindingKey(finding)).inserted else { state.duplicates += 1; continue }
                 if finding.property == .deterministic {
                     // Not a property of one program: there is nothing to shrink.
@@ -238,6 +242,7 @@ public struct Fuzzer {
                 } else {
                     reports.append(shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop))
                 }
+                found(reports[reports.count - 1])
             }
             state.findings = reports.count
             state.elapsed = clock() - start
