@@ -39,6 +39,51 @@ final class PackLoadingTests: XCTestCase {
         XCTAssertEqual(try game.state(at: "counter"), .int(0))
     }
 
+    /// A pack in a temporary folder: pack.lua, `actions` (name -> source)
+    /// and `modules` (file -> source) written there; `outside` a file beside
+    /// the pack, for links to point at.
+    private func temporaryPack(actions: [String: String], modules: [String: String] = [:]) throws -> (pack: URL, outside: URL) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("rulebench-links-\(UUID().uuidString)")
+        let pack = root.appendingPathComponent("pack")
+        try FileManager.default.createDirectory(at: pack.appendingPathComponent("actions"), withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: root) }
+        try "return { name = 'links', setup = function(game) game.n = 0 end }".write(to: pack.appendingPathComponent("pack.lua"), atomically: true, encoding: .utf8)
+        for (name, source) in actions {
+            try source.write(to: pack.appendingPathComponent("actions/\(name).lua"), atomically: true, encoding: .utf8)
+        }
+        for (file, source) in modules { try source.write(to: pack.appendingPathComponent(file), atomically: true, encoding: .utf8) }
+        let outside = root.appendingPathComponent("secret.lua")
+        try "return { apply = function(game) game.n = 42 end }".write(to: outside, atomically: true, encoding: .utf8)
+        return (pack, outside)
+    }
+
+    /// Files are not read through a symbolic link that leaves the pack (a
+    /// host file's contents must not reach the game); links inside it are.
+    func testSymbolicLinksOutOfThePackAreRefused() throws {
+        let fm = FileManager.default
+        // An action file that is a link to a file outside.
+        let (pack, outside) = try temporaryPack(actions: [:])
+        try fm.createSymbolicLink(at: pack.appendingPathComponent("actions/leak.lua"), withDestinationURL: outside)
+        XCTAssertThrowsError(try Game(pack: pack.path)) { error in
+            guard case RulebenchError.packLoad(let problem) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(problem.message.contains("outside the pack's folder"), problem.message)
+            XCTAssertEqual(problem.file?.hasSuffix("actions/leak.lua"), true, "\(problem)")
+        }
+        // A module that is a link to a file outside: refused when required.
+        let modular = try temporaryPack(actions: ["use": "local m = require('helper')\nreturn { apply = function(game) game.n = 1 end }"])
+        try fm.createSymbolicLink(at: modular.pack.appendingPathComponent("helper.lua"), withDestinationURL: modular.outside)
+        XCTAssertThrowsError(try Game(pack: modular.pack.path)) { error in
+            XCTAssertTrue("\(error)".contains("outside the pack's folder"), "\(error)")
+        }
+        // A link that stays inside the pack is an ordinary file of it.
+        let inside = try temporaryPack(actions: [:], modules: ["real.lua": "return { apply = function(game) game.n = 7 end }"])
+        try fm.createSymbolicLink(at: inside.pack.appendingPathComponent("actions/alias.lua"),
+                                  withDestinationURL: inside.pack.appendingPathComponent("real.lua"))
+        let game = try Game(pack: inside.pack.path)
+        try game.perform("alias")
+        XCTAssertEqual(try game.state(at: "n"), .int(7))
+    }
+
     func testSyntaxErrorNamesFileAndLine() {
         let problem = loadError("syntax")
         XCTAssertEqual(problem?.file?.hasSuffix("syntax/actions/broken.lua"), true, "\(String(describing: problem))")

@@ -108,7 +108,7 @@ public final class Game {
             throw .packLoad(InputProblem("'extends' makes a cycle: " + (chain + [id]).joined(separator: " -> "), file: id + "/pack.lua"))
         }
         let manifestFile = url.appendingPathComponent("pack.lua")
-        let source = try PackFiles.read(manifestFile)
+        let source = try PackFiles.read(manifestFile, of: url)
         files.noteChunk(PackFiles.display(manifestFile))
         let manifest = try kernel.definePack(id: id, file: PackFiles.display(manifestFile), source: source)
         var baseID = ""
@@ -122,7 +122,7 @@ public final class Game {
             try kernel.linkBase(pack: id, base: baseID)
         }
         for action in try PackFiles.actionFiles(in: url) {
-            let text = try PackFiles.read(action.url)
+            let text = try PackFiles.read(action.url, of: url)
             files.noteChunk(PackFiles.display(action.url))
             try kernel.addAction(pack: id, name: action.name, file: PackFiles.display(action.url), source: text)
         }

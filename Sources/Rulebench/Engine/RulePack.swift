@@ -173,8 +173,21 @@ final class PackFiles: LuaHost {
         return id
     }
 
-    /// Reads a file of a pack as text.
-    static func read(_ url: URL) throws(RulebenchError) -> String {
+    /// Refuses a file of the pack that resolves, through symbolic links,
+    /// to a place outside the pack's folder: a pack reads only its own
+    /// files, never the host's. Links that stay inside the pack are fine.
+    static func confine(_ url: URL, to pack: URL) throws(RulebenchError) {
+        let folder = pack.resolvingSymlinksInPath().standardizedFileURL.path
+        let file = url.resolvingSymlinksInPath().standardizedFileURL.path
+        guard !file.hasPrefix(folder + "/") else { return }
+        throw .packLoad(InputProblem("this file leads, through a symbolic link, to \(file), outside the pack's folder "
+                                     + "\(display(pack)); a pack reads only its own files: copy the file into the pack",
+                                     file: display(url)))
+    }
+
+    /// Reads a file of a pack as text (see `confine`).
+    static func read(_ url: URL, of pack: URL) throws(RulebenchError) -> String {
+        try confine(url, to: pack)
         do {
             let data = try Data(contentsOf: url)
             return String(decoding: data, as: UTF8.self)
@@ -216,6 +229,7 @@ final class PackFiles: LuaHost {
         if relative == "pack.lua" || relative.hasPrefix("actions/") { return nil }
         let url = directory.appendingPathComponent(relative)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        try PackFiles.confine(url, to: directory)
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw InputProblem("cannot read \(PackFiles.display(url))")
         }
