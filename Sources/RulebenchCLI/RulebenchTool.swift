@@ -63,5 +63,5 @@ enum Outcome: Int32 {
 
 /// Writes a one-line message to standard error.
 func complain(_ message: String) {
-    FileHandle.standardError.write(Data(("rulebench: " + message + "\n").utf8))
+    FileHandle.standardError.write(Data(("rulebench: " + TerminalText.safe(message) + "\n").utf8))
 }

@@ -66,6 +66,21 @@ final class HostileInputCLITests: XCTestCase {
         }
     }
 
+    // MARK: Terminal escapes
+
+    /// A rule's error that holds escape sequences is shown, not obeyed: no
+    /// control character but newline and tab reaches the terminal.
+    func testEscapeSequencesInRuleErrorsAreShownNotObeyed() throws {
+        for arguments in [["explore", "rules/escapes", "--depth", "1"], ["fuzz", "rules/escapes", "--runs", "1", "--depth", "2"]] {
+            let result = try run(arguments)
+            XCTAssertNotEqual(result.status, 0, result.output)
+            XCTAssertTrue(result.output.contains("\\u{1B}[2J"), "\(arguments[0]): \(result.output)")
+            let controls = result.output.unicodeScalars.filter { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" }
+            XCTAssertTrue(controls.isEmpty, "\(arguments[0]): raw control characters \(controls.map(\.value))")
+            assertNoCrash(result)
+        }
+    }
+
     // MARK: 1. Corpus entries
 
     func testCorpusEntriesWithAbsurdCountsAreSkippedNamingTheFile() throws {
