@@ -81,6 +81,18 @@ final class HostileInputCLITests: XCTestCase {
         }
     }
 
+    /// A finding about a state key that holds a line break gives a
+    /// reproduction that `run` reads and fails on (exit 1), not bad input.
+    func testAReproductionNamingAKeyWithALineBreakStillRuns() throws {
+        let fuzz = try run(["fuzz", "rules/newline_key", "--runs", "5", "--depth", "4", "--out", "found"])
+        XCTAssertEqual(fuzz.status, 1, fuzz.output)
+        let files = try FileManager.default.contentsOfDirectory(atPath: path("found")).filter { $0.hasSuffix(".yaml") }
+        XCTAssertEqual(files.count, 1, fuzz.output)
+        let replay = try run(["run", "found/" + (files.first ?? "")])
+        XCTAssertEqual(replay.status, 1, "the reproduction must fail, not be bad input: \(replay.output)")
+        assertNoCrash(replay)
+    }
+
     // MARK: 1. Corpus entries
 
     func testCorpusEntriesWithAbsurdCountsAreSkippedNamingTheFile() throws {

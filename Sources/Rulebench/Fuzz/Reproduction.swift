@@ -12,9 +12,9 @@ public enum Reproduction {
         var lines: [String] = []
         lines.append("# Found by: rulebench fuzz \(report.shrunk.pack) --seed \(fuzzSeed)")
         lines.append("# Finding: \(finding.property.rawValue) failed")
-        for line in finding.message.split(separator: "\n") { lines.append("#   \(line)") }
-        if let blame = finding.blame { lines.append("# Blame: \(blame)") }
-        for difference in finding.differences.prefix(5) { lines.append("#   \(difference)") }
+        for line in finding.message.split(whereSeparator: \.isNewline) { lines.append("#   \(line)") }
+        if let blame = finding.blame { lines.append("# Blame: \(oneLine(blame))") }
+        for difference in finding.differences.prefix(5) { lines.append("#   \(oneLine("\(difference)"))") }
         lines.append("# Shrunk from \(report.original.steps.count) steps to \(report.shrunk.steps.count).")
         lines.append("scenario: \(yaml(.string("fuzz finding: \(finding.property.rawValue)")))")
         lines.append("rules: \(yaml(.string(packReference)))")
@@ -58,6 +58,12 @@ public enum Reproduction {
         case .undoTurn:
             return ["  - undo: turn"]
         }
+    }
+
+    /// Text for a comment line: a line break inside it (a state key may
+    /// hold one) would end the comment and leave the rest as YAML.
+    private static func oneLine(_ text: String) -> String {
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: "\\n")
     }
 
     private static func stepCount(_ step: FuzzStep) -> Int {
