@@ -82,5 +82,14 @@ final class HistoryFileTests: XCTestCase {
         XCTAssertThrowsError(try Game.replay(contentsOf: url)) { error in
             XCTAssertTrue("\(error)".contains("saved with pack lab 0.9"), "\(error)")
         }
+        // A byte that is not UTF-8 is refused where it is, not read as U+FFFD.
+        var bytes = [UInt8]("{\"format\": \"rulebench-history\", \"pack\": \"".utf8)
+        bytes += [0xFF, 0x22, 0x7D]
+        try Data(bytes).write(to: url)
+        XCTAssertThrowsError(try Game.replay(contentsOf: url)) { error in
+            guard case RulebenchError.badInput(let problem) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(problem.line, 1, "\(problem)")
+            XCTAssertTrue(problem.message.contains("UTF-8"), "\(problem)")
+        }
     }
 }

@@ -74,15 +74,22 @@ public struct SavedHistory: Sendable {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw .badInput(InputProblem("cannot read the file", file: file))
         }
-        try self.init(json: String(decoding: data, as: UTF8.self), file: file)
+        try self.init(utf8: [UInt8](data), file: file)
     }
 
     /// Reads and checks a history from its JSON text; `file` names it in errors.
     public init(json text: String, file: String) throws(RulebenchError) {
+        try self.init(utf8: Array(text.utf8), file: file)
+    }
+
+    /// Reads and checks a history from the bytes of its file: bytes that
+    /// are not UTF-8 are an error at their place, never U+FFFD in a string
+    /// that would then fail to replay.
+    init(utf8 bytes: [UInt8], file: String) throws(RulebenchError) {
         func bad(_ message: String) -> RulebenchError { .badInput(InputProblem(message, file: file)) }
         let root: JSONValue
         do {
-            root = try JSONValue.parse(text)
+            root = try JSONValue.parse(utf8: bytes)
         } catch let error as JSONValue.ParseError {
             throw .badInput(InputProblem("not a history file: \(error.message)", file: file, line: error.line, column: error.column))
         } catch {
