@@ -93,6 +93,18 @@ final class HostileInputCLITests: XCTestCase {
         assertNoCrash(replay)
     }
 
+    /// `legal` failing on the first state gives a reproduction with no
+    /// action, which ends by listing the legal actions: `run` fails on it.
+    func testAReproductionOfALegalThatFailsAtOnceStillFails() throws {
+        let fuzz = try run(["fuzz", "rules/legal_raises", "--runs", "2", "--depth", "4", "--out", "found"])
+        XCTAssertEqual(fuzz.status, 1, fuzz.output)
+        let files = try FileManager.default.contentsOfDirectory(atPath: path("found")).filter { $0.hasSuffix(".yaml") }
+        XCTAssertEqual(files.count, 1, fuzz.output)
+        let replay = try run(["run", "found/" + (files.first ?? "")])
+        XCTAssertEqual(replay.status, 1, "the reproduction must fail, not be bad input: \(replay.output)")
+        XCTAssertTrue(replay.output.contains("legal broke"), replay.output)
+    }
+
     // MARK: 1. Corpus entries
 
     func testCorpusEntriesWithAbsurdCountsAreSkippedNamingTheFile() throws {

@@ -61,6 +61,33 @@ final class ScenarioRunnerTests: XCTestCase {
 
     // MARK: Each expectation failing
 
+    /// `legal:` exactly a list (in any order), contains, count, none; and a
+    /// rule's `legal` that fails is a mismatch with its message.
+    func testLegalExpectations() throws {
+        let template = "scenario: legal\nrules: template\nsteps:\n"
+        let passing = try ScenarioFixtures.run(template + """
+              - expect:
+                  legal: [{ do: step, with: { token: p2 } }, { do: dash, with: { token: p1 } },
+                          { do: step, with: { token: p1 } }, { do: dash, with: { token: p2 } }]
+              - expect: { legal: { contains: [{ do: dash, with: { token: p2 } }] } }
+              - expect: { legal: { count: 4 } }
+            """)
+        XCTAssertEqual(passing.status, .passed, TextReport.render(passing))
+        let none = try ScenarioFixtures.run(template + "  - expect: { legal: none }\n")
+        let mismatch = try XCTUnwrap(none.failure?.mismatches.first { $0.check == "legal" }, TextReport.render(none))
+        XCTAssertEqual(mismatch.expected, "none (the game is over)")
+        XCTAssertEqual(mismatch.actual, #"dash token="p1", dash token="p2", step token="p1", step token="p2""#)
+        XCTAssertEqual(mismatch.location?.line, 4)
+        let missing = try ScenarioFixtures.run(template + "  - expect: { legal: { contains: [fly] } }\n")
+        XCTAssertTrue(missing.failure?.mismatches.first?.actual.contains("(missing fly)") == true, TextReport.render(missing))
+        let count = try ScenarioFixtures.run(template + "  - expect: { legal: { count: 3 } }\n")
+        XCTAssertEqual(count.failure?.mismatches.first?.expected, "3 legal actions", TextReport.render(count))
+        XCTAssertEqual(ScenarioFixtures.parseProblem(template + "  - expect: { legal: { count: 1, contains: [] } }\n"),
+                       "inline.yaml:4:22: 'legal' takes one of 'contains' (a list of actions) or 'count' (a number)")
+        XCTAssertEqual(ScenarioFixtures.parseProblem(template + "  - expect: { legal: some }\n"),
+                       "inline.yaml:4:22: 'legal' takes a list of actions, 'none', or { contains: [...] } or { count: N }, not 'some'")
+    }
+
     func testStateFailsWithExpectedAndActual() throws {
         let mismatch = try assertFails("""
               - do: add

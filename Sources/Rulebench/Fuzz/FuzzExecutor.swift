@@ -179,7 +179,7 @@ struct FuzzExecutor {
             case "failed": return finding(found.property, index, "\(call) failed and changed the state: \(error)", error)
             case "after": return finding(found.property, index, "after \(call): \(error)", error)
             case "emitted": return finding(found.property, index, "\(call) was emitted by legal but failed: \(error)", error)
-            case "legal": return finding(found.property, index, "legal raised an error: \(error)", error)
+            case "legal": return finding(found.property, index, FuzzFinding.legalListingFailed + "\(error)", error)
             case "turn": return finding(found.property, index, "undo turn", error)
             case "rewind": return finding(found.property, index, "rewinding the whole history", error)
             default: return finding(found.property, index, "\(found.context) of \(call)", error)

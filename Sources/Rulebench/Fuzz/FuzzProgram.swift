@@ -119,6 +119,16 @@ public struct FuzzFinding: Sendable, CustomStringConvertible {
     /// The blamed action or subaction and its Lua file:line, when known.
     public var blame: String?
 
+    /// How the message of a finding starts when listing the legal actions
+    /// failed (a rule's `legal` raised) rather than an action.
+    static let legalListingFailed = "legal raised an error: "
+
+    /// Whether listing the legal actions failed, before step `stepIndex`
+    /// was chosen: a reproduction then ends with a `legal:` expectation.
+    public var isLegalListingFailure: Bool {
+        property == .legalIsAllowed && message.hasPrefix(FuzzFinding.legalListingFailed)
+    }
+
     /// The property, the step and the message, then the blame and the first differences, a line each.
     public var description: String {
         var text = "\(property.rawValue) failed at step \(stepIndex + 1): \(message)"

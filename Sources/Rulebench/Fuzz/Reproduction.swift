@@ -22,10 +22,15 @@ public enum Reproduction {
         lines.append("  seed: \(report.shrunk.seed)")
         if !report.shrunk.options.isEmpty { lines.append("  options: \(yaml(table(report.shrunk.options)))") }
         lines.append("steps:")
+        let listing = finding.isLegalListingFailure
         for (index, step) in report.shrunk.steps.enumerated() {
             let outcome = index < report.outcomes.count ? report.outcomes[index] : nil
-            let last = index == report.shrunk.steps.count - 1
+            let last = index == report.shrunk.steps.count - 1 && !listing
             lines.append(contentsOf: stepLines(step, outcome: outcome, isFailing: last, property: finding.property))
+        }
+        if listing {
+            // Listing the legal actions is what fails: ask for it (any list contains nothing).
+            lines.append("  - expect: { legal: { contains: [] } }")
         }
         return lines.joined(separator: "\n") + "\n"
     }

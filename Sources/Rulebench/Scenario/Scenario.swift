@@ -140,6 +140,8 @@ public struct Expectations: Sendable {
     public var invariantsHold: Located<Bool>?
     /// `hash:` the state hash after the step (16 hex digits).
     public var hash: Located<String>?
+    /// `legal:` the legal actions after the step.
+    public var legal: Located<LegalExpectation>?
 
     /// No expectations.
     public init() {}
@@ -147,7 +149,7 @@ public struct Expectations: Sendable {
     /// Whether nothing is expected.
     public var isEmpty: Bool {
         state.isEmpty && rejected == nil && error == nil && subactions == nil && sounds == nil
-            && duration == nil && conflicts == nil && invariantsHold == nil && hash == nil
+            && duration == nil && conflicts == nil && invariantsHold == nil && hash == nil && legal == nil
     }
 }
 
@@ -193,4 +195,16 @@ public struct SubactionPattern: Sendable, Equatable, CustomStringConvertible {
             pattern.name == tree.name && (pattern.subactions.map { matches($0, tree.subactions) } ?? true)
         }
     }
+}
+
+/// What `expect: { legal: ... }` asks of the legal actions after a step.
+public enum LegalExpectation: Equatable, Sendable {
+    /// `legal: [step, { do: step, with: { token: p1 } }]`: exactly these, in any order.
+    case exactly([ActionCall])
+    /// `legal: { contains: [...] }`: at least these.
+    case contains([ActionCall])
+    /// `legal: { count: 3 }`: this many.
+    case count(Int)
+    /// `legal: none`: no legal action (the game is over).
+    case none
 }

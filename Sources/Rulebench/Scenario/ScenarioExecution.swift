@@ -176,6 +176,7 @@ final class ScenarioExecution {
             }
         }
         checkInvariants(expect, into: &mismatches)
+        checkLegal(expect, into: &mismatches)
 
         guard !mismatches.isEmpty else { return nil }
         let after = try game.state()
@@ -367,6 +368,44 @@ final class ScenarioExecution {
                 mismatches.append(Mismatch(check: "state \(assignment.path)",
                                            expected: ScenarioExecution.render(assignment.value),
                                            actual: ScenarioExecution.render(actual), location: assignment.location))
+            }
+        }
+    }
+
+    /// `legal:` the legal actions now: listing them may fail too (a rule's
+    /// `legal` raising), which is a mismatch with its message.
+    private func checkLegal(_ expect: Expectations, into mismatches: inout [Mismatch]) {
+        guard let legal = expect.legal else { return }
+        let actual: [ActionCall]
+        do {
+            actual = try game.legalActions()
+        } catch {
+            mismatches.append(Mismatch(check: "legal", expected: "the legal actions to be listed", actual: "\(error.kind): \(error)",
+                                       location: legal.location, details: ScenarioExecution.details(of: error)))
+            return
+        }
+        func show(_ calls: [ActionCall]) -> String {
+            calls.isEmpty ? "none" : calls.map(\.description).sorted().joined(separator: ", ")
+        }
+        switch legal.value {
+        case .exactly(let calls):
+            if Set(calls) != Set(actual) || calls.count != actual.count {
+                mismatches.append(Mismatch(check: "legal", expected: show(calls), actual: show(actual), location: legal.location))
+            }
+        case .contains(let calls):
+            let missing = calls.filter { !actual.contains($0) }
+            if !missing.isEmpty {
+                mismatches.append(Mismatch(check: "legal", expected: "to contain \(show(calls))",
+                                           actual: "\(show(actual)) (missing \(show(missing)))", location: legal.location))
+            }
+        case .count(let count):
+            if actual.count != count {
+                mismatches.append(Mismatch(check: "legal", expected: "\(count) legal action\(count == 1 ? "" : "s")",
+                                           actual: "\(actual.count): \(show(actual))", location: legal.location))
+            }
+        case .none:
+            if !actual.isEmpty {
+                mismatches.append(Mismatch(check: "legal", expected: "none (the game is over)", actual: show(actual), location: legal.location))
             }
         }
     }

@@ -13,7 +13,9 @@ public enum ScenarioParser {
         static let top = ["scenario", "rules", "setup", "steps"]
         static let setup = ["seed", "options", "state"]
         static let step = ["do", "with", "undo", "redo", "expect"]
-        static let expect = ["state", "rejected", "error", "subactions", "sounds", "animation", "invariants", "hash"]
+        static let expect = ["state", "rejected", "error", "subactions", "sounds", "animation", "invariants", "hash", "legal"]
+        static let legal = ["contains", "count"]
+        static let call = ["do", "with"]
         static let animation = ["duration", "conflicts"]
     }
 
@@ -267,6 +269,56 @@ public enum ScenarioParser {
                     throw fail(hash.value, "'hash' must be 16 lower-case hex digits (as `rulebench` prints state hashes), not '\(text)'")
                 }
                 out.hash = Located(text, at: reader.location(of: hash.value))
+            }
+            if let legal = keys["legal"] {
+                out.legal = Located(try legalExpectation(legal.value), at: reader.location(of: legal.value))
+            }
+            return out
+        }
+
+        /// `legal:` a list of calls (exactly these), `none`, or `{ contains: [...] }` / `{ count: N }`.
+        private func legalExpectation(_ node: Node) throws(RulebenchError) -> LegalExpectation {
+            switch node {
+            case .sequence:
+                return .exactly(try calls(node))
+            case .scalar:
+                let word = try reader.string(node, "'legal'")
+                guard word == "none" else {
+                    throw fail(node, "'legal' takes a list of actions, 'none', or { contains: [...] } or { count: N }, not '\(word)'")
+                }
+                return .none
+            default:
+                let fields = try pairs(node, "'legal'", allowed: Keys.legal)
+                guard fields.count == 1 else {
+                    throw fail(node, "'legal' takes one of 'contains' (a list of actions) or 'count' (a number)")
+                }
+                if let contains = fields["contains"] { return .contains(try calls(contains.value)) }
+                let count = try reader.integer(fields["count"]!.value, "'count' (how many legal actions)")
+                guard count >= 0 else { throw fail(fields["count"]!.value, "'count' cannot be negative") }
+                return .count(Int(count))
+            }
+        }
+
+        /// Action calls: each a name, or `{ do: name, with: { ... } }`.
+        private func calls(_ node: Node) throws(RulebenchError) -> [ActionCall] {
+            var out: [ActionCall] = []
+            for item in try reader.sequence(node, "a list of actions") {
+                if case .scalar = item {
+                    out.append(ActionCall(try reader.string(item, "an action name")))
+                    continue
+                }
+                let fields = try pairs(item, "an action", allowed: Keys.call)
+                guard let name = fields["do"] else { throw fail(item, "an action in 'legal' needs 'do: NAME' (and 'with' for its params)") }
+                var params: [String: StateValue] = [:]
+                if let with = fields["with"] {
+                    for pair in try reader.mapping(with.value, "'with'") {
+                        guard let value = try reader.stateValue(pair.value, "param '\(pair.key)'") else {
+                            throw fail(pair.value, "param '\(pair.key)' cannot be null")
+                        }
+                        params[pair.key] = value
+                    }
+                }
+                out.append(ActionCall(try reader.string(name.value, "an action name"), params))
             }
             return out
         }
