@@ -4,6 +4,7 @@
 //        rulebench-bench --profile PACK      Lua VM instructions per checked step, by function
 //        rulebench-bench --profile-explore PACK DEPTH   the same per node of explore
 //        rulebench-bench --loop PACK SECONDS   only checked steps, for `perf record`
+//        rulebench-bench --scale               only row (5)
 //        rulebench-bench --loop-kernel PACK SECONDS   the same in the fuzzer's kernel loop (row 1k)
 //                                      (SECONDS < 0: exactly -SECONDS rounds of 3 passes, no budget, for callgrind;
 //                                       a last argument `coverage`: with the coverage hook, as guided fuzzing runs)
@@ -209,6 +210,12 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--profile-rest
     exit(0)
 }
 
+/// `rulebench-bench --scale`: only row (5).
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--scale" {
+    try scaling()
+    exit(0)
+}
+
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--profile" {
     try profile(pack: CommandLine.arguments[2])
     exit(0)
@@ -289,7 +296,7 @@ do {
 }
 
 // (5) scaling: the same writes, a state 1x, 10x, 100x larger
-do {
+func scaling() throws {
     let scale = "Benchmarks/packs/scale"
     var base: (Double, Double, Double)?
     for size in [100, 1000, 10000] {
@@ -305,6 +312,7 @@ do {
             String(format: "vs 1x: %.2fx / %.2fx / %.2fx (goal for (1): within 1.2x)", checked / b.0, pure / b.1, snapshot / b.2))
     }
 }
+try scaling()
 
 /// The `rulebench` binary beside this one.
 let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rulebench")
