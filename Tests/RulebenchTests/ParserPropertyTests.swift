@@ -214,6 +214,19 @@ final class ParserPropertyTests: XCTestCase {
         XCTAssertTrue(problem.message.contains("split it into several scenarios"), problem.message)
     }
 
+    /// A scenario file over the limit is refused from its size, before it is read.
+    func testAScenarioFileOver16MiBIsRefusedBeforeItIsRead() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rulebench-big-\(UUID().uuidString).yaml")
+        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: nil))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: UInt64(17 << 20))   // sparse: no 17 MiB written
+        try handle.close()
+        XCTAssertThrowsError(try ScenarioParser.read(url, file: "big.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("a scenario file may have at most 16 MiB"), "\(error)")
+        }
+    }
+
     func testDeepYAMLNestingIsAProblemNotAStackOverflow() throws {
         let problem = try scenarioProblem(String(repeating: "[", count: 100_000))
         XCTAssertNotNil(problem.line, problem.description)

@@ -44,6 +44,12 @@ public enum ScenarioParser {
 
     /// The text of a file, or a bad-input error saying why it cannot be read.
     static func read(_ url: URL, file: String) throws(RulebenchError) -> String {
+        // Refused before it is read: a huge file would be held whole in memory first.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+           size > YAMLReader.maximumFileBytes {
+            throw .badInput(InputProblem("the file has \(size) bytes; a scenario file may have at most \(YAMLReader.maximumFileBytes >> 20) MiB: "
+                                         + "split it into several scenarios", file: file))
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
