@@ -130,9 +130,22 @@ final class PlantedBugTests: XCTestCase {
         options.depth = budget.depth
         options.keepGoing = budget.keepGoing
         if let search = budget.search { options.search = search }
-        options.configuration.printHandler = { _ in }
+        options.configuration = Self.configuration
         return Fuzzer(options: options).run().reports
     }
+
+    /// Counted from the start (a budget under the watched minimum, 4M), so
+    /// that no operation is ever run again: some mutants keep state outside
+    /// the game (a module counter), which a second run of an operation
+    /// advances, and how often a watched operation looks long enough to run
+    /// again depends on the machine (under ASan, often). Counted, every
+    /// session is the same on every machine.
+    static let configuration: Game.Configuration = {
+        var configuration = Game.Configuration()
+        configuration.instructionBudget = 3_000_000
+        configuration.printHandler = { _ in }
+        return configuration
+    }()
 
     func testEveryMutantIsCaughtAndShrunk() throws {
         var table: [String] = []
@@ -149,7 +162,7 @@ final class PlantedBugTests: XCTestCase {
                                      "\(mutant.name): shrunk to \(report.shrunk.steps.map(\.description))")
             XCTAssertLessThanOrEqual(report.stepsToDetection, budget.runs * budget.depth)
             // The reproduction fails the same way when run again from scratch.
-            let again = FuzzExecutor(configuration: Game.Configuration(), base: nil)
+            let again = FuzzExecutor(configuration: Self.configuration, base: nil)
                 .execute(report.shrunk, checkLegality: false)
             XCTAssertEqual(again.finding?.property, expected, "\(mutant.name): the shrunk program does not reproduce")
             assertOneMinimal(report.shrunk, key: report.key, mutant)
@@ -171,7 +184,7 @@ final class PlantedBugTests: XCTestCase {
             let steps = try path.minimal.steps.map { try XCTUnwrap(Self.step($0), "\(mutant.name): cannot read '\($0)'") }
             let program = FuzzProgram(pack: pack.path, seed: path.minimal.seed, options: [:], steps: steps)
             XCTAssertEqual(mutant.maxShrunkSteps, steps.count + 1, "\(mutant.name): maxShrunkSteps is the minimal length + 1")
-            let run = FuzzExecutor(configuration: Game.Configuration(), base: nil).execute(program, checkLegality: true)
+            let run = FuzzExecutor(configuration: Self.configuration, base: nil).execute(program, checkLegality: true)
             XCTAssertTrue(run.valid, "\(mutant.name): the minimal line has an illegal step")
             let finding = try XCTUnwrap(run.finding, "\(mutant.name): the minimal line does not fail")
             XCTAssertEqual(finding.property, expected, "\(mutant.name): \(finding)")
@@ -204,7 +217,7 @@ final class PlantedBugTests: XCTestCase {
     /// does).
     private func assertOneMinimal(_ program: FuzzProgram, key: FindingKey, _ mutant: Mutant) {
         guard key.property != .deterministic else { return }
-        let executor = FuzzExecutor(configuration: Game.Configuration(), base: nil)
+        let executor = FuzzExecutor(configuration: Self.configuration, base: nil)
         let atTheEnd = executor.execute(program, checkLegality: true, finalChecks: false).finding.map { key.admits($0) } != true
         for index in program.steps.indices {
             var shorter = program
