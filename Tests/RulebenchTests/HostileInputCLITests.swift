@@ -103,6 +103,22 @@ final class HostileInputCLITests: XCTestCase {
         let replay = try run(["run", "found/" + (files.first ?? "")])
         XCTAssertEqual(replay.status, 1, "the reproduction must fail, not be bad input: \(replay.output)")
         XCTAssertTrue(replay.output.contains("legal broke"), replay.output)
+        XCTAssertFalse(fuzz.output.contains("did not fail again"), "the shrinker re-ran it without listing legal actions: \(fuzz.output)")
+    }
+
+    /// `legal` failing after two actions: the shrinker keeps exactly those
+    /// two (each candidate lists the legal actions after its last step).
+    func testALegalThatFailsLaterShrinksToTheStepsBeforeIt() throws {
+        let fuzz = try run(["fuzz", "rules/legal_raises_later", "--runs", "2", "--depth", "20", "--out", "found"])
+        XCTAssertEqual(fuzz.status, 1, fuzz.output)
+        XCTAssertTrue(fuzz.output.contains("to 2 steps"), fuzz.output)
+        XCTAssertFalse(fuzz.output.contains("did not fail again"), fuzz.output)
+        let files = try FileManager.default.contentsOfDirectory(atPath: path("found")).filter { $0.hasSuffix(".yaml") }
+        let text = try String(contentsOfFile: path("found/" + (files.first ?? "")), encoding: .utf8)
+        XCTAssertTrue(text.hasSuffix("  - do: \"tick\"\n  - do: \"tick\"\n  - expect: { legal: { contains: [] } }\n"), text)
+        let replay = try run(["run", "found/" + (files.first ?? "")])
+        XCTAssertEqual(replay.status, 1, replay.output)
+        XCTAssertTrue(replay.output.contains("legal broke after two ticks"), replay.output)
     }
 
     // MARK: 1. Corpus entries

@@ -21,6 +21,9 @@ extension Kernel {
         var recordLegal = false
         /// Rewind the whole history at the end and compare with the state after setup.
         var rewindAtEnd = false
+        /// List the legal actions after the last step (a finding when `legal`
+        /// raises there): how a finding of that kind is reproduced.
+        var listLegalAtEnd = false
     }
 
     /// What went wrong at a step, as the kernel saw it.
@@ -89,6 +92,7 @@ extension Kernel {
             "checklegal": .bool(request.checkLegality),
             "recordlegal": .bool(request.recordLegal),
             "final": .bool(request.rewindAtEnd),
+            "listlegal": .bool(request.listLegalAtEnd),
         ]
         if let program = request.program {
             var steps = program.map(Kernel.encode)

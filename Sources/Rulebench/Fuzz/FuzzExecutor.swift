@@ -88,9 +88,10 @@ struct FuzzExecutor {
 
     /// Runs a whole program. With `checkLegality`, each `perform` must be among
     /// the legal actions of its state (otherwise the result is marked invalid).
-    func execute(_ program: FuzzProgram, checkLegality: Bool, recordLegal: Bool = false, finalChecks: Bool = true) -> Result {
+    func execute(_ program: FuzzProgram, checkLegality: Bool, recordLegal: Bool = false, finalChecks: Bool = true,
+                 listLegalAtEnd: Bool = false) -> Result {
         let request = Kernel.RunRequest(program: program.steps, checkLegality: checkLegality,
-                                        recordLegal: recordLegal, rewindAtEnd: finalChecks)
+                                        recordLegal: recordLegal, rewindAtEnd: finalChecks, listLegalAtEnd: listLegalAtEnd)
         return play(program, request).1
     }
 

@@ -50,6 +50,9 @@ struct Shrinker {
     private var bestOutcomes: [FuzzExecutor.Outcome] = []
     /// What a candidate must fail with.
     private var target = FindingKey(property: .undoRestores, action: nil, location: nil)
+    /// The finding is `legal` raising after the last step: each candidate
+    /// lists the legal actions after its last step.
+    private var listsLegalAtEnd = false
     /// Whether the finding needs the end-of-run checks (rewind, save, replay).
     private var finalChecks = false
     /// Verdicts of the candidates run so far.
@@ -90,6 +93,7 @@ struct Shrinker {
     private mutating func shrinkUntilFixpoint(_ program: FuzzProgram, _ finding: FuzzFinding) -> (FuzzProgram, FuzzFinding) {
         deadline = Shrinker.now() + timeLimit
         target = FindingKey(finding)
+        listsLegalAtEnd = finding.isLegalListingFailure
         guard start(from: program, finding) else {
             status = .notReproducible
             return (program, finding)
@@ -140,7 +144,7 @@ struct Shrinker {
     private mutating func run(_ candidate: FuzzProgram, keep: Bool) -> Verdict {
         if let known = verdicts[candidate] { return known }
         attempts += 1
-        let result = executor.execute(candidate, checkLegality: true, finalChecks: finalChecks)
+        let result = executor.execute(candidate, checkLegality: true, finalChecks: finalChecks, listLegalAtEnd: listsLegalAtEnd)
         let verdict: Verdict
         if !result.valid {
             verdict = .illegal(at: result.outcomes.count)

@@ -380,7 +380,7 @@ local function anycall(random, legal, name)
 end
 
 -- fuzz(request): request (encoded) is { program, choices, depth, exclude,
--- checklegal, recordlegal, final }. The steps of `program` (if any) are
+-- checklegal, recordlegal, final, listlegal }. The steps of `program` (if any) are
 -- played first; an { op = "any", name } step becomes a random legal call
 -- of that action. Then, up to `depth` steps in all, steps are chosen from
 -- the generator seeded with `choices`, among the actions not in `exclude`
@@ -449,6 +449,12 @@ function API.fuzz(request)
       novel[#novel + 1] = index
       total = total + fresh
     end
+  end
+  -- A finding of `legal` raising after the last step is reproduced by
+  -- listing the legal actions there.
+  if request.listlegal and not result.finding and result.valid then
+    local legal, found = legalnow()
+    if not legal then result.finding = found; found.step = #steps + 1 end
   end
   if request.final and not result.finding and result.valid then
     result.rewound = rewind()
