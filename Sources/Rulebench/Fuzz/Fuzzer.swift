@@ -282,9 +282,7 @@ public struct Fuzzer {
                 counts = try Explorer(game: game, depth: depth).run().nodes
                 nodes += counts.reduce(0, +)
             } catch {
-                var program = start
-                program.steps = error.path.map { .perform($0) } + [.undo(error.path.count)]
-                let result = executor.execute(program, checkLegality: false)
+                let (program, result) = replaying(error, after: start)
                 return result.finding == nil ? nil : (program, result, nodes + error.path.count)
             }
         }
@@ -305,10 +303,17 @@ public struct Fuzzer {
         do {
             return (start, result, try Explorer(game: game, depth: legal.count <= 8 ? 2 : 1).run().total)
         } catch {
-            var program = start
-            program.steps += error.path.map { .perform($0) } + [.undo(error.path.count)]
-            return (program, executor.execute(program, checkLegality: false), error.path.count)
+            let (program, result) = replaying(error, after: start)
+            return (program, result, error.path.count)
         }
+    }
+
+    /// A walk's failure played again as a program: `start`'s steps, the
+    /// walk's path, and the undo of the path (where the walk failed).
+    private func replaying(_ failure: ExplorationFailure, after start: FuzzProgram) -> (FuzzProgram, FuzzExecutor.Result) {
+        var program = start
+        program.steps += failure.path.map { .perform($0) } + [.undo(failure.path.count)]
+        return (program, executor.execute(program, checkLegality: false))
     }
 
     /// Property 9: the first run, executed again from its program, gives the same hashes.

@@ -520,13 +520,19 @@ end
 -- the game is where the run ended. So the abort before the second run
 -- rolls back to where the last fuzz call began, whatever happened since; it
 -- runs only right after that call.
-local function rollbackto(start)
-  API.abort()
+-- Back to journal mark `start` (when given) with no history, and no run
+-- or replay in progress.
+local function backto(start)
   if start then
     rollback(start)
     ops.setrecords({})
   end
   RUN, REPLAYING = nil, nil
+end
+
+local function rollbackto(start)
+  API.abort()
+  backto(start)
 end
 
 function API.fuzzabort()
@@ -540,11 +546,7 @@ function API.replayabort() rollbackto(REPLAYED) end
 function K.onabort()
   if RUN then forgetnewplans() end
   local start = RUN and RUN.mark or REPLAYING
-  if start then
-    rollback(start)
-    ops.setrecords({})
-    RUN, REPLAYING = nil, nil
-  end
+  if start then backto(start) end
 end
 
 return API
