@@ -684,19 +684,13 @@ static int rb_counted_protect(lua_State *L) {
     luaL_checktype(L, 1, LUA_TFUNCTION);
     if (!(vm->armed && vm->run == RB_RUN_WATCHED)) return rb_protect(L);
     vm->run = RB_RUN_COUNTED;
-    vm->exhausted = 0;
     vm->hard = 0;
     vm->kernel_spent = 0;
-    vm->remaining = vm->budget;
-    vm->spent = 0;
     vm->coverage.previous = 0;
-    rb_normal_hook(vm, vm->L);                 /* a fresh count */
-    int results = rb_protect_results(L, vm, rb_protect_call(L, vm));
-    vm->exhausted = 0;
+    rb_operation_settle(vm);                   /* a fresh count */
+    int results = rb_protect_results(L, vm, rb_protect_call(L, vm));   /* settled again */
     vm->run = RB_RUN_WATCHED;                  /* unwatched until the next operation */
-    vm->remaining = vm->budget;
-    vm->spent = 0;
-    rb_normal_hook(vm, vm->L);
+    rb_normal_hook(vm, vm->L);                 /* so without the count hook */
     return results;
 }
 

@@ -19,8 +19,8 @@ struct FindingWriter {
     private(set) var scenarios: [FuzzProgram: URL] = [:]
     /// Writes that failed (each was reported).
     private(set) var failures = 0
-    /// Reports already handled, so one can be written as soon as it is found
-    /// and again at the end of the session without being written twice.
+    /// Shrunk programs already written: two findings that shrink to the
+    /// same program are written once.
     private var handled: Set<FuzzProgram> = []
 
     /// A writer for one session.

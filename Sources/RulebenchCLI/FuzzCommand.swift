@@ -182,7 +182,6 @@ struct FuzzCommand: ParsableCommand {
         if stderrIsTerminal && !json { FileHandle.standardError.write(Data("\r\(status(progress))   \n".utf8)) }
         reports += found
 
-        for report in found { writer.write(report) }   // each was written when found: write skips those
         let reached = try writeCoverage(of: fuzzer)
         if json {
             print(jsonReport(progress: progress, reports: reports, written: writer.scenarios))

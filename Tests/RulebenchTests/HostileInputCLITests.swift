@@ -81,44 +81,52 @@ final class HostileInputCLITests: XCTestCase {
         }
     }
 
+    /// What fuzzing `pack` into `found/` wrote, and what `run` made of it.
+    private struct Reproduced {
+        let fuzz: RulebenchCommand.Result
+        let scenario: String
+        let replay: RulebenchCommand.Result
+    }
+
+    /// Fuzzes `pack` until its first finding, then runs the one reproduction
+    /// it wrote; both must end in a failure (exit 1), never bad input.
+    private func fuzzAndReplay(_ pack: String, runs: Int, depth: Int,
+                               file: StaticString = #filePath, line: UInt = #line) throws -> Reproduced {
+        let fuzz = try run(["fuzz", pack, "--runs", "\(runs)", "--depth", "\(depth)", "--out", "found"])
+        XCTAssertEqual(fuzz.status, 1, fuzz.output, file: file, line: line)
+        let files = try FileManager.default.contentsOfDirectory(atPath: path("found")).filter { $0.hasSuffix(".yaml") }
+        XCTAssertEqual(files.count, 1, fuzz.output, file: file, line: line)
+        let name = "found/" + (files.first ?? "")
+        let scenario = try String(contentsOfFile: path(name), encoding: .utf8)
+        let replay = try run(["run", name])
+        XCTAssertEqual(replay.status, 1, "the reproduction must fail, not be bad input: \(replay.output)", file: file, line: line)
+        assertNoCrash(replay, file: file, line: line)
+        return Reproduced(fuzz: fuzz, scenario: scenario, replay: replay)
+    }
+
     /// A finding about a state key that holds a line break gives a
     /// reproduction that `run` reads and fails on (exit 1), not bad input.
     func testAReproductionNamingAKeyWithALineBreakStillRuns() throws {
-        let fuzz = try run(["fuzz", "rules/newline_key", "--runs", "5", "--depth", "4", "--out", "found"])
-        XCTAssertEqual(fuzz.status, 1, fuzz.output)
-        let files = try FileManager.default.contentsOfDirectory(atPath: path("found")).filter { $0.hasSuffix(".yaml") }
-        XCTAssertEqual(files.count, 1, fuzz.output)
-        let replay = try run(["run", "found/" + (files.first ?? "")])
-        XCTAssertEqual(replay.status, 1, "the reproduction must fail, not be bad input: \(replay.output)")
-        assertNoCrash(replay)
+        _ = try fuzzAndReplay("rules/newline_key", runs: 5, depth: 4)
     }
 
     /// `legal` failing on the first state gives a reproduction with no
     /// action, which ends by listing the legal actions: `run` fails on it.
     func testAReproductionOfALegalThatFailsAtOnceStillFails() throws {
-        let fuzz = try run(["fuzz", "rules/legal_raises", "--runs", "2", "--depth", "4", "--out", "found"])
-        XCTAssertEqual(fuzz.status, 1, fuzz.output)
-        let files = try FileManager.default.contentsOfDirectory(atPath: path("found")).filter { $0.hasSuffix(".yaml") }
-        XCTAssertEqual(files.count, 1, fuzz.output)
-        let replay = try run(["run", "found/" + (files.first ?? "")])
-        XCTAssertEqual(replay.status, 1, "the reproduction must fail, not be bad input: \(replay.output)")
-        XCTAssertTrue(replay.output.contains("legal broke"), replay.output)
-        XCTAssertFalse(fuzz.output.contains("did not fail again"), "the shrinker re-ran it without listing legal actions: \(fuzz.output)")
+        let found = try fuzzAndReplay("rules/legal_raises", runs: 2, depth: 4)
+        XCTAssertTrue(found.replay.output.contains("legal broke"), found.replay.output)
+        XCTAssertFalse(found.fuzz.output.contains("did not fail again"),
+                       "the shrinker re-ran it without listing legal actions: \(found.fuzz.output)")
     }
 
     /// `legal` failing after two actions: the shrinker keeps exactly those
     /// two (each candidate lists the legal actions after its last step).
     func testALegalThatFailsLaterShrinksToTheStepsBeforeIt() throws {
-        let fuzz = try run(["fuzz", "rules/legal_raises_later", "--runs", "2", "--depth", "20", "--out", "found"])
-        XCTAssertEqual(fuzz.status, 1, fuzz.output)
-        XCTAssertTrue(fuzz.output.contains("to 2 steps"), fuzz.output)
-        XCTAssertFalse(fuzz.output.contains("did not fail again"), fuzz.output)
-        let files = try FileManager.default.contentsOfDirectory(atPath: path("found")).filter { $0.hasSuffix(".yaml") }
-        let text = try String(contentsOfFile: path("found/" + (files.first ?? "")), encoding: .utf8)
-        XCTAssertTrue(text.hasSuffix("  - do: \"tick\"\n  - do: \"tick\"\n  - expect: { legal: { contains: [] } }\n"), text)
-        let replay = try run(["run", "found/" + (files.first ?? "")])
-        XCTAssertEqual(replay.status, 1, replay.output)
-        XCTAssertTrue(replay.output.contains("legal broke after two ticks"), replay.output)
+        let found = try fuzzAndReplay("rules/legal_raises_later", runs: 2, depth: 20)
+        XCTAssertTrue(found.fuzz.output.contains("to 2 steps"), found.fuzz.output)
+        XCTAssertFalse(found.fuzz.output.contains("did not fail again"), found.fuzz.output)
+        XCTAssertTrue(found.scenario.hasSuffix("  - do: \"tick\"\n  - do: \"tick\"\n  - expect: { legal: { contains: [] } }\n"), found.scenario)
+        XCTAssertTrue(found.replay.output.contains("legal broke after two ticks"), found.replay.output)
     }
 
     // MARK: 1. Corpus entries

@@ -185,6 +185,11 @@ public struct Fuzzer {
         let start = clock()
         var state = Progress(runLimit: options.runLimit, timeLimit: options.timeLimit)
         var reports: [Report] = []
+        /// Keeps a report and hands it over at once (see `found`).
+        func keep(_ report: Report) {
+            reports.append(report)
+            found(report)
+        }
         var seen = known
         var index = 0
         var search: GuidedSearch?
@@ -195,8 +200,7 @@ public struct Fuzzer {
                let finding = result.finding {
                 state.steps += nodes
                 if seen.insert(FindingKey(finding)).inserted {
-                    reports.append(shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop))
-                    found(reports[reports.count - 1])
+                    keep(shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop))
                     state.findings = reports.count
                     if !options.keepGoing { index = Int.max }
                 } else {
@@ -237,12 +241,11 @@ public struct Fuzzer {
                 guard seen.insert(FindingKey(finding)).inserted else { state.duplicates += 1; continue }
                 if finding.property == .deterministic {
                     // Not a property of one program: there is nothing to shrink.
-                    reports.append(Report(finding: finding, original: program, shrunk: program, outcomes: result.outcomes,
-                                          shrinkSeconds: 0, shrinkAttempts: 0, stepsToDetection: state.steps))
+                    keep(Report(finding: finding, original: program, shrunk: program, outcomes: result.outcomes,
+                                shrinkSeconds: 0, shrinkAttempts: 0, stepsToDetection: state.steps))
                 } else {
-                    reports.append(shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop))
+                    keep(shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop))
                 }
-                found(reports[reports.count - 1])
             }
             state.findings = reports.count
             state.elapsed = clock() - start

@@ -21,15 +21,15 @@ local K = ...
 local API = K.API
 local ops = K.ops
 local cprotect, countedprotect, release = K.C.protect, K.C.countedprotect, K.C.release
-local pack, unpack = table.pack, table.unpack
-
--- One operation of the loop (C.protect): true and f's results, or false,
--- the error and its cause. An operation the watched call found suspect
--- (it may have overrun its budget) is rolled back and run again counted,
--- so its verdict is exact and only it runs twice, not the whole loop.
+-- One operation of the loop (C.protect): true and f's results (three at
+-- most: ops.perform's), or false, the error and its cause. An operation
+-- the watched call found suspect (it may have overrun its budget) is
+-- rolled back and run again counted, so its verdict is exact and only it
+-- runs twice, not the whole loop. Results in locals, not a table: this
+-- runs for every operation.
 local function protect(f, ...)
-  local r = pack(cprotect(f, ...))
-  if r[1] ~= "again" then return unpack(r, 1, r.n) end
+  local ok, a, b, c = cprotect(f, ...)
+  if ok ~= "again" then return ok, a, b, c end
   ops.abort()
   return countedprotect(f, ...)
 end

@@ -45,7 +45,7 @@ STRINGMETA.__metatable = "the string metatable is protected"
 -- cost / 16 instructions of the budget (a plain find: n / 16), so a loop
 -- of expensive calls runs out of budget as a loop of instructions would.
 -- string.rep is charged one instruction per repetition before it runs
--- (see prepay below).
+-- (see spend below).
 -- The kernel's own pattern calls on data it produced are exempt.
 local PATTERN_LIMIT = 1e7
 local byte, floor = string.byte, math.floor
@@ -191,13 +191,14 @@ function STRING.gsub(s, p, repl, n)
   return gsub(s, p, repl, n)
 end
 -- C functions whose work the count hook cannot see (it runs between VM
--- instructions) are charged before they run, from their arguments alone,
--- so a call too big for the budget is refused at once, deterministically,
--- instead of running for minutes inside one instruction.
-local function prepay(instructions)
+-- instructions) are charged from their arguments alone, deterministically;
+-- most before they run (see TABLE below), so that a call too big for the
+-- budget is refused at once instead of running for minutes inside one
+-- instruction.
+local function spend(instructions)
   if instructions >= 16 then
     local out, budget = charge(instructions)
-    if out then error(K.where(3) .. "instruction budget exceeded (" .. tostring(budget) .. " instructions)", 0) end
+    if out then overdrawn(budget) end
   end
 end
 
@@ -205,11 +206,11 @@ end
 -- too large for the memory cap fails first, as it allocates the result at
 -- once. An empty result is answered here: rep("", 2^62) allocates nothing
 -- and would loop 2^62 times.
-local rep = string.rep
+local rep, tointeger = string.rep, math.tointeger
 function STRING.rep(s, n, sep)
-  if s == "" and (sep == nil or sep == "") and type(n) == "number" then return "" end
+  if s == "" and (sep == nil or sep == "") and tointeger(n) then return "" end
   local out = rep(s, n, sep)
-  if type(n) == "number" then prepay(n) end
+  if type(n) == "number" then spend(n) end
   return out
 end
 -- Method calls on strings (s:find(...), ("").dump) see the guarded copy,
@@ -353,21 +354,21 @@ end
 -- table.move, table.sort (without a comparator, all in C) and full
 -- collections: charged by the elements they touch, the heap they walk.
 local TABLE = copy(table)
-local move, sort, tointeger = table.move, table.sort, math.tointeger
+local move, sort = table.move, table.sort
 function TABLE.move(a1, f, e, t, a2)
   local from, to = tointeger(f), tointeger(e)
-  if from and to and to >= from then prepay((to + 0.0) - from + 1) end   -- one per element (in floats: no wrap)
+  if from and to and to >= from then spend((to + 0.0) - from + 1) end   -- one per element (in floats: no wrap)
   return move(a1, f, e, t, a2)
 end
 function TABLE.sort(list, less)
   local n = type(list) == "table" and safe_rawlen(list) or 0
-  if less == nil and n > 1 then prepay(n * math.ceil(math.log(n, 2))) end
+  if less == nil and n > 1 then spend(n * math.ceil(math.log(n, 2))) end
   return sort(list, less)
 end
 local GC_CHARGED = { collect = true, step = true }
 local function charged_collectgarbage(option, ...)
   if GC_CHARGED[option or "collect"] then
-    prepay(floor(K.collectgarbage("count") * 16))   -- 16 instructions a KiB of heap walked
+    spend(floor(K.collectgarbage("count") * 16))   -- 16 instructions a KiB of heap walked
   end
   return safe_collectgarbage(option, ...)
 end

@@ -182,7 +182,12 @@ local function adopt(v, target)
       m = m.up
       above = above + 1
     end
-    if above - 1 + height(vm.b) - 1 > STATE_DEPTH then toodeep() end
+    -- Its subtree was within the limit where it was: a move no deeper (a
+    -- card to a pile, the common case) needs no walk of it.
+    local was = 0
+    m = vm.up
+    while m do was = was + 1; m = m.up end
+    if above > was and above - 1 + height(vm.b) - 1 > STATE_DEPTH then toodeep() end
     if vm.up then journalput(vm.up, vm.key, nil) end   -- its old slot empties
     return v
   end

@@ -295,13 +295,16 @@ public enum ScenarioParser {
                 return .none
             default:
                 let fields = try pairs(node, "'legal'", allowed: Keys.legal)
-                guard fields.count == 1 else {
+                switch (fields["contains"], fields["count"]) {
+                case (let contains?, nil):
+                    return .contains(try calls(contains.value))
+                case (nil, let count?):
+                    let number = try reader.integer(count.value, "'count' (how many legal actions)")
+                    guard number >= 0 else { throw fail(count.value, "'count' cannot be negative") }
+                    return .count(Int(number))
+                default:
                     throw fail(node, "'legal' takes one of 'contains' (a list of actions) or 'count' (a number)")
                 }
-                if let contains = fields["contains"] { return .contains(try calls(contains.value)) }
-                let count = try reader.integer(fields["count"]!.value, "'count' (how many legal actions)")
-                guard count >= 0 else { throw fail(fields["count"]!.value, "'count' cannot be negative") }
-                return .count(Int(count))
             }
         }
 
