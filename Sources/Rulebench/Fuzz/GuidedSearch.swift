@@ -71,11 +71,7 @@ struct GuidedSearch {
         var request = Kernel.RunRequest(program: nil, choices: choices, depth: depth, rewindAtEnd: true)
         if !pending.isEmpty {
             let (program, cut) = pending.removeFirst()
-            request.program = Array(program.steps.prefix(cut))
-            request.depth = cut
-            request.checkLegality = true
-            request.rewindAtEnd = false
-            return Run(start: program, request: request, kind: .probe)
+            return probe(program, upTo: cut)
         }
         let roll = random.below(100)
         if corpus.isEmpty || roll < 20 { return Run(start: fresh, request: request, kind: .fresh) }
@@ -87,13 +83,8 @@ struct GuidedSearch {
         let start = base.program
         let steps = base.program.steps
         let cut = cutPoint(base)
+        if roll < 50 { return probe(start, upTo: cut) }
         request.checkLegality = true
-        if roll < 50 {
-            request.program = Array(steps.prefix(cut))
-            request.depth = cut
-            request.rewindAtEnd = false
-            return Run(start: start, request: request, kind: .probe)
-        }
         if roll < 75 {
             request.program = Array(steps.prefix(cut))
             return Run(start: start, request: request, kind: .extend)
@@ -110,6 +101,13 @@ struct GuidedSearch {
         let from = random.below(max(1, other.count))
         request.program = Array((steps.prefix(cut) + other.dropFirst(from)).prefix(depth))
         return Run(start: start, request: request, kind: .splice)
+    }
+
+    /// A probe: `program`'s first `cut` steps replayed (each still legal),
+    /// with no rewind, so the session can walk every line from where they end.
+    private func probe(_ program: FuzzProgram, upTo cut: Int) -> Run {
+        let request = Kernel.RunRequest(program: Array(program.steps.prefix(cut)), depth: cut, checkLegality: true)
+        return Run(start: program, request: request, kind: .probe)
     }
 
     /// Keeps a run that reached new edges (and was a game a player could play).
