@@ -482,13 +482,14 @@ static int rb_charge(lua_State *L) {
 }
 
 static int64_t rb_watch_bound(RBVM *vm, int64_t id, int64_t start);
+static int rb_watch_overran(RBVM *vm, int64_t id, int64_t start, int64_t end);
 static void rb_watch_next(RBVM *vm, int64_t start);
 static void rb_watch_wake_up(void);
 
 /* operation(): a kernel loop that runs many operations in one call (explore)
  * starts each with this, so each has a whole budget, as if Swift had made a
  * call per operation. Counted: a fresh count. Watched: the operation that
- * ends now is checked as rb_watch_end checks a call (past its allowance, or
+ * ends now is checked as rb_watch_close checks a call (past its allowance, or
  * overdrawn: stop, and the whole call runs again counted, where each
  * operation is counted from its start), and the next one gets its own
  * allowance, its own id and so its own sample (one monotonic clock read
@@ -507,10 +508,7 @@ static int rb_operation(lua_State *L) {
     if (vm->run == RB_RUN_WATCHED) {
         if (atomic_load(&vm->fired)) return 0;
         int64_t now = rb_now();
-        int64_t start = atomic_load(&vm->watch_start);
-        int64_t allowance = vm->remaining / RB_WATCH_INSTRUCTIONS_PER_NS;
-        if (vm->remaining <= 0 || (now - start >= allowance &&
-                                   rb_watch_bound(vm, atomic_load(&vm->watch_id), start) >= allowance)) {
+        if (rb_watch_overran(vm, atomic_load(&vm->watch_id), atomic_load(&vm->watch_start), now)) {
             rb_fire(vm);
             return 0;
         }
@@ -544,23 +542,33 @@ static int rb_watch_overran(RBVM *vm, int64_t id, int64_t start, int64_t end) {
     return rb_watch_bound(vm, id, start) >= allowance;
 }
 
-/* Ends the watched operation of protect(): from here until the next one
- * the kernel runs its own code, out of the watchdog's sight. Returns 1
- * when the operation must run again counted: it was stopped, or it may
- * have overrun its budget. */
-static int rb_watch_operation_end(RBVM *vm) {
+/* Ends the watched operation that runs now, if any: from here on the
+ * watchdog leaves it alone (its id is gone, under the lock). Returns 1 when
+ * it must run again counted: it was stopped, or it may have overrun its
+ * budget. Shared by the end of a call (rb_disarm), of one operation of
+ * a kernel loop (protect) and of a loop's last operation (release). */
+static int rb_watch_close(RBVM *vm) {
     int64_t end = rb_now();
     pthread_mutex_lock(&vm->lock);
     int64_t id = atomic_load(&vm->watch_id);
     atomic_store(&vm->watch_id, 0);
+    vm->running = NULL;
     int fired = atomic_load(&vm->fired);
-    atomic_store(&vm->fired, 0);
     pthread_mutex_unlock(&vm->lock);
-    if (fired) {
-        rb_normal_hook(vm, vm->L);     /* lift the stop */
-        return 1;
+    if (fired) return 1;
+    return id != 0 && rb_watch_overran(vm, id, atomic_load(&vm->watch_start), end);
+}
+
+/* Ends the watched operation of protect(); returns rb_watch_close's verdict.
+ * A stop is lifted here, since the kernel loop goes on (and reruns only
+ * this operation). */
+static int rb_watch_operation_end(RBVM *vm) {
+    int again = rb_watch_close(vm);
+    if (atomic_load(&vm->fired)) {
+        atomic_store(&vm->fired, 0);   /* no watchdog looks any more: the id is gone */
+        rb_normal_hook(vm, vm->L);
     }
-    return rb_watch_overran(vm, id, atomic_load(&vm->watch_start), end);
+    return again;
 }
 
 static void rb_coverage_rollback_to(RBVM *vm, size_t mark, uint64_t fresh);
@@ -582,20 +590,9 @@ static int rb_call_no_yield(lua_State *L) {
 static int rb_release(lua_State *L) {
     RBVM *vm = rb_vm_of(L);
     if (!vm->armed || vm->exhausted || atomic_load(&vm->fired)) return 0;
-    if (vm->run == RB_RUN_WATCHED) {
-        int64_t end = rb_now();
-        pthread_mutex_lock(&vm->lock);
-        int64_t id = atomic_load(&vm->watch_id);
-        int64_t start = atomic_load(&vm->watch_start);
-        pthread_mutex_unlock(&vm->lock);
-        if (id != 0 && rb_watch_overran(vm, id, start, end)) {
-            rb_fire(vm);               /* an operation() of explore's kind ran long */
-            return 0;
-        }
-        pthread_mutex_lock(&vm->lock);
-        atomic_store(&vm->watch_id, 0);
-        vm->running = NULL;
-        pthread_mutex_unlock(&vm->lock);
+    if (vm->run == RB_RUN_WATCHED && rb_watch_close(vm)) {
+        rb_fire(vm);                   /* an operation() of explore's kind ran long: the call runs again */
+        return 0;
     }
     vm->run = RB_RUN_FREE;
     rb_normal_hook(vm, vm->L);
@@ -898,21 +895,6 @@ static int64_t rb_watch_bound(RBVM *vm, int64_t id, int64_t start) {
     return (wall - start) + (now - cpu);
 }
 
-/* Ends a watched call; returns 1 when it must run again counted. */
-static int rb_watch_end(RBVM *vm) {
-    int64_t end = rb_now();
-    pthread_mutex_lock(&vm->lock);
-    int64_t id = atomic_load(&vm->watch_id);
-    atomic_store(&vm->watch_id, 0);     /* from here on the watchdog leaves it alone */
-    vm->running = NULL;
-    int fired = atomic_load(&vm->fired);
-    pthread_mutex_unlock(&vm->lock);
-    if (fired) lua_sethook(vm->L, NULL, 0, 0);
-    if (fired) return 1;
-    if (id == 0) return 0;              /* no operation was running (see protect) */
-    return rb_watch_overran(vm, id, atomic_load(&vm->watch_start), end);
-}
-
 /* ---------- coroutines ---------- */
 
 /* coroutine.resume, coroutine.wrap and coroutine.close as Lua 5.4's
@@ -1094,7 +1076,7 @@ static void rb_arm(RBVM *vm, RBCallMode mode, int watch) {
  * must run again counted. */
 static int rb_disarm(RBVM *vm) {
     int again = 0;
-    if (vm->run == RB_RUN_WATCHED) again = rb_watch_end(vm);
+    if (vm->run == RB_RUN_WATCHED) again = rb_watch_close(vm);   /* the hook below lifts a stop too */
     if (lua_gethook(vm->L) == rb_hook) lua_sethook(vm->L, NULL, 0, 0);
     vm->run = RB_RUN_FREE;
     vm->armed = 0;
