@@ -164,13 +164,7 @@ public enum ScenarioParser {
                 guard !name.isEmpty else { throw fail(action.value, "'do' must name an action") }
                 var params: [String: StateValue] = [:]
                 if let with = keys["with"] {
-                    for pair in try reader.mapping(with.value, "'with'") {
-                        guard let value = try reader.stateValue(pair.value, "param '\(pair.key)'") else {
-                            throw fail(pair.value, "param '\(pair.key)' is null: leave an optional param out instead")
-                        }
-                        params[pair.key] = value
-                        step.paramLocations[pair.key] = reader.location(of: pair.keyNode)
-                    }
+                    (params, step.paramLocations) = try self.params(with.value)
                 }
                 step.operation = .perform(action: name, params: params)
                 step.actionLocation = reader.location(of: action.value)
@@ -318,18 +312,24 @@ public enum ScenarioParser {
                 }
                 let fields = try pairs(item, "an action", allowed: Keys.call)
                 guard let name = fields["do"] else { throw fail(item, "an action in 'legal' needs 'do: NAME' (and 'with' for its params)") }
-                var params: [String: StateValue] = [:]
-                if let with = fields["with"] {
-                    for pair in try reader.mapping(with.value, "'with'") {
-                        guard let value = try reader.stateValue(pair.value, "param '\(pair.key)'") else {
-                            throw fail(pair.value, "param '\(pair.key)' cannot be null")
-                        }
-                        params[pair.key] = value
-                    }
-                }
+                let params = try fields["with"].map { pair throws(RulebenchError) in try self.params(pair.value).values } ?? [:]
                 out.append(ActionCall(try reader.string(name.value, "an action name"), params))
             }
             return out
+        }
+
+        /// A `with:` mapping: the params, and where each is written.
+        private func params(_ node: Node) throws(RulebenchError) -> (values: [String: StateValue], locations: [String: SourceLocation]) {
+            var values: [String: StateValue] = [:]
+            var locations: [String: SourceLocation] = [:]
+            for pair in try reader.mapping(node, "'with'") {
+                guard let value = try reader.stateValue(pair.value, "param '\(pair.key)'") else {
+                    throw fail(pair.value, "param '\(pair.key)' is null: leave an optional param out instead")
+                }
+                values[pair.key] = value
+                locations[pair.key] = reader.location(of: pair.keyNode)
+            }
+            return (values, locations)
         }
 
         /// Names, each optionally followed by a list of its own subactions.
