@@ -5,6 +5,7 @@
 //        rulebench-bench --profile-explore PACK DEPTH   the same per node of explore
 //        rulebench-bench --loop PACK SECONDS   only checked steps, for `perf record`
 //        rulebench-bench --scale               only row (5)
+//        rulebench-bench --explore [N]         only rows (4) and (4b), N times
 //        rulebench-bench --loop-kernel PACK SECONDS   the same in the fuzzer's kernel loop (row 1k)
 //                                      (SECONDS < 0: exactly -SECONDS rounds of 3 passes, no budget, for callgrind;
 //                                       a last argument `coverage`: with the coverage hook, as guided fuzzing runs)
@@ -210,6 +211,12 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--profile-rest
     exit(0)
 }
 
+/// `rulebench-bench --explore [N]`: only rows (4) and (4b), N times.
+if [2, 3].contains(CommandLine.arguments.count), CommandLine.arguments[1] == "--explore" {
+    for _ in 0..<(CommandLine.arguments.count == 3 ? Int(CommandLine.arguments[2]) ?? 1 : 1) { try exploring() }
+    exit(0)
+}
+
 /// `rulebench-bench --scale`: only row (5).
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--scale" {
     try scaling()
@@ -273,16 +280,15 @@ for pack in packs {
         "what each fuzz run starts with")
 }
 
-// (4) explore
-do {
-    let game = try Game(pack: "cards", seed: 3, configuration: configuration())
-    var nodes = 0
-    let seconds = try median(3) { nodes = try Explorer(game: game, depth: 5).run().total }
-    row("(4) explore cards --depth 5", String(format: "%.0f nodes/s", Double(nodes) / seconds), "\(nodes) nodes, every undo verified")
-}
+// (4) and (4b): explore
+func exploring() throws {
+    // (4) explore on cards
+    let cards = try Game(pack: "cards", seed: 3, configuration: configuration())
+    var cardNodes = 0
+    let cardSeconds = try median(3) { cardNodes = try Explorer(game: cards, depth: 5).run().total }
+    row("(4) explore cards --depth 5", String(format: "%.0f nodes/s", Double(cardNodes) / cardSeconds), "\(cardNodes) nodes, every undo verified")
 
-// (4b) explore on a read-heavy pack against a plain-Lua perft over the same files
-do {
+    // (4b) explore on a read-heavy pack against a plain-Lua perft over the same files
     let chess = "Benchmarks/packs/chess"
     let depth = 3
     let game = try Game(pack: chess, seed: 1, configuration: configuration())
@@ -294,6 +300,7 @@ do {
     row("(4b) plain-Lua perft, same files", String(format: "%.0f nodes/s", plain.perSecond), "\(plain.nodes) nodes, no checks")
     row("(4b) explore relative to plain perft", String(format: "%.3fx", explored / plain.perSecond), "goal: at least 0.3x")
 }
+try exploring()
 
 // (5) scaling: the same writes, a state 1x, 10x, 100x larger
 func scaling() throws {

@@ -313,12 +313,63 @@ static int sc_slowwrite(lua_State *L) {
     return 0;
 }
 
+static int sc_write(lua_State *L);
+
+/* Whether the value at i is a state table (a proxy whose __newindex is the barrier). */
+static int sc_isproxy(lua_State *L, int i) {
+    if (lua_type(L, i) != LUA_TTABLE || !lua_getmetatable(L, i)) return 0;
+    lua_pushliteral(L, "__newindex");
+    int proxy = lua_rawget(L, -2) == LUA_TFUNCTION && lua_tocfunction(L, -1) == sc_write;
+    lua_pop(L, 2);
+    return proxy;
+}
+
+/* proxy[k] = v where v is a state table already (a card to a pile, a piece
+ * to a square): the move state.lua's adopt makes, for the common case of a
+ * move no deeper than where the table was. Returns 0, having changed
+ * nothing, for everything else (a cycle, a deeper move, which needs a walk
+ * of the moved subtree), which state.lua's write then handles and words. */
+static int sc_move(lua_State *L, SCCore *core) {
+    SCNode *node = sc_pushrecord(L, 1);                      /* 4: the target's record */
+    lua_rawgeti(L, 4, SC_M_B);                               /* 5 */
+    lua_pushvalue(L, 2);
+    lua_rawget(L, 5);                                        /* 6: the old value */
+    if (lua_rawequal(L, 6, 3)) return 1;                     /* already there */
+    SCNode *child = sc_pushrecord(L, 3);                     /* 7 */
+    lua_Integer above = 0, was = 0;
+    for (SCNode *n = node; n != NULL; n = n->up, above++)
+        if (n == child) return 0;                            /* inside itself */
+    for (SCNode *n = child->up; n != NULL; n = n->up) was++;
+    if (above > was) return 0;
+    if (above + was > SC_FREE_DEPTH) sc_charge(L, above + was - SC_FREE_DEPTH);
+    if (child->up != NULL) {                                 /* its old slot empties */
+        lua_pushliteral(L, "up");
+        lua_rawget(L, 7);                                    /* 8 */
+        lua_pushliteral(L, "key");
+        lua_rawget(L, 7);                                    /* 9 */
+        lua_pushnil(L);                                      /* 10 */
+        sc_journalput(L, core, 8, 9, 10);
+        lua_settop(L, 7);
+        lua_pushvalue(L, 2);
+        lua_rawget(L, 5);
+        lua_replace(L, 6);                                   /* the slot, after the move out */
+    }
+    sc_journal(L, core, 4, 2, 6);
+    sc_put(L, core, 4, node, 5, 2, 6, 3);
+    return 1;
+}
+
 /* __newindex(proxy, k, v) of every state table. */
 static int sc_write(lua_State *L) {
     SCCore *core = sc_core(L);
     int kt = lua_type(L, 2);
-    if (!core->writable || !(kt == LUA_TSTRING || lua_isinteger(L, 2)) || !sc_scalar(L, 3))
+    if (!core->writable || !(kt == LUA_TSTRING || lua_isinteger(L, 2))) return sc_slowwrite(L);
+    if (sc_isproxy(L, 3)) {
+        lua_settop(L, 3);
+        if (sc_move(L, core)) return 0;
         return sc_slowwrite(L);
+    }
+    if (!sc_scalar(L, 3)) return sc_slowwrite(L);
     lua_settop(L, 3);
     SCNode *node = sc_pushrecord(L, 1);   /* 4 */
     lua_rawgeti(L, 4, SC_M_B);           /* 5 */

@@ -56,6 +56,26 @@ assert(game.board.a == nil and game.spare == a)
 K.rollback(mark)
 assert(game.board.a == a and game.spare == nil)
 
+-- A move gives the hash of the same contents written afresh, whether it
+-- stays at its depth (statecore.c moves it) or goes deeper (state.lua does,
+-- after checking the depth of the moved subtree), and rolls back exactly.
+local function afresh(write)
+  write()
+  local h = K.hash()
+  K.rollback(mark)
+  return h
+end
+local sideways = afresh(function() game.board.c = { sand = 2 }; game.board.a = nil end)
+local deeper = afresh(function() game.board.b.top = { sand = 2 }; game.board.a = nil end)
+game.board.c = a
+assert(game.board.a == nil and game.board.c == a and K.hash() == sideways)
+game.board.b.top = a
+assert(game.board.c == nil and game.board.b.top == a and K.hash() == deeper)
+game.board.a = a
+assert(game.board.b.top == nil and K.hash() == h0, "moved back: the hash it had")
+K.rollback(mark)
+assert(game.board.a == a and game.board.c == nil and game.board.b.top == nil and K.hash() == h0)
+
 -- revert writes old values back as new journal entries; verify compares
 -- each written slot with its value before the action.
 local s = K.mark()
