@@ -19,6 +19,7 @@
 // did for a Lua builder: see ac_push_site.
 
 #include "animcore.h"
+#include "utf8text.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -94,7 +95,10 @@ static int ac_number(lua_State *L, int index, double fallback, double *out) {
 
 /* A non-empty string (a number is not one, as type() says). */
 static int ac_text(lua_State *L, int index) {
-    return lua_type(L, index) == LUA_TSTRING && lua_rawlen(L, index) > 0;
+    if (lua_type(L, index) != LUA_TSTRING) return 0;
+    size_t length;
+    const char *s = lua_tolstring(L, index, &length);
+    return length > 0 && rb_badutf8((const unsigned char *)s, length) == 0;
 }
 
 /* A table without a metatable, whose reads are plain. */

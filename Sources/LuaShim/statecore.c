@@ -24,6 +24,7 @@
 // is the wrapping sum of one term per slot, carried up the parent chain.
 
 #include "statecore.h"
+#include "utf8text.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -469,10 +470,29 @@ static void sc_pushcontents(lua_State *L, int i) {
     lua_pushvalue(L, i);
 }
 
-/* Replaces the table at the top by a plain deep copy. Returns 0 when the
- * value is nested more than 200 levels (or has a cycle). */
-static int sc_copytop(lua_State *L, int depth) {
-    if (depth > 200 || !lua_checkstack(L, 6)) return 0;
+/* Whether the string at i is UTF-8 text; when not, pushes a description
+ * of the first bad byte. */
+static int sc_text(lua_State *L, int i) {
+    size_t length;
+    const char *s = lua_tolstring(L, i, &length);
+    size_t bad = rb_badutf8((const unsigned char *)s, length);
+    if (bad == 0) return 1;
+    char text[64];   /* lua_pushfstring has no %02X */
+    snprintf(text, sizeof text, "byte 0x%02X at position %zu", (unsigned)(unsigned char)s[bad - 1], bad);
+    lua_pushstring(L, text);
+    return 0;
+}
+
+/* How sc_copytop ended. */
+enum { SC_COPY_DEEP = 0, SC_COPY_OK = 1, SC_COPY_NOTTEXT = 2 };
+
+/* Replaces the table at the top by a plain deep copy. Returns SC_COPY_DEEP
+ * when the value is nested more than 200 levels (or has a cycle). With
+ * `text`, a string key or value that is not UTF-8 stops the copy
+ * (SC_COPY_NOTTEXT) with the offending string and a description of its
+ * first bad byte pushed. */
+static int sc_copytop(lua_State *L, int depth, int text) {
+    if (depth > 200 || !lua_checkstack(L, 8)) return SC_COPY_DEEP;
     int source = lua_gettop(L);
     sc_pushcontents(L, source);
     int from = lua_gettop(L);
@@ -480,13 +500,32 @@ static int sc_copytop(lua_State *L, int depth) {
     int to = from + 1;
     lua_pushnil(L);
     while (lua_next(L, from)) {
-        if (lua_type(L, -1) == LUA_TTABLE && !sc_copytop(L, depth + 1)) return 0;
+        if (lua_type(L, -1) == LUA_TTABLE) {
+            int status = sc_copytop(L, depth + 1, text);
+            if (status != SC_COPY_OK) return status;
+        } else if (text && lua_type(L, -1) == LUA_TSTRING && !sc_text(L, -1)) {
+            return SC_COPY_NOTTEXT;
+        }
+        if (text && lua_type(L, -2) == LUA_TSTRING && !sc_text(L, -2)) {
+            lua_pushvalue(L, -3);   /* the key, then its description */
+            lua_insert(L, -2);
+            return SC_COPY_NOTTEXT;
+        }
         lua_pushvalue(L, -2);    /* the key */
         lua_insert(L, -2);       /* key, key, value */
         lua_rawset(L, to);
     }
     lua_replace(L, source);      /* the copy takes the original's slot */
     lua_settop(L, source);
+    return SC_COPY_OK;
+}
+
+/* Raises state.lua's error for a value nested too deeply, at the rule's line. */
+static int sc_toodeep(lua_State *L) {
+    lua_settop(L, 1);
+    sc_pushuv(L, SC_UV_PLAIN);
+    lua_insert(L, 1);
+    lua_call(L, 1, 1);
     return 1;
 }
 
@@ -496,13 +535,31 @@ static int sc_plain(lua_State *L) {
     lua_settop(L, 1);
     if (lua_type(L, 1) != LUA_TTABLE) return 1;
     lua_pushvalue(L, 1);
-    if (sc_copytop(L, 0)) return 1;
-    /* Too deep: state.lua's copy raises the error at the rule's line. */
+    if (sc_copytop(L, 0, 0) == SC_COPY_OK) return 1;
+    return sc_toodeep(L);
+}
+
+/* textcopy(v): plain(v) for values that leave the kernel as data (the
+ * params `emit` records, which histories and findings save as JSON text):
+ * the copy, or nil, the first string that is not UTF-8 and a description
+ * of its first bad byte. */
+static int sc_textcopy(lua_State *L) {
     lua_settop(L, 1);
-    sc_pushuv(L, SC_UV_PLAIN);
-    lua_insert(L, 1);
-    lua_call(L, 1, 1);
-    return 1;
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        if (sc_text(L, 1)) return 1;
+        lua_pushnil(L);
+        lua_pushvalue(L, 1);
+        lua_pushvalue(L, -3);
+        return 3;
+    }
+    if (lua_type(L, 1) != LUA_TTABLE) return 1;
+    lua_pushvalue(L, 1);
+    int status = sc_copytop(L, 0, 1);
+    if (status == SC_COPY_OK) return 1;
+    if (status == SC_COPY_DEEP) return sc_toodeep(L);
+    lua_pushnil(L);
+    lua_insert(L, -3);           /* nil, the string, the description */
+    return 3;
 }
 
 /* newnode(m): gives the record m (m[2] = its backing table, already
@@ -750,7 +807,7 @@ void rb_open_statecore(lua_State *L) {
         {"writable", sc_writable}, {"phase", sc_phase},       {"mark", sc_mark},
         {"serial", sc_serial},     {"rollback", sc_rollback}, {"revert", sc_revert},
         {"truncate", sc_truncate}, {"clean", sc_clean},       {"hash", sc_hash},
-        {"plain", sc_plain},
+        {"plain", sc_plain},       {"textcopy", sc_textcopy},
         {NULL, NULL}};
     int helpers = lua_gettop(L);
     lua_newtable(L);

@@ -121,3 +121,15 @@ assert(K.pathof(K.NODE[game.board.a], "sand") == "board.a.sand")
 K.setwritable(false, "a kernel test's check")
 fails(function() game.score = 2 end, "read%-only in a kernel test's check")
 K.truncate(0)
+
+-- textcopy: the copy emitted params leave the kernel in (as JSON text), so
+-- every string in it, key or value, must be well-formed UTF-8.
+local good = K.textcopy({ "é😀", { ["\u{D7FF}\u{E000}"] = "\u{10000}\u{10FFFF}" } })
+assert(good[1] == "é😀" and good[2]["\u{D7FF}\u{E000}"] == "\u{10000}\u{10FFFF}")
+for _, bad in ipairs({ "\xff", "\x80", "\xc0\x80", "\xc1\xbf", "\xe0\x9f\xbf", "\xed\xa0\x80",
+                       "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "ok\xe2\x82", "\xe2\x28\xa1" }) do
+  local copy, s, what = K.textcopy({ x = { bad } })
+  assert(copy == nil and s == bad and what:find("at position"), "refused: " .. bad:gsub(".", function(c) return ("%02x"):format(c:byte()) end))
+end
+local copy, s, what = K.textcopy({ ["a\xffb"] = 1 })
+assert(copy == nil and s == "a\xffb" and what == "byte 0xFF at position 2", what)

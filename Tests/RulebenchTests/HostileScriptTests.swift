@@ -173,10 +173,12 @@ final class HostileScriptTests: XCTestCase {
             action("animate_write", .perform, .script, "the game state is read-only in animate"),
             action("animate_bad_plan", .perform, .script, "'seconds' must be a finite number"),
             action("animate_undo_error", .undo, .script, "no way back"),
+            action("animate_bytes", .perform, .script, "anim.tween: 'target' is not UTF-8 text (byte 0xE9 at position 6)"),
             action("sound_error", .perform, .script, "sound broke"),
             action("sound_yield", .perform, .script, yield),
             action("sound_bad_return", .perform, .script, "sound must return a sound name or nil"),
             action("sound_write", .perform, .script, "the game state is read-only in sound"),
+            action("sound_bytes", .perform, .script, "sound returned a name that is not UTF-8 text"),
             action("deferred_write", .performTwice, .script, "the game state is read-only in check of 'deferred_write'"),
             mode("legal_error", .legal, .script, "legal broke"),
             mode("legal_yield", .legal, .script, yield),
@@ -194,6 +196,8 @@ final class HostileScriptTests: XCTestCase {
             mode("invariant_write", .arm, .script, "the game state is read-only in an invariant"),
             mode("invariant_bad_return", .arm, .invariant, "it returned \"yes\""),
             mode("legal_emit_cycle", .legal, .script, "nested more than 200 levels deep (or a cycle)"),
+            mode("legal_emit_bytes", .legal, .script, "emit: param 'note' holds a string that is not UTF-8 text (byte 0xE9 at position 4)"),
+            mode("legal_emit_byte_key", .legal, .script, "emit: param 'list' holds a string that is not UTF-8 text (byte 0xFF at position 1)"),
         ]
     }()
 

@@ -14,6 +14,7 @@
 local K = ...
 local type, next, error, tostring, ipairs = type, next, error, tostring, ipairs
 local math_type, huge = math.type, math.huge
+local utf8len = utf8.len
 
 local EASINGS = { linear = true, easeIn = true, easeOut = true, easeInOut = true }
 local KINDS = { tween = true, frames = true, wait = true, sound = true, cue = true,
@@ -44,6 +45,11 @@ end
 local function text(v, name, what, required)
   if v == nil and not required then return nil end
   if type(v) ~= "string" or v == "" then fault(what .. ": '" .. name .. "' must be a non-empty string") end
+  local valid, bad = utf8len(v)
+  if not valid then
+    fault(what .. ": '" .. name .. "' is not UTF-8 text (" .. string.format("byte 0x%02X at position %d", v:byte(bad), bad)
+      .. "); Swift reads these names as text")
+  end
   return v
 end
 

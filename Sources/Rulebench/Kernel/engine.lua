@@ -17,8 +17,9 @@ local sort, concat = table.sort, table.concat
 -- The state's functions, captured once: the hot path below calls them for
 -- every action, and an upvalue costs less than a field of K.
 local setwritable, mark, serial, hashof = K.setwritable, K.mark, K.serial, K.hash
-local rollback, revert, truncate, plain = K.rollback, K.revert, K.truncate, K.plain
+local rollback, revert, truncate, plain, textcopy = K.rollback, K.revert, K.truncate, K.plain, K.textcopy
 local decode, encode = K.decode, K.encode
+local utf8len = utf8.len
 
 local LEGAL               -- the list legal() is filling
 local PACKS = {}          -- id -> pack
@@ -185,6 +186,24 @@ local function compileparams(spec, file)
 end
 
 -- Runs an action file and checks the action it returns.
+-- Raises the error for emitted params holding a string that is not UTF-8:
+-- histories and findings save params as JSON text, which cannot carry
+-- arbitrary bytes. Names the first such param in key order, at the line
+-- of the rule's emit (the caller's caller).
+local function nottext(params)
+  local copy = plain(params)
+  for _, k in ipairs(K.sortedkeys(copy)) do
+    local name = tostring(k)
+    local _, _, what = textcopy(k)
+    if what then name = "a param name"; else _, _, what = textcopy(copy[k]); name = "param '" .. name .. "'" end
+    if what then
+      error(K.where(3) .. "emit: " .. name .. " holds a string that is not UTF-8 text (" .. what
+        .. "); params are saved as JSON text: keep bytes as a list of numbers (string.byte)", 0)
+    end
+  end
+  return copy
+end
+
 local function defineaction(pack, name, chunkname, chunk)
   local def = run_chunk(pack, chunkname, chunk)
   if type(def) ~= "table" then
@@ -192,6 +211,9 @@ local function defineaction(pack, name, chunkname, chunk)
   end
   checkfields(def, ACTION, chunkname, "the action")
   if type(def.apply) ~= "function" then loadfail(chunkname, "the action needs an 'apply' function") end
+  if type(def.sound) == "string" and not utf8len(def.sound) then
+    loadfail(chunkname, "sound must be a sound name in UTF-8 text")
+  end
   if def.subanimations and def.subanimations ~= "parallel" and def.subanimations ~= "sequence" then
     loadfail(chunkname, "subanimations must be \"parallel\" or \"sequence\"")
   end
@@ -208,7 +230,7 @@ local function defineaction(pack, name, chunkname, chunk)
     if type(params) ~= "table" then error(K.where(2) .. "emit expects a param table", 0) end
     local out = LEGAL
     if not out then error(K.where(2) .. "emit can only be called while legal runs", 0) end
-    out[#out + 1] = { name = name, params = plain(params) }
+    out[#out + 1] = { name = name, params = textcopy(params) or nottext(params) }
   end
   pack.own[name] = copy
 end
@@ -419,6 +441,9 @@ local function planof(rec, direction)
     sound = sound(GAME, rec.a, direction)
     if sound ~= nil and type(sound) ~= "string" then
       K.fail("error", "sound must return a sound name or nil", { action = rec.path, fn = def.sound })
+    end
+    if sound and not utf8len(sound) then
+      K.fail("error", "sound returned a name that is not UTF-8 text", { action = rec.path, fn = def.sound })
     end
   end
   local node = { action = rec.name, mode = def.mode, sound = sound }

@@ -280,6 +280,9 @@ end
 -- value nested too deeply. K.plain is the same copy in C.
 SC.init(J, NIL, write, K.sortedkeys, plain)
 K.plain = SC.plain
+-- textcopy(v): the same copy for values that leave the kernel as JSON text
+-- (emitted params): nil, the string, what is wrong, for one that is not UTF-8.
+K.textcopy = SC.textcopy
 
 -- The value a node had before the writes summarised in `first`.
 local function before(v, first)
