@@ -271,6 +271,12 @@ final class HostileInputCLITests: XCTestCase {
                        "a temporary file was left behind")
     }
 
+    func testAnEmptyOutputPathIsRefusedBeforeAnythingRuns() throws {
+        let result = try run(["run", "scenarios", "--junit", ""])
+        assertOneLineError(result, status: 2, naming: ["cannot write the JUnit report: the path is empty; give a file path"])
+        XCTAssertFalse(result.stdout.contains("PASS"), "nothing ran: \(result.stdout)")
+    }
+
     func testTimelineSVGThroughALinkToANewFile() throws {
         try FileManager.default.createSymbolicLink(atPath: path("chart-link.svg"), withDestinationPath: "chart.svg")
         let result = try run(["timeline", "scenarios/steady/one.yaml", "--step", "1", "--svg", "chart-link.svg"])

@@ -94,6 +94,7 @@ public struct OutputFile: Sendable {
     }
 
     private func kind() throws(RulebenchError) -> Kind {
+        guard !path.isEmpty else { throw .badInput(InputProblem("cannot write \(purpose): the path is empty; give a file path")) }
         var status = stat()
         guard lstat(path, &status) == 0 else {
             if errno == ENOENT { return .missing }
