@@ -10,6 +10,7 @@
 //                                      (SECONDS < 0: exactly -SECONDS rounds of 3 passes, no budget, for callgrind;
 //                                       a last argument `coverage`: with the coverage hook, as guided fuzzing runs)
 //        rulebench-bench --profile-restart PACK   VM instructions of a restart, by function
+//        rulebench-bench --loop-plain PACK ROUNDS  only row (2), ROUNDS x 3 passes (for callgrind)
 //        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S]   time to detect each planted bug (minutes)
 import Foundation
 import Rulebench
@@ -199,6 +200,20 @@ if [4, 5].contains(CommandLine.arguments.count), ["--loop", "--loop-kernel"].con
         rounds += 1
     }
     print("\(pack): \(us(spent / Double(rounds * steps * 3))) per checked step over \(rounds * 3) rounds of \(steps) steps")
+    exit(0)
+}
+
+/// `rulebench-bench --loop-plain PACK ROUNDS`: only row (2), the pure-Lua
+/// loop, ROUNDS times: its machine instructions under callgrind, beside
+/// those of `--loop-kernel` on the same steps.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--loop-plain" {
+    let pack = CommandLine.arguments[2]
+    let sequence = try games(pack: pack, options: [:], length: 1500)
+    let steps = sequence.map(\.count).reduce(0, +)
+    let rounds = max(1, Int(CommandLine.arguments[3]) ?? 1)
+    var spent = 0.0
+    for _ in 0..<rounds { spent += try plain(pack, [:], sequence, "pure") * Double(steps) }
+    print("\(pack): \(us(spent / Double(rounds * steps))) per pure-Lua step over \(rounds * 3) rounds of \(steps) steps")
     exit(0)
 }
 
