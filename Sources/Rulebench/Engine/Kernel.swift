@@ -150,8 +150,8 @@ final class Kernel {
     }
 
     /// Writes a value at `path` (pending until `commit`); returns the new hash.
-    func set(_ value: StateValue?, at path: StatePath) throws(RulebenchError) -> StateHash {
-        hash(try user("set", [Wire.encode(path), Wire.encode(value)]))
+    func set(_ value: StateValue?, at path: StatePath, createsTables: Bool = true) throws(RulebenchError) -> StateHash {
+        hash(try user("set", [Wire.encode(path), Wire.encode(value), Array((createsTables ? "1" : "0").utf8)]))
     }
 
     /// Counts the VM instructions `body` runs, by Lua function ("file:line"
