@@ -283,15 +283,15 @@ final class Kernel {
     }
 
     static func problems(_ value: StateValue?) -> [UndoProblem] {
-        (value?.listItems ?? []).map { problem in
+        UndoProblem.merged((value?.listItems ?? []).map { problem in
             UndoProblem(
                 action: problem["action"]?.stringValue ?? "?",
                 undoFunction: KernelError.location(problem),
                 differences: (problem["diffs"]?.listItems ?? []).map { d in
                     StateDifference(path: d["path"]?.stringValue ?? "?", before: d["before"]?.stringValue ?? "nil",
                                     after: d["after"]?.stringValue ?? "nil", note: d["note"]?.stringValue)
-                })
-        }
+                }.sorted { StateDiff.naturalOrder($0.path, $1.path) })
+        })
     }
 }
 
