@@ -173,8 +173,8 @@ public struct PackChecker {
                 if callers[call.name] == nil { callers[call.name] = (lint.file, call.line) }
                 guard info.actions[call.name] == nil else { continue }
                 problems.append(PackProblem(.error, file: lint.file, line: call.line,
-                    "act:sub of unknown action '\(call.name)'" + Suggestion.hint(for: call.name, in: info.actionNames)
-                        + ": it fails whenever this line runs; add actions/\(call.name).lua or fix the name"))
+                    "act:sub of unknown action '\(call.name)': it fails whenever this line runs; add actions/\(call.name).lua or fix the name"
+                        + Suggestion.hint(for: call.name, in: info.actionNames)))
             }
         }
         for lint in lints {
