@@ -201,7 +201,15 @@ final class StateDiffTests: XCTestCase {
         let before = StateValue.table([.string("deck"): .table([.int(1): card, .int(2): other]), .string("hand"): .table([:])])
         let after = StateValue.table([.string("deck"): .table([.int(1): other]), .string("hand"): .table([.int(1): card])])
         let changes = StateDiff.changes(from: before, to: after)
-        XCTAssertEqual(changes.map { "\($0.path): \($0.after)" }, ["deck.1: moved from deck.2", "deck.2: moved to deck.1", "hand.1: moved from deck.1"])
+        XCTAssertEqual(changes.map { "\($0.path): \($0.after)" }, ["deck.1: moved to hand.1, and the table at deck.2 moved here", "deck.2: moved to deck.1", "hand.1: moved from deck.1"])
+    }
+
+    func testAListFilledCardByCardShowsEachCardsMove() throws {
+        let card = { (id: String) in StateValue.table([.string("id"): .string(id)]) }
+        let before = StateValue.table([.string("table"): .table([.int(1): card("a"), .int(2): card("b")]), .string("won"): .table([:])])
+        let after = StateValue.table([.string("table"): .table([:]), .string("won"): .table([.int(1): card("a"), .int(2): card("b")])])
+        XCTAssertEqual(StateDiff.changes(from: before, to: after).map { "\($0.path): \($0.after)" },
+                       ["table.1: moved to won.1", "table.2: moved to won.2", "won.1: moved from table.1", "won.2: moved from table.2"])
     }
 
     func testTheSameBlameIsMergedWithACount() {

@@ -288,7 +288,11 @@ local function compileoptions(options, file, source)
         loadfail(file, "options." .. name .. ".type must be one of string, integer, number, boolean, table, any, not " .. K.show(v.type),
           fieldline(source, name))
       end
-      types[name], defaults[name] = base, v.default
+      local d = v.default
+      if d ~= nil and base ~= "any" and type(d) ~= base and not (base == "integer" and math_type(d) == "integer") then
+        loadfail(file, "options." .. name .. ".default must be " .. base .. ", not " .. K.show(d), fieldline(source, name))
+      end
+      types[name], defaults[name] = base, d
     else
       local t = type(v)
       types[name] = t == "number" and (math_type(v) == "integer" and "integer" or "number") or t

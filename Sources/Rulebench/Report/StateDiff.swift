@@ -20,14 +20,20 @@ public enum StateDiff {
                              into out: inout [StateChange], limit: Int) {
         guard out.count < limit, before != after else { return }
         let name = path.keys.isEmpty ? "(root)" : path.description
-        if let source = moves.destinations[name] {
+        switch (moves.sources[name], moves.destinations[name]) {
+        case (let destination?, let source?):
+            out.append(StateChange(path: name, before: before?.description ?? absent,
+                                   after: "moved to \(destination), and the table at \(source) moved here"))
+            return
+        case (nil, let source?):
             out.append(StateChange(path: name, before: before?.description ?? absent, after: "moved from \(source)"))
             return
-        }
-        if let destination = moves.sources[name] {
+        case (let destination?, nil):
             let now = after.map { " (now \($0))" } ?? ""
             out.append(StateChange(path: name, before: before?.description ?? absent, after: "moved to \(destination)\(now)"))
             return
+        case (nil, nil):
+            break
         }
         if case .table(let old)? = before, case .table(let new)? = after {
             for key in Set(old.keys).union(new.keys).sorted() {
@@ -52,9 +58,14 @@ public enum StateDiff {
             var seen: Set<String> = []
             Moves.visit(after, path: .root) { value, path in
                 // A table already where it was is no move; nor is one inside a moved table.
-                guard Moves.value(at: path, in: before) != value else { return true }
+                let was = Moves.value(at: path, in: before)
+                guard was != value else { return true }
+                // An empty list that filled up (or one that emptied) is a container whose
+                // items moved one by one: look for the moves inside it instead.
+                guard was != .table([:]) else { return true }
                 guard let from = where_[value]?.first(where: { source in
-                    source != path && Moves.value(at: source, in: after) != value && !seen.contains(source.description)
+                    let left = Moves.value(at: source, in: after)
+                    return source != path && left != value && left != .table([:]) && !seen.contains(source.description)
                 }) else { return true }
                 seen.insert(from.description)
                 destinations[path.description] = from.description
