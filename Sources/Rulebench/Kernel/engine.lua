@@ -113,6 +113,7 @@ local function loadfail(file, message, line) K.fail("load", message, { file = fi
 -- Only called on the error path.
 local function fieldline(source, field)
   if type(source) ~= "string" then return nil end
+  field = field:gsub("%p", "%%%0")     -- a key is text to find, not a pattern
   local n = 1
   for line in (source .. "\n"):gmatch("([^\n]*)\n") do
     if line:find("^%s*" .. field .. "%s*=") or line:find("^%s*%[%s*[\"']" .. field .. "[\"']%s*%]%s*=") then return n end
@@ -804,9 +805,9 @@ function API.get(keys)
 end
 
 -- Writes a value at a path before the first action (scenario overrides).
--- A missing table on the way is created only when `create` is "1";
--- otherwise it is an error naming the first missing part (a misspelled
--- path would silently make a new table).
+-- A missing table on the way is created, unless `create` is "0" (a
+-- scenario's override without `create: true`): then it is an error naming
+-- the first missing part, as a misspelled path would silently make one.
 function API.set(keys, value, create)
   nogame()
   if #RECS > 0 then K.fail("error", "the state can be set only before the first action") end
@@ -816,7 +817,7 @@ function API.set(keys, value, create)
   local t = K.game
   for i = 1, #keys - 1 do
     local nextt = t[keys[i]]
-    if nextt == nil and create ~= "1" then
+    if nextt == nil and create == "0" then
       local names = {}
       for k in next, K.backing(t) do if type(k) == "string" then names[#names + 1] = k end end
       sort(names)
