@@ -18,7 +18,7 @@ public enum ScenarioWriter {
         lines.append("rules: \(Reproduction.yaml(.string(packReference)))")
         lines.append("setup:")
         lines.append("  seed: \(game.seed)")
-        if !game.options.isEmpty { lines.append("  options: \(Reproduction.yaml(table(game.options)))") }
+        if !game.options.isEmpty { lines.append("  options: \(Reproduction.yaml(Reproduction.table(game.options)))") }
         if !game.overrides.isEmpty {
             lines.append("  create: true")
             lines.append("  state:")
@@ -30,14 +30,15 @@ public enum ScenarioWriter {
         lines.append("steps:")
         for entry in game.history.entries.prefix(game.history.cursor) {
             lines.append("  - do: \(Reproduction.yaml(.string(entry.call.name)))")
-            if !entry.call.params.isEmpty { lines.append("    with: \(Reproduction.yaml(table(entry.call.params)))") }
+            if !entry.call.params.isEmpty { lines.append("    with: \(Reproduction.yaml(Reproduction.table(entry.call.params)))") }
         }
         let hash = try game.liveStateHash().hex
         lines.append("  - expect: { hash: \"\(hash)\", invariants: hold }")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A path from `folder` to `target`, with `..` where needed.
+    /// A path from `folder` to `target`, with `..` where needed ("../../rules/desert"):
+    /// how a scenario file names its pack.
     public static func relativePath(from folder: URL, to target: URL) -> String {
         let from = folder.standardizedFileURL.pathComponents
         let to = target.standardizedFileURL.pathComponents
@@ -45,9 +46,5 @@ public enum ScenarioWriter {
         while common < from.count && common < to.count && from[common] == to[common] { common += 1 }
         let parts = Array(repeating: "..", count: from.count - common) + to[common...]
         return parts.isEmpty ? "." : parts.joined(separator: "/")
-    }
-
-    private static func table(_ params: [String: StateValue]) -> StateValue {
-        .table(Dictionary(uniqueKeysWithValues: params.map { (StateKey.string($0.key), $0.value) }))
     }
 }
