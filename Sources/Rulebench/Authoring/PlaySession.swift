@@ -106,7 +106,7 @@ public final class PlaySession {
             } else if game.pack.actions[first] != nil {
                 perform(name: first, rest[...])
             } else {
-                let names = game.pack.actionNames.joined(separator: ", ")
+                let names = game.pack.actionNames.filter { game.pack.actions[$0]?.isInternal != true }.joined(separator: ", ")
                 fail("unknown command or action '\(first)': type `help` for the commands (actions: \(names))")
             }
         }
