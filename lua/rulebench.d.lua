@@ -87,16 +87,23 @@ function Act:sub(name, params) end
 ---@field sound? string|fun(game: rulebench.Game, a: rulebench.ActionObject, direction: rulebench.Direction): string|nil A sound played at the start of the action's plan.
 ---@field subanimations? "parallel"|"sequence" How the subactions' plans combine with the action's own (default "parallel"; "sequence" plays its own first).
 ---@field checkpoint? boolean When true, a player-facing "undo turn" stops before undoing this action.
+---@field internal? boolean When true, the action runs only as a subaction (`act:sub`): never listed as legal, rejected when performed on its own.
 ---@field description? string One line about the action, for tools.
 
 ---------------------------------------------------------------- the pack manifest
 
 ---What pack.lua returns.
+---An option declared with its type, for an option of several types (`any`) or with no default.
+---@class rulebench.OptionSpec
+---@field type "string"|"integer"|"number"|"boolean"|"table"|"any"
+---@field default? any The value setup gets when the option is not given (nil when left out).
+---@field description? string
+
 ---@class rulebench.Pack
 ---@field name string The pack's name.
 ---@field version? string Its version (saved histories name it).
 ---@field extends? string A base pack in the same rules/ folder: its actions, invariants and setup are inherited and may be overridden.
----@field options? rulebench.Options Default setup options.
+---@field options? table<string, any|rulebench.OptionSpec> The options the pack takes: `name = default` (its type is the default's), or `name = { type = "...", default = ... }`. Any other option is bad input.
 ---@field setup? fun(game: rulebench.Game, options: rulebench.Options) Writes the initial state; runs as an action.
 ---@field invariants? table<string, fun(game: rulebench.Game): boolean, string?> Checked after every action: return true, or false and a message.
 ---@field render? fun(game: rulebench.Game): string A text picture of the board (for `rulebench play`).

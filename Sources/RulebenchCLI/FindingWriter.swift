@@ -65,7 +65,7 @@ struct FindingWriter {
         let folder = URL(fileURLWithPath: out)
         let packFolder = URL(fileURLWithPath: pack).standardizedFileURL
         let reference = FileManager.default.fileExists(atPath: packFolder.appendingPathComponent("pack.lua").path)
-            ? relativePath(from: folder.standardizedFileURL, to: packFolder) : pack
+            ? ScenarioWriter.relativePath(from: folder.standardizedFileURL, to: packFolder) : pack
         // The pack argument may be any path; only its last part, made safe, names the file.
         let packPart = PackInfo.fileName(for: URL(fileURLWithPath: pack).lastPathComponent)
         let url = folder.appendingPathComponent("\(packPart)-seed\(seed)-\(report.finding.property)-\(report.shrunk.seed).yaml")

@@ -300,16 +300,5 @@ struct FuzzCommand: ParsableCommand {
     }
 }
 
-/// A relative path from a folder to a file or folder ("../../rules/desert").
-func relativePath(from folder: URL, to target: URL) -> String {
-    let from = folder.pathComponents
-    let to = target.pathComponents
-    var common = 0
-    while common < from.count && common < to.count && from[common] == to[common] { common += 1 }
-    let ups = Array(repeating: "..", count: from.count - common)
-    let parts = ups + to[common...]
-    return parts.isEmpty ? "." : parts.joined(separator: "/")
-}
-
 extension SearchStrategy: ExpressibleByArgument {}
 

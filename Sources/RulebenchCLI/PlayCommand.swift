@@ -17,9 +17,11 @@ struct PlayCommand: ParsableCommand {
               redo [N]              redo what was undone
               history               the actions performed, and those undone
               state [PATH]          a value of the state: state tokens.p1.square
+              hash                  the state hash, for a scenario's expect: { hash: ... }
               timeline              the animation of the last action, as a chart
               board, actions        show the board or the legal actions again
               save FILE             save the history (rulebench replay FILE checks it)
+              save FILE.yaml        save the session as a scenario (rulebench run FILE.yaml checks it)
               help, quit
 
             Errors are shown and the session goes on. Input may be piped, which makes \

@@ -18,6 +18,7 @@ struct RulebenchTool: ParsableCommand {
             FuzzCommand.self,
             ExploreCommand.self,
             TimelineCommand.self,
+            StateCommand.self,
             ReplayCommand.self,
             PlayCommand.self,
             CheckCommand.self,

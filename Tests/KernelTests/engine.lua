@@ -74,3 +74,56 @@ API.abort()
 API.reloadpack("t")
 assert(API.newgame("t", "1", K.encode({})) == h0)
 API.commit()
+
+-- Internal actions, every broken invariant, declared options, overrides
+-- that may not create tables.
+API.definepack("i", "i", "i/pack.lua", [[
+return { name = "i",
+         options = { start = 0, mode = { type = "any", default = "plain" }, extra = { type = "table" } },
+         setup = function(game, options) game.n = options.start; game.mode = options.mode; game.t = {} end,
+         invariants = { a = function(game) return game.n < 5, "a: n is " .. game.n end,
+                        b = function(game) return game.n < 6, "b: n is " .. game.n end } }
+]])
+API.addaction("i", "outer", "i/actions/outer.lua", [[
+return { legal = function(game, emit) emit{} end,
+         apply = function(game, a, act) act:sub("inner", {}) end }
+]])
+API.addaction("i", "inner", "i/actions/inner.lua", [[
+return { internal = true, apply = function(game) game.n = game.n + 3 end }
+]])
+local described = K.decode(API.finishpack("i", ""))
+assert(described.actions.inner.internal == true and described.actions.outer.internal == false)
+assert(described.optiontypes.start == "integer" and described.optiontypes.mode == "any" and described.optiontypes.extra == "table")
+assert(described.options.mode == "plain" and described.options.extra == nil)
+API.newgame("i", "1", K.encode({}))
+API.commit()
+assert(K.game.mode == "plain")
+-- legal never lists an internal action; performed on its own, it is rejected by name.
+local calls = K.decode(API.legal())
+assert(#calls == 1 and calls[1].name == "outer")
+ok, e = pcall(API.perform, "inner", params({}), "")
+assert(not ok and e.kind == "rejected" and e.message:find("'inner' is an internal action"))
+API.abort()
+API.perform("outer", params({}), "")
+API.commit()
+assert(K.game.n == 3)
+-- Both invariants broken: one error, a line for each.
+ok, e = pcall(API.perform, "outer", params({}), "")
+assert(not ok and e.kind == "invariant" and e.invariant == "a")
+assert(e.message == "invariant 'a' failed: a: n is 6\ninvariant 'b' failed: b: n is 6", e.message)
+API.abort()
+-- An override creates a missing table only when asked to.
+API.newgame("i", "1", K.encode({}))
+API.commit()
+ok, e = pcall(API.set, K.encode({ "s", "x" }), K.encode(1), "0")
+assert(not ok and e.kind == "path" and e.message:find("s does not exist") and e.message:find("create: true"))
+API.abort()
+API.set(K.encode({ "t", "x" }), K.encode(1), "0")     -- t exists: a new key is fine
+API.commit()
+API.set(K.encode({ "s", "x" }), K.encode(1), "1")
+API.commit()
+assert(K.game.s.x == 1 and K.game.t.x == 1)
+-- A load error about a field names the line that sets it.
+API.definepack("j", "j", "j/pack.lua", "return { name = 'j' }")
+ok, e = pcall(API.addaction, "j", "go", "j/actions/go.lua", "return {\n  apply = function() end,\n  subanimations = 'serial',\n}")
+assert(not ok and e.kind == "load" and e.line == 3, tostring(e.line))

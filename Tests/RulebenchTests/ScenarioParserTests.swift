@@ -218,7 +218,7 @@ final class ScenarioParserTests: XCTestCase {
 
     func testUnknownKeysSuggestTheClosestKey() {
         XCTAssertEqual(ScenarioFixtures.parseProblem("scenario: s\nrules: template\nsetup: { sed: 1 }\nsteps: [{ undo: 1 }]\n"),
-                       "inline.yaml:3:10: unknown key 'sed' in 'setup'; did you mean 'seed'? ('setup' takes: seed, options, state)")
+                       "inline.yaml:3:10: unknown key 'sed' in 'setup'; did you mean 'seed'? ('setup' takes: seed, options, state, create)")
         XCTAssertEqual(ScenarioFixtures.parseProblem("scenario: s\nrules: template\nsteps: [{ undo: 1 }]\nfoo: 1\n"),
                        "inline.yaml:4:1: unknown key 'foo' in a scenario (a scenario takes: scenario, rules, setup, steps)")
         XCTAssertEqual(Suggestion.closest(to: "subaction", in: ParserKeys.expect), "subactions")

@@ -262,7 +262,7 @@ final class ScenarioRunnerTests: XCTestCase {
 
     func testSetupSeedOptionsAndStateReachTheGame() throws {
         let report = try run("  - expect: { state: { count: 7, extra: { a: [1, 2] } } }\n",
-                             setup: "setup: { seed: 9, options: { start: 7 }, state: { extra.a: [1, 2] } }\n")
+                             setup: "setup: { seed: 9, options: { start: 7 }, create: true, state: { extra.a: [1, 2] } }\n")
         XCTAssertEqual(report.status, .passed, TextReport.render(report))
     }
 

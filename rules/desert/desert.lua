@@ -280,29 +280,6 @@ function M.role_check(game, player, role)
   if game.players[player].role ~= role then return "only the " .. role .. " can do this" end
 end
 
----------------------------------------------------------------- internal subactions
--- Internal actions (flip, slide, relocate, ...) run only as subactions. The
--- parent counts what it queues in game.pending; each internal action takes
--- one off. Called directly, they are rejected.
-function M.internal(game)
-  if game.pending < 1 then return "this action happens only as part of another action" end
-end
-
-function M.queue(game, act, a, name, params)
-  a.queued = (a.queued or 0) + 1
-  game.pending = game.pending + 1
-  act:sub(name, params)
-end
-
--- Undo of a parent: forget what it queued (its subactions were undone first).
-function M.unqueue(game, a)
-  game.pending = game.pending - (a.queued or 0)
-end
-
--- First thing an internal action's apply does; last thing its undo does.
-function M.take(game) game.pending = game.pending - 1 end
-function M.give(game) game.pending = game.pending + 1 end
-
 -- Emits every candidate that passes check: legal and check agree by construction.
 function M.emit_checked(game, emit, check, candidates)
   for _, a in ipairs(candidates) do

@@ -18,7 +18,6 @@
 --   gear_deck, gear_discard     equipment card names, index 1 is the top
 --   parts    part -> {} hidden | { cell = c } on the board | { holder = p } carried
 --   shields  tile id -> the player whose solar shield covers that tile
---   pending  internal subactions queued and not yet run (0 between actions)
 --   result   nil while playing, "won" or "lost"; reason says why
 --
 -- Options: players (2..5), roles (a list of role names, one per player;
@@ -61,7 +60,12 @@ return {
   name = "desert",
   version = "1.0",
   description = "A cooperative desert-survival game: dig, find four airship parts, fly away before the storm wins.",
-  options = { players = 2, difficulty = "normal", shuffle = true },
+  options = {
+    players = 2,
+    difficulty = { type = "any", default = "normal", description = "novice, normal, elite, legendary, or the start mark 1..4" },
+    shuffle = true,
+    roles = { type = "table", description = "one role name per player (default: the first `players` roles)" },
+  },
 
   setup = function(game, options)
     local n = math.tointeger(options.players)
@@ -130,7 +134,6 @@ return {
     for _, part in ipairs(D.PARTS) do game.parts[part] = {} end
     game.shields = {}
     game.turn = { player = "p1", actions = D.ACTIONS_PER_TURN, calm = 0, number = 1 }
-    game.pending = 0
   end,
 
   invariants = {
@@ -204,11 +207,6 @@ return {
       local gear = #game.gear_deck + #game.gear_discard
       for _, p in pairs(game.players) do gear = gear + #p.gear end
       if gear ~= #D.EQUIPMENT then return false, gear .. " equipment cards, not " .. #D.EQUIPMENT end
-      return true
-    end,
-
-    nothing_left_pending = function(game)
-      if game.pending ~= 0 then return false, game.pending .. " internal subactions were queued but did not run" end
       return true
     end,
   },

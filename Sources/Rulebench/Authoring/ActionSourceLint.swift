@@ -134,6 +134,12 @@ struct ActionSourceLint {
 
     /// Names of the subactions this file queues with `act:sub("name", ...)` (literal names only).
     var queuedSubactions: Set<String> {
-        Set(LuaSourceScan.matches(":\\s*sub\\s*\\(\\s*[\"']([A-Za-z_][A-Za-z0-9_]*)[\"']", in: scan.source).map { $0.groups[0] })
+        Set(subactionCalls.map(\.name))
+    }
+
+    /// Every `act:sub("name", ...)` with a literal name, with its line, in file order.
+    var subactionCalls: [(name: String, line: Int)] {
+        LuaSourceScan.matches(":\\s*sub\\s*\\(\\s*[\"']([A-Za-z_][A-Za-z0-9_]*)[\"']", in: scan.source)
+            .map { ($0.groups[0], scan.line(at: $0.offset)) }
     }
 }

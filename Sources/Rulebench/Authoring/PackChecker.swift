@@ -8,6 +8,9 @@ import Foundation
 ///   on the initial state (errors);
 /// - actions with no `legal` function that no other action queues as a
 ///   subaction, which play, explore and the fuzzer can never choose (warnings);
+/// - `act:sub` of an action the pack does not have (errors); an action other
+///   actions queue that has no `legal` and is not `internal = true`, and an
+///   internal action nothing queues or that has a `legal` (warnings);
 /// - params declared but never read as `a.name`, and `a.name` read but
 ///   neither declared nor recorded on `a` by the action (warnings);
 /// - `legal` emitting a param table that `check` rejects, the engine refuses,
@@ -138,11 +141,11 @@ public struct PackChecker {
             return ActionSourceLint(name: file.name, file: PackFiles.display(file.url), source: String(decoding: data, as: UTF8.self))
         }
         let queued = lints.reduce(into: Set<String>()) { $0.formUnion($1.queuedSubactions) }
-        var problems: [PackProblem] = []
+        var problems = loaded ? PackChecker.subactionProblems(lints, info: info) : []
         for lint in lints {
             let action = info?.actions[lint.name]
             let hasLegal = action?.hasLegal ?? (lint.scan.definitionLine(of: "legal") != nil)
-            if !hasLegal && !queued.contains(lint.name) {
+            if !hasLegal && !queued.contains(lint.name) && action?.isInternal != true {
                 problems.append(PackProblem(.warning, file: lint.file, line: nil,
                     "'\(lint.name)' has no legal function and no action queues it with act:sub, so play, explore and the fuzzer "
                         + "never choose it: add legal = function(game, emit) ... end that emits its param tables"))
@@ -150,6 +153,46 @@ public struct PackChecker {
             let declared = action.flatMap { $0.declaresParams ? Set($0.params.keys) : nil }
             // Without a loaded pack, the params table is read from the source.
             problems += lint.paramProblems(declared: loaded ? declared : nil)
+        }
+        return problems
+    }
+
+    /// What `act:sub` calls and `internal` say about each other (the pack loaded):
+    /// - `act:sub("name")` of an action the pack does not have (error: it fails when it runs);
+    /// - an action that other actions queue, that has no `legal`, and is not
+    ///   `internal`: a helper meant to run only as a subaction, which a player
+    ///   could still perform on its own (warning: mark it `internal = true`);
+    /// - an internal action no action queues (nothing runs it) or with a
+    ///   `legal` function (never called) (warnings).
+    static func subactionProblems(_ lints: [ActionSourceLint], info: PackInfo?) -> [PackProblem] {
+        guard let info else { return [] }
+        var problems: [PackProblem] = []
+        var callers: [String: (file: String, line: Int)] = [:]
+        for lint in lints {
+            for call in lint.subactionCalls {
+                if callers[call.name] == nil { callers[call.name] = (lint.file, call.line) }
+                guard info.actions[call.name] == nil else { continue }
+                problems.append(PackProblem(.error, file: lint.file, line: call.line,
+                    "act:sub of unknown action '\(call.name)': it fails whenever this line runs; add actions/\(call.name).lua or fix the name"
+                        + Suggestion.hint(for: call.name, in: info.actionNames)))
+            }
+        }
+        for lint in lints {
+            guard let action = info.actions[lint.name] else { continue }
+            if action.isInternal {
+                if callers[lint.name] == nil {
+                    problems.append(PackProblem(.warning, file: lint.file, line: lint.scan.definitionLine(of: "internal"),
+                        "'\(lint.name)' is internal but no action queues it with act:sub(\"\(lint.name)\", ...), so nothing ever runs it"))
+                }
+                if action.hasLegal {
+                    problems.append(PackProblem(.warning, file: lint.file, line: lint.scan.definitionLine(of: "legal"),
+                        "'\(lint.name)' is internal, so its legal function is never called: remove it"))
+                }
+            } else if !action.hasLegal, let caller = callers[lint.name] {
+                problems.append(PackProblem(.warning, file: lint.file, line: nil,
+                    "'\(lint.name)' has no legal function and runs as a subaction (\(caller.file):\(caller.line)), but a player can "
+                        + "still perform it on its own: add internal = true so that only act:sub runs it"))
+            }
         }
         return problems
     }

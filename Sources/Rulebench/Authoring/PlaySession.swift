@@ -8,7 +8,7 @@ import Foundation
 ///     3                      perform action 3 of the list
 ///     step token=p1          perform an action by name (values as on the command line)
 ///     undo | undo N | undo turn    redo | redo N
-///     history | state [PATH] | timeline | board | actions | save FILE | help | quit
+///     history | state [PATH] | hash | timeline | board | actions | save FILE[.yaml] | help | quit
 ///
 /// Errors (a rejected action, a typo, a rule's script error) are shown and
 /// the session goes on. Input and output are plain text, so the session runs
@@ -84,6 +84,8 @@ public final class PlaySession {
             showHistory()
         case "state":
             showState(rest)
+        case "hash":
+            showHash()
         case "timeline":
             showTimeline()
         case "save":
@@ -104,7 +106,7 @@ public final class PlaySession {
             } else if game.pack.actions[first] != nil {
                 perform(name: first, rest[...])
             } else {
-                let names = game.pack.actionNames.joined(separator: ", ")
+                let names = game.pack.actionNames.filter { game.pack.actions[$0]?.isInternal != true }.joined(separator: ", ")
                 fail("unknown command or action '\(first)': type `help` for the commands (actions: \(names))")
             }
         }
@@ -125,7 +127,7 @@ public final class PlaySession {
         var params: [String: StateValue] = [:]
         for pair in pairs {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                return fail("expected key=value after the action name, got '\(pair)' (e.g. \(name) token=p1)")
+                return fail("expected key=value after the action name, got '\(pair)' (e.g. \(example(of: name)))")
             }
             params[String(pair[..<equals])] = StateValue(argument: String(pair[pair.index(after: equals)...]))
         }
@@ -158,6 +160,11 @@ public final class PlaySession {
             return
         }
         guard let count = PlaySession.count(arguments, command: "undo", onError: fail) else { return }
+        let available = game.history.cursor
+        guard count <= available else {
+            // Refused whole: undoing what there is and then failing would leave the user unsure where the game is.
+            return fail(available == 0 ? "nothing to undo" : "only \(available) action\(available == 1 ? "" : "s") can be undone: undo \(available)")
+        }
         for _ in 0..<count {
             do {
                 let outcome = try game.undo()
@@ -174,6 +181,10 @@ public final class PlaySession {
 
     private func redo(_ arguments: [String]) {
         guard let count = PlaySession.count(arguments, command: "redo", onError: fail) else { return }
+        let available = game.history.entries.count - game.history.cursor
+        guard count <= available else {
+            return fail(available == 0 ? "nothing to redo" : "only \(available) action\(available == 1 ? "" : "s") can be redone: redo \(available)")
+        }
         for _ in 0..<count {
             do {
                 let entry = try game.redo()
@@ -234,12 +245,44 @@ public final class PlaySession {
         say("timeline of \(label) (\(PlaySession.seconds(timeline.duration))):\n" + timeline.textChart(width: chartWidth))
     }
 
+    private func showHash() {
+        do {
+            say("hash: \"\(try game.liveStateHash().hex)\"  (for a scenario's expect: { hash: ... })")
+        } catch {
+            fail("\(error)")
+        }
+    }
+
+    /// A call of `name` as the user could type it: one the list offers, else its declared params.
+    private func example(of name: String) -> String {
+        if let call = listing.first(where: { $0.name == name }) {
+            return ([name] + call.params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
+        }
+        let params = game.pack.actions[name]?.params.keys.sorted() ?? []
+        return ([name] + params.map { "\($0)=VALUE" }).joined(separator: " ")
+    }
+
     private func save(_ arguments: [String]) {
-        guard arguments.count == 1, let path = arguments.first else { return fail("`save` needs one file name: save game.json") }
+        guard arguments.count == 1, let path = arguments.first else { return fail("`save` needs one file name: save game.json, or save game.yaml for a scenario") }
+        if path.hasSuffix(".yaml") || path.hasSuffix(".yml") { return saveScenario(path) }
         do {
             try game.save(to: URL(fileURLWithPath: path))
             let count = game.history.entries.count
             say("saved \(count) action\(count == 1 ? "" : "s") to \(path) (check it with `rulebench replay \(path)`)")
+        } catch {
+            fail("\(error)")
+        }
+    }
+
+    /// Writes the session as a scenario: the applied actions, and the final hash expected.
+    private func saveScenario(_ path: String) {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let reference = ScenarioWriter.relativePath(from: url.deletingLastPathComponent(), to: game.packURL)
+        do {
+            let text = try ScenarioWriter.scenario(of: game, title: "played with rulebench play", packReference: reference)
+            try OutputFile(url, purpose: "the scenario").write(text)
+            let count = game.history.cursor
+            say("saved \(count) action\(count == 1 ? "" : "s") as a scenario to \(path) (check it with `rulebench run \(path)`)")
         } catch {
             fail("\(error)")
         }
@@ -374,10 +417,13 @@ public final class PlaySession {
           undo turn              undo back to the last checkpoint action
           redo [N]               redo what was undone
           history                the actions performed, and those undone
-          state [PATH]           a value of the state, e.g. state tokens.p1.square
+          state [PATH]           a value of the state, e.g. state tokens.p1.square (no path: all of it)
+          hash                   the state hash, as a scenario's expect: { hash: ... } takes it
           timeline               the animation of the last action (or undo) as a chart
           board | actions        show the board, or the legal actions, again
           save FILE              save the history as JSON (rulebench replay FILE checks it)
+          save FILE.yaml         save the session as a scenario expecting the final state's hash
+                                 (rulebench run FILE.yaml checks it)
           help                   this list
           quit                   end the session (so does the end of input)
         """

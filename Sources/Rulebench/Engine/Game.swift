@@ -78,6 +78,7 @@ public final class Game {
         let (id, info) = try Game.loadPack(at: url, into: kernel, chain: [])
         self.packID = id
         self.pack = info
+        try info.validate(options: options)
         let hash = try kernel.newGame(pack: id, seed: seed, options: options)
         try kernel.commit()
         history = History(initialHash: hash)
@@ -90,6 +91,7 @@ public final class Game {
     /// as in a new game; only creating the Lua state and compiling are saved,
     /// which is most of what a new `Game` costs. The fuzzer restarts instead.
     public func restart(seed: Int64, options: [String: StateValue] = [:]) throws(RulebenchError) {
+        try pack.validate(options: options)
         try kernel.reloadPack(packID)
         let hash = try kernel.newGame(pack: packID, seed: seed, options: options)
         try kernel.commit()
@@ -264,13 +266,15 @@ public final class Game {
     }
 
     /// Writes a value at `path` before the first action (scenario overrides).
-    /// Missing tables along the path are created. It is saved with the history.
-    public func setState(_ value: StateValue?, at path: StatePath) throws(RulebenchError) {
+    /// Missing tables along the path are created when `createsTables` (the
+    /// default, as saved histories replay their overrides); otherwise a
+    /// missing one is bad input naming it. It is saved with the history.
+    public func setState(_ value: StateValue?, at path: StatePath, createsTables: Bool = true) throws(RulebenchError) {
         guard history.entries.isEmpty else {
             throw .badInput(InputProblem("the state can be set only before the first action"))
         }
         guard !path.keys.isEmpty else { throw .badInput(InputProblem("cannot replace the whole state")) }
-        let hash = try kernel.set(value, at: path)
+        let hash = try kernel.set(value, at: path, createsTables: createsTables)
         try kernel.commit()
         overrides.append((path, value))
         history.initialHash = hash

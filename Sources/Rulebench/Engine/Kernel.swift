@@ -150,8 +150,8 @@ final class Kernel {
     }
 
     /// Writes a value at `path` (pending until `commit`); returns the new hash.
-    func set(_ value: StateValue?, at path: StatePath) throws(RulebenchError) -> StateHash {
-        hash(try user("set", [Wire.encode(path), Wire.encode(value)]))
+    func set(_ value: StateValue?, at path: StatePath, createsTables: Bool = true) throws(RulebenchError) -> StateHash {
+        hash(try user("set", [Wire.encode(path), Wire.encode(value), Array((createsTables ? "1" : "0").utf8)]))
     }
 
     /// Counts the VM instructions `body` runs, by Lua function ("file:line"
@@ -283,15 +283,15 @@ final class Kernel {
     }
 
     static func problems(_ value: StateValue?) -> [UndoProblem] {
-        (value?.listItems ?? []).map { problem in
+        UndoProblem.merged((value?.listItems ?? []).map { problem in
             UndoProblem(
                 action: problem["action"]?.stringValue ?? "?",
                 undoFunction: KernelError.location(problem),
                 differences: (problem["diffs"]?.listItems ?? []).map { d in
                     StateDifference(path: d["path"]?.stringValue ?? "?", before: d["before"]?.stringValue ?? "nil",
                                     after: d["after"]?.stringValue ?? "nil", note: d["note"]?.stringValue)
-                })
-        }
+                }.sorted { StateDiff.naturalOrder($0.path, $1.path) })
+        })
     }
 }
 

@@ -14,6 +14,10 @@ public struct PackInfo: Sendable {
     public let actions: [String: ActionInfo]
     /// Default setup options.
     public let options: [String: StateValue]
+    /// Every option the pack takes, with its type ("integer", "number",
+    /// "string", "boolean", "table" or "any"): the type of its default, or the
+    /// one its `{ type = ... }` declaration gives.
+    public var optionTypes: [String: String] = [:]
     /// Invariant names, in the order they run.
     public let invariants: [String]
     /// Whether the pack has `render` and `setup`.
@@ -67,6 +71,8 @@ public struct ActionInfo: Sendable {
     public let hasAnimate: Bool
     public let isCheckpoint: Bool
     public let description: String?
+    /// `internal = true`: it runs only as a subaction (never listed as legal, refused at top level).
+    public var isInternal: Bool = false
 }
 
 extension PackInfo {
@@ -86,10 +92,11 @@ extension PackInfo {
                 file: a["file"]?.stringValue ?? "", hasLegal: a["legal"]?.boolValue ?? false,
                 hasCheck: a["check"]?.boolValue ?? false, hasUndo: a["undo"]?.boolValue ?? false,
                 hasAnimate: a["animate"]?.boolValue ?? false, isCheckpoint: a["checkpoint"]?.boolValue ?? false,
-                description: a["description"]?.stringValue)
+                description: a["description"]?.stringValue, isInternal: a["internal"]?.boolValue ?? false)
         }
         self.actions = actions
         options = ActionCall.params(from: value?["options"])
+        for entry in value?["optiontypes"]?.sortedEntries ?? [] { optionTypes[entry.key.description] = entry.value.stringValue ?? "any" }
         invariants = value?["invariants"]?.listItems?.compactMap(\.stringValue) ?? []
         hasRender = value?["render"]?.boolValue ?? false
         hasSetup = value?["setup"]?.boolValue ?? false

@@ -63,12 +63,39 @@ public struct UndoProblem: Hashable, Sendable, CustomStringConvertible {
     public var undoFunction: ScriptLocation?
     /// The first differing slots, sorted by path.
     public var differences: [StateDifference]
+    /// How many runs of this undo (the same action path and undo function,
+    /// e.g. a subaction queued 12 times) failed; their differences are merged.
+    public var times = 1
 
     public var description: String {
-        var text = "undo of '\(action)'" + (undoFunction.map { " (\($0))" } ?? "") + " did not restore the state:"
+        var text = "undo of '\(action)'" + (undoFunction.map { " (\($0))" } ?? "") + " did not restore the state"
+            + (times > 1 ? " (\(times) times):" : ":")
         for difference in differences.prefix(10) { text += "\n  \(difference)" }
         if differences.count > 10 { text += "\n  ... and \(differences.count - 10) more" }
         return text
+    }
+}
+
+extension UndoProblem {
+    /// Problems with the same action path and undo function merged into one
+    /// (counted in `times`, differences joined without repeats and in natural
+    /// path order), in the order each first appears.
+    public static func merged(_ problems: [UndoProblem]) -> [UndoProblem] {
+        var out: [UndoProblem] = []
+        var index: [String: Int] = [:]
+        for problem in problems {
+            let key = problem.action + "\u{0}" + (problem.undoFunction?.description ?? "")
+            guard let at = index[key] else {
+                index[key] = out.count
+                out.append(problem)
+                continue
+            }
+            out[at].times += problem.times
+            let known = Set(out[at].differences.map(\.path))
+            out[at].differences += problem.differences.filter { !known.contains($0.path) }
+        }
+        for i in out.indices { out[i].differences.sort { StateDiff.naturalOrder($0.path, $1.path) } }
+        return out
     }
 }
 

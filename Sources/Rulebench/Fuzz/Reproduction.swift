@@ -78,7 +78,8 @@ public enum Reproduction {
         }
     }
 
-    private static func table(_ params: [String: StateValue]) -> StateValue {
+    /// Params as one table value, to render with `yaml`.
+    static func table(_ params: [String: StateValue]) -> StateValue {
         .table(Dictionary(uniqueKeysWithValues: params.map { (StateKey.string($0.key), $0.value) }))
     }
 

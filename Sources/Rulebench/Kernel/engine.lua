@@ -101,21 +101,38 @@ local MANIFEST = { name = "string", version = "string", extends = "string", opti
                    setup = "function", invariants = "table", render = "function", description = "string" }
 local ACTION = { params = "table", legal = "function", check = "function", apply = "function",
                  undo = "function", animate = "function", sound = "string|function",
-                 subanimations = "string", checkpoint = "boolean", description = "string" }
+                 subanimations = "string", checkpoint = "boolean", description = "string",
+                 internal = "boolean" }
 local PARAM_TYPES = { string = true, integer = true, number = true, boolean = true, table = true, any = true }
 
 -- A load error in `file` (at `line`, when known).
 local function loadfail(file, message, line) K.fail("load", message, { file = file, line = line }) end
 
-local function checkfields(t, spec, file, what)
+-- The first line of `source` that assigns `field` (`field = ...` at the
+-- start of a line), so a load error about a field's value can point at it.
+-- Only called on the error path.
+local function fieldline(source, field)
+  if type(source) ~= "string" then return nil end
+  field = field:gsub("%p", "%%%0")     -- a key is text to find, not a pattern
+  local n = 1
+  for line in (source .. "\n"):gmatch("([^\n]*)\n") do
+    if line:find("^%s*" .. field .. "%s*=") or line:find("^%s*%[%s*[\"']" .. field .. "[\"']%s*%]%s*=") then return n end
+    n = n + 1
+  end
+  return nil
+end
+
+local function checkfields(t, spec, file, what, source)
   for k, v in next, t do
     local want = spec[k]
     if not want then
-      loadfail(file, "unknown field '" .. tostring(k) .. "' in " .. what .. K.suggest(tostring(k), K.sortedkeys(spec)))
+      loadfail(file, "unknown field '" .. tostring(k) .. "' in " .. what .. K.suggest(tostring(k), K.sortedkeys(spec)),
+        fieldline(source, tostring(k)))
     end
     local got = type(v)
     if not (want == got or (want == "string|function" and (got == "string" or got == "function"))) then
-      loadfail(file, "field '" .. k .. "' of " .. what .. " must be a " .. want:gsub("|", " or ") .. ", not a " .. got)
+      loadfail(file, "field '" .. k .. "' of " .. what .. " must be a " .. want:gsub("|", " or ") .. ", not a " .. got,
+        fieldline(source, k))
     end
   end
 end
@@ -148,11 +165,12 @@ local function definemanifest(pack)
   if type(manifest) ~= "table" then
     loadfail(chunkname, "pack.lua must return a table, not " .. (manifest == nil and "nothing" or "a " .. type(manifest)))
   end
-  checkfields(manifest, MANIFEST, chunkname, "the pack")
+  checkfields(manifest, MANIFEST, chunkname, "the pack", pack.source)
   if type(manifest.name) ~= "string" then loadfail(chunkname, "the pack needs a 'name'") end
   for name, f in next, manifest.invariants or {} do
     if type(name) ~= "string" or type(f) ~= "function" then
-      loadfail(chunkname, "'invariants' maps names to functions (entry " .. K.show(name) .. " is not)")
+      loadfail(chunkname, "'invariants' maps names to functions (entry " .. K.show(name) .. " is not)",
+        fieldline(pack.source, type(name) == "string" and name or "invariants"))
     end
   end
   pack.manifest = manifest
@@ -161,7 +179,7 @@ end
 
 function API.definepack(id, dir, chunkname, source)
   local pack = { id = id, dir = dir, file = chunkname, modules = {}, compiled = {}, loading = true,
-                 own = {}, actionfiles = {} }
+                 own = {}, actionfiles = {}, source = source }
   pack.env = K.newenv(pack)
   PACKS[id] = pack
   pack.manifestchunk = compile(pack, chunkname, source)
@@ -171,12 +189,13 @@ end
 
 -- Checks a `params` declaration and compiles it once, so that running an
 -- action never parses it: { name -> base type } and the required names.
-local function compileparams(spec, file)
+local function compileparams(spec, file, source)
   local types, required, names = {}, {}, {}
   for k, v in next, spec do
     local base = type(v) == "string" and v:gsub("%?$", "")
     if type(k) ~= "string" or not base or not PARAM_TYPES[base] then
-      loadfail(file, "params." .. tostring(k) .. " must be one of string, integer, number, boolean, table, any (add ? for optional), not " .. K.show(v))
+      loadfail(file, "params." .. tostring(k) .. " must be one of string, integer, number, boolean, table, any (add ? for optional), not " .. K.show(v),
+        fieldline(source, tostring(k)) or fieldline(source, "params"))
     end
     types[k] = base
     if v:sub(-1) ~= "?" then required[#required + 1] = k end
@@ -204,23 +223,24 @@ local function nottext(params)
   return copy
 end
 
-local function defineaction(pack, name, chunkname, chunk)
+local function defineaction(pack, name, chunkname, chunk, source)
   local def = run_chunk(pack, chunkname, chunk)
   if type(def) ~= "table" then
     loadfail(chunkname, "an action file must return a table, not " .. (def == nil and "nothing" or "a " .. type(def)))
   end
-  checkfields(def, ACTION, chunkname, "the action")
+  checkfields(def, ACTION, chunkname, "the action", source)
   if type(def.apply) ~= "function" then loadfail(chunkname, "the action needs an 'apply' function") end
   if type(def.sound) == "string" and not utf8len(def.sound) then
     loadfail(chunkname, "sound must be a sound name in UTF-8 text")
   end
   if def.subanimations and def.subanimations ~= "parallel" and def.subanimations ~= "sequence" then
-    loadfail(chunkname, "subanimations must be \"parallel\" or \"sequence\"")
+    loadfail(chunkname, "subanimations must be \"parallel\" or \"sequence\", not " .. K.show(def.subanimations),
+      fieldline(source, "subanimations"))
   end
   local copy = {}
   for k, v in next, def do copy[k] = v end
   copy.name, copy.file = name, chunkname
-  if def.params then copy.spec = compileparams(def.params, chunkname) end
+  if def.params then copy.spec = compileparams(def.params, chunkname, source) end
   -- Phase names for read-only errors, built once rather than per run.
   copy.checkphase = "check of '" .. name .. "'"
   copy.mode = def.subanimations or "parallel"
@@ -238,14 +258,49 @@ end
 function API.addaction(id, name, chunkname, source)
   local pack = PACKS[id]
   local chunk = compile(pack, chunkname, source)
-  pack.actionfiles[#pack.actionfiles + 1] = { name = name, chunkname = chunkname, chunk = chunk }
-  defineaction(pack, name, chunkname, chunk)
+  pack.actionfiles[#pack.actionfiles + 1] = { name = name, chunkname = chunkname, chunk = chunk, source = source }
+  defineaction(pack, name, chunkname, chunk, source)
 end
 
 -- Links a pack to its base before its action files load, so their
 -- top-level `require` can reach the base pack's modules.
 function API.linkbase(id, baseid)
   PACKS[id].base = PACKS[baseid]
+end
+
+-- A pack's `options`: `name = default` (the default's type is the
+-- option's type), or `name = { type = "T", default = v, description = "..." }`
+-- (T one of the param types; an option with no default passes nil to setup
+-- when not given). Returns the defaults setup sees and name -> type.
+local OPTIONSPEC = { type = true, default = true, description = true }
+local function isoptionspec(v)
+  if type(v) ~= "table" or type(v.type) ~= "string" then return false end
+  for k in next, v do if not OPTIONSPEC[k] then return false end end
+  return true
+end
+
+local function compileoptions(options, file, source)
+  local defaults, types = {}, {}
+  for name, v in next, options do
+    if type(name) ~= "string" then loadfail(file, "options are named by strings, not " .. K.show(name), fieldline(source, "options")) end
+    if isoptionspec(v) then
+      local base = v.type:gsub("%?$", "")
+      if not PARAM_TYPES[base] then
+        loadfail(file, "options." .. name .. ".type must be one of string, integer, number, boolean, table, any, not " .. K.show(v.type),
+          fieldline(source, name))
+      end
+      local d = v.default
+      if d ~= nil and base ~= "any" and type(d) ~= base and not (base == "integer" and math_type(d) == "integer") then
+        loadfail(file, "options." .. name .. ".default must be " .. base .. ", not " .. K.show(d), fieldline(source, name))
+      end
+      types[name], defaults[name] = base, d
+    else
+      local t = type(v)
+      types[name] = t == "number" and (math_type(v) == "integer" and "integer" or "number") or t
+      defaults[name] = v
+    end
+  end
+  return defaults, types
 end
 
 local function merged(base, own)
@@ -262,11 +317,12 @@ local function describe(pack)
     for k, v in next, def.params or {} do params[k] = v end
     actions[name] = { params = params, file = def.file, legal = def.legal ~= nil, check = def.check ~= nil,
                       undo = def.undo ~= nil, animate = def.animate ~= nil, checkpoint = def.checkpoint or false,
-                      declared = def.params ~= nil, description = def.description }
+                      declared = def.params ~= nil, description = def.description, internal = def.internal or false }
   end
   local invariants = {}
   for i, inv in ipairs(pack.invariantlist) do invariants[i] = inv.name end
   return K.encode({ name = pack.name, version = pack.version, actions = actions, options = pack.options,
+                    optiontypes = pack.optiontypes,
                     invariants = invariants, setup = pack.setup ~= nil, render = pack.render ~= nil,
                     description = pack.manifest.description })
 end
@@ -280,10 +336,18 @@ local function finish(id, baseid)
   pack.name, pack.version = m.name, m.version or (base and base.version) or "0"
   pack.actions = merged(base and base.actions, pack.own)
   pack.invariants = merged(base and base.invariants, m.invariants)
-  pack.options = merged(base and base.options, m.options)
+  local defaults, types = compileoptions(m.options or {}, pack.file, pack.source)
+  pack.options = merged(base and base.options, defaults)
+  pack.optiontypes = merged(base and base.optiontypes, types)
   pack.setup = m.setup or (base and base.setup)
   pack.render = m.render or (base and base.render)
   pack.actionnames = K.sortedkeys(pack.actions)
+  -- The actions a player may perform: legal() lists only these; an
+  -- internal action runs only as a subaction.
+  pack.playernames = {}
+  for _, name in ipairs(pack.actionnames) do
+    if not pack.actions[name].internal then pack.playernames[#pack.playernames + 1] = name end
+  end
   pack.invariantlist = {}
   for _, name in ipairs(K.sortedkeys(pack.invariants)) do
     pack.invariantlist[#pack.invariantlist + 1] = { name = name, fn = pack.invariants[name], label = "invariant " .. name }
@@ -305,7 +369,7 @@ local function reload(pack)
   pack.modules, pack.own, pack.loading = {}, {}, true
   definemanifest(pack)
   if pack.base then reload(pack.base) end
-  for _, f in ipairs(pack.actionfiles) do defineaction(pack, f.name, f.chunkname, f.chunk) end
+  for _, f in ipairs(pack.actionfiles) do defineaction(pack, f.name, f.chunkname, f.chunk, f.source) end
   finish(pack.id, pack.base and pack.base.id or "")
 end
 
@@ -368,6 +432,10 @@ local function run(name, params, path, depth)
   if not def then
     K.fail("unknown", "unknown action '" .. tostring(name) .. "'" .. K.suggest(tostring(name), K.sortedkeys(ACTIONS)), { action = path })
   end
+  if depth == 0 and def.internal then
+    K.fail("rejected", "'" .. name .. "' is an internal action: it runs only as part of another action (act:sub), "
+      .. "never on its own", { action = path })
+  end
   if def.spec or type(params) ~= "table" then checkparams(def, params, path) end
   local a = plain(params)
   local rec = { name = name, def = def, params = params, a = a, subs = EMPTY, path = path, serial0 = serial() }
@@ -403,9 +471,14 @@ local function run(name, params, path, depth)
   return rec
 end
 
+-- Runs every invariant; when some fail, raises one error naming the first
+-- and listing every one that failed, a line each ("invariant 'NAME' failed:
+-- why"), so a report shows them all (RulebenchError.brokenInvariants reads
+-- the lines back).
 local function checkinvariants()
   setwritable(false, "an invariant")
   local list = PACK.invariantlist
+  local first, lines
   for i = 1, #list do
     local inv = list[i]
     CONTEXT_ACTION, CONTEXT_PHASE = inv.label, "invariant"
@@ -413,9 +486,13 @@ local function checkinvariants()
     if ok ~= true then
       local why = ok == false and (message ~= nil and tostring(message) or "it returned false")
         or ("it returned " .. K.show(ok) .. " (an invariant returns true, or false and a message)")
-      K.fail("invariant", "invariant '" .. inv.name .. "' failed: " .. why,
-        { invariant = inv.name, fn = inv.fn })
+      first = first or inv
+      lines = lines or {}
+      lines[#lines + 1] = "invariant '" .. inv.name .. "' failed: " .. why:gsub("\n", " ")
     end
+  end
+  if first then
+    K.fail("invariant", concat(lines, "\n"), { invariant = first.name, fn = first.fn })
   end
 end
 
@@ -569,7 +646,7 @@ local function legalcalls()
   setwritable(false, "legal")
   local out = {}
   LEGAL = out
-  local names = PACK.actionnames
+  local names = PACK.playernames
   for i = 1, #names do
     local name = names[i]
     local def = ACTIONS[name]
@@ -728,7 +805,10 @@ function API.get(keys)
 end
 
 -- Writes a value at a path before the first action (scenario overrides).
-function API.set(keys, value)
+-- A missing table on the way is created, unless `create` is "0" (a
+-- scenario's override without `create: true`): then it is an error naming
+-- the first missing part, as a misspelled path would silently make one.
+function API.set(keys, value, create)
   nogame()
   if #RECS > 0 then K.fail("error", "the state can be set only before the first action") end
   begin("set")
@@ -737,6 +817,13 @@ function API.set(keys, value)
   local t = K.game
   for i = 1, #keys - 1 do
     local nextt = t[keys[i]]
+    if nextt == nil and create == "0" then
+      local names = {}
+      for k in next, K.backing(t) do if type(k) == "string" then names[#names + 1] = k end end
+      sort(names)
+      K.fail("path", K.joinpath({ table.unpack(keys, 1, i) }) .. " does not exist"
+        .. K.suggest(tostring(keys[i]), names) .. "; write `create: true` under setup to create missing tables")
+    end
     if nextt == nil then t[keys[i]] = {}; nextt = t[keys[i]] end
     if type(nextt) ~= "table" then
       K.fail("path", K.joinpath({ table.unpack(keys, 1, i) }) .. " is " .. K.show(nextt) .. ", not a table")

@@ -39,7 +39,7 @@ public struct Located<Value: Sendable>: Sendable {
 
 /// A scenario file: a rule pack, a setup, and steps with expectations.
 ///
-/// The format is described in `docs/scenarios.md` and by
+/// The format is described in README.md ("Scenario files") and by
 /// `scenarios/scenario.schema.json`; `ScenarioParser` reads it.
 public struct Scenario: Sendable {
     /// The file it was read from, as shown in messages.
@@ -62,6 +62,11 @@ public struct ScenarioSetup: Sendable {
     public var options: [String: StateValue] = [:]
     /// State overrides written after setup (`state:`), in file order; nil removes a value.
     public var state: [StateAssignment] = []
+    /// `create: true`: an override may create the tables missing on its path;
+    /// without it, a path whose parent does not exist is bad input.
+    public var createsTables = false
+    /// Where each option was written, by name.
+    public var optionLocations: [String: SourceLocation] = [:]
 
     /// An empty setup: seed 0, no options, no overrides.
     public init() {}
@@ -138,6 +143,13 @@ public struct Expectations: Sendable {
     public var conflicts: Located<Int>?
     /// `invariants: hold`.
     public var invariantsHold: Located<Bool>?
+    /// `invariants: { broken: NAME }` or `{ broken: [A, B] }`: exactly these
+    /// invariants are broken after the step (for a `do`, the action fails on them).
+    public var invariantsBroken: Located<[String]>?
+    /// `exists: [path, ...]`: each path holds a value (any value).
+    public var exists: [Located<StatePath>] = []
+    /// `absent: [path, ...]`: each path holds nothing.
+    public var absent: [Located<StatePath>] = []
     /// `hash:` the state hash after the step (16 hex digits).
     public var hash: Located<String>?
     /// `legal:` the legal actions after the step.
@@ -150,6 +162,7 @@ public struct Expectations: Sendable {
     public var isEmpty: Bool {
         state.isEmpty && rejected == nil && error == nil && subactions == nil && sounds == nil
             && duration == nil && conflicts == nil && invariantsHold == nil && hash == nil && legal == nil
+            && invariantsBroken == nil && exists.isEmpty && absent.isEmpty
     }
 }
 

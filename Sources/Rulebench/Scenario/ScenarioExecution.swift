@@ -34,6 +34,11 @@ final class ScenarioExecution {
             switch error {
             case .badInput(let problem) where problem.message.hasPrefix("unknown rule pack"):
                 throw .badInput(rules.location.problem(unknownPack(rules.value, directory: directory)))
+            case .badInput(let problem) where problem.message.hasPrefix("option '"):
+                // A setup option the pack does not take: point at where it was given.
+                let name = problem.message.dropFirst("option '".count).prefix { $0 != "'" }
+                let at = scenario.setup.optionLocations[String(name)] ?? rules.location
+                throw .badInput(at.problem(problem.message))
             case .badInput(let problem):
                 throw .badInput(rules.location.problem(problem.message))
             case .packLoad(let problem):
@@ -48,7 +53,7 @@ final class ScenarioExecution {
         try execution.validateSteps()
         for assignment in scenario.setup.state {
             do {
-                try game.setState(assignment.value, at: assignment.path)
+                try game.setState(assignment.value, at: assignment.path, createsTables: scenario.setup.createsTables)
             } catch {
                 if case .badInput(let problem) = error {
                     throw .badInput(assignment.location.problem("cannot set \(assignment.path): \(problem.message)"))
@@ -141,6 +146,17 @@ final class ScenarioExecution {
         var failed = false
         var diffTitle = "state changed by this step"
         var diffOverride: [StateChange]?
+        /// The invariants a `do` failed on (the state was rolled back, so
+        /// they are judged from the error, not from the state after).
+        var brokenByAction: [String]?
+        /// The error an undo or redo step failed with, and its mismatch (kept
+        /// apart until `error:` is judged: an expected error is no failure).
+        var stepError: (message: String, mismatch: Mismatch)?
+    }
+
+    /// Whether an expected part of a message is in it; an empty part matches any message.
+    static func message(_ text: String, contains part: String) -> Bool {
+        part.isEmpty || text.contains(part)
     }
 
     /// Runs one step and its checks; nil when every check held.
@@ -163,8 +179,10 @@ final class ScenarioExecution {
         case .check:
             break
         }
+        if case .perform = step.operation {} else { checkExpectedError(expect, &effects, &mismatches) }
 
         try checkState(expect, into: &mismatches)
+        try checkPresence(expect, into: &mismatches)
         if !effects.failed {
             checkSubactions(expect, effects.entry, into: &mismatches)
             checkAnimation(expect, effects.animations, into: &mismatches)
@@ -175,7 +193,7 @@ final class ScenarioExecution {
                 mismatches.append(Mismatch(check: "hash", expected: hash.value, actual: actual, location: hash.location))
             }
         }
-        checkInvariants(expect, into: &mismatches)
+        checkInvariants(expect, brokenByAction: effects.brokenByAction, into: &mismatches)
         checkLegal(expect, into: &mismatches)
 
         guard !mismatches.isEmpty else { return nil }
@@ -201,6 +219,10 @@ final class ScenarioExecution {
                 mismatches.append(Mismatch(check: "error", expected: "an error whose message contains \"\(error.value)\"",
                                            actual: "the action was performed", location: error.location))
             }
+            if let broken = expect.invariantsBroken {
+                mismatches.append(Mismatch(check: "invariants", expected: "the action to fail on broken invariants \(ScenarioExecution.list(broken.value))",
+                                           actual: "the action was performed", location: broken.location))
+            }
             return effects
         } catch {
             effects.failed = true
@@ -208,26 +230,34 @@ final class ScenarioExecution {
             case .rejected(let reason, let action):
                 let actual = "rejected: \"\(reason)\"" + (action == name || action.isEmpty ? "" : " (by \(action))")
                 if let rejected = expect.rejected {
-                    if !reason.contains(rejected.value) {
+                    if !ScenarioExecution.message(reason, contains: rejected.value) {
                         mismatches.append(Mismatch(check: "rejected", expected: "a reason containing \"\(rejected.value)\"",
                                                    actual: actual, location: rejected.location))
                     }
                 } else if let expected = expect.error {
                     mismatches.append(Mismatch(check: "error", expected: "an error whose message contains \"\(expected.value)\"",
                                                actual: actual, location: expected.location))
+                } else if let broken = expect.invariantsBroken {
+                    mismatches.append(Mismatch(check: "invariants", expected: "the action to fail on broken invariants \(ScenarioExecution.list(broken.value))",
+                                               actual: actual, location: broken.location))
                 } else {
                     mismatches.append(Mismatch(check: "do", expected: "the action to be performed", actual: actual))
                 }
+            case .invariant where expect.invariantsBroken != nil:
+                effects.brokenByAction = error.brokenInvariants
             default:
                 let actual = "\(error.kind): \(error)"
                 if let expected = expect.error {
-                    if !error.description.contains(expected.value) {
+                    if !ScenarioExecution.message(error.description, contains: expected.value) {
                         mismatches.append(Mismatch(check: "error", expected: "an error whose message contains \"\(expected.value)\"",
                                                    actual: actual, location: expected.location, details: ScenarioExecution.details(of: error)))
                     }
                 } else if let rejected = expect.rejected {
                     mismatches.append(Mismatch(check: "rejected", expected: "a rejection whose reason contains \"\(rejected.value)\"",
                                                actual: actual, location: rejected.location, details: ScenarioExecution.details(of: error)))
+                } else if let broken = expect.invariantsBroken {
+                    mismatches.append(Mismatch(check: "invariants", expected: "the action to fail on broken invariants \(ScenarioExecution.list(broken.value))",
+                                               actual: actual, location: broken.location, details: ScenarioExecution.details(of: error)))
                 } else {
                     mismatches.append(Mismatch(check: "do", expected: "the action to be performed", actual: actual,
                                                details: ScenarioExecution.details(of: error)))
@@ -248,8 +278,9 @@ final class ScenarioExecution {
         let available = game.history.cursor
         guard available >= count else {
             effects.failed = true
-            mismatches.append(Mismatch(check: "undo", expected: "\(count) performed action\(count == 1 ? "" : "s") to undo",
-                                       actual: available == 0 ? "nothing to undo" : "only \(available) can be undone"))
+            let actual = available == 0 ? "nothing to undo" : "only \(available) can be undone"
+            effects.stepError = (actual, Mismatch(check: "undo", expected: "\(count) performed action\(count == 1 ? "" : "s") to undo",
+                                                  actual: actual))
             return effects
         }
         for _ in 0..<count where !effects.failed {
@@ -277,7 +308,7 @@ final class ScenarioExecution {
     private func record(undoError error: RulebenchError, into mismatches: inout [Mismatch], effects: inout Effects) {
         effects.failed = true
         if case .undoMismatch(let problems) = error {
-            mismatches.append(Mismatch(check: "undo restores the state exactly (strict mode, checked at every undo)",
+            effects.stepError = (error.description, Mismatch(check: "undo restores the state exactly (strict mode, checked at every undo)",
                                        expected: "the state before the action",
                                        actual: problems.map { "undo of '\($0.action)'" + ($0.undoFunction.map { " (\($0))" } ?? "") }
                                         .joined(separator: "; ") + " left differences",
@@ -289,8 +320,8 @@ final class ScenarioExecution {
                                                       after: $0.after == "nil" ? StateDiff.absent : $0.after) }
             }
         } else {
-            mismatches.append(Mismatch(check: "undo", expected: "the undo to succeed", actual: "\(error.kind): \(error)",
-                                       details: ScenarioExecution.details(of: error)))
+            effects.stepError = ("\(error.kind): \(error)", Mismatch(check: "undo", expected: "the undo to succeed", actual: "\(error.kind): \(error)",
+                                                                   details: ScenarioExecution.details(of: error)))
         }
     }
 
@@ -299,8 +330,9 @@ final class ScenarioExecution {
         let available = game.history.entries.count - game.history.cursor
         guard available >= count else {
             effects.failed = true
-            mismatches.append(Mismatch(check: "redo", expected: "\(count) undone action\(count == 1 ? "" : "s") to redo",
-                                       actual: available == 0 ? "nothing to redo" : "only \(available) can be redone"))
+            let actual = available == 0 ? "nothing to redo" : "only \(available) can be redone"
+            effects.stepError = (actual, Mismatch(check: "redo", expected: "\(count) undone action\(count == 1 ? "" : "s") to redo",
+                                                  actual: actual))
             return effects
         }
         for _ in 0..<count where !effects.failed {
@@ -311,12 +343,12 @@ final class ScenarioExecution {
             } catch {
                 effects.failed = true
                 if case .redoMismatch(let mismatch) = error {
-                    mismatches.append(Mismatch(check: "redo reproduces the action (strict mode, checked at every redo)",
-                                               expected: "the same \(mismatch.what) as the first time: \(mismatch.expected)",
-                                               actual: mismatch.actual))
+                    effects.stepError = (error.description, Mismatch(check: "redo reproduces the action (strict mode, checked at every redo)",
+                                                                      expected: "the same \(mismatch.what) as the first time: \(mismatch.expected)",
+                                                                      actual: mismatch.actual))
                 } else {
-                    mismatches.append(Mismatch(check: "redo", expected: "the redo to succeed", actual: "\(error.kind): \(error)",
-                                               details: ScenarioExecution.details(of: error)))
+                    effects.stepError = ("\(error.kind): \(error)", Mismatch(check: "redo", expected: "the redo to succeed", actual: "\(error.kind): \(error)",
+                                                                           details: ScenarioExecution.details(of: error)))
                 }
             }
         }
@@ -357,6 +389,41 @@ final class ScenarioExecution {
                 mismatches.append(Mismatch(check: "animation.conflicts", expected: "\(conflicts.value)", actual: "\(found.count)",
                                            location: conflicts.location,
                                            details: found.isEmpty ? nil : found.map(\.description).joined(separator: "\n")))
+            }
+        }
+    }
+
+    /// `error:` of an undo or redo step: an error that matches it is what the
+    /// step expects; one that does not, or none at all, is a mismatch.
+    private func checkExpectedError(_ expect: Expectations, _ effects: inout Effects, _ mismatches: inout [Mismatch]) {
+        guard let expected = expect.error else {
+            if let failure = effects.stepError { mismatches.append(failure.mismatch) }
+            return
+        }
+        guard let failure = effects.stepError else {
+            mismatches.append(Mismatch(check: "error", expected: "an error whose message contains \"\(expected.value)\"",
+                                       actual: "the step succeeded", location: expected.location))
+            return
+        }
+        if ScenarioExecution.message(failure.message, contains: expected.value) {
+            // The failure was expected: the state it leaves is not "a step that failed".
+            effects.diffOverride = nil
+            effects.diffTitle = "state changed by this step"
+        } else {
+            mismatches.append(Mismatch(check: "error", expected: "an error whose message contains \"\(expected.value)\"",
+                                       actual: failure.message, location: expected.location, details: failure.mismatch.details))
+        }
+    }
+
+    /// `exists:` and `absent:` paths.
+    private func checkPresence(_ expect: Expectations, into mismatches: inout [Mismatch]) throws(RulebenchError) {
+        for path in expect.exists where try game.state(at: path.value) == nil {
+            mismatches.append(Mismatch(check: "exists \(path.value)", expected: "a value", actual: StateDiff.absent, location: path.location))
+        }
+        for path in expect.absent {
+            if let value = try game.state(at: path.value) {
+                mismatches.append(Mismatch(check: "absent \(path.value)", expected: StateDiff.absent,
+                                           actual: ScenarioExecution.render(value), location: path.location))
             }
         }
     }
@@ -410,14 +477,32 @@ final class ScenarioExecution {
         }
     }
 
-    private func checkInvariants(_ expect: Expectations, into mismatches: inout [Mismatch]) {
+    private func checkInvariants(_ expect: Expectations, brokenByAction: [String]?, into mismatches: inout [Mismatch]) {
+        if let expected = expect.invariantsBroken {
+            var actual = brokenByAction ?? []
+            var failure: RulebenchError?
+            if brokenByAction == nil {
+                do { try game.checkInvariants() } catch { failure = error; actual = error.brokenInvariants }
+            }
+            if let failure, actual.isEmpty {
+                mismatches.append(Mismatch(check: "invariants", expected: "broken: \(ScenarioExecution.list(expected.value))",
+                                           actual: "\(failure.kind): \(failure)", location: expected.location,
+                                           details: ScenarioExecution.details(of: failure)))
+            } else if Set(actual) != Set(expected.value) {
+                mismatches.append(Mismatch(check: "invariants", expected: "broken: \(ScenarioExecution.list(expected.value.sorted()))",
+                                           actual: actual.isEmpty ? "every invariant holds" : "broken: \(ScenarioExecution.list(actual.sorted()))"
+                                            + (failure.map { "\n\($0)" } ?? ""),
+                                           location: expected.location))
+            }
+            return
+        }
         do {
             try game.checkInvariants()
         } catch {
             let check = expect.invariantsHold == nil ? "invariants (checked after every step)" : "invariants"
             let actual: String
-            if case .invariant(let name, let message, _) = error {
-                actual = "'\(name)' does not hold: \(message)"
+            if case .invariant(_, let message, _) = error {
+                actual = message
             } else {
                 actual = "\(error.kind): \(error)"
             }

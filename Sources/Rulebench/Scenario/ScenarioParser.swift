@@ -11,9 +11,11 @@ public enum ScenarioParser {
     /// The keys of each mapping of the format.
     enum Keys {
         static let top = ["scenario", "rules", "setup", "steps"]
-        static let setup = ["seed", "options", "state"]
+        static let setup = ["seed", "options", "state", "create"]
         static let step = ["do", "with", "undo", "redo", "expect"]
-        static let expect = ["state", "rejected", "error", "subactions", "sounds", "animation", "invariants", "hash", "legal"]
+        static let expect = ["state", "rejected", "error", "subactions", "sounds", "animation", "invariants", "hash", "legal",
+                             "exists", "absent"]
+        static let invariants = ["broken"]
         static let legal = ["contains", "count"]
         static let call = ["do", "with"]
         static let animation = ["duration", "conflicts"]
@@ -120,10 +122,36 @@ public enum ScenarioParser {
                         throw fail(pair.value, "option '\(pair.key)' is null: leave it out to use the pack's default")
                     }
                     setup.options[pair.key] = value
+                    setup.optionLocations[pair.key] = reader.location(of: pair.keyNode)
                 }
             }
             if let state = keys["state"] { setup.state = try assignments(state.value, "'setup.state'") }
+            if let create = keys["create"] {
+                guard case .bool(let flag) = try reader.value(create.value) else {
+                    throw fail(create.value, "'create' is true or false: true lets 'state' create the tables missing on its paths")
+                }
+                setup.createsTables = flag
+            }
             return setup
+        }
+
+        /// `[path, ...]` (or one path): dotted state paths.
+        private func paths(_ node: Node, _ what: String) throws(RulebenchError) -> [Located<StatePath>] {
+            let items: [Node]
+            if case .sequence = node { items = try reader.sequence(node, what) } else { items = [node] }
+            var out: [Located<StatePath>] = []
+            for item in items {
+                let text = try reader.string(item, "a state path in \(what)")
+                let path: StatePath
+                do {
+                    path = try StatePath(parsing: text)
+                } catch {
+                    throw fail(item, "\(error)")
+                }
+                guard !path.keys.isEmpty else { throw fail(item, "an empty state path: write a dotted path such as tokens.p1.square") }
+                out.append(Located(path, at: reader.location(of: item)))
+            }
+            return out
         }
 
         /// `{ "dotted.path": value, ... }`.
@@ -209,14 +237,14 @@ public enum ScenarioParser {
                 if let pair = keys[key], !allowed { throw fail(pair.key, "'\(key)' \(why)") }
             }
             try only("rejected", isPerform, "can only be expected of a 'do' step")
-            try only("error", isPerform, "can only be expected of a 'do' step")
+            try only("error", operation != .check, "can only be expected of a 'do', 'undo' or 'redo' step")
             try only("subactions", isPerform, "can only be expected of a 'do' step")
             try only("sounds", operation != .check, "needs a 'do', 'undo' or 'redo' in the same step")
             try only("animation", operation != .check, "needs a 'do', 'undo' or 'redo' in the same step")
             if keys["rejected"] != nil, let error = keys["error"] {
                 throw fail(error.key, "expect either 'rejected' (check refused) or 'error' (the action failed), not both")
             }
-            if keys["rejected"] != nil || keys["error"] != nil {
+            if keys["rejected"] != nil || (keys["error"] != nil && isPerform) {
                 let outcome = keys["rejected"] != nil ? "rejected" : "expected to fail"
                 for key in ["subactions", "sounds", "animation"] {
                     if let pair = keys[key] {
@@ -254,12 +282,32 @@ public enum ScenarioParser {
                 }
             }
             if let invariants = keys["invariants"] {
-                let word = try reader.string(invariants.value, "'invariants'")
-                guard word == "hold" else {
-                    throw fail(invariants.value, "'invariants' takes only 'hold' (invariants: hold), not '\(word)'")
+                if case .mapping = invariants.value {
+                    let fields = try pairs(invariants.value, "'invariants'", allowed: Keys.invariants)
+                    guard let broken = fields["broken"] else {
+                        throw fail(invariants.value, "'invariants' takes 'hold' or { broken: NAME } (or a list of names)")
+                    }
+                    if keys["rejected"] != nil || keys["error"] != nil {
+                        throw fail(invariants.key, "'invariants: { broken }' already says how the action fails: leave out 'rejected' and 'error'")
+                    }
+                    var names: [String] = []
+                    if case .sequence = broken.value {
+                        for item in try reader.sequence(broken.value, "'broken'") { names.append(try reader.string(item, "an invariant name")) }
+                    } else {
+                        names.append(try reader.string(broken.value, "'broken' (an invariant name)"))
+                    }
+                    guard !names.isEmpty else { throw fail(broken.value, "'broken' needs at least one invariant name; write 'invariants: hold' for none") }
+                    out.invariantsBroken = Located(names, at: reader.location(of: broken.value))
+                } else {
+                    let word = try reader.string(invariants.value, "'invariants'")
+                    guard word == "hold" else {
+                        throw fail(invariants.value, "'invariants' takes 'hold' (invariants: hold) or { broken: NAME }, not '\(word)'")
+                    }
+                    out.invariantsHold = Located(true, at: reader.location(of: invariants.value))
                 }
-                out.invariantsHold = Located(true, at: reader.location(of: invariants.value))
             }
+            if let exists = keys["exists"] { out.exists = try paths(exists.value, "'exists'") }
+            if let absent = keys["absent"] { out.absent = try paths(absent.value, "'absent'") }
             if let hash = keys["hash"] {
                 let typed = try reader.value(hash.value)
                 guard case .string(let text) = typed else {

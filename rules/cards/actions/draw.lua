@@ -1,5 +1,6 @@
--- draw: the top card of the deck goes to a player's hand.
+-- draw (internal): the top card of the deck goes to a player's hand.
 return {
+  internal = true,   -- runs only as a subaction of deal
   params = { player = "string" },
   description = "Move the top card of the deck to a hand.",
   check = function(game, a)

@@ -1,6 +1,7 @@
--- pass: the turn goes to the next player. A checkpoint: "undo turn" stops here.
+-- pass (internal): the turn goes to the next player. A checkpoint: "undo turn" stops here.
 local deck = require "deck"
 return {
+  internal = true,   -- runs only as a subaction of play
   description = "End the current player's turn.",
   checkpoint = true,
   apply = function(game, a)

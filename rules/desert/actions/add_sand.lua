@@ -7,17 +7,14 @@ local D = require "desert"
 
 return {
   description = "Internal: one sand lands on the tile the wind moved.",
+  internal = true,
   params = { cell = "string" },
-  legal = function(game, emit) end,
 
   check = function(game, a)
-    local why = D.internal(game)
-    if why then return why end
     if not game.result and not D.tile_at(game, a.cell) then return "no tile at " .. tostring(a.cell) end
   end,
 
   apply = function(game, a)
-    D.take(game)
     if game.result then return end
     local tile, id = D.tile_at(game, a.cell)
     a.tile, a.before = id, tile.sand
@@ -38,7 +35,6 @@ return {
       game.tiles[a.tile].sand = a.before
       game.sand = game.sand + 1
     end
-    D.give(game)
   end,
 
   animate = function(anim, game, a, direction)

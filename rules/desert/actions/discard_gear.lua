@@ -4,17 +4,14 @@ local D = require "desert"
 
 return {
   description = "Internal: discard a used equipment card.",
+  internal = true,
   params = { player = "string", card = "string" },
-  legal = function(game, emit) end,
 
   check = function(game, a)
-    local why = D.internal(game)
-    if why then return why end
     if not D.has_card(game, a.player, a.card) then return tostring(a.player) .. " holds no " .. a.card end
   end,
 
   apply = function(game, a)
-    D.take(game)
     local hand = game.players[a.player].gear
     for i, card in ipairs(hand) do
       if card == a.card then a.index = i; break end
@@ -27,7 +24,6 @@ return {
   undo = function(game, a)
     table.remove(game.gear_discard)
     table.insert(game.players[a.player].gear, a.index, a.card)
-    D.give(game)
   end,
 
   animate = function(anim, game, a, direction)

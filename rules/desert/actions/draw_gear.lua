@@ -5,17 +5,14 @@ local D = require "desert"
 
 return {
   description = "Internal: draw the top equipment card.",
+  internal = true,
   params = { player = "string" },
-  legal = function(game, emit) end,
 
   check = function(game, a)
-    local why = D.internal(game)
-    if why then return why end
     if not game.players[a.player] then return "no player " .. a.player end
   end,
 
   apply = function(game, a)
-    D.take(game)
     local hand = game.players[a.player].gear
     a.card = table.remove(game.gear_deck, 1)
     a.size = #hand
@@ -27,7 +24,6 @@ return {
       table.remove(game.players[a.player].gear)
       table.insert(game.gear_deck, 1, a.card)
     end
-    D.give(game)
   end,
 
   animate = function(anim, game, a, direction)

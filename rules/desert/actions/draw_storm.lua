@@ -11,17 +11,14 @@ local D = require "desert"
 
 return {
   description = "Internal: draw a storm card and resolve it.",
+  internal = true,
   params = {},
-  legal = function(game, emit) end,
 
   check = function(game, a)
-    local why = D.internal(game)
-    if why then return why end
     if not game.result and #game.storm_deck == 0 then return "the storm deck is empty" end
   end,
 
   apply = function(game, a, act)
-    D.take(game)
     if game.result then return end
     a.card = table.remove(game.storm_deck, 1)
     table.insert(game.storm_discard, a.card)
@@ -32,25 +29,23 @@ return {
       for _ = 1, strength do
         local from = D.toward(storm, dir)
         if not from then break end
-        D.queue(game, act, a, "slide", { direction = dir })
-        D.queue(game, act, a, "add_sand", { cell = storm })
+        act:sub("slide", { direction = dir })
+        act:sub("add_sand", { cell = storm })
         a.steps = a.steps + 1
         storm = from
       end
     elseif a.card == "sun_beats_down" then
-      D.queue(game, act, a, "sun_beats_down", {})
+      act:sub("sun_beats_down", {})
     elseif a.card == "storm_picks_up" then
-      D.queue(game, act, a, "storm_picks_up", {})
+      act:sub("storm_picks_up", {})
     end
   end,
 
   undo = function(game, a)
-    D.unqueue(game, a)
     if a.card then
       table.remove(game.storm_discard)
       table.insert(game.storm_deck, 1, a.card)
     end
-    D.give(game)
   end,
 
   animate = function(anim, game, a, direction)

@@ -42,11 +42,10 @@ return {
     a.tile, a.before = id, tile.sand
     tile.sand = 0
     game.sand = game.sand + a.before
-    D.queue(game, act, a, "discard_gear", { player = a.player, card = "dune_blaster" })
+    act:sub("discard_gear", { player = a.player, card = "dune_blaster" })
   end,
 
   undo = function(game, a)
-    D.unqueue(game, a)
     game.tiles[a.tile].sand = a.before
     game.sand = game.sand - a.before
   end,

@@ -35,17 +35,16 @@ return {
     local total = left + #game.storm_discard
     for _ = 1, a.count do
       if left == 0 then
-        D.queue(game, act, a, "reshuffle_storm", {})
+        act:sub("reshuffle_storm", {})
         left = total
       end
-      D.queue(game, act, a, "draw_storm", {})
+      act:sub("draw_storm", {})
       left = left - 1
     end
-    D.queue(game, act, a, "next_turn", {})
+    act:sub("next_turn", {})
   end,
 
   undo = function(game, a)
-    D.unqueue(game, a)
   end,
 
   animate = function(anim, game, a, direction)

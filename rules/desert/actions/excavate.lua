@@ -36,22 +36,21 @@ return {
     local cell = game.players[a.player].cell
     local tile, id = D.tile_at(game, cell)
     a.tile = id
-    D.queue(game, act, a, "flip", { cell = cell })
+    act:sub("flip", { cell = cell })
     if tile.kind == "well" then
-      D.queue(game, act, a, "well_water", { cell = cell })
+      act:sub("well_water", { cell = cell })
     elseif D.GEAR_KINDS[tile.kind] then
-      D.queue(game, act, a, "draw_gear", { player = a.player })
+      act:sub("draw_gear", { player = a.player })
     elseif tile.kind == "clue" then
       local other = game.tiles[tile.part .. (tile.axis == "row" and "_col" or "_row")]
       local where = game.parts[tile.part]
       if other.excavated and not (where.cell or where.holder) then
-        D.queue(game, act, a, "reveal_part", { part = tile.part })
+        act:sub("reveal_part", { part = tile.part })
       end
     end
   end,
 
   undo = function(game, a)
-    D.unqueue(game, a)
     D.refund(game, a)
   end,
 

@@ -3,19 +3,16 @@ local D = require "desert"
 
 return {
   description = "Internal: turn a tile face up.",
+  internal = true,
   params = { cell = "string" },
-  legal = function(game, emit) end,
 
   check = function(game, a)
-    local why = D.internal(game)
-    if why then return why end
     local tile = D.tile_at(game, a.cell)
     if not tile then return "no tile at " .. tostring(a.cell) end
     if tile.excavated then return "already face up" end
   end,
 
   apply = function(game, a)
-    D.take(game)
     local tile, id = D.tile_at(game, a.cell)
     a.tile, a.kind = id, tile.kind
     tile.excavated = true
@@ -23,7 +20,6 @@ return {
 
   undo = function(game, a)
     game.tiles[a.tile].excavated = false
-    D.give(game)
   end,
 
   animate = function(anim, game, a, direction)

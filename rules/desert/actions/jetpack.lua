@@ -56,13 +56,12 @@ return {
 
   apply = function(game, a, act)
     a.from = game.players[a.player].cell
-    D.queue(game, act, a, "relocate", { player = a.player, to = a.to })
-    if a.passenger then D.queue(game, act, a, "relocate", { player = a.passenger, to = a.to }) end
-    D.queue(game, act, a, "discard_gear", { player = a.player, card = "jetpack" })
+    act:sub("relocate", { player = a.player, to = a.to })
+    if a.passenger then act:sub("relocate", { player = a.passenger, to = a.to }) end
+    act:sub("discard_gear", { player = a.player, card = "jetpack" })
   end,
 
   undo = function(game, a)
-    D.unqueue(game, a)
   end,
 
   animate = function(anim, game, a, direction)

@@ -57,12 +57,11 @@ return {
 
   apply = function(game, a, act)
     D.spend(game, a)
-    D.queue(game, act, a, "relocate", { player = a.player, to = a.to })
-    if a.passenger then D.queue(game, act, a, "relocate", { player = a.passenger, to = a.to }) end
+    act:sub("relocate", { player = a.player, to = a.to })
+    if a.passenger then act:sub("relocate", { player = a.passenger, to = a.to }) end
   end,
 
   undo = function(game, a)
-    D.unqueue(game, a)
     D.refund(game, a)
   end,
 

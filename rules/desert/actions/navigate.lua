@@ -41,11 +41,10 @@ return {
 
   apply = function(game, a, act)
     D.spend(game, a)
-    D.queue(game, act, a, "relocate", { player = a.target, to = a.to })
+    act:sub("relocate", { player = a.target, to = a.to })
   end,
 
   undo = function(game, a)
-    D.unqueue(game, a)
     D.refund(game, a)
   end,
 

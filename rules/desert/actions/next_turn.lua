@@ -5,15 +5,10 @@ local D = require "desert"
 
 return {
   description = "Internal: the next player's turn begins.",
+  internal = true,
   params = {},
-  legal = function(game, emit) end,
-
-  check = function(game, a)
-    return D.internal(game)
-  end,
 
   apply = function(game, a)
-    D.take(game)
     if game.result then return end
     local turn = game.turn
     a.player, a.actions, a.calm, a.number = turn.player, turn.actions, turn.calm, turn.number
@@ -39,7 +34,6 @@ return {
       local turn = game.turn
       turn.player, turn.actions, turn.calm, turn.number = a.player, a.actions, a.calm, a.number
     end
-    D.give(game)
   end,
 
   animate = function(anim, game, a, direction)

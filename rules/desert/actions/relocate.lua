@@ -4,18 +4,15 @@ local D = require "desert"
 
 return {
   description = "Internal: a pawn goes to another tile.",
+  internal = true,
   params = { player = "string", to = "string" },
-  legal = function(game, emit) end,   -- internal: never chosen by a player
 
   check = function(game, a)
-    local why = D.internal(game)
-    if why then return why end
     if not game.players[a.player] then return "no player " .. a.player end
     if not game.board[a.to] then return "no tile at " .. tostring(a.to) end
   end,
 
   apply = function(game, a)
-    D.take(game)
     local p = game.players[a.player]
     a.from = p.cell
     p.cell = a.to
@@ -23,7 +20,6 @@ return {
 
   undo = function(game, a)
     game.players[a.player].cell = a.from
-    D.give(game)
   end,
 
   animate = function(anim, game, a, direction)

@@ -7,15 +7,10 @@ local rulebench = require "rulebench"
 
 return {
   description = "Internal: shuffle the storm discards into a new deck.",
+  internal = true,
   params = {},
-  legal = function(game, emit) end,
-
-  check = function(game, a)
-    return D.internal(game)
-  end,
 
   apply = function(game, a)
-    D.take(game)
     if game.result then return end
     a.count = #game.storm_discard
     while #game.storm_discard > 0 do

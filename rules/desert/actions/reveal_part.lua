@@ -10,12 +10,10 @@ local D = require "desert"
 
 return {
   description = "Internal: a part appears at the meeting point of its two clues.",
+  internal = true,
   params = { part = "string" },
-  legal = function(game, emit) end,
 
   check = function(game, a)
-    local why = D.internal(game)
-    if why then return why end
     local where = game.parts[a.part]
     if not where then return "no part " .. tostring(a.part) end
     if where.cell or where.holder then return a.part .. " is already found" end
@@ -25,7 +23,6 @@ return {
   end,
 
   apply = function(game, a)
-    D.take(game)
     local row = D.POS[game.tiles[a.part .. "_row"].cell].row
     local col = D.POS[game.tiles[a.part .. "_col"].cell].col
     a.cell = D.name(col, row)
@@ -34,7 +31,6 @@ return {
 
   undo = function(game, a)
     game.parts[a.part].cell = nil
-    D.give(game)
   end,
 
   animate = function(anim, game, a, direction)

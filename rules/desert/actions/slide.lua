@@ -7,18 +7,15 @@ local D = require "desert"
 
 return {
   description = "Internal: the storm moves one step; a tile slides into its place.",
+  internal = true,
   params = { direction = "string" },
-  legal = function(game, emit) end,
 
   check = function(game, a)
-    local why = D.internal(game)
-    if why then return why end
     if not D.DIRECTIONS[a.direction] then return "no direction " .. tostring(a.direction) end
     if not game.result and not D.toward(game.storm, a.direction) then return "the storm is at the edge" end
   end,
 
   apply = function(game, a)
-    D.take(game)
     if game.result then return end
     local to = game.storm
     local from = D.toward(to, a.direction)
@@ -48,7 +45,6 @@ return {
       game.board[a.from] = a.tile
       game.board[a.to] = nil
     end
-    D.give(game)
   end,
 
   animate = function(anim, game, a, direction)

@@ -33,11 +33,10 @@ return {
     local _, id = D.tile_at(game, game.players[a.player].cell)
     a.tile = id
     game.shields[id] = a.player
-    D.queue(game, act, a, "discard_gear", { player = a.player, card = "solar_shield" })
+    act:sub("discard_gear", { player = a.player, card = "solar_shield" })
   end,
 
   undo = function(game, a)
-    D.unqueue(game, a)
     game.shields[a.tile] = nil
   end,
 

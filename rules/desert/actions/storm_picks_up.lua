@@ -4,15 +4,10 @@ local D = require "desert"
 
 return {
   description = "Internal: the storm meter rises one mark.",
+  internal = true,
   params = {},
-  legal = function(game, emit) end,
-
-  check = function(game, a)
-    return D.internal(game)
-  end,
 
   apply = function(game, a)
-    D.take(game)
     if game.result then return end
     a.level = game.meter.level
     game.meter.level = a.level + 1
@@ -28,7 +23,6 @@ return {
       if a.deadly then game.result, game.reason = nil, nil end
       game.meter.level = a.level
     end
-    D.give(game)
   end,
 
   animate = function(anim, game, a, direction)

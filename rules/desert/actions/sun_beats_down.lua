@@ -9,15 +9,10 @@ local D = require "desert"
 
 return {
   description = "Internal: the sun beats down; unsheltered players lose 1 water.",
+  internal = true,
   params = {},
-  legal = function(game, emit) end,
-
-  check = function(game, a)
-    return D.internal(game)
-  end,
 
   apply = function(game, a)
-    D.take(game)
     if game.result then return end
     a.drank, a.thirsty = {}, {}
     for _, name in ipairs(game.order) do
@@ -47,7 +42,6 @@ return {
         p.water = p.water + 1
       end
     end
-    D.give(game)
   end,
 
   animate = function(anim, game, a, direction)

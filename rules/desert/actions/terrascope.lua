@@ -37,11 +37,10 @@ return {
   apply = function(game, a, act)
     local tile, id = D.tile_at(game, a.at)
     a.tile, a.kind, a.part, a.axis = id, tile.kind, tile.part, tile.axis
-    D.queue(game, act, a, "discard_gear", { player = a.player, card = "terrascope" })
+    act:sub("discard_gear", { player = a.player, card = "terrascope" })
   end,
 
   undo = function(game, a)
-    D.unqueue(game, a)
   end,
 
   animate = function(anim, game, a, direction)

@@ -25,11 +25,10 @@ return {
   apply = function(game, a, act)
     a.left = game.turn.actions
     game.turn.actions = a.left + 2
-    D.queue(game, act, a, "discard_gear", { player = a.player, card = "time_throttle" })
+    act:sub("discard_gear", { player = a.player, card = "time_throttle" })
   end,
 
   undo = function(game, a)
-    D.unqueue(game, a)
     game.turn.actions = a.left
   end,
 

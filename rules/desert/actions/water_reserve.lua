@@ -31,11 +31,10 @@ return {
       a.before[#a.before + 1] = p.water
       a.gains[#a.gains + 1] = D.fill(p, 2)
     end
-    D.queue(game, act, a, "discard_gear", { player = a.player, card = "water_reserve" })
+    act:sub("discard_gear", { player = a.player, card = "water_reserve" })
   end,
 
   undo = function(game, a)
-    D.unqueue(game, a)
     for i, name in ipairs(a.names) do game.players[name].water = a.before[i] end
   end,
 

@@ -5,18 +5,15 @@ local D = require "desert"
 
 return {
   description = "Internal: everyone on the new well gains 2 water.",
+  internal = true,
   params = { cell = "string" },
-  legal = function(game, emit) end,
 
   check = function(game, a)
-    local why = D.internal(game)
-    if why then return why end
     local tile = D.tile_at(game, a.cell)
     if not tile or tile.kind ~= "well" then return "no well at " .. tostring(a.cell) end
   end,
 
   apply = function(game, a)
-    D.take(game)
     a.names, a.before, a.gains = {}, {}, {}
     for _, name in ipairs(D.players_at(game, a.cell)) do
       local p = game.players[name]
@@ -30,7 +27,6 @@ return {
 
   undo = function(game, a)
     for i, name in ipairs(a.names) do game.players[name].water = a.before[i] end
-    D.give(game)
   end,
 
   animate = function(anim, game, a, direction)

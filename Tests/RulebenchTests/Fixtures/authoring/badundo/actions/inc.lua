@@ -1,5 +1,6 @@
--- inc: count up by one; only twice queues it.
+-- inc (internal): count up by one; only twice queues it.
 return {
+  internal = true,   -- runs only as a subaction of twice
   params = {},
   check = function(game, a)
     if game.count >= game.limit then return "at the limit" end
