@@ -14,6 +14,9 @@ struct FindingWriter {
     let pack: String
     /// The session's seed, named in each scenario's header and file name.
     let seed: UInt64
+    /// "K/N" when the session is one shard of several: named in each file name,
+    /// so the findings of all shards can be gathered into one folder.
+    let shard: String?
 
     /// The scenario file written for each report, by its shrunk program.
     private(set) var scenarios: [FuzzProgram: URL] = [:]
@@ -24,11 +27,12 @@ struct FindingWriter {
     private var handled: Set<FuzzProgram> = []
 
     /// A writer for one session.
-    init(corpus: String, out: String, pack: String, seed: UInt64) {
+    init(corpus: String, out: String, pack: String, seed: UInt64, shard: String? = nil) {
         self.corpus = corpus
         self.out = out
         self.pack = pack
         self.seed = seed
+        self.shard = shard
     }
 
     /// Checks both folders before the session starts, so a bad `--out` or
@@ -39,16 +43,20 @@ struct FindingWriter {
         try OutputFolder(path: corpus, purpose: "findings into the corpus (--corpus)").checkUsable()
     }
 
-    /// Keeps a finding in the corpus and writes its scenario file.
-    mutating func write(_ report: Fuzzer.Report) {
+    /// Keeps a finding in the corpus and writes its scenario file, both
+    /// naming `origin` (the command that found it, and its shard).
+    mutating func write(_ report: Fuzzer.Report, origin: FindingOrigin) {
         guard handled.insert(report.shrunk).inserted else { return }
         do {
-            try Reproduction.save(report.shrunk, property: report.finding.property, in: URL(fileURLWithPath: corpus))
+            try Reproduction.save(report.shrunk, property: report.finding.property, origin: origin,
+                                  in: URL(fileURLWithPath: corpus))
         } catch {
             fail("\(error)")
         }
         do {
-            scenarios[report.shrunk] = try writeScenario(report)
+            let shardPart = shard.map { "-shard" + $0.replacingOccurrences(of: "/", with: "of") } ?? ""
+            let name = "\(Self.packPart(pack))-seed\(seed)\(shardPart)-\(report.finding.property)-\(report.shrunk.seed).yaml"
+            scenarios[report.shrunk] = try Self.writeScenario(report, pack: pack, out: out, name: name, origin: origin)
         } catch {
             fail("\(error)")
         }
@@ -59,17 +67,24 @@ struct FindingWriter {
         complain(message)
     }
 
-    private func writeScenario(_ report: Fuzzer.Report) throws(RulebenchError) -> URL {
+    /// The pack argument's last part, made safe for a file name (the argument may be any path).
+    static func packPart(_ pack: String) -> String {
+        PackInfo.fileName(for: URL(fileURLWithPath: pack).lastPathComponent)
+    }
+
+    /// Writes `report` as the scenario file `name` in `out` (created when
+    /// missing); the scenario names its pack as `pack` says, or by a path
+    /// relative to `out` when `pack` is a pack folder.
+    static func writeScenario(_ report: Fuzzer.Report, pack: String, out: String, name: String,
+                              origin: FindingOrigin) throws(RulebenchError) -> URL {
         let purpose = "the reproduction (--out)"
         try OutputFolder(path: out, purpose: purpose).create()
         let folder = URL(fileURLWithPath: out)
         let packFolder = URL(fileURLWithPath: pack).standardizedFileURL
         let reference = FileManager.default.fileExists(atPath: packFolder.appendingPathComponent("pack.lua").path)
             ? ScenarioWriter.relativePath(from: folder.standardizedFileURL, to: packFolder) : pack
-        // The pack argument may be any path; only its last part, made safe, names the file.
-        let packPart = PackInfo.fileName(for: URL(fileURLWithPath: pack).lastPathComponent)
-        let url = folder.appendingPathComponent("\(packPart)-seed\(seed)-\(report.finding.property)-\(report.shrunk.seed).yaml")
-        try OutputFile(url, purpose: purpose).write(Reproduction.scenario(for: report, packReference: reference, fuzzSeed: seed))
+        let url = folder.appendingPathComponent(name)
+        try OutputFile(url, purpose: purpose).write(Reproduction.scenario(for: report, packReference: reference, origin: origin))
         return url
     }
 }

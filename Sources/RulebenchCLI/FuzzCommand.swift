@@ -148,7 +148,8 @@ struct FuzzCommand: ParsableCommand {
         }
         // The pack's name comes from its pack.lua, so it is made a safe folder name.
         let corpusPath = corpus ?? ".rulebench/corpus/\(info.fileName)"
-        var writer = FindingWriter(corpus: corpusPath, out: out, pack: pack, seed: seed)
+        let shardName = options.shard.count > 1 ? "\(options.shard.index)/\(options.shard.count)" : nil
+        var writer = FindingWriter(corpus: corpusPath, out: out, pack: pack, seed: seed, shard: shardName)
         // Outputs that cannot be written are found now, not after an hour of fuzzing.
         do {
             try writer.checkFolders()
@@ -167,7 +168,7 @@ struct FuzzCommand: ParsableCommand {
         // Each finding is written as soon as it is shrunk: a session stopped
         // later (SIGTERM from a CI job's timeout) has lost none.
         let (found, progress) = fuzzer.run(known: Set(reports.map(\.key)), clock: clock, shouldStop: { wasInterrupted },
-                                           found: { writer.write($0) }) { state in
+                                           found: { writer.write($0, origin: fuzzer.origin(of: $0)) }) { state in
             guard !json else { return }
             // A new finding is news: shown at once, not at the next tick.
             let news = state.findings > findingsShown
@@ -184,9 +185,9 @@ struct FuzzCommand: ParsableCommand {
 
         let reached = try writeCoverage(of: fuzzer)
         if json {
-            print(jsonReport(progress: progress, reports: reports, written: writer.scenarios))
+            print(jsonReport(progress: progress, reports: reports, written: writer.scenarios, fuzzer: fuzzer))
         } else {
-            for report in reports { describe(report, file: writer.scenarios[report.shrunk]) }
+            for report in reports { describe(report, file: writer.scenarios[report.shrunk], fuzzer: fuzzer) }
             if let reached { print(reached.summary, terminator: "") }
             printLine(summary(progress, findings: reports.count))
         }
@@ -252,12 +253,15 @@ struct FuzzCommand: ParsableCommand {
         fflush(nil)
     }
 
-    private func describe(_ report: Fuzzer.Report, file: URL?) {
+    private func describe(_ report: Fuzzer.Report, file: URL?, fuzzer: Fuzzer) {
         print("FINDING: \(report.finding)")
         print("  shrunk from \(report.original.steps.count) to \(report.shrunk.steps.count) steps in \(String(format: "%.2f", report.shrinkSeconds)) s (\(report.shrinkAttempts) candidates)"
               + shrinkNote(report.shrinkStatus))
         for step in report.shrunk.steps { print("    \(step)") }
         if let file { print("  reproduce: rulebench run \(file.path)") }
+        if report.shrinkStatus != .notShrunk || report.run != nil {
+            print("  found by: \(fuzzer.origin(of: report).command)")
+        }
     }
 
     /// What the user should know about how shrinking ended, if anything.
@@ -270,7 +274,8 @@ struct FuzzCommand: ParsableCommand {
         }
     }
 
-    private func jsonReport(progress: Fuzzer.Progress, reports: [Fuzzer.Report], written: [FuzzProgram: URL]) -> String {
+    private func jsonReport(progress: Fuzzer.Progress, reports: [Fuzzer.Report], written: [FuzzProgram: URL],
+                            fuzzer: Fuzzer) -> String {
         let findings = JSONValue.array(reports.map { report in
             var members: [(String, JSONValue)] = [
                 ("property", .string(report.finding.property.rawValue)),
@@ -288,6 +293,13 @@ struct FuzzCommand: ParsableCommand {
                 ("stepsToDetection", .int(Int64(report.stepsToDetection))),
             ]
             if let file = written[report.shrunk] { members.append(("scenario", .string(file.path))) }
+            // A corpus replay was not found by this session: it has no origin here.
+            if report.shrinkStatus != .notShrunk || report.run != nil {
+                let origin = fuzzer.origin(of: report)
+                members.append(("run", report.run.map { .int(Int64($0)) } ?? .null))
+                members.append(("shard", origin.shard.map { .string($0) } ?? .null))
+                members.append(("foundBy", .string(origin.command)))
+            }
             return .object(members)
         })
         return JSONValue.object([

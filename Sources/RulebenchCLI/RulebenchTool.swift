@@ -16,6 +16,7 @@ struct RulebenchTool: ParsableCommand {
         subcommands: [
             RunCommand.self,
             FuzzCommand.self,
+            CorpusCommand.self,
             ExploreCommand.self,
             TimelineCommand.self,
             StateCommand.self,

@@ -32,7 +32,8 @@ public struct Fuzzer {
         public var timeLimit: Double?
         /// Go on after the first finding, collecting one report per distinct bug (see `FindingKey`).
         public var keepGoing = false
-        /// This machine's share: runs whose index % count == index - 1.
+        /// This machine's share: runs whose index % count == index - 1
+        /// (see `owns(run:)`; the guided search's sweep is shard 1's).
         public var shard: (index: Int, count: Int) = (1, 1)
         /// Setup options of every game.
         public var setupOptions: [String: StateValue] = [:]
@@ -76,6 +77,9 @@ public struct Fuzzer {
         public var shrinkStatus = ShrinkStatus.notShrunk
         /// Steps the fuzzer took (in this session) before this finding.
         public var stepsToDetection: Int
+        /// The index of the run that found it (0-based, counted over all
+        /// shards); nil when the guided search's sweep or a corpus replay did.
+        public var run: Int? = nil
 
         /// Which bug this is, for deduplication.
         public var key: FindingKey { FindingKey(finding) }
@@ -145,6 +149,51 @@ public struct Fuzzer {
         return nil
     }
 
+    /// Whether run `index` (counted over all shards) is this shard's: each
+    /// index belongs to exactly one shard, and its seeds (`runSeeds`) depend
+    /// only on the session's seed and the index, so with `uniform` search the
+    /// shards of a session play, between them, exactly the runs the
+    /// unsharded session plays.
+    public func owns(run index: Int) -> Bool {
+        index % options.shard.count == options.shard.index - 1
+    }
+
+    /// The seed of the guided search's own choices (which kind of run, which
+    /// kept run to build on): the session's seed on shard 1 (so 1/1 is the
+    /// unsharded session), mixed with the shard's index on the others, so
+    /// that shards do not make the same choices in step.
+    var searchSeed: UInt64 {
+        options.shard.index == 1 ? options.seed
+            : options.seed ^ (UInt64(options.shard.index) &* 0xD1B5_4A32_D192_ED03)
+    }
+
+    /// Where `report` came from: the fuzz command that finds it again, run
+    /// as written (this session's pack, seed, search, depth, options and
+    /// shard, and `--runs` up to the run that found it: a shard plays its
+    /// runs the same way every time), and the shard when there are several.
+    /// The corpus is replayed first, so with the default corpus the bug is
+    /// reported again from there at once.
+    public func origin(of report: Report) -> FindingOrigin {
+        var words = ["rulebench", "fuzz", ShellWord.quoted(options.pack), "--seed", "\(options.seed)",
+                     "--search", options.search.rawValue, "--depth", "\(options.depth)"]
+        for (key, value) in options.setupOptions.sorted(by: { $0.key < $1.key }) {
+            words += ["--option", ShellWord.quoted("\(key)=\(ShellWord.argument(value))")]
+        }
+        let shard = options.shard.count > 1 ? "\(options.shard.index)/\(options.shard.count)" : nil
+        if let shard { words += ["--shard", shard] }
+        words += ["--runs", "\((report.run ?? 0) + 1)"]
+        if options.keepGoing { words.append("--keep-going") }
+        return FindingOrigin(command: words.joined(separator: " "), shard: shard)
+    }
+
+    /// A run as a shard played it (see `run`'s `played`).
+    public struct PlayedRun: Sendable {
+        /// The run's index, counted over all shards.
+        public var index: Int
+        /// The program as played (its game seed, options and steps).
+        public var program: FuzzProgram
+    }
+
     /// The game seed and choice generator of run `index`.
     func runSeeds(_ index: Int) -> (game: Int64, choices: UInt64) {
         var mixer = FuzzRandom(seed: options.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index))
@@ -178,15 +227,23 @@ public struct Fuzzer {
     /// soon as its shrinking ends, so a session stopped later (a signal, a
     /// CI job's timeout) has already written it. `progress` is called after
     /// every run; it decides itself how often to show it (see `ProgressPacer`).
+    /// `played` is told each run this shard made, as it was played.
     public func run(known: Set<FindingKey> = [], clock: Clock = Fuzzer.monotonicClock,
                     shouldStop: () -> Bool = { false },
                     found: (Report) -> Void = { _ in },
-                    progress: (Progress) -> Void = { _ in }) -> (reports: [Report], progress: Progress) {
+                    progress: (Progress) -> Void = { _ in },
+                    played: (PlayedRun) -> Void = { _ in }) -> (reports: [Report], progress: Progress) {
         let start = clock()
         var state = Progress(runLimit: options.runLimit, timeLimit: options.timeLimit)
         var reports: [Report] = []
-        /// Keeps a report and hands it over at once (see `found`).
+        /// Keeps a report and hands it over at once (see `found`). Two
+        /// findings told apart before shrinking (`step` alone, and `step`
+        /// inside `dash`) may shrink to the same bug: the second is a duplicate.
         func keep(_ report: Report) {
+            if known.contains(report.key) || reports.contains(where: { $0.key == report.key }) {
+                state.duplicates += 1
+                return
+            }
             reports.append(report)
             found(report)
         }
@@ -194,7 +251,7 @@ public struct Fuzzer {
         var index = 0
         var search: GuidedSearch?
         if options.search == .guided, let actions = actionNames() {
-            search = GuidedSearch(seed: options.seed, actions: actions, depth: options.depth)
+            search = GuidedSearch(seed: searchSeed, actions: actions, depth: options.depth)
             // One sweep per session: the first shard's.
             if options.shard.index == 1, let (program, result, nodes) = sweep(seed: runSeeds(0).game),
                let finding = result.finding {
@@ -210,7 +267,7 @@ public struct Fuzzer {
         }
         while index != Int.max, options.runLimit.map({ index < $0 }) ?? true {
             defer { index += 1 }
-            guard index % options.shard.count == options.shard.index - 1 else { continue }
+            guard owns(run: index) else { continue }
             if shouldStop() { break }
             if let limit = options.timeLimit, clock() - start >= limit { break }
             let seeds = runSeeds(index)
@@ -232,6 +289,7 @@ public struct Fuzzer {
             }
             state.runs += 1
             state.steps += program.steps.count
+            played(PlayedRun(index: index, program: program))
             var findings: [(FuzzFinding, FuzzProgram, FuzzExecutor.Result)] = []
             if state.runs == 1, result.finding == nil, let nondeterministic = checkDeterminism(program, result) {
                 findings.append((nondeterministic, program, result))
@@ -242,9 +300,11 @@ public struct Fuzzer {
                 if finding.property == .deterministic {
                     // Not a property of one program: there is nothing to shrink.
                     keep(Report(finding: finding, original: program, shrunk: program, outcomes: result.outcomes,
-                                shrinkSeconds: 0, shrinkAttempts: 0, stepsToDetection: state.steps))
+                                shrinkSeconds: 0, shrinkAttempts: 0, stepsToDetection: state.steps, run: index))
                 } else {
-                    keep(shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop))
+                    var report = shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop)
+                    report.run = index
+                    keep(report)
                 }
             }
             state.findings = reports.count
@@ -466,3 +526,23 @@ public enum SearchStrategy: String, Sendable, CaseIterable {
     case guided
 }
 
+
+/// Words of a command line as a POSIX shell reads them back.
+enum ShellWord {
+    /// `text` as one shell word: unchanged when it holds only characters
+    /// no shell treats specially, else in single quotes.
+    static func quoted(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_./=:,+@%".unicodeScalars.contains($0))
+        }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// A setup option's value as `--option k=v` reads it back (`StateValue(argument:)`).
+    static func argument(_ value: StateValue) -> String {
+        if case .string(let text) = value {
+            return StateValue(argument: text) == value ? text : "\"" + text + "\""
+        }
+        return Reproduction.yaml(value)
+    }
+}

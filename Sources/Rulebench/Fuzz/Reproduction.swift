@@ -8,9 +8,17 @@ public enum Reproduction {
     /// - Parameter packReference: how the scenario names its pack (a name under
     ///   rules/, or a path relative to the scenario file).
     public static func scenario(for report: Fuzzer.Report, packReference: String, fuzzSeed: UInt64) -> String {
+        scenario(for: report, packReference: packReference,
+                 origin: FindingOrigin(command: "rulebench fuzz \(report.shrunk.pack) --seed \(fuzzSeed)"))
+    }
+
+    /// The scenario text reproducing a finding, its header naming `origin`:
+    /// the fuzz command that found it (and finds it again) and its shard.
+    public static func scenario(for report: Fuzzer.Report, packReference: String, origin: FindingOrigin) -> String {
         let finding = report.finding
         var lines: [String] = []
-        lines.append("# Found by: rulebench fuzz \(report.shrunk.pack) --seed \(fuzzSeed)")
+        lines.append("# Found by: \(oneLine(origin.command))")
+        if let shard = origin.shard { lines.append("# Shard: \(oneLine(shard))") }
         lines.append("# Finding: \(finding.property.rawValue) failed")
         for line in finding.message.split(whereSeparator: \.isNewline) { lines.append("#   \(line)") }
         if let blame = finding.blame { lines.append("# Blame: \(oneLine(blame))") }
@@ -104,15 +112,24 @@ public enum Reproduction {
     // MARK: Corpus
 
     /// Saves a failing program as JSON under `folder` (created when missing); returns the file.
+    ///
+    /// The file is named after the program alone (its origin is not part of
+    /// the name), so the same program found by two shards has one name, and
+    /// copying shard corpora into one folder keeps one file of it.
     @discardableResult
-    public static func save(_ program: FuzzProgram, property: FuzzFinding.Property, in folder: URL) throws(RulebenchError) -> URL {
+    public static func save(_ program: FuzzProgram, property: FuzzFinding.Property, origin: FindingOrigin? = nil,
+                            in folder: URL) throws(RulebenchError) -> URL {
         try OutputFolder(folder, purpose: "the finding into the corpus").create()
-        let json = encode(program, property: property)
-        var hasher = StableHasher()
-        hasher.add(json)
-        let file = folder.appendingPathComponent("\(hasher.hex).json")
-        try OutputFile(file, purpose: "the finding into the corpus").write(json)
+        let file = folder.appendingPathComponent(fileName(of: program, property: property))
+        try OutputFile(file, purpose: "the finding into the corpus").write(encode(program, property: property, origin: origin))
         return file
+    }
+
+    /// The file name `save` gives a program: a stable hash of its JSON.
+    public static func fileName(of program: FuzzProgram, property: FuzzFinding.Property) -> String {
+        var hasher = StableHasher()
+        hasher.add(encode(program, property: property))
+        return "\(hasher.hex).json"
     }
 
     /// A corpus folder as read: the programs that can be replayed, each with
@@ -124,6 +141,10 @@ public enum Reproduction {
             public let file: String
             /// The program it holds.
             public let program: FuzzProgram
+            /// The session that found it, when the file says (files written before it did, do not).
+            public var origin: FindingOrigin? = nil
+            /// The property it failed when it was saved, when the file names a known one.
+            public var property: FuzzFinding.Property? = nil
         }
 
         /// Programs that can be replayed, in file-name order.
@@ -149,7 +170,9 @@ public enum Reproduction {
         for name in names.sorted() where name.hasSuffix(".json") {
             let url = folder.appendingPathComponent(name)
             do {
-                corpus.entries.append(Corpus.Entry(file: PackFiles.display(url), program: try read(contentsOf: url)))
+                let (program, origin, property) = try readEntry(contentsOf: url)
+                corpus.entries.append(Corpus.Entry(file: PackFiles.display(url), program: program, origin: origin,
+                                                   property: property))
             } catch {
                 switch error {
                 case .badInput(let problem): corpus.skipped.append(problem)
@@ -165,6 +188,15 @@ public enum Reproduction {
     /// - Throws: `.badInput` naming the file (and line, for JSON syntax)
     ///   and what is wrong with it.
     public static func read(contentsOf url: URL) throws(RulebenchError) -> FuzzProgram {
+        try readEntry(contentsOf: url).program
+    }
+
+    /// Reads one corpus file with the origin and the property it records (nil when it records none).
+    ///
+    /// - Throws: `.badInput` naming the file (and line, for JSON syntax)
+    ///   and what is wrong with it.
+    public static func readEntry(contentsOf url: URL) throws(RulebenchError)
+        -> (program: FuzzProgram, origin: FindingOrigin?, property: FuzzFinding.Property?) {
         let file = PackFiles.display(url)
         func bad(_ message: String) -> RulebenchError { .badInput(InputProblem(message, file: file)) }
         // A FIFO or a device would block or never end; a huge file would eat memory.
@@ -184,13 +216,15 @@ public enum Reproduction {
             throw bad("not a corpus entry: \(error)")
         }
         do {
-            return try decode(value)
+            var property: FuzzFinding.Property?
+            if case .string(let name)? = value["property"] { property = FuzzFinding.Property(rawValue: name) }
+            return (try decode(value), FindingOrigin(value), property)
         } catch {
             throw bad("not a usable corpus entry: \(error.reason); fix the file or delete it")
         }
     }
 
-    static func encode(_ program: FuzzProgram, property: FuzzFinding.Property) -> String {
+    static func encode(_ program: FuzzProgram, property: FuzzFinding.Property, origin: FindingOrigin? = nil) -> String {
         func call(_ c: ActionCall) -> JSONValue {
             .object([("action", .string(c.name)), ("params", JSONValue(table(c.params)))])
         }
@@ -203,10 +237,15 @@ public enum Reproduction {
             case .undoTurn: return .object([("undo", .string("turn"))])
             }
         }
-        return JSONValue.object([
+        var members: [(String, JSONValue)] = [
             ("property", .string(property.rawValue)), ("pack", .string(program.pack)), ("seed", .int(program.seed)),
             ("options", JSONValue(table(program.options))), ("steps", .array(steps)),
-        ]).serialized() + "\n"
+        ]
+        if let origin {
+            members.append(("foundBy", .string(origin.command)))
+            if let shard = origin.shard { members.append(("shard", .string(shard))) }
+        }
+        return JSONValue.object(members).serialized() + "\n"
     }
 
     /// Why a JSON value is not a program.
@@ -249,6 +288,32 @@ public enum Reproduction {
             else { throw DecodeError(reason: "step \(index + 1) is not {\"do\": ...}, {\"try\": ...}, {\"undo\": N} or {\"redo\": N}") }
         }
         return FuzzProgram(pack: pack, seed: seed, options: ActionCall.params(from: value["options"]?.stateValue), steps: steps)
+    }
+}
+
+/// Where a finding came from: the fuzz command that found it, which finds
+/// it again when run as written (the same seed, search, depth and shard,
+/// and `--runs` up to the run that found it), and the shard, when the
+/// session was one of several. Fuzz writes it into each corpus entry
+/// (`foundBy`, `shard`) and each reproduction's header; `corpus merge`
+/// carries it over.
+public struct FindingOrigin: Sendable, Hashable {
+    /// The command, as a shell would take it.
+    public var command: String
+    /// "K/N" when the session was shard K of N.
+    public var shard: String?
+
+    /// An origin from its parts.
+    public init(command: String, shard: String? = nil) {
+        self.command = command
+        self.shard = shard
+    }
+
+    /// The origin a corpus entry records; nil when it records none.
+    init?(_ value: JSONValue) {
+        guard case .string(let command)? = value["foundBy"] else { return nil }
+        self.command = command
+        if case .string(let shard)? = value["shard"] { self.shard = shard }
     }
 }
 
