@@ -24,5 +24,5 @@ if ! python3 -m venv "$folder" >/dev/null 2>&1; then
         && python3 -m venv "$folder" >/dev/null 2>&1 || warn "cannot make a Python virtual environment"
 fi
 echo "Installing ${packages[*]} into $folder..."
-timeout 300 "$folder/bin/python" -m pip install --quiet --disable-pip-version-check "${packages[@]}" \
+timeout 300 "$folder/bin/python" -m pip install --quiet --disable-pip-version-check --retries 1 --timeout 20 "${packages[@]}" \
     || warn "pip could not install ${packages[*]}"

@@ -36,6 +36,13 @@ struct FuzzCommand: ParsableCommand {
             with a note. Progress goes to standard error: a line redrawn in place on a \
             terminal, one line every \(Int(FuzzCommand.pipedProgressInterval)) seconds when piped (CI logs).
 
+            Shards (--shard K/N, one per machine of a CI matrix): run i is shard (i mod N) + 1's, and its \
+            seeds come from --seed and i alone, so shards never make the same run; with --search uniform and \
+            --runs R the N shards together play exactly the unsharded session. Guided shards split the runs \
+            the same way, but shard 1 alone sweeps, and each builds on its own kept runs. A shard's findings \
+            name it and the command that finds them again; `rulebench corpus merge` merges the shards' \
+            corpora, one program per bug.
+
             Exit codes: 0 no finding; 1 findings; 2 bad input (a pack that does not load, bad arguments, \
             an --out, --corpus or --coverage that cannot be written, or a finding that could not be \
             written); 130 / 143 stopped by SIGINT / SIGTERM.
@@ -77,7 +84,7 @@ struct FuzzCommand: ParsableCommand {
     @Flag(help: "Go on after the first finding and collect more, one per distinct bug (property, blamed action, file:line).")
     var keepGoing = false
 
-    @Option(help: "Run only shard K of N (K/N, 1-based): runs whose index mod N is K-1.")
+    @Option(help: "Run only shard K of N (K/N, 1-based): runs whose index mod N is K-1 (see Shards below).")
     var shard: String = "1/1"
 
     @Option(help: "Corpus folder of failing programs, replayed first (default .rulebench/corpus/PACK).")
