@@ -78,20 +78,11 @@ final class CITemplateTests: XCTestCase {
     func testWorkflowStepsForThreeShardsReportAPlantedBugExactlyOnce() throws {
         let binary = try RulebenchCommand.binary()
         let workflow = try Workflow(Self.workflow)
-        let mutant = try XCTUnwrap(try PlantedBugTests.mutants().first { $0.name == "step undo off by one" })
         var runner = StepRunner(binary: binary, scratch: scratch, env: workflow.env)
         runner.env["PACK"] = "packs/planted"
         runner.env["SHARDS"] = "3"
-        runner.env["FUZZ_SECONDS"] = "1"
-        runner.prepare = { workspace in
-            let pack = workspace.appendingPathComponent("packs/planted")
-            try FileManager.default.createDirectory(at: pack.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("rules/template"), to: pack)
-            let file = pack.appendingPathComponent(mutant.file)
-            let text = try String(contentsOf: file, encoding: .utf8)
-            XCTAssertTrue(text.contains(mutant.original))
-            try text.replacingOccurrences(of: mutant.original, with: mutant.mutated).write(to: file, atomically: true, encoding: .utf8)
-        }
+        runner.env["FUZZ_SECONDS"] = "0.5"
+        runner.prepare = { workspace in try Self.plantBug(at: workspace.appendingPathComponent("packs/planted")) }
 
         var shardsThatFound = 0
         for shard in 1...3 {
@@ -127,7 +118,107 @@ final class CITemplateTests: XCTestCase {
         XCTAssertTrue(fuzz.result.output.contains("corpus: 1 known findings replayed, 1 still fail"), fuzz.result.output)
     }
 
+    /// The GitLab template's fuzz job for CI_NODE_INDEX 1 to 3 of 3, then
+    /// its merge job, their scripts run with bash as GitLab's runner does
+    /// (one shell, `-eo pipefail`); every shard's artifacts land in the
+    /// merge job's folder, as GitLab extracts them there.
+    func testGitLabScriptsForThreeShardsReportAPlantedBugExactlyOnce() throws {
+        let binary = try RulebenchCommand.binary()
+        let root = try XCTUnwrap(try Yams.load(yaml: String(contentsOf: Self.gitlab, encoding: .utf8)) as? [String: Any])
+        func script(_ job: String) throws -> String {
+            let lines = try XCTUnwrap((root[job] as? [String: Any])?["script"] as? [String], "no script in \(job)")
+            return lines.joined(separator: "\n")
+        }
+        var env = ProcessInfo.processInfo.environment
+        env["PACK"] = "packs/planted"
+        env["FUZZ_SECONDS"] = "0.5"
+        env["CI_NODE_TOTAL"] = "3"
+        let merged = scratch.appendingPathComponent("merge")
+        try prepareWorkspace(merged, binary: binary)
+        for shard in 1...3 {
+            let workspace = scratch.appendingPathComponent("fuzz-\(shard)")
+            try prepareWorkspace(workspace, binary: binary)
+            env["CI_NODE_INDEX"] = "\(shard)"
+            let fuzz = try Shell.run(URL(fileURLWithPath: "/bin/bash"), ["-eo", "pipefail", "-c", try script("fuzz")],
+                                     in: workspace, environment: env)
+            XCTAssertEqual(fuzz.status, 1, fuzz.output)
+            XCTAssertTrue(fuzz.output.contains("--shard \(shard)/3"), fuzz.output)
+            try FileManager.default.createDirectory(at: merged.appendingPathComponent("shards"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: workspace.appendingPathComponent("shards/\(shard)"),
+                                             to: merged.appendingPathComponent("shards/\(shard)"))
+        }
+        let merge = try Shell.run(URL(fileURLWithPath: "/bin/bash"), ["-eo", "pipefail", "-c", try script("merge")],
+                                  in: merged, environment: env)
+        XCTAssertEqual(merge.status, 1, merge.output)
+        XCTAssertEqual(merge.stdout.components(separatedBy: "FINDING:").count - 1, 1, merge.output)
+        XCTAssertEqual(merge.stdout.components(separatedBy: "reproduce it with rulebench run rulebench-findings/").count - 1, 1,
+                       merge.output)
+        XCTAssertEqual(try jsonFiles(in: merged.appendingPathComponent("rulebench-corpus")).count, 1)
+    }
+
+    /// The Kubernetes Jobs' scripts, run here for indexes 0 to 2 of 3 with
+    /// a folder standing in for the volume: the merge reports the planted
+    /// bug once and clears the shards' folders.
+    func testKubernetesScriptsForThreeShardsReportAPlantedBugExactlyOnce() throws {
+        let binary = try RulebenchCommand.binary()
+        func container(_ file: URL) throws -> (script: String, env: [String: String]) {
+            let documents = try Yams.load_all(yaml: String(contentsOf: file, encoding: .utf8)).compactMap { $0 as? [String: Any] }
+            let job = try XCTUnwrap(documents.first { $0["kind"] as? String == "Job" })
+            let spec = try XCTUnwrap(((job["spec"] as? [String: Any])?["template"] as? [String: Any])?["spec"] as? [String: Any])
+            let first = try XCTUnwrap((spec["containers"] as? [[String: Any]])?.first)
+            var env: [String: String] = [:]
+            for item in first["env"] as? [[String: Any]] ?? [] { env["\(item["name"]!)"] = "\(item["value"]!)" }
+            return (try XCTUnwrap((first["args"] as? [String])?.first), env)
+        }
+        let data = scratch.appendingPathComponent("volume")
+        let work = scratch.appendingPathComponent("work")
+        try prepareWorkspace(work, binary: binary)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = work.appendingPathComponent("bin").path + ":" + (environment["PATH"] ?? "")
+        let fuzz = try container(Self.kubernetes[0])
+        XCTAssertEqual(fuzz.env["SHARDS"], "8")
+        environment.merge(fuzz.env) { $1 }
+        environment["PACK"] = "packs/planted"
+        environment["SHARDS"] = "3"
+        environment["FUZZ_SECONDS"] = "0.5"
+        for index in 0..<3 {
+            environment["JOB_COMPLETION_INDEX"] = "\(index)"
+            let result = try Shell.run(URL(fileURLWithPath: "/bin/sh"), ["-c", fuzz.script.replacingOccurrences(of: "/data", with: data.path)],
+                                       in: work, environment: environment)
+            XCTAssertEqual(result.status, 1, result.output)
+            XCTAssertTrue(result.output.contains("--shard \(index + 1)/3"), result.output)
+        }
+        let merge = try container(Self.kubernetes[1])
+        let result = try Shell.run(URL(fileURLWithPath: "/bin/sh"), ["-c", merge.script.replacingOccurrences(of: "/data", with: data.path)],
+                                   in: work, environment: environment)
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertEqual(result.stdout.components(separatedBy: "FINDING:").count - 1, 1, result.output)
+        XCTAssertEqual(try jsonFiles(in: data.appendingPathComponent("corpus")).count, 1)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("findings").path).count, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: data.appendingPathComponent("shards").path))
+    }
+
     // MARK: Helpers
+
+    /// A copy of the template pack at `folder` with the planted bug
+    /// `step undo off by one` of Benchmarks/mutants.json.
+    static func plantBug(at folder: URL) throws {
+        let mutant = try XCTUnwrap(try PlantedBugTests.mutants().first { $0.name == "step undo off by one" })
+        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: repository.appendingPathComponent("rules/template"), to: folder)
+        let file = folder.appendingPathComponent(mutant.file)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertTrue(text.contains(mutant.original))
+        try text.replacingOccurrences(of: mutant.original, with: mutant.mutated).write(to: file, atomically: true, encoding: .utf8)
+    }
+
+    /// A job's folder as the build job leaves it: bin/rulebench and the planted pack at packs/planted.
+    private func prepareWorkspace(_ folder: URL, binary: URL) throws {
+        let bin = folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("rulebench"), withDestinationURL: binary)
+        try Self.plantBug(at: folder.appendingPathComponent("packs/planted"))
+    }
 
     /// A validator on PATH or in .build/ci-tools/bin; skips (with a message) when neither has it.
     private func validator(_ name: String) throws -> URL {
