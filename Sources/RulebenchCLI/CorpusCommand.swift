@@ -64,6 +64,16 @@ struct CorpusMergeCommand: ParsableCommand {
             complain("\(error)")
             throw Outcome.badInput.exitCode
         }
+        // A DIR that is a file is a mistake; a missing one (a CI glob that matched no shard) is an empty corpus, said so.
+        for input in inputs {
+            var isFolder: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) {
+                complain("note: \(input) does not exist; merged as an empty corpus")
+            } else if !isFolder.boolValue {
+                complain("\(input) is a file, not a corpus folder; give the folder fuzz's --corpus wrote")
+                throw Outcome.badInput.exitCode
+            }
+        }
         var merge = CorpusMerge(inputs: ([output] + inputs).map { URL(fileURLWithPath: $0) })
         merge.keepFixed = keepFixed
         merge.configuration.printHandler = { _ in }

@@ -238,7 +238,8 @@ struct FuzzCommand: ParsableCommand {
 
     /// The progress line: runs and time against their limits, speed, findings.
     private func status(_ state: Fuzzer.Progress) -> String {
-        var parts = ["fuzz \(pack): run \(state.runs)" + (state.runLimit.map { "/\($0)" } ?? "")]
+        let shardPart = shard == "1/1" ? "" : " shard \(shard)"
+        var parts = ["fuzz \(pack)\(shardPart): run \(state.runs)" + (state.runLimit.map { "/\($0)" } ?? "")]
         if let limit = state.timeLimit { parts.append(String(format: "%.0f/%.0f s", state.elapsed, limit)) }
         parts.append("steps \(state.steps)")
         parts.append("\(Int(state.stepsPerSecond)) steps/s")
@@ -310,7 +311,9 @@ struct FuzzCommand: ParsableCommand {
             return .object(members)
         })
         return JSONValue.object([
-            ("pack", .string(pack)), ("seed", .int(Int64(bitPattern: seed))), ("runs", .int(Int64(progress.runs))),
+            ("pack", .string(pack)), ("seed", .int(Int64(bitPattern: seed))),
+            ("shard", fuzzer.options.shard.count > 1 ? .string("\(fuzzer.options.shard.index)/\(fuzzer.options.shard.count)") : .null),
+            ("runs", .int(Int64(progress.runs))),
             ("steps", .int(Int64(progress.steps))), ("seconds", .double(progress.elapsed)),
             ("stepsPerSecond", .double(progress.stepsPerSecond)), ("interrupted", .bool(wasInterrupted)),
             ("duplicates", .int(Int64(progress.duplicates))),

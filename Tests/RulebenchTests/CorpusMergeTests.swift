@@ -155,6 +155,12 @@ final class CorpusMergeTests: XCTestCase {
 
         let bad = try RulebenchCommand.run(["corpus", "merge", "a/\(try FileManager.default.contentsOfDirectory(atPath: scratch.appendingPathComponent("a").path)[0])", "b"], in: scratch)
         XCTAssertEqual(bad.status, 2, "OUT is a file: \(bad.output)")
+        let fileInput = try RulebenchCommand.run(["corpus", "merge", "merged", "findings/\(scenarios[0])"], in: scratch)
+        XCTAssertEqual(fileInput.status, 2, "a DIR that is a file: \(fileInput.output)")
+        XCTAssertTrue(fileInput.stderr.contains("is a file, not a corpus folder"), fileInput.stderr)
+        let missing = try RulebenchCommand.run(["corpus", "merge", "merged", "shards/*/corpus"], in: scratch)
+        XCTAssertEqual(missing.status, 1, missing.output)
+        XCTAssertTrue(missing.stderr.contains("shards/*/corpus does not exist; merged as an empty corpus"), missing.stderr)
 
         try plant(false)
         let clean = try RulebenchCommand.run(["corpus", "merge", "merged"], in: scratch)
@@ -227,6 +233,7 @@ final class FuzzShardTests: XCTestCase {
             return XCTFail(first.stdout)
         }
         XCTAssertEqual(finding["shard"], .string("2/3"))
+        XCTAssertEqual(report["shard"], .string("2/3"))
         XCTAssertEqual(run % 3, 1, "run \(run) is shard 2's")
         XCTAssertEqual(command, "rulebench fuzz planted --seed 1 --search uniform --depth 20 --shard 2/3 --runs \(run + 1)")
         guard case .string(let scenario)? = finding["scenario"] else { return XCTFail(first.stdout) }
