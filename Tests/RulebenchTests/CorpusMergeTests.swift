@@ -213,6 +213,30 @@ final class FuzzShardTests: XCTestCase {
         XCTAssertNotEqual(programs[1], programs[2])
     }
 
+    /// The command a finding names reads back, through a shell, as the
+    /// session's arguments: a pack path with a space, options of each type.
+    func testTheOriginCommandQuotesWhatAShellWouldSplit() throws {
+        var options = Fuzzer.Options(pack: "my packs/it's")
+        options.seed = 7
+        options.shard = (3, 4)
+        options.setupOptions = ["players": .int(3), "title": .string("a b"), "count": .string("12"), "fast": .bool(true)]
+        options.keepGoing = true
+        let fuzzer = Fuzzer(options: options)
+        let report = Fuzzer.Report(finding: FuzzFinding(property: .undoRestores, stepIndex: 0, message: "", differences: [], blame: nil),
+                                   original: FuzzProgram(pack: "x", seed: 0, options: [:], steps: []),
+                                   shrunk: FuzzProgram(pack: "x", seed: 0, options: [:], steps: []), outcomes: [],
+                                   shrinkSeconds: 0, shrinkAttempts: 0, stepsToDetection: 0, run: 10)
+        let origin = fuzzer.origin(of: report)
+        XCTAssertEqual(origin.shard, "3/4")
+        let words = try Shell.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "printf '%s\\n' " + origin.command]).stdout
+            .split(separator: "\n").map(String.init)
+        XCTAssertEqual(words, ["rulebench", "fuzz", "my packs/it's", "--seed", "7", "--search", "guided", "--depth", "100",
+                               "--option", "count=\"12\"", "--option", "fast=true", "--option", "players=3",
+                               "--option", "title=a b", "--shard", "3/4", "--runs", "11", "--keep-going"])
+        // Each option reads back as the value it was.
+        XCTAssertEqual(StateValue(argument: "\"12\""), .string("12"))
+    }
+
     func testAShardsFindingNamesItsShardAndTheCommandThatFindsItAgain() throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rulebench-shard-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
