@@ -24,7 +24,9 @@ struct CorpusMergeCommand: ParsableCommand {
             that no longer fails is dropped (the bug was fixed), unless --keep-fixed keeps it as a \
             regression test because it reaches lines of the pack's Lua that no kept program reaches. \
             OUT is left holding exactly the merged corpus: its other corpus files are removed, after the \
-            new ones are written. A file that cannot be read is named and left alone.
+            new ones are written. A file that cannot be read is named and left alone. Each program is \
+            replayed with the pack its file names, as fuzz was given it (a name under rules/, or a path): \
+            run the merge from the folder the shards ran in.
 
             --findings DIR writes each bug as a scenario file that `rulebench run` fails on, its header \
             naming the shard and the fuzz command that found it.
