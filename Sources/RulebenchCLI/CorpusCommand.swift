@@ -57,6 +57,13 @@ struct CorpusMergeCommand: ParsableCommand {
     @Flag(help: "Write a JSON report to standard output.")
     var json = false
 
+    func validate() throws {
+        // An empty path would be the working folder, whose corpus files the merge would rewrite.
+        if output.isEmpty { throw ValidationError("OUT is empty; give the merged corpus's folder") }
+        if inputs.contains("") { throw ValidationError("a DIR is empty; give corpus folders") }
+        if findings?.isEmpty == true { throw ValidationError("--findings is empty; give a folder") }
+    }
+
     func run() throws {
         let outputFolder = OutputFolder(path: output, purpose: "the merged corpus")
         do {

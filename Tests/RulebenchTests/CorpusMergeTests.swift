@@ -155,6 +155,11 @@ final class CorpusMergeTests: XCTestCase {
 
         let bad = try RulebenchCommand.run(["corpus", "merge", "a/\(try FileManager.default.contentsOfDirectory(atPath: scratch.appendingPathComponent("a").path)[0])", "b"], in: scratch)
         XCTAssertEqual(bad.status, 2, "OUT is a file: \(bad.output)")
+        for arguments in [["", "a"], ["merged", ""], ["merged", "a", "--findings", ""]] {
+            let empty = try RulebenchCommand.run(["corpus", "merge"] + arguments, in: scratch)
+            XCTAssertEqual(empty.status, 2, "\(arguments): \(empty.output)")
+            XCTAssertTrue(empty.stderr.contains("is empty"), empty.stderr)
+        }
         let fileInput = try RulebenchCommand.run(["corpus", "merge", "merged", "findings/\(scenarios[0])"], in: scratch)
         XCTAssertEqual(fileInput.status, 2, "a DIR that is a file: \(fileInput.output)")
         XCTAssertTrue(fileInput.stderr.contains("is a file, not a corpus folder"), fileInput.stderr)
