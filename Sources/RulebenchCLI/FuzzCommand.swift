@@ -155,8 +155,7 @@ struct FuzzCommand: ParsableCommand {
         }
         // The pack's name comes from its pack.lua, so it is made a safe folder name.
         let corpusPath = corpus ?? ".rulebench/corpus/\(info.fileName)"
-        let shardName = options.shard.count > 1 ? "\(options.shard.index)/\(options.shard.count)" : nil
-        var writer = FindingWriter(corpus: corpusPath, out: out, pack: pack, seed: seed, shard: shardName)
+        var writer = FindingWriter(corpus: corpusPath, out: out, pack: pack, seed: seed, shard: options.shardName)
         // Outputs that cannot be written are found now, not after an hour of fuzzing.
         do {
             try writer.checkFolders()
@@ -182,12 +181,12 @@ struct FuzzCommand: ParsableCommand {
             findingsShown = state.findings
             guard pacer.isDue(at: clock()) || news else { return }
             if stderrIsTerminal {
-                FileHandle.standardError.write(Data(("\r\(status(state))   ").utf8))
+                FileHandle.standardError.write(Data(("\r\(status(state, shard: options.shardName))   ").utf8))
             } else {
-                FileHandle.standardError.write(Data((status(state) + "\n").utf8))
+                FileHandle.standardError.write(Data((status(state, shard: options.shardName) + "\n").utf8))
             }
         }
-        if stderrIsTerminal && !json { FileHandle.standardError.write(Data("\r\(status(progress))   \n".utf8)) }
+        if stderrIsTerminal && !json { FileHandle.standardError.write(Data("\r\(status(progress, shard: options.shardName))   \n".utf8)) }
         reports += found
 
         let reached = try writeCoverage(of: fuzzer)
@@ -237,8 +236,8 @@ struct FuzzCommand: ParsableCommand {
     }
 
     /// The progress line: runs and time against their limits, speed, findings.
-    private func status(_ state: Fuzzer.Progress) -> String {
-        let shardPart = shard == "1/1" ? "" : " shard \(shard)"
+    private func status(_ state: Fuzzer.Progress, shard name: String?) -> String {
+        let shardPart = name.map { " shard \($0)" } ?? ""
         var parts = ["fuzz \(pack)\(shardPart): run \(state.runs)" + (state.runLimit.map { "/\($0)" } ?? "")]
         if let limit = state.timeLimit { parts.append(String(format: "%.0f/%.0f s", state.elapsed, limit)) }
         parts.append("steps \(state.steps)")
@@ -312,7 +311,7 @@ struct FuzzCommand: ParsableCommand {
         })
         return JSONValue.object([
             ("pack", .string(pack)), ("seed", .int(Int64(bitPattern: seed))),
-            ("shard", fuzzer.options.shard.count > 1 ? .string("\(fuzzer.options.shard.index)/\(fuzzer.options.shard.count)") : .null),
+            ("shard", fuzzer.options.shardName.map { .string($0) } ?? .null),
             ("runs", .int(Int64(progress.runs))),
             ("steps", .int(Int64(progress.steps))), ("seconds", .double(progress.elapsed)),
             ("stepsPerSecond", .double(progress.stepsPerSecond)), ("interrupted", .bool(wasInterrupted)),

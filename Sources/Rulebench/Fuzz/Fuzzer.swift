@@ -52,6 +52,11 @@ public struct Fuzzer {
         /// Options for fuzzing `pack`, every other setting at its default.
         public init(pack: String) { self.pack = pack }
 
+        /// "K/N" when the session is one shard of several, nil when it is the whole session.
+        public var shardName: String? {
+            shard.count > 1 ? "\(shard.index)/\(shard.count)" : nil
+        }
+
         /// The run count the session stops at, nil when only time limits it.
         public var runLimit: Int? {
             runs ?? (timeLimit == nil ? Self.defaultRuns : nil)
@@ -179,7 +184,7 @@ public struct Fuzzer {
         for (key, value) in options.setupOptions.sorted(by: { $0.key < $1.key }) {
             words += ["--option", ShellWord.quoted("\(key)=\(ShellWord.argument(value))")]
         }
-        let shard = options.shard.count > 1 ? "\(options.shard.index)/\(options.shard.count)" : nil
+        let shard = options.shardName
         if let shard { words += ["--shard", shard] }
         words += ["--runs", "\((report.run ?? 0) + 1)"]
         if options.keepGoing { words.append("--keep-going") }
