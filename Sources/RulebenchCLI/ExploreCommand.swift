@@ -12,10 +12,14 @@ struct ExploreCommand: ParsableCommand {
             verified strictly, so a pack that explores cleanly undoes exactly along every path. The counts \
             end early, at a depth of 0, when no action sequence is that long. The number of sequences grows \
             exponentially with the depth, so --depth is at most \(ExploreCommand.maximumDepth). Ctrl-C or \
-            SIGTERM stops the walk and prints the partial counts (exit 130 or 143).
+            SIGTERM stops the walk and prints the partial counts (exit 130 or 143). --unique also counts the \
+            distinct states at each depth (sequences that reach the same state hash are one state), which \
+            shows how much a transposition table saves (`rulebench solve`); it keeps every distinct state, \
+            at most --max-states of them.
 
             Example:
               rulebench explore template --depth 4 --option players=3
+              rulebench explore template --depth 4 --unique
             """
     )
 
@@ -36,6 +40,12 @@ struct ExploreCommand: ParsableCommand {
     @Option(name: .customLong("option"), help: "A setup option, key=value (repeatable).")
     var setupOptions: [String] = []
 
+    @Flag(help: "Count the distinct states at each depth too.")
+    var unique = false
+
+    @Option(help: ArgumentHelp("With --unique: the most distinct states kept (about 40 bytes each).", valueName: "n"))
+    var maxStates = Solver.Options.defaultMaxStates
+
     func validate() throws {
         guard (1...Self.maximumDepth).contains(depth) else {
             throw ValidationError("--depth must be from 1 to \(Self.maximumDepth), got \(depth): the number of sequences grows exponentially with the depth, so start small (4 to 8) and go up")
@@ -49,6 +59,7 @@ struct ExploreCommand: ParsableCommand {
             var configuration = Game.Configuration()
             configuration.printHandler = { _ in }
             configuration.animationSources = false
+            if unique { configuration.memoryCap += maxStates * 64 }
             game = try Game(pack: pack, options: try parsePairs(setupOptions, what: "--option"), seed: seed, configuration: configuration)
         } catch let error as RulebenchError {
             complain("\(error)")
@@ -56,9 +67,12 @@ struct ExploreCommand: ParsableCommand {
         }
         let start = Date()
         do {
-            let counts = try Explorer(game: game, depth: depth).run(shouldStop: { wasInterrupted })
+            let counts = try Explorer(game: game, depth: depth, distinctBound: unique ? maxStates : nil).run(shouldStop: { wasInterrupted })
             let seconds = Date().timeIntervalSince(start)
-            for (level, nodes) in counts.nodes.enumerated() { print("depth \(level + 1): \(nodes)") }
+            for (level, nodes) in counts.nodes.enumerated() {
+                let distinct = counts.distinct.map { "  (\($0[level]) distinct)" } ?? ""
+                print("depth \(level + 1): \(nodes)" + distinct)
+            }
             print("total \(counts.total) nodes in \(String(format: "%.2f", seconds)) s (\(Int(Double(counts.total) / max(seconds, 1e-9))) nodes/s), every undo verified")
             if wasInterrupted {
                 complain("interrupted: the counts are partial")

@@ -18,6 +18,7 @@ struct RulebenchTool: ParsableCommand {
             FuzzCommand.self,
             CorpusCommand.self,
             ExploreCommand.self,
+            SolveCommand.self,
             TimelineCommand.self,
             StateCommand.self,
             ReplayCommand.self,

@@ -6,6 +6,8 @@ import Foundation
 /// - syntax and load errors, with file and line (errors);
 /// - setup failing for the pack's declared options, and invariants failing
 ///   on the initial state (errors);
+/// - goals that fail, write to the state or answer something other than
+///   true or false, in any state the sampling reaches (errors);
 /// - actions with no `legal` function that no other action queues as a
 ///   subaction, which play, explore and the fuzzer can never choose (warnings);
 /// - `act:sub` of an action the pack does not have (errors); an action other
@@ -207,6 +209,7 @@ public struct PackChecker {
             if !problems.contains(where: { $0.file == problem.file && $0.line == problem.line }) { problems.append(problem) }
         }
         for move in 0...options.depth {
+            lintGoals(game, context: "seed \(seed), after \(move) move\(move == 1 ? "" : "s")", report: report)
             let calls: [ActionCall]
             do {
                 calls = try game.legalActions()
@@ -239,6 +242,18 @@ public struct PackChecker {
             guard move < options.depth, !good.isEmpty else { return }
             let chosen = good[random.below(good.count)]
             do { try game.perform(chosen) } catch { return }
+        }
+    }
+
+    /// Runs every goal of the pack in the current state: each must answer
+    /// true or false without failing or writing (it runs read-only).
+    private func lintGoals(_ game: Game, context: String, report: (PackProblem) -> Void) {
+        for goal in game.pack.goals {
+            do {
+                _ = try game.goalHolds(goal)
+            } catch {
+                report(failureProblem(error, game: game, during: "goal '\(goal)'", context: context))
+            }
         }
     }
 

@@ -8,7 +8,7 @@ import Foundation
 ///     3                      perform action 3 of the list
 ///     step token=p1          perform an action by name (values as on the command line)
 ///     undo | undo N | undo turn    redo | redo N
-///     history | state [PATH] | hash | timeline | board | actions | save FILE[.yaml] | help | quit
+///     history | state [PATH] | hash | timeline | board | actions | goal [NAME] | save FILE[.yaml] | help | quit
 ///
 /// Errors (a rejected action, a typo, a rule's script error) are shown and
 /// the session goes on. Input and output are plain text, so the session runs
@@ -94,6 +94,8 @@ public final class PlaySession {
             showBoard()
         case "actions", "legal", "list":
             showActions()
+        case "goal", "goals":
+            showGoals(rest)
         case "do":
             if let name = rest.first {
                 perform(name: name, rest.dropFirst())
@@ -234,6 +236,33 @@ public final class PlaySession {
             fail(error.description)
         } catch {
             fail("\(error)")
+        }
+    }
+
+    /// `goal NAME`: whether that goal of the pack holds now; `goal`: every goal.
+    private func showGoals(_ arguments: [String]) {
+        let goals = game.pack.goals
+        guard arguments.count <= 1 else { return fail("`goal` takes one goal name, like goal won") }
+        guard !goals.isEmpty else {
+            return fail("the pack declares no goals (pack.lua: goals = { name = function(game) return ... end })")
+        }
+        do {
+            if let name = arguments.first {
+                guard goals.contains(name) else {
+                    return fail("unknown goal '\(name)'" + Suggestion.hint(for: name, in: goals) + " (goals: \(goals.joined(separator: ", ")))")
+                }
+                say("goal \(name): " + (try game.goalHolds(name) ? "holds" : "does not hold"))
+            } else {
+                for goal in goals {
+                    do {
+                        say("goal \(goal): " + (try game.goalHolds(goal) ? "holds" : "does not hold"))
+                    } catch {
+                        fail("goal \(goal): " + PlaySession.explain(error))
+                    }
+                }
+            }
+        } catch {
+            fail(PlaySession.explain(error))
         }
     }
 
@@ -421,6 +450,7 @@ public final class PlaySession {
           hash                   the state hash, as a scenario's expect: { hash: ... } takes it
           timeline               the animation of the last action (or undo) as a chart
           board | actions        show the board, or the legal actions, again
+          goal [NAME]            whether a goal of the pack holds now (every goal without NAME)
           save FILE              save the history as JSON (rulebench replay FILE checks it)
           save FILE.yaml         save the session as a scenario expecting the final state's hash
                                  (rulebench run FILE.yaml checks it)

@@ -285,6 +285,16 @@ public final class Game {
         try kernel.checkInvariants()
     }
 
+    /// Whether the pack's goal `name` (from `goals` in pack.lua) holds now.
+    /// The goal runs with the state read-only, as invariants do.
+    ///
+    /// - Throws: `.badInput` for a goal the pack does not declare (naming
+    ///   those it does), `.script` for a goal that fails or returns
+    ///   something other than true or false (with its file and line).
+    public func goalHolds(_ name: String) throws(RulebenchError) -> Bool {
+        try kernel.goalHolds(name)
+    }
+
     /// The pack's text picture of the board ("" when it has no `render`).
     public func render() throws(RulebenchError) -> String {
         try kernel.render()

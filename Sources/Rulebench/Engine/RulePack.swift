@@ -20,6 +20,9 @@ public struct PackInfo: Sendable {
     public var optionTypes: [String: String] = [:]
     /// Invariant names, in the order they run.
     public let invariants: [String]
+    /// Goal names (`goals` in pack.lua), sorted: what `solve`, `play` and
+    /// scenarios' `expect: { goal: NAME }` may ask about.
+    public let goals: [String]
     /// Whether the pack has `render` and `setup`.
     public let hasRender: Bool
     public let hasSetup: Bool
@@ -98,6 +101,7 @@ extension PackInfo {
         options = ActionCall.params(from: value?["options"])
         for entry in value?["optiontypes"]?.sortedEntries ?? [] { optionTypes[entry.key.description] = entry.value.stringValue ?? "any" }
         invariants = value?["invariants"]?.listItems?.compactMap(\.stringValue) ?? []
+        goals = value?["goals"]?.listItems?.compactMap(\.stringValue) ?? []
         hasRender = value?["render"]?.boolValue ?? false
         hasSetup = value?["setup"]?.boolValue ?? false
         description = value?["description"]?.stringValue

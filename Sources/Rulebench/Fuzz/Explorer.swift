@@ -17,6 +17,10 @@ public struct Explorer {
         /// first length no sequence reaches (every longer length is 0 too),
         /// and it is shorter when the walk was stopped.
         public var nodes: [Int]
+        /// With `distinctBound`: `distinct[d]` is the number of different
+        /// states among the sequences of length d + 1 (equal state hashes
+        /// are one state), one entry per entry of `nodes`.
+        public var distinct: [Int]?
         /// Total perform+undo pairs.
         public var total: Int { nodes.reduce(0, +) }
 
@@ -39,11 +43,16 @@ public struct Explorer {
     public let game: Game
     /// The longest action sequences counted.
     public let depth: Int
+    /// When set, distinct states are counted per depth too, keeping at
+    /// most this many state hashes (the walk fails past it).
+    public let distinctBound: Int?
 
-    /// A walk of `game` from its current state, `depth` actions deep.
-    public init(game: Game, depth: Int) {
+    /// A walk of `game` from its current state, `depth` actions deep;
+    /// with `distinctBound`, counting the distinct states at each depth.
+    public init(game: Game, depth: Int, distinctBound: Int? = nil) {
         self.game = game
         self.depth = depth
+        self.distinctBound = distinctBound
     }
 
     /// Walks the tree. Any failure (an undo mismatch, a legal action that
@@ -52,9 +61,13 @@ public struct Explorer {
     public func run(shouldStop: () -> Bool = { false }) throws(ExplorationFailure) -> Counts {
         var counts = Counts(nodes: [])
         var path: [ActionCall] = []
+        var distinct = DistinctStates()
         let start = game.history.cursor
+        if let distinctBound {
+            do { try game.kernel.resetDistinct(bound: distinctBound) } catch { throw ExplorationFailure(path: [], error: error) }
+        }
         do {
-            try walk(counts: &counts, path: &path, shouldStop: shouldStop)
+            try walk(counts: &counts, path: &path, distinct: &distinct, shouldStop: shouldStop)
         } catch {
             // An undo that throws a mismatch has still taken effect (the state
             // was repaired), so the loop ends; any other failure stops it.
@@ -67,14 +80,34 @@ public struct Explorer {
             throw error
         }
         counts.endAtFirstEmptyLevel()
+        if distinctBound != nil {
+            let inKernel: [Int]
+            do { inKernel = try game.kernel.distinctCounts() } catch { throw ExplorationFailure(path: [], error: error) }
+            // Each level is walked either here or in the kernel: one of the two counts is 0.
+            counts.distinct = counts.nodes.indices.map { level in
+                max(distinct.levels.indices.contains(level) ? distinct.levels[level].count : 0,
+                    inKernel.indices.contains(level) ? inKernel[level] : 0)
+            }
+        }
         return counts
+    }
+
+    /// The states reached at each level walked here, by hash.
+    private struct DistinctStates {
+        var levels: [Set<StateHash>] = []
+
+        mutating func add(_ hash: StateHash, at level: Int) {
+            while levels.count <= level { levels.append([]) }
+            levels[level].insert(hash)
+        }
     }
 
     /// Depth first, with a stack of the actions left to try at each level of
     /// the current path rather than recursion: a pack whose games never end,
     /// explored deep, would overflow the thread's stack. `shouldStop` is
     /// polled before each action; once it is true, every level is undone.
-    private func walk(counts: inout Counts, path: inout [ActionCall], shouldStop: () -> Bool) throws(ExplorationFailure) {
+    private func walk(counts: inout Counts, path: inout [ActionCall], distinct: inout DistinctStates,
+                      shouldStop: () -> Bool) throws(ExplorationFailure) {
         var pending: [ArraySlice<ActionCall>] = []
         if let first = try expand(level: 0, counts: &counts, path: path, shouldStop: shouldStop) { pending.append(first) }
         while let level = pending.indices.last {
@@ -87,6 +120,7 @@ public struct Explorer {
             path.append(call)
             do { try game.perform(call) } catch { throw ExplorationFailure(path: path, error: error) }
             counts.add(1, at: level)
+            if distinctBound != nil { distinct.add(game.stateHash, at: level) }
             if let next = try expand(level: level + 1, counts: &counts, path: path, shouldStop: shouldStop) {
                 pending.append(next)
             } else {
@@ -105,7 +139,8 @@ public struct Explorer {
         if depth - level <= Explorer.kernelDepth {
             let found: Kernel.Exploration
             do {
-                found = try game.kernel.explore(depth: depth - level, strict: game.configuration.strict)
+                found = try game.kernel.explore(depth: depth - level, strict: game.configuration.strict,
+                                                distinctBase: distinctBound == nil ? nil : level)
             } catch {
                 throw ExplorationFailure(path: path + error.path, error: error.error)
             }

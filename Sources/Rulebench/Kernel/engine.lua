@@ -1,4 +1,5 @@
--- The engine, in Lua: packs, actions, perform, undo, legal moves, invariants.
+-- The engine, in Lua: packs, actions, perform, undo, legal moves, invariants
+-- and goals.
 --
 -- Every operation Swift starts is two calls: the operation itself, run as a
 -- user call under the instruction budget and the memory cap, and then either
@@ -98,7 +99,8 @@ K.rulebench = R
 
 ---------------------------------------------------------------- loading packs
 local MANIFEST = { name = "string", version = "string", extends = "string", options = "table",
-                   setup = "function", invariants = "table", render = "function", description = "string" }
+                   setup = "function", invariants = "table", render = "function", description = "string",
+                   goals = "table" }
 local ACTION = { params = "table", legal = "function", check = "function", apply = "function",
                  undo = "function", animate = "function", sound = "string|function",
                  subanimations = "string", checkpoint = "boolean", description = "string",
@@ -167,10 +169,12 @@ local function definemanifest(pack)
   end
   checkfields(manifest, MANIFEST, chunkname, "the pack", pack.source)
   if type(manifest.name) ~= "string" then loadfail(chunkname, "the pack needs a 'name'") end
-  for name, f in next, manifest.invariants or {} do
-    if type(name) ~= "string" or type(f) ~= "function" then
-      loadfail(chunkname, "'invariants' maps names to functions (entry " .. K.show(name) .. " is not)",
-        fieldline(pack.source, type(name) == "string" and name or "invariants"))
+  for _, field in ipairs({ "invariants", "goals" }) do
+    for name, f in next, manifest[field] or {} do
+      if type(name) ~= "string" or type(f) ~= "function" then
+        loadfail(chunkname, "'" .. field .. "' maps names to functions (entry " .. K.show(name) .. " is not)",
+          fieldline(pack.source, type(name) == "string" and name or field))
+      end
     end
   end
   pack.manifest = manifest
@@ -322,7 +326,7 @@ local function describe(pack)
   local invariants = {}
   for i, inv in ipairs(pack.invariantlist) do invariants[i] = inv.name end
   return K.encode({ name = pack.name, version = pack.version, actions = actions, options = pack.options,
-                    optiontypes = pack.optiontypes,
+                    optiontypes = pack.optiontypes, goals = K.sortedkeys(pack.goals),
                     invariants = invariants, setup = pack.setup ~= nil, render = pack.render ~= nil,
                     description = pack.manifest.description })
 end
@@ -339,6 +343,7 @@ local function finish(id, baseid)
   local defaults, types = compileoptions(m.options or {}, pack.file, pack.source)
   pack.options = merged(base and base.options, defaults)
   pack.optiontypes = merged(base and base.optiontypes, types)
+  pack.goals = merged(base and base.goals, m.goals)
   pack.setup = m.setup or (base and base.setup)
   pack.render = m.render or (base and base.render)
   pack.actionnames = K.sortedkeys(pack.actions)
@@ -496,6 +501,28 @@ local function checkinvariants()
   end
 end
 
+-- Whether goal `name` of the pack holds now. A goal runs as an invariant
+-- does, with the state read-only, and answers true or false; anything
+-- else is the rule's mistake, reported with the goal's file and line.
+local function goalholds(name)
+  local goals = PACK.goals
+  local fn = goals[name]
+  if not fn then
+    local names = K.sortedkeys(goals)
+    K.fail("unknown", "unknown goal '" .. tostring(name) .. "'" .. K.suggest(tostring(name), names)
+      .. (#names > 0 and " (goals: " .. concat(names, ", ") .. ")"
+          or " (the pack declares no goals: add goals = { name = function(game) return ... end } to pack.lua)"))
+  end
+  setwritable(false, "a goal")
+  CONTEXT_ACTION = "goal '" .. name .. "'"
+  CONTEXT_PHASE = CONTEXT_ACTION
+  local holds = fn(GAME)
+  if holds ~= true and holds ~= false then
+    K.fail("error", "goal '" .. name .. "' returned " .. K.show(holds) .. " (a goal returns true or false)", { fn = fn })
+  end
+  return holds
+end
+
 local function treeof(rec)
   local node = { name = rec.name, params = rec.params }
   local subs = rec.subs
@@ -640,6 +667,12 @@ function API.invariants()
   return ""
 end
 
+-- goal(name): "true" or "false", whether the pack's goal holds now.
+function API.goal(name)
+  nogame()
+  return goalholds(name) and "true" or "false"
+end
+
 -- Every legal call { name, params }, in action-name order, each action's in
 -- the order it emits them.
 local function legalcalls()
@@ -687,8 +720,51 @@ local function unwind()
   EXPLORING = nil
 end
 
-function API.explore(depth, strict)
+-- `explore --unique` counts the distinct states at each level: DISTINCT
+-- keeps, per level of the whole walk (Swift walks the top levels, this
+-- walks the rest), each state hash reached there once, as an integer (half
+-- the memory of its hex text). It lives across calls, so Swift resets it
+-- (API.distinct) before a walk and reads the counts after; past `limit`
+-- hashes in all the walk fails with a message naming the bound.
+local DISTINCT = { sets = {}, count = 0, limit = 0 }
+
+-- distinct(limit): "" starts counting afresh with at most `limit` hashes;
+-- distinct(""): the encoded count per level of the walk.
+function API.distinct(limit)
+  if limit ~= "" then
+    DISTINCT.sets, DISTINCT.count, DISTINCT.limit = {}, 0, tointeger(tonumber(limit)) or 0
+    return ""
+  end
+  local counts = {}
+  for level, set in next, DISTINCT.sets do
+    local n = 0
+    for _ in next, set do n = n + 1 end
+    counts[level] = n
+  end
+  for level = 1, #DISTINCT.sets do counts[level] = counts[level] or 0 end
+  return encode(counts)
+end
+
+-- Counts the current state as reached at `level` of the whole walk.
+local function distinct(level)
+  local sets = DISTINCT.sets
+  for l = #sets + 1, level do sets[l] = {} end
+  local set, key = sets[level], tonumber(hashof(), 16)
+  if set[key] then return end
+  if DISTINCT.count >= DISTINCT.limit then
+    K.fail("error", "explore --unique keeps every distinct state, and it reached its bound of " .. DISTINCT.limit
+      .. " states: lower --depth, or raise the bound with --max-states (about 40 bytes of the game's memory each)")
+  end
+  set[key] = true
+  DISTINCT.count = DISTINCT.count + 1
+end
+
+-- explore(depth, strict, base): `base`, when not "", is the level of the
+-- whole walk this one starts below; each state reached is then counted
+-- in DISTINCT too.
+function API.explore(depth, strict, base)
   strict = strict ~= "0"
+  base = base and tointeger(tonumber(base))
   nogame()
   if PENDING then rollback(PENDING.mark); PENDING = nil end
   depth = tointeger(tonumber(depth)) or 0
@@ -711,6 +787,7 @@ function API.explore(depth, strict)
       planof(rec, "do")
       RECS[#RECS + 1], PENDING = rec, nil
       counts[level] = counts[level] + 1
+      if base then distinct(base + level) end
       if level < depth and not visit(level + 1) then return false end
       operation()
       begin("undo")
@@ -785,6 +862,7 @@ K.ops = {
   commit = API.commit,
   abort = function() K.setwritable(false, ""); K.closeloads(); if PENDING then rollback(PENDING.mark) end; PENDING = nil end,
   legal = legalcalls,       -- () -> { {name, params}, ... }
+  goal = goalholds,         -- (name) -> true or false (the state read-only)
   depth = function() return #RECS end,
   records = function() return RECS end,
   setrecords = function(list) RECS = list end,

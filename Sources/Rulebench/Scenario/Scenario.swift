@@ -154,6 +154,8 @@ public struct Expectations: Sendable {
     public var hash: Located<String>?
     /// `legal:` the legal actions after the step.
     public var legal: Located<LegalExpectation>?
+    /// `goal:` a goal of the pack that holds after the step.
+    public var goal: Located<String>?
 
     /// No expectations.
     public init() {}
@@ -162,7 +164,7 @@ public struct Expectations: Sendable {
     public var isEmpty: Bool {
         state.isEmpty && rejected == nil && error == nil && subactions == nil && sounds == nil
             && duration == nil && conflicts == nil && invariantsHold == nil && hash == nil && legal == nil
-            && invariantsBroken == nil && exists.isEmpty && absent.isEmpty
+            && invariantsBroken == nil && exists.isEmpty && absent.isEmpty && goal == nil
     }
 }
 

@@ -91,6 +91,12 @@ final class ScenarioExecution {
     private func validateSteps() throws(RulebenchError) {
         let pack = game.pack
         for step in scenario.steps {
+            if let goal = step.expectations.goal, !pack.goals.contains(goal.value) {
+                throw .badInput(goal.location.problem("unknown goal '\(goal.value)' in rule pack '\(pack.name)'"
+                    + Suggestion.hint(for: goal.value, in: pack.goals)
+                    + (pack.goals.isEmpty ? " (the pack declares no goals: add `goals = { name = function(game) ... end }` to pack.lua)"
+                                          : " (goals: \(pack.goals.joined(separator: ", ")))")))
+            }
             guard case .perform(let name, let params) = step.operation else { continue }
             let at = step.actionLocation ?? step.location
             guard let action = pack.actions[name] else {
@@ -195,6 +201,7 @@ final class ScenarioExecution {
         }
         checkInvariants(expect, brokenByAction: effects.brokenByAction, into: &mismatches)
         checkLegal(expect, into: &mismatches)
+        checkGoal(expect, into: &mismatches)
 
         guard !mismatches.isEmpty else { return nil }
         let after = try game.state()
@@ -474,6 +481,20 @@ final class ScenarioExecution {
             if !actual.isEmpty {
                 mismatches.append(Mismatch(check: "legal", expected: "none (the game is over)", actual: show(actual), location: legal.location))
             }
+        }
+    }
+
+    /// `goal:` the pack's goal holds now; a goal that fails is a mismatch with its message.
+    private func checkGoal(_ expect: Expectations, into mismatches: inout [Mismatch]) {
+        guard let goal = expect.goal else { return }
+        do {
+            if try !game.goalHolds(goal.value) {
+                mismatches.append(Mismatch(check: "goal", expected: "the goal '\(goal.value)' to hold", actual: "it does not hold",
+                                           location: goal.location))
+            }
+        } catch {
+            mismatches.append(Mismatch(check: "goal", expected: "the goal '\(goal.value)' to hold", actual: "\(error.kind): \(error)",
+                                       location: goal.location, details: ScenarioExecution.details(of: error)))
         }
     }
 

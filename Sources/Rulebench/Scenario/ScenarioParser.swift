@@ -14,7 +14,7 @@ public enum ScenarioParser {
         static let setup = ["seed", "options", "state", "create"]
         static let step = ["do", "with", "undo", "redo", "expect"]
         static let expect = ["state", "rejected", "error", "subactions", "sounds", "animation", "invariants", "hash", "legal",
-                             "exists", "absent"]
+                             "exists", "absent", "goal"]
         static let invariants = ["broken"]
         static let legal = ["contains", "count"]
         static let call = ["do", "with"]
@@ -320,6 +320,11 @@ public enum ScenarioParser {
             }
             if let legal = keys["legal"] {
                 out.legal = Located(try legalExpectation(legal.value), at: reader.location(of: legal.value))
+            }
+            if let goal = keys["goal"] {
+                let name = try reader.string(goal.value, "'goal' (the name of a goal of the pack)")
+                guard !name.isEmpty else { throw fail(goal.value, "'goal' must name a goal of the pack's `goals`") }
+                out.goal = Located(name, at: reader.location(of: goal.value))
             }
             return out
         }

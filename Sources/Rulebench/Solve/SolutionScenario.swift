@@ -1,0 +1,89 @@
+import Foundation
+
+/// A line the solver found, written as a scenario file: the same setup,
+/// each move a `do` step, and the last step expecting the goal
+/// (`expect: { goal: NAME }`), so `rulebench run` proves the line still
+/// reaches it.
+public struct SolutionScenario: Sendable {
+    /// How the scenario names its pack (a name under rules/, or a path
+    /// relative to the scenario file).
+    public var packReference: String
+    /// The goal reached.
+    public var goal: String
+    /// The game's setup: seed, options, state overrides in order (nil removes).
+    public var seed: Int64
+    public var options: [String: StateValue]
+    public var state: [(path: StatePath, value: StateValue?)]
+    /// The moves, from the setup.
+    public var line: [ActionCall]
+    /// The command that found it, for the header.
+    public var command: String
+    /// The search's statistics, for the header.
+    public var statistics: Solver.Statistics
+
+    /// A scenario of `line` reaching `goal` from a game set up so.
+    public init(packReference: String, goal: String, seed: Int64, options: [String: StateValue],
+                state: [(path: StatePath, value: StateValue?)], line: [ActionCall], command: String,
+                statistics: Solver.Statistics) {
+        self.packReference = packReference
+        self.goal = goal
+        self.seed = seed
+        self.options = options
+        self.state = state
+        self.line = line
+        self.command = command
+        self.statistics = statistics
+    }
+
+    /// Whether a scenario in `folder` that names its pack `name` (`rules:
+    /// NAME`) finds `game`'s pack: a `rules/NAME` folder beside `folder`
+    /// or one of its parents. Otherwise it names the pack by a path.
+    public static func packName(_ name: String, reaches game: Game, from folder: URL) -> Bool {
+        guard !name.contains("/") else { return false }
+        let target = game.packURL.standardizedFileURL.path
+        var current = folder.standardizedFileURL
+        while true {
+            let candidate = current.appendingPathComponent("rules").appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("pack.lua").path) {
+                return candidate.standardizedFileURL.path == target
+            }
+            if current.path == "/" { return false }
+            current = current.deletingLastPathComponent()
+        }
+    }
+
+    /// The scenario's YAML text.
+    public var text: String {
+        let yaml = Reproduction.yaml
+        let moves = "\(line.count) move\(line.count == 1 ? "" : "s")"
+        var lines: [String] = [
+            "# Found by: \(command.split(whereSeparator: \.isNewline).joined(separator: " "))",
+            "# A shortest line to goal '\(goal)': \(moves); \(statistics.distinctStates) distinct states and "
+                + "\(statistics.nodes) searched in all, every undo verified.",
+            "scenario: \(yaml(.string("the goal \(goal) is reached in \(moves), the fewest possible")))",
+            "rules: \(yaml(.string(packReference)))",
+            "setup:",
+            "  seed: \(seed)",
+        ]
+        if !options.isEmpty {
+            lines.append("  options: \(yaml(.table(Dictionary(uniqueKeysWithValues: options.map { (StateKey.string($0.key), $0.value) }))))")
+        }
+        if !state.isEmpty {
+            lines.append("  state:")
+            for (path, value) in state {
+                lines.append("    \(yaml(.string(path.description))): \(value.map(yaml) ?? "null")")
+            }
+        }
+        lines.append("steps:")
+        let expectation = "{ goal: \(yaml(.string(goal))) }"
+        for (index, call) in line.enumerated() {
+            lines.append("  - do: \(yaml(.string(call.name)))")
+            if !call.params.isEmpty {
+                lines.append("    with: \(yaml(.table(Dictionary(uniqueKeysWithValues: call.params.map { (StateKey.string($0.key), $0.value) }))))")
+            }
+            if index == line.count - 1 { lines.append("    expect: \(expectation)") }
+        }
+        if line.isEmpty { lines.append("  - expect: \(expectation)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

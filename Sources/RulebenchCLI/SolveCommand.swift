@@ -1,0 +1,270 @@
+import ArgumentParser
+import Foundation
+import Rulebench
+
+/// `rulebench solve PACK --goal NAME`: the shortest line of play that reaches a goal.
+struct SolveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "solve",
+        abstract: "Find a shortest line of play from the setup to a state where a goal of the pack holds.",
+        discussion: """
+            Goals are declared in pack.lua: goals = { name = function(game) return true or false end }. The \
+            search deepens one move at a time (every line of 0 moves, then 1, 2, ...), so the first line \
+            found is a shortest one; a transposition table keyed by the state hash searches a state reached \
+            by different orders of moves once, and cuts lines that come back to a state on their path. Every \
+            action is performed and undone through the checked engine: check, invariants, and strict undo \
+            verification, as in explore. --state writes values over the state after setup (as a scenario's \
+            setup.state), to start from a prepared position.
+
+            The line is printed, and with --out written as a scenario whose last step expects the goal \
+            (expect: { goal: NAME }), which `rulebench run` passes. Progress goes to standard error. Ctrl-C \
+            (SIGINT) or SIGTERM stops the search and prints the deepest depth searched completely.
+
+            Exit codes: 0 a line was found; 1 none within --max-depth (or none at all: every reachable state \
+            was searched), or the table reached --max-states, or a step failed (an undo that does not restore \
+            the state, a legal action that fails); 2 bad input (unknown pack or goal, bad arguments, an --out \
+            that cannot be written); 130 / 143 stopped by SIGINT / SIGTERM.
+
+            Examples:
+              rulebench solve desert --goal won --option shuffle=false --state tiles.pad.excavated=false --max-depth 6
+              rulebench solve puzzle --goal solved --out scenarios/puzzle/shortest.yaml
+            """
+    )
+
+    /// The deepest search allowed: the walk recurses once per move.
+    static let maximumDepth = 200
+    /// Seconds between progress lines when standard error is not a terminal.
+    static let pipedProgressInterval = 5.0
+    /// Seconds between redraws of the progress line on a terminal.
+    static let terminalProgressInterval = 0.2
+
+    @Argument(help: "The pack: a name under rules/ or a path to a pack folder.")
+    var pack: String
+
+    @Option(help: "The goal to reach: a name in the pack's `goals`.")
+    var goal: String
+
+    @Option(help: ArgumentHelp("The longest line searched, in moves (0 to \(SolveCommand.maximumDepth)).", valueName: "n"))
+    var maxDepth = 20
+
+    @Option(help: ArgumentHelp("The most states the transposition table keeps (about 40 bytes each; the game's memory cap grows with it).",
+                               valueName: "n"))
+    var maxStates = Solver.Options.defaultMaxStates
+
+    @Option(help: "Seed of the game's random generator.")
+    var seed: Int64 = 0
+
+    @Option(name: .customLong("option"), help: "A setup option, key=value (repeatable).")
+    var setupOptions: [String] = []
+
+    @Option(name: .customLong("state"), help: ArgumentHelp("A value written over the state after setup, path=value (repeatable; null removes it).",
+                                                           valueName: "path=value"))
+    var stateOverrides: [String] = []
+
+    @Option(help: ArgumentHelp("Write the line as a scenario file that `rulebench run` passes.", valueName: "file"))
+    var out: String?
+
+    @Flag(help: "Write a JSON report to standard output.")
+    var json = false
+
+    func validate() throws {
+        guard (0...Self.maximumDepth).contains(maxDepth) else {
+            throw ValidationError("--max-depth must be from 0 to \(Self.maximumDepth), got \(maxDepth)")
+        }
+        guard maxStates >= 1 else { throw ValidationError("--max-states must be at least 1, got \(maxStates)") }
+        _ = try overrides()
+    }
+
+    /// The `--state` overrides, in order.
+    private func overrides() throws -> [(path: StatePath, value: StateValue?)] {
+        try stateOverrides.map { pair in
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw ValidationError("--state expects path=value, got '\(pair)'")
+            }
+            let path: StatePath
+            do { path = try StatePath(parsing: String(pair[..<equals])) } catch {
+                throw ValidationError("--state \(pair): \(error)")
+            }
+            let text = String(pair[pair.index(after: equals)...])
+            return (path, text == "null" ? nil : StateValue(argument: text))
+        }
+    }
+
+    func run() throws {
+        catchInterrupts()
+        let options = try parsePairs(setupOptions, what: "--option")
+        let state = try overrides()
+        let game: Game
+        do {
+            var configuration = Game.Configuration()
+            configuration.printHandler = { _ in }
+            configuration.animationSources = false
+            // The table lives in the game's Lua state: its memory is on top of the rules' cap.
+            configuration.memoryCap += maxStates * 64
+            game = try Game(pack: pack, options: options, seed: seed, configuration: configuration)
+            for (path, value) in state { try game.setState(value, at: path) }
+            guard game.pack.goals.contains(goal) else {
+                let goals = game.pack.goals
+                complain("unknown goal '\(goal)' in pack '\(game.pack.name)'" + (goals.isEmpty
+                    ? ": the pack declares no goals; add goals = { name = function(game) return ... end } to its pack.lua"
+                    : " (goals: \(goals.joined(separator: ", ")))"))
+                throw Outcome.badInput.exitCode
+            }
+        } catch let error as RulebenchError {
+            complain("\(error)")
+            throw Outcome.badInput.exitCode
+        }
+        if let out {
+            do { try OutputFile(path: out, purpose: "the solution (--out)").checkWritable() } catch {
+                complain("\(error)")
+                throw Outcome.badInput.exitCode
+            }
+        }
+
+        var solverOptions = Solver.Options(goal: goal)
+        solverOptions.maxDepth = maxDepth
+        solverOptions.maxStates = maxStates
+        let clock = Fuzzer.monotonicClock
+        let progress = ProgressLine(pacer: ProgressPacer(interval: stderrIsTerminal ? Self.terminalProgressInterval : Self.pipedProgressInterval,
+                                                        start: clock()), quiet: json)
+        let solver = Solver(game: game, options: solverOptions)
+        let outcome = Swift.Result { () throws(ExplorationFailure) -> Solver.Result in
+            try solver.run(clock: clock, shouldStop: { wasInterrupted }) { statistics in
+                progress.show(status(statistics), at: clock())
+            }
+        }
+        let result: Solver.Result
+        switch outcome {
+        case .success(let value):
+            result = value
+        case .failure(let failure):
+            progress.end(nil)
+            complain("\(failure)")
+            throw Outcome.failed.exitCode
+        }
+        progress.end(status(result.statistics))
+
+        var written: String?
+        if case .solved(let line) = result.outcome, let out {
+            written = try write(line, to: out, game: game, state: state, statistics: result.statistics)
+        }
+        if json {
+            print(jsonReport(result, scenario: written))
+        } else {
+            report(result, scenario: written)
+        }
+        switch result.outcome {
+        case .solved: return
+        case .interrupted: throw interruptExitCode
+        default: throw Outcome.failed.exitCode
+        }
+    }
+
+    /// Writes the scenario; returns its path.
+    private func write(_ line: [ActionCall], to path: String, game: Game, state: [(path: StatePath, value: StateValue?)],
+                       statistics: Solver.Statistics) throws -> String {
+        let file = URL(fileURLWithPath: path).standardizedFileURL
+        let folder = file.deletingLastPathComponent()
+        let packFolder = URL(fileURLWithPath: game.pack.directory).standardizedFileURL
+        let reference = SolutionScenario.packName(pack, reaches: game, from: folder) ? pack : relativePath(from: folder, to: packFolder)
+        let scenario = SolutionScenario(packReference: reference, goal: goal, seed: seed, options: game.options, state: state,
+                                        line: line, command: (["rulebench"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
+                                        statistics: statistics)
+        do {
+            try OutputFile(path: path, purpose: "the solution (--out)").write(scenario.text)
+        } catch {
+            complain("\(error)")
+            throw Outcome.badInput.exitCode
+        }
+        return path
+    }
+
+    /// The progress line.
+    private func status(_ s: Solver.Statistics) -> String {
+        "solve \(pack): depth \(s.depth)/\(maxDepth)  \(s.nodes) states searched (\(s.distinctStates) distinct)  "
+            + "\(s.transpositions) transpositions  \(Int(s.statesPerSecond)) states/s"
+    }
+
+    private func report(_ result: Solver.Result, scenario: String?) {
+        let s = result.statistics
+        switch result.outcome {
+        case .solved(let line):
+            print("solved: goal \(goal) is reached in \(line.count) move\(line.count == 1 ? "" : "s")" + (line.isEmpty ? " (it holds at the start)" : ""))
+            for (index, call) in line.enumerated() { print("  \(index + 1). \(call)") }
+        case .unreachable:
+            print("no solution: goal \(goal) is never reached; every one of the \(s.distinctStates) reachable states was searched "
+                  + "(all within \(s.finishedDepth) moves)")
+        case .notWithin(let depth):
+            print("no solution within \(depth) moves: goal \(goal) is not reached by any line of up to \(depth) moves "
+                  + "(\(s.distinctStates) distinct states seen); --max-depth searches deeper")
+        case .boundReached(let depth):
+            print("stopped: the transposition table reached its bound of \(maxStates) states (--max-states) while searching depth \(depth); "
+                  + (s.finishedDepth >= 0 ? "no line of up to \(s.finishedDepth) moves reaches goal \(goal). " : "")
+                  + "Raise the bound, e.g. --max-states \(maxStates * 4) (about 40 bytes each)")
+        case .interrupted:
+            print("interrupted while searching depth \(s.depth): "
+                  + (s.finishedDepth >= 0 ? "every line of up to \(s.finishedDepth) moves was searched, none reaches goal \(goal)"
+                                          : "no depth was searched completely"))
+        }
+        print("\(s.nodes) states searched, \(s.distinctStates) distinct, \(s.transpositions) transpositions not searched again, "
+              + "\(s.performs) actions performed and undone (verified) in \(String(format: "%.2f", s.seconds)) s "
+              + "(\(Int(s.statesPerSecond)) states/s)")
+        if let scenario { print("wrote \(scenario) (rulebench run \(scenario) replays it)") }
+    }
+
+    private func jsonReport(_ result: Solver.Result, scenario: String?) -> String {
+        let s = result.statistics
+        let status: String
+        var line: [ActionCall]?
+        switch result.outcome {
+        case .solved(let moves): status = "solved"; line = moves
+        case .unreachable: status = "unreachable"
+        case .notWithin: status = "not-within"
+        case .boundReached: status = "bound-reached"
+        case .interrupted: status = "interrupted"
+        }
+        var members: [(String, JSONValue)] = [
+            ("pack", .string(pack)), ("goal", .string(goal)), ("status", .string(status)),
+            ("maxDepth", .int(Int64(maxDepth))), ("maxStates", .int(Int64(maxStates))),
+            ("finishedDepth", .int(Int64(s.finishedDepth))), ("statesSearched", .int(Int64(s.nodes))),
+            ("distinctStates", .int(Int64(s.distinctStates))), ("transpositions", .int(Int64(s.transpositions))),
+            ("actionsPerformed", .int(Int64(s.performs))), ("seconds", .double(s.seconds)),
+            ("statesPerSecond", .double(s.statesPerSecond)),
+        ]
+        if let line {
+            members.append(("moves", .int(Int64(line.count))))
+            members.append(("line", .array(line.map { call in
+                .object([("do", .string(call.name)),
+                         ("with", JSONValue(.table(Dictionary(uniqueKeysWithValues: call.params.map { (StateKey.string($0.key), $0.value) }))))])
+            })))
+        }
+        if let scenario { members.append(("scenario", .string(scenario))) }
+        return JSONValue.object(members).serialized()
+    }
+}
+
+/// A progress line on standard error: redrawn in place on a terminal, one
+/// line per interval when piped; nothing with `quiet` (a JSON report).
+final class ProgressLine {
+    private var pacer: ProgressPacer
+    private let quiet: Bool
+    private var shown = false
+
+    init(pacer: ProgressPacer, quiet: Bool) {
+        self.pacer = pacer
+        self.quiet = quiet
+    }
+
+    /// Shows `text` when a line is due.
+    func show(_ text: @autoclosure () -> String, at now: Double) {
+        guard !quiet, pacer.isDue(at: now) else { return }
+        shown = true
+        FileHandle.standardError.write(Data((stderrIsTerminal ? "\r\(text())   " : text() + "\n").utf8))
+    }
+
+    /// Ends a line redrawn in place: with `text` as its last state, or as it is.
+    func end(_ text: String?) {
+        guard !quiet, shown, stderrIsTerminal else { return }
+        FileHandle.standardError.write(Data(((text.map { "\r\($0)   " } ?? "") + "\n").utf8))
+    }
+}
