@@ -211,6 +211,11 @@ return {
     end,
   },
 
+  -- What `rulebench solve`, `play` (goal NAME) and scenarios (expect: { goal: NAME }) can ask about.
+  goals = {
+    won = function(game) return game.result == "won" end,
+  },
+
   render = function(game)
     local lines = {}
     local track = game.meter.track

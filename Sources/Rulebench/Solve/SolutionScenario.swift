@@ -58,8 +58,10 @@ public struct SolutionScenario: Sendable {
         let moves = "\(line.count) move\(line.count == 1 ? "" : "s")"
         var lines: [String] = [
             "# Found by: \(command.split(whereSeparator: \.isNewline).joined(separator: " "))",
-            "# A shortest line to goal '\(goal)': \(moves); \(statistics.distinctStates) distinct states and "
-                + "\(statistics.nodes) searched in all, every undo verified.",
+            "# A shortest line to goal '\(goal)': \(moves)"
+                + (line.isEmpty ? " (it holds after setup)." : "; no line of \(line.count - 1) or fewer reaches it "
+                   + "(\(statistics.distinctStates) distinct states within \(line.count - 1) moves, \(statistics.nodes) searched in all, "
+                   + "every undo verified)."),
             "scenario: \(yaml(.string("the goal \(goal) is reached in \(moves), the fewest possible")))",
             "rules: \(yaml(.string(packReference)))",
             "setup:",

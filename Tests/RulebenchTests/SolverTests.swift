@@ -1,0 +1,246 @@
+import Foundation
+import XCTest
+@testable import Rulebench
+
+/// The solver: shortest lines on puzzles with published minimums, positions
+/// with no solution, its transposition counts against brute force, and
+/// goals wherever they can be asked about (scenarios, play, check).
+final class SolverTests: XCTestCase {
+    static let folder = EngineFixtures.repository.appendingPathComponent("Tests/RulebenchTests/Fixtures/solve")
+    static let river = folder.appendingPathComponent("river").path
+    static let lights = folder.appendingPathComponent("lights").path
+
+    private func game(_ pack: String, _ options: [String: StateValue] = [:]) throws -> Game {
+        var configuration = Game.Configuration()
+        configuration.printHandler = { _ in }
+        return try Game(pack: pack, options: options, seed: 1, configuration: configuration)
+    }
+
+    private func solve(_ game: Game, goal: String, maxDepth: Int = 20, maxStates: Int = 100_000,
+                       table: Bool = true) throws -> Solver.Result {
+        var options = Solver.Options(goal: goal)
+        options.maxDepth = maxDepth
+        options.maxStates = maxStates
+        options.usesTranspositionTable = table
+        return try Solver(game: game, options: options).run()
+    }
+
+    /// Brute force, by walking every sequence of up to `depth` moves through
+    /// Game: `levels[d]`, the states at the end of the sequences of d + 1
+    /// moves; `all`, every state within `depth` moves (the start included).
+    private func bruteForce(_ game: Game, depth: Int) throws -> (levels: [Set<StateHash>], all: Set<StateHash>) {
+        var levels = Array(repeating: Set<StateHash>(), count: depth)
+        var all: Set<StateHash> = [game.stateHash]
+        func walk(_ level: Int) throws {
+            guard level < depth else { return }
+            for call in try game.legalActions() {
+                try game.perform(call)
+                levels[level].insert(game.stateHash)
+                all.insert(game.stateHash)
+                try walk(level + 1)
+                try game.undo()
+            }
+        }
+        try walk(0)
+        return (levels, all)
+    }
+
+    // MARK: Shortest lines
+
+    func testMissionariesAndCannibalsTakeElevenCrossings() throws {
+        let g = try game(Self.river)
+        let before = try g.liveStateHash()
+        let result = try solve(g, goal: "crossed")
+        guard case .solved(let line) = result.outcome else { return XCTFail("\(result.outcome)") }
+        XCTAssertEqual(line.count, 11, "the published minimum")
+        XCTAssertEqual(result.statistics.finishedDepth, 10, "no line of 10 or fewer crossings")
+        XCTAssertEqual(try g.liveStateHash(), before, "the search leaves the game as it was")
+        XCTAssertEqual(g.history.cursor, 0)
+        // The line plays, and reaches the goal only at its end.
+        let replay = try game(Self.river)
+        for (index, call) in line.enumerated() {
+            XCTAssertFalse(try replay.goalHolds("crossed"), "the goal held after \(index) moves")
+            try replay.perform(call)
+        }
+        XCTAssertTrue(try replay.goalHolds("crossed"))
+    }
+
+    func testLightsOutFromAllOnTakesFivePressesWithOrWithoutTheTable() throws {
+        let withTable = try solve(try game(Self.lights), goal: "dark")
+        let without = try solve(try game(Self.lights), goal: "dark", table: false)
+        guard case .solved(let line) = withTable.outcome, case .solved(let plain) = without.outcome else {
+            return XCTFail("\(withTable.outcome) \(without.outcome)")
+        }
+        XCTAssertEqual(Set(line.map { $0.params["n"] }), Set([1, 3, 5, 7, 9].map { StateValue.int($0) }))
+        XCTAssertEqual(plain.count, 5)
+        XCTAssertLessThan(withTable.statistics.nodes * 10, without.statistics.nodes,
+                          "presses commute: the table searches each set of presses once, not each order")
+    }
+
+    func testAGoalThatHoldsAtTheStartIsAnEmptyLine() throws {
+        let result = try solve(try game(Self.lights, ["lit": .string("000000000")]), goal: "dark")
+        XCTAssertEqual(result.outcome, .solved([]))
+        XCTAssertEqual(result.statistics.nodes, 1)
+    }
+
+    // MARK: No solution
+
+    func testFourCouplesWithABoatOfTwoCanNeverCross() throws {
+        let result = try solve(try game(Self.river, ["missionaries": .int(4)]), goal: "crossed")
+        XCTAssertEqual(result.outcome, .unreachable)
+        // Every reachable state, counted by brute force.
+        let reachable = try bruteForce(try game(Self.river, ["missionaries": .int(4)]), depth: result.statistics.finishedDepth + 1)
+        XCTAssertEqual(result.statistics.distinctStates, reachable.all.count)
+    }
+
+    func testNoSolutionWithinTheDepthSaysSo() throws {
+        let result = try solve(try game(Self.river), goal: "crossed", maxDepth: 6)
+        XCTAssertEqual(result.outcome, .notWithin(6))
+        XCTAssertEqual(result.statistics.finishedDepth, 6)
+    }
+
+    func testAFullTableStopsTheSearchWithItsBound() throws {
+        let result = try solve(try game(Self.lights), goal: "dark", maxStates: 20)
+        XCTAssertEqual(result.outcome, .boundReached(depth: 2))
+        XCTAssertEqual(result.statistics.finishedDepth, 1)
+        XCTAssertEqual(result.statistics.distinctStates, 20)
+    }
+
+    func testStoppingReportsTheDeepestDepthFinished() throws {
+        let g = try game(Self.lights)
+        let before = try g.liveStateHash()
+        var calls = 0
+        var options = Solver.Options(goal: "dark")
+        options.maxStates = 100_000
+        // Stops once depth 3 has been reached.
+        let result = try Solver(game: g, options: options).run(shouldStop: { calls > 0 }) { statistics in
+            if statistics.depth == 3 { calls += 1 }
+        }
+        XCTAssertEqual(result.outcome, .interrupted)
+        // The iteration in progress is not finished; the one before it is
+        // (a whole iteration may be one kernel call, so it may be depth 3's).
+        XCTAssertGreaterThanOrEqual(result.statistics.finishedDepth, 2)
+        XCTAssertEqual(result.statistics.finishedDepth, result.statistics.depth - 1)
+        XCTAssertEqual(try g.liveStateHash(), before)
+    }
+
+    // MARK: Transpositions against brute force
+
+    func testDistinctStatesMatchABruteForceCount() throws {
+        // Neither goal can be reached within the depth: all-on lights need 5 presses.
+        for (pack, goal, depth) in [(Self.lights, "dark", 3), (Self.river, "never", 8)] {
+            let reference = try bruteForce(try game(pack), depth: depth)
+            // The solver's table holds every state within `depth` moves once.
+            let result = try solve(try game(pack), goal: goal, maxDepth: depth)
+            XCTAssertEqual(result.outcome, .notWithin(depth), pack)
+            XCTAssertEqual(result.statistics.distinctStates, reference.all.count, pack)
+            // explore --unique: the distinct states among the sequences of each length.
+            let counts = try Explorer(game: try game(pack), depth: depth, distinctBound: 100_000).run()
+            XCTAssertEqual(counts.distinct, reference.levels.map(\.count), pack)
+        }
+    }
+
+    func testExploreUniqueStopsAtItsBound() throws {
+        XCTAssertThrowsError(try Explorer(game: try game(Self.lights), depth: 3, distinctBound: 10).run()) { error in
+            XCTAssertTrue("\(error)".contains("bound of 10 states"), "\(error)")
+        }
+    }
+
+    // MARK: Failures while solving
+
+    func testAnUndoBugIsReportedWithItsLineAndTheGameIsRestored() throws {
+        let g = try game(Self.lights, ["bug": .string("undo")])
+        let before = try g.liveStateHash()
+        XCTAssertThrowsError(try solve(g, goal: "dark")) { error in
+            guard let failure = error as? ExplorationFailure, case .undoMismatch(let problems) = failure.error else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertEqual(failure.path.last, ActionCall("press", ["n": .int(5)]))
+            XCTAssertEqual(problems.first?.undoFunction?.line, 20)
+        }
+        XCTAssertEqual(try g.liveStateHash(), before)
+        XCTAssertEqual(g.history.cursor, 0)
+    }
+
+    func testGoalsAreReadOnlyAndAnswerTrueOrFalse() throws {
+        let g = try game(Self.river)
+        for (goal, line, text) in [("broken", 36, "returned 3"), ("writes", 37, "read-only")] {
+            XCTAssertThrowsError(try g.goalHolds(goal)) { error in
+                guard case .script(let failure)? = error as? RulebenchError else { return XCTFail("\(error)") }
+                XCTAssertEqual(failure.location?.line, line)
+                XCTAssertTrue(failure.message.contains(text), failure.message)
+            }
+            XCTAssertThrowsError(try solve(g, goal: goal))
+        }
+        XCTAssertEqual(try g.state(at: "side"), .string("left"))
+        XCTAssertThrowsError(try g.goalHolds("crosed")) { error in
+            guard case .badInput(let problem)? = error as? RulebenchError else { return XCTFail("\(error)") }
+            XCTAssertTrue(problem.message.contains("did you mean 'crossed'"), problem.message)
+        }
+        XCTAssertThrowsError(try solve(g, goal: "crosed")) { error in
+            guard let failure = error as? ExplorationFailure, case .badInput = failure.error else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testCheckLintsGoals() throws {
+        var options = PackChecker.Options()
+        options.seeds = [1]
+        options.depth = 2
+        let problems = try PackChecker(pack: Self.river, options: options).check()
+        XCTAssertEqual(problems.filter { $0.severity == .error }.map(\.line), [36, 37], problems.map(\.description).joined(separator: "\n"))
+        XCTAssertEqual(try PackChecker(pack: Self.lights, options: options).check(), [])
+    }
+
+    // MARK: Goals in scenarios and play
+
+    func testScenarioExpectGoal() throws {
+        let header = "scenario: inline\nrules: ../solve/lights\nsetup: { options: { lit: \"110100000\" } }\nsteps:\n"
+        let passing = try ScenarioFixtures.run(header + "  - do: press\n    with: { n: 1 }\n    expect: { goal: dark }\n")
+        XCTAssertEqual(passing.status, .passed, TextReport.render(passing))
+        let failing = try ScenarioFixtures.run(header + "  - expect: { goal: dark }\n")
+        XCTAssertEqual(failing.status, .failed)
+        XCTAssertEqual(failing.failure?.mismatches.first?.check, "goal")
+        let unknown = try ScenarioFixtures.run(header + "  - expect: { goal: drak }\n")
+        XCTAssertEqual(unknown.status, .badInput)
+        XCTAssertTrue(unknown.problem?.message.contains("did you mean 'dark'") ?? false, "\(String(describing: unknown.problem))")
+    }
+
+    func testPlaySaysWhetherAGoalHolds() throws {
+        var output = ""
+        let session = PlaySession(game: try game(Self.lights, ["lit": .string("110100000")])) { output += $0 }
+        session.handle("goal dark")
+        session.handle("press n=1")
+        session.handle("goal")
+        session.handle("goal drak")
+        XCTAssertTrue(output.contains("goal dark: does not hold"), output)
+        XCTAssertTrue(output.contains("goal dark: holds"), output)
+        XCTAssertTrue(output.contains("unknown goal 'drak'"), output)
+        XCTAssertEqual(session.errorCount, 1)
+    }
+
+    // MARK: The command
+
+    func testSolveWritesAScenarioThatRunPassesAndExitsByOutcome() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("solve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("shortest.yaml").path
+        let solved = try RulebenchCommand.run(["solve", Self.river, "--goal", "crossed", "--out", out], in: folder)
+        XCTAssertEqual(solved.status, 0, solved.output)
+        XCTAssertTrue(solved.stdout.contains("reached in 11 moves"), solved.stdout)
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        XCTAssertTrue(text.contains("expect: { goal: \"crossed\" }"), text)
+        let run = try RulebenchCommand.run(["run", out], in: folder)
+        XCTAssertEqual(run.status, 0, run.output)
+
+        let none = try RulebenchCommand.run(["solve", Self.river, "--goal", "crossed", "--option", "missionaries=4", "--json"], in: folder)
+        XCTAssertEqual(none.status, 1, none.output)
+        XCTAssertTrue(none.stdout.contains("\"status\": \"unreachable\""), none.stdout)
+        XCTAssertTrue(none.stdout.contains("\"distinctStates\": "), none.stdout)
+        let shallow = try RulebenchCommand.run(["solve", Self.river, "--goal", "crossed", "--max-depth", "4"], in: folder)
+        XCTAssertEqual(shallow.status, 1, shallow.output)
+        XCTAssertTrue(shallow.stdout.contains("no solution within 4 moves"), shallow.stdout)
+        let unknown = try RulebenchCommand.run(["solve", Self.river, "--goal", "crosed"], in: folder)
+        XCTAssertEqual(unknown.status, 2, unknown.output)
+    }
+}
