@@ -179,8 +179,8 @@ public struct Solver {
         /// Iterations to depth 0, 1, ... `maxDepth`.
         mutating func deepen(to maxDepth: Int, table: Bool, bound: Int) throws(ExplorationFailure) -> Outcome {
             for limit in 0...maxDepth {
-                if shouldStop() { return .interrupted }
                 statistics.depth = limit
+                if shouldStop() { return .interrupted }
                 do { try game.kernel.solveIteration() } catch { throw ExplorationFailure(path: [], error: error) }
                 var frontier = 0
                 let found = try visit(depth: 0, limit: limit, frontier: &frontier)
