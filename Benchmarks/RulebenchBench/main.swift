@@ -12,6 +12,7 @@
 //        rulebench-bench --profile-restart PACK   VM instructions of a restart, by function
 //        rulebench-bench --loop-plain PACK ROUNDS  only row (2), ROUNDS x 3 passes (for callgrind)
 //        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S]   time to detect each planted bug (minutes)
+//        rulebench-bench --solve               only row (8): solve's states/s and what its table saves
 import Foundation
 import Rulebench
 
@@ -232,6 +233,14 @@ if [2, 3].contains(CommandLine.arguments.count), CommandLine.arguments[1] == "--
     exit(0)
 }
 
+/// `rulebench-bench --solve`: only row (8).
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--solve" {
+    print("| measurement | value | note |")
+    print("|---|---|---|")
+    try SolveBench.rows()
+    exit(0)
+}
+
 /// `rulebench-bench --scale`: only row (5).
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--scale" {
     try scaling()
@@ -316,6 +325,9 @@ func exploring() throws {
     row("(4b) explore relative to plain perft", String(format: "%.3fx", explored / plain.perSecond), "goal: at least 0.3x")
 }
 try exploring()
+
+// (8) solve: states/s, and what the transposition table saves
+try SolveBench.rows()
 
 // (5) scaling: the same writes, a state 1x, 10x, 100x larger
 func scaling() throws {
