@@ -232,6 +232,7 @@ public struct Solver {
                 if shouldStop() { return .stopped }
                 line.append(call)
                 do { try game.perform(call) } catch { throw ExplorationFailure(path: line, error: error) }
+                statistics.performs += 1
                 let found = try visit(depth: depth + 1, limit: limit, frontier: &frontier)
                 do { try game.undo() } catch { throw ExplorationFailure(path: line, error: error) }
                 line.removeLast()
