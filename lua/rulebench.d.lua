@@ -106,6 +106,7 @@ function Act:sub(name, params) end
 ---@field options? table<string, any|rulebench.OptionSpec> The options the pack takes: `name = default` (its type is the default's), or `name = { type = "...", default = ... }`. Any other option is bad input.
 ---@field setup? fun(game: rulebench.Game, options: rulebench.Options) Writes the initial state; runs as an action.
 ---@field invariants? table<string, fun(game: rulebench.Game): boolean, string?> Checked after every action: return true, or false and a message.
+---@field goals? table<string, fun(game: rulebench.Game): boolean> Positions worth reaching, read-only like invariants: return true or false. `rulebench solve PACK --goal NAME` finds the shortest line to one; scenarios expect one with `expect: { goal: NAME }`.
 ---@field render? fun(game: rulebench.Game): string A text picture of the board (for `rulebench play`).
 ---@field description? string One line about the pack.
 
