@@ -162,6 +162,38 @@ final class SolverTests: XCTestCase {
         XCTAssertEqual(g.history.cursor, 0)
     }
 
+    func testEveryOperationOfTheSearchHasItsOwnBudget() throws {
+        func walk(spin: Int64, budget: Int64) throws -> Game {
+            var configuration = Game.Configuration()
+            configuration.printHandler = { _ in }
+            configuration.instructionBudget = budget
+            return try Game(pack: ExplorerTests.walk, options: ["bug": .string("slow"), "spin": .int(spin)], seed: 1,
+                            configuration: configuration)
+        }
+        let reference = try solve(try game(ExplorerTests.walk), goal: "threes")
+        XCTAssertEqual(reference.outcome, .solved(Array(repeating: ActionCall("mark", ["n": .int(3)]), count: 3)))
+        // Each apply spends most of the budget; the search as a whole far more.
+        let counted = try solve(try walk(spin: 120_000, budget: 200_000), goal: "threes")
+        XCTAssertEqual(counted.outcome, reference.outcome)
+        // A budget this large runs calls watched rather than counted; a call
+        // that may have run past its time allowance runs again counted. The
+        // table keeps only finished work, so the search and its counts are
+        // the same either way.
+        let watched = try solve(try walk(spin: 2_400_000, budget: 4_000_000), goal: "threes")
+        XCTAssertEqual(watched.outcome, reference.outcome)
+        XCTAssertEqual(watched.statistics.nodes, reference.statistics.nodes)
+        XCTAssertEqual(watched.statistics.performs, reference.statistics.performs)
+        XCTAssertEqual(watched.statistics.transpositions, reference.statistics.transpositions)
+        // One operation past its budget fails the search with its line.
+        XCTAssertThrowsError(try solve(try walk(spin: 300_000, budget: 200_000), goal: "threes")) { error in
+            guard let failure = error as? ExplorationFailure, case .budgetExceeded(let budget) = failure.error else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertEqual(budget.location?.line, 12)
+            XCTAssertEqual(failure.path, [ActionCall("mark", ["n": .int(1)])])
+        }
+    }
+
     func testGoalsAreReadOnlyAndAnswerTrueOrFalse() throws {
         let g = try game(Self.river)
         for (goal, line, text) in [("broken", 36, "returned 3"), ("writes", 37, "read-only")] {
