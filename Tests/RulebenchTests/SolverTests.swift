@@ -194,6 +194,25 @@ final class SolverTests: XCTestCase {
         }
     }
 
+    func testAWalkThatFailsLeavesTheTableWithFinishedWorkOnly() throws {
+        // A call stopped halfway (here by an error; in a watched call, to run
+        // again counted) must leave a table that the same call, made again,
+        // can trust: the second call finds the shortest line all the same.
+        let g = try game(Self.lights, ["flaky": .bool(true)])
+        let before = try g.liveStateHash()
+        try g.kernel.solveBegin(goal: "flaky", bound: 100_000, table: true)
+        defer { g.kernel.solveEnd() }
+        try g.kernel.solveIteration()
+        XCTAssertThrowsError(try g.kernel.solveVisit(depth: 0, limit: 5, walk: true)) { error in
+            XCTAssertTrue("\((error as? Kernel.ExplorationError)?.error as Any)".contains("flaky fails once"), "\(error)")
+        }
+        XCTAssertEqual(try g.liveStateHash(), before, "the walk is rolled back")
+        let again = try g.kernel.solveVisit(depth: 0, limit: 5, walk: true)
+        guard case .found(let line) = again.status else { return XCTFail("\(again.status)") }
+        XCTAssertEqual(Set(line.map { $0.params["n"] }), Set([1, 3, 5, 7, 9].map { StateValue.int($0) }))
+        XCTAssertEqual(try g.liveStateHash(), before)
+    }
+
     func testGoalsAreReadOnlyAndAnswerTrueOrFalse() throws {
         let g = try game(Self.river)
         for (goal, line, text) in [("broken", 36, "returned 3"), ("writes", 37, "read-only")] {

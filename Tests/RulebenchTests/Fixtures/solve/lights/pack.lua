@@ -7,21 +7,36 @@
 -- Option `lit`: the lights on at the start, a string of 9 digits, row by
 -- row. Option `bug`: "undo" makes the undo of pressing light 5 forget to
 -- toggle light 5 back.
+-- For the tests: `flaky` is `dark`, but with the option `flaky` it fails
+-- the first time it is asked in a state with light 5 off (a module-level
+-- flag, outside the state).
+local failed = false
+
+local function dark(game)
+  for i = 1, 9 do if game.on[i] then return false end end
+  return true
+end
+
 return {
   name = "lights",
   version = "1",
-  options = { lit = "111111111", bug = "none" },
+  options = { lit = "111111111", bug = "none", flaky = false },
 
   setup = function(game, options)
     game.on = {}
     for i = 1, 9 do game.on[i] = options.lit:sub(i, i) == "1" end
     game.bug = options.bug
+    game.flaky = options.flaky
   end,
 
   goals = {
-    dark = function(game)
-      for i = 1, 9 do if game.on[i] then return false end end
-      return true
+    dark = dark,
+    flaky = function(game)
+      if game.flaky and not failed and not game.on[5] then
+        failed = true
+        error("flaky fails once")
+      end
+      return dark(game)
     end,
   },
 
