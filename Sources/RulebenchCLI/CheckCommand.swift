@@ -12,6 +12,8 @@ struct CheckCommand: ParsableCommand {
               - syntax and load errors (the first stops the check: fix it, run again);
               - setup failing with the pack's options (and any --option), and
                 invariants failing on the initial state;
+              - goals that fail, write to the state, or answer anything but true
+                or false, in any state the sampling reaches;
               - actions with no legal function that no action queues with act:sub
                 (warning: play, explore and the fuzzer never choose them);
               - params declared but never read as a.NAME, and a.NAME read but

@@ -20,6 +20,7 @@ struct PlayCommand: ParsableCommand {
               hash                  the state hash, for a scenario's expect: { hash: ... }
               timeline              the animation of the last action, as a chart
               board, actions        show the board or the legal actions again
+              goal [NAME]           whether a goal of the pack holds now (every goal without NAME)
               save FILE             save the history (rulebench replay FILE checks it)
               save FILE.yaml        save the session as a scenario (rulebench run FILE.yaml checks it)
               help, quit

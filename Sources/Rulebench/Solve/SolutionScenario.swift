@@ -10,9 +10,11 @@ public struct SolutionScenario: Sendable {
     public var packReference: String
     /// The goal reached.
     public var goal: String
-    /// The game's setup: seed, options, state overrides in order (nil removes).
+    /// The seed of the game's random generator.
     public var seed: Int64
+    /// The setup options given (the pack's defaults fill the rest).
     public var options: [String: StateValue]
+    /// Values written over the state after setup, in order (nil removes one).
     public var state: [(path: StatePath, value: StateValue?)]
     /// The moves, from the setup.
     public var line: [ActionCall]

@@ -97,7 +97,9 @@ public struct Solver {
 
     /// A search's outcome and its statistics.
     public struct Result: Sendable {
+        /// How it ended: the line found, or why there is none.
         public var outcome: Outcome
+        /// What the search did.
         public var statistics: Statistics
     }
 
