@@ -10,8 +10,8 @@ struct RulebenchTool: ParsableCommand {
         abstract: "Run, check and fuzz game rules written in Lua, with undo the engine proves.",
         discussion: """
             Exit codes: 0 all passed; 1 a check failed; 2 bad input (files, arguments, an output \
-            that cannot be written); 130 interrupted by Ctrl-C (SIGINT), 143 stopped by SIGTERM (fuzz \
-            and explore stop cleanly on either and report what they found).
+            that cannot be written); 130 interrupted by Ctrl-C (SIGINT), 143 stopped by SIGTERM (fuzz, \
+            explore and solve stop cleanly on either and report what they found).
             """,
         subcommands: [
             RunCommand.self,

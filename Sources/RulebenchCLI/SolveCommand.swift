@@ -26,8 +26,10 @@ struct SolveCommand: ParsableCommand {
             that cannot be written); 130 / 143 stopped by SIGINT / SIGTERM.
 
             Examples:
-              rulebench solve desert --goal won --option shuffle=false --state tiles.pad.excavated=false --max-depth 6
-              rulebench solve puzzle --goal solved --out scenarios/puzzle/shortest.yaml
+              rulebench solve desert --goal won --option shuffle=false --state players.p1.cell=e1 \\
+                --state players.p2.cell=d1 --state parts.propeller.holder=p1 --state parts.engine.holder=p1 \\
+                --state parts.crystal.holder=p2 --state parts.compass.cell=e1 --out near-win.yaml
+              rulebench solve desert --goal won --max-depth 3 --json
             """
     )
 
@@ -166,7 +168,12 @@ struct SolveCommand: ParsableCommand {
         let file = URL(fileURLWithPath: path).standardizedFileURL
         let folder = file.deletingLastPathComponent()
         let packFolder = URL(fileURLWithPath: game.pack.directory).standardizedFileURL
-        let reference = SolutionScenario.packName(pack, reaches: game, from: folder) ? pack : relativePath(from: folder, to: packFolder)
+        // By name when the scenario's folder finds it so; else by a path from
+        // the scenario's folder, absolute when the two share only the root.
+        let relative = relativePath(from: folder, to: packFolder)
+        let climbsToRoot = relative.split(separator: "/").prefix(while: { $0 == ".." }).count >= folder.pathComponents.count - 1
+        let reference = SolutionScenario.packName(pack, reaches: game, from: folder) ? pack
+            : climbsToRoot ? packFolder.path : relative
         let scenario = SolutionScenario(packReference: reference, goal: goal, seed: seed, options: game.options, state: state,
                                         line: line, command: (["rulebench"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
                                         statistics: statistics)
