@@ -104,7 +104,9 @@ struct SolveCommand: ParsableCommand {
             // The table lives in the game's Lua state: its memory is on top of the rules' cap.
             configuration.memoryCap += maxStates * 64
             game = try Game(pack: pack, options: options, seed: seed, configuration: configuration)
-            for (path, value) in state { try game.setState(value, at: path) }
+            // As a scenario's setup.state without `create: true`: a path through a
+            // missing table is refused (a typo), so the scenario written needs no `create`.
+            for (path, value) in state { try game.setState(value, at: path, createsTables: false) }
             guard game.pack.goals.contains(goal) else {
                 let goals = game.pack.goals
                 complain("unknown goal '\(goal)' in pack '\(game.pack.name)'" + (goals.isEmpty
@@ -170,7 +172,7 @@ struct SolveCommand: ParsableCommand {
         let packFolder = URL(fileURLWithPath: game.pack.directory).standardizedFileURL
         // By name when the scenario's folder finds it so; else by a path from
         // the scenario's folder, absolute when the two share only the root.
-        let relative = relativePath(from: folder, to: packFolder)
+        let relative = ScenarioWriter.relativePath(from: folder, to: packFolder)
         let climbsToRoot = relative.split(separator: "/").prefix(while: { $0 == ".." }).count >= folder.pathComponents.count - 1
         let reference = SolutionScenario.packName(pack, reaches: game, from: folder) ? pack
             : climbsToRoot ? packFolder.path : relative

@@ -70,7 +70,7 @@ public struct SolutionScenario: Sendable {
             "  seed: \(seed)",
         ]
         if !options.isEmpty {
-            lines.append("  options: \(yaml(.table(Dictionary(uniqueKeysWithValues: options.map { (StateKey.string($0.key), $0.value) }))))")
+            lines.append("  options: \(yaml(Reproduction.table(options)))")
         }
         if !state.isEmpty {
             lines.append("  state:")
@@ -83,7 +83,7 @@ public struct SolutionScenario: Sendable {
         for (index, call) in line.enumerated() {
             lines.append("  - do: \(yaml(.string(call.name)))")
             if !call.params.isEmpty {
-                lines.append("    with: \(yaml(.table(Dictionary(uniqueKeysWithValues: call.params.map { (StateKey.string($0.key), $0.value) }))))")
+                lines.append("    with: \(yaml(Reproduction.table(call.params)))")
             }
             if index == line.count - 1 { lines.append("    expect: \(expectation)") }
         }
