@@ -104,9 +104,9 @@ struct SolveCommand: ParsableCommand {
             // The table lives in the game's Lua state: its memory is on top of the rules' cap.
             configuration.memoryCap += maxStates * 64
             game = try Game(pack: pack, options: options, seed: seed, configuration: configuration)
-            // As a scenario's setup.state without `create: true`: a path through a
-            // missing table is refused (a typo), so the scenario written needs no `create`.
-            for (path, value) in state { try game.setState(value, at: path, createsTables: false) }
+            // Tables missing on a path are created, as play's `save FILE.yaml`
+            // records them: the scenario written says `create: true`.
+            for (path, value) in state { try game.setState(value, at: path) }
             guard game.pack.goals.contains(goal) else {
                 let goals = game.pack.goals
                 complain("unknown goal '\(goal)' in pack '\(game.pack.name)'" + (goals.isEmpty

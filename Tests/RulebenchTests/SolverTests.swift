@@ -284,6 +284,15 @@ final class SolverTests: XCTestCase {
         let run = try RulebenchCommand.run(["run", out], in: folder)
         XCTAssertEqual(run.status, 0, run.output)
 
+        // From a prepared position: one cannibal left, the boat beside him.
+        let near = folder.appendingPathComponent("near.yaml").path
+        let prepared = try RulebenchCommand.run(["solve", Self.river, "--goal", "crossed", "--state", "left.m=0", "--state", "left.c=1",
+                                                 "--out", near], in: folder)
+        XCTAssertEqual(prepared.status, 0, prepared.output)
+        XCTAssertTrue(prepared.stdout.contains("reached in 1 move\n  1. cross c=1 m=0"), prepared.stdout)
+        XCTAssertTrue(try String(contentsOfFile: near, encoding: .utf8).contains("\"left.c\": 1"))
+        XCTAssertEqual(try RulebenchCommand.run(["run", near], in: folder).status, 0)
+
         let none = try RulebenchCommand.run(["solve", Self.river, "--goal", "crossed", "--option", "missionaries=4", "--json"], in: folder)
         XCTAssertEqual(none.status, 1, none.output)
         XCTAssertTrue(none.stdout.contains("\"status\": \"unreachable\""), none.stdout)

@@ -73,6 +73,7 @@ public struct SolutionScenario: Sendable {
             lines.append("  options: \(yaml(Reproduction.table(options)))")
         }
         if !state.isEmpty {
+            lines.append("  create: true")
             lines.append("  state:")
             for (path, value) in state {
                 lines.append("    \(yaml(.string(path.description))): \(value.map(yaml) ?? "null")")
