@@ -47,6 +47,9 @@ struct ExploreCommand: ParsableCommand {
     var maxStates = Solver.Options.defaultMaxStates
 
     func validate() throws {
+        guard (1...Solver.Options.largestMaxStates).contains(maxStates) else {
+            throw ValidationError("--max-states must be from 1 to \(Solver.Options.largestMaxStates), got \(maxStates)")
+        }
         guard (1...Self.maximumDepth).contains(depth) else {
             throw ValidationError("--depth must be from 1 to \(Self.maximumDepth), got \(depth): the number of sequences grows exponentially with the depth, so start small (4 to 8) and go up")
         }

@@ -73,7 +73,9 @@ struct SolveCommand: ParsableCommand {
         guard (0...Self.maximumDepth).contains(maxDepth) else {
             throw ValidationError("--max-depth must be from 0 to \(Self.maximumDepth), got \(maxDepth)")
         }
-        guard maxStates >= 1 else { throw ValidationError("--max-states must be at least 1, got \(maxStates)") }
+        guard (1...Solver.Options.largestMaxStates).contains(maxStates) else {
+            throw ValidationError("--max-states must be from 1 to \(Solver.Options.largestMaxStates), got \(maxStates)")
+        }
         _ = try overrides()
     }
 

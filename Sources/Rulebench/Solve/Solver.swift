@@ -47,6 +47,9 @@ public struct Solver {
 
         /// The default bound of the table: a million states, about 40 MB.
         public static let defaultMaxStates = 1_000_000
+        /// The largest bound a command accepts: a hundred million states,
+        /// about 4 GB (a larger number can only be a typo).
+        public static let largestMaxStates = 100_000_000
 
         /// A search for `goal` with the defaults.
         public init(goal: String) {
