@@ -91,6 +91,31 @@ final class PackLoadingTests: XCTestCase {
         XCTAssertTrue(problem?.message.contains("unexpected symbol") == true, "\(String(describing: problem))")
     }
 
+    /// The search for the line of a misspelled field is the kernel's work,
+    /// not the pack's: it must not spend the load's instruction budget (on
+    /// the desert pack's pack.lua it did, through the guarded pattern
+    /// functions, and the error read "instruction budget exceeded").
+    func testAnUnknownFieldAtTheEndOfALongPackFileNamesItsLine() throws {
+        let fm = FileManager.default
+        let root = fm.temporaryDirectory.appendingPathComponent("rulebench-field-\(UUID().uuidString)")
+        addTeardownBlock { try? fm.removeItem(at: root) }
+        try fm.createDirectory(at: root, withIntermediateDirectories: true)
+        let pack = root.appendingPathComponent("desert")
+        try fm.copyItem(at: EngineFixtures.repository.appendingPathComponent("rules/desert"), to: pack)
+        let manifest = pack.appendingPathComponent("pack.lua")
+        var source = try String(contentsOf: manifest, encoding: .utf8)
+        while source.hasSuffix("\n") { source.removeLast() }
+        XCTAssertEqual(source.popLast(), "}", "pack.lua ends with its table's closing brace")
+        source += "  colour = \"ochre\",\n}\n"
+        try source.write(to: manifest, atomically: true, encoding: .utf8)
+        let line = source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(of: "  colour = \"ochre\",")! + 1
+        XCTAssertThrowsError(try Game(pack: pack.path)) { error in
+            guard case RulebenchError.packLoad(let problem) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(problem.message.contains("unknown field 'colour' in the pack"), problem.message)
+            XCTAssertEqual(problem.line, line, "\(problem)")
+        }
+    }
+
     func testExtendsCycleIsRefused() {
         let problem = loadError("cycle_a")
         XCTAssertTrue(problem?.message.contains("cycle") == true, "\(String(describing: problem))")

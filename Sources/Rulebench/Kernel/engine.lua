@@ -113,12 +113,17 @@ local function loadfail(file, message, line) K.fail("load", message, { file = fi
 -- The first line of `source` that assigns `field` (`field = ...` at the
 -- start of a line), so a load error about a field's value can point at it.
 -- Only called on the error path.
+-- The string library itself, not the guarded copy rules see through
+-- methods (sandbox.lua): this search is the kernel's, not the rule's, and
+-- must not spend the rule's instruction budget (on a large pack.lua it
+-- would, and the error would become "budget exceeded").
 local function fieldline(source, field)
   if type(source) ~= "string" then return nil end
-  field = field:gsub("%p", "%%%0")     -- a key is text to find, not a pattern
+  field = string.gsub(field, "%p", "%%%0")     -- a key is text to find, not a pattern
+  local assigned, quoted = "^%s*" .. field .. "%s*=", "^%s*%[%s*[\"']" .. field .. "[\"']%s*%]%s*="
   local n = 1
-  for line in (source .. "\n"):gmatch("([^\n]*)\n") do
-    if line:find("^%s*" .. field .. "%s*=") or line:find("^%s*%[%s*[\"']" .. field .. "[\"']%s*%]%s*=") then return n end
+  for line in string.gmatch(source .. "\n", "([^\n]*)\n") do
+    if string.find(line, assigned) or string.find(line, quoted) then return n end
     n = n + 1
   end
   return nil
