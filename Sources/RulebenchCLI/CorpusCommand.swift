@@ -88,7 +88,7 @@ struct CorpusMergeCommand: ParsableCommand {
         merge.configuration.printHandler = { _ in }
 
         let clock = Fuzzer.monotonicClock
-        var pacer = ProgressPacer(interval: FuzzCommand.pipedProgressInterval, start: clock())
+        var pacer = ProgressPacer(toTerminal: false, start: clock())   // lines, never redrawn in place
         let result: CorpusMerge.Result
         let written: [URL]
         var scenarios: [String: URL] = [:]

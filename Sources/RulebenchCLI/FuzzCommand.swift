@@ -34,7 +34,7 @@ struct FuzzCommand: ParsableCommand {
             and replayed first next time. Both folders are checked before fuzzing starts. A corpus file that \
             cannot be used (not JSON, a count out of range) or that is a finding of another pack is skipped \
             with a note. Progress goes to standard error: a line redrawn in place on a \
-            terminal, one line every \(Int(FuzzCommand.pipedProgressInterval)) seconds when piped (CI logs).
+            terminal, one line every \(Int(ProgressPacer.loggedInterval)) seconds when piped (CI logs).
 
             Shards (--shard K/N, one per machine of a CI matrix): run i is shard (i mod N) + 1's, and its \
             seeds come from --seed and i alone, so shards never make the same run; with --search uniform and \
@@ -55,10 +55,6 @@ struct FuzzCommand: ParsableCommand {
             """
     )
 
-    /// Seconds between progress lines when standard error is not a terminal.
-    static let pipedProgressInterval = 5.0
-    /// Seconds between redraws of the progress line on a terminal.
-    static let terminalProgressInterval = 0.2
     /// The most steps per run (--depth): a run's program is shrunk and
     /// replayed whole, so far longer runs would only be slow; a larger
     /// number is a typo (and `Int.max` never ended).
@@ -168,8 +164,7 @@ struct FuzzCommand: ParsableCommand {
         var reports = replayCorpus(at: corpusPath, of: info, with: fuzzer)
 
         let clock = Fuzzer.monotonicClock
-        var pacer = ProgressPacer(interval: stderrIsTerminal ? Self.terminalProgressInterval : Self.pipedProgressInterval,
-                                  start: clock())
+        var pacer = ProgressPacer(toTerminal: stderrIsTerminal, start: clock())
         var findingsShown = 0
         // Each finding is written as soon as it is shrunk: a session stopped
         // later (SIGTERM from a CI job's timeout) has lost none.

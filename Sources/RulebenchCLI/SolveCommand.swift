@@ -35,10 +35,6 @@ struct SolveCommand: ParsableCommand {
 
     /// The deepest search allowed: the walk recurses once per move.
     static let maximumDepth = 200
-    /// Seconds between progress lines when standard error is not a terminal.
-    static let pipedProgressInterval = 5.0
-    /// Seconds between redraws of the progress line on a terminal.
-    static let terminalProgressInterval = 0.2
 
     @Argument(help: "The pack: a name under rules/ or a path to a pack folder.")
     var pack: String
@@ -131,8 +127,7 @@ struct SolveCommand: ParsableCommand {
         solverOptions.maxDepth = maxDepth
         solverOptions.maxStates = maxStates
         let clock = Fuzzer.monotonicClock
-        let progress = ProgressLine(pacer: ProgressPacer(interval: stderrIsTerminal ? Self.terminalProgressInterval : Self.pipedProgressInterval,
-                                                        start: clock()), quiet: json)
+        let progress = ProgressLine(pacer: ProgressPacer(toTerminal: stderrIsTerminal, start: clock()), quiet: json)
         let solver = Solver(game: game, options: solverOptions)
         let outcome = Swift.Result { () throws(ExplorationFailure) -> Solver.Result in
             try solver.run(clock: clock, shouldStop: { wasInterrupted }) { statistics in

@@ -233,6 +233,19 @@ public final class Game {
         while history.cursor > 0 { try undo() }
     }
 
+    /// Undoes back to history position `cursor` after a walk (explore,
+    /// solve) stopped on an error, as far as it can: an undo that threw a
+    /// mismatch has still taken effect (the state was repaired), so it goes
+    /// on; any other failure stops it where it is.
+    func unwind(to cursor: Int) {
+        while history.cursor > cursor {
+            do { try undo() } catch {
+                if case .undoMismatch = error { continue }
+                break
+            }
+        }
+    }
+
     /// Plays a fuzz run inside the kernel (`Kernel/fuzz.lua`) from this
     /// game's setup, then takes the run's history as its own: the state is
     /// where the run left it.

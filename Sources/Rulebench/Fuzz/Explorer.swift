@@ -69,14 +69,7 @@ public struct Explorer {
         do {
             try walk(counts: &counts, path: &path, distinct: &distinct, shouldStop: shouldStop)
         } catch {
-            // An undo that throws a mismatch has still taken effect (the state
-            // was repaired), so the loop ends; any other failure stops it.
-            while game.history.cursor > start {
-                do { try game.undo() } catch {
-                    if case .undoMismatch = error { continue }
-                    break
-                }
-            }
+            game.unwind(to: start)
             throw error
         }
         counts.endAtFirstEmptyLevel()

@@ -506,10 +506,20 @@ public struct ProgressPacer: Sendable {
     public var interval: Double
     private var last: Double
 
+    /// Seconds between redraws of a progress line in place on a terminal.
+    public static let terminalInterval = 0.2
+    /// Seconds between progress lines that go to a log (a pipe or a file, as on CI).
+    public static let loggedInterval = 5.0
+
     /// A pacer whose first line is due `interval` seconds after `start`.
     public init(interval: Double, start: Double) {
         self.interval = interval
         last = start
+    }
+
+    /// A pacer for progress shown on a terminal (`toTerminal`) or written to a log.
+    public init(toTerminal: Bool, start: Double) {
+        self.init(interval: toTerminal ? Self.terminalInterval : Self.loggedInterval, start: start)
     }
 
     /// True when a line is due at `now` (and then the next is due `interval` later).

@@ -140,13 +140,7 @@ public struct Solver {
             walk.statistics.seconds = clock() - walk.start
             return Result(outcome: outcome, statistics: walk.statistics)
         } catch {
-            // As in Explorer: an undo that throws a mismatch has taken effect.
-            while game.history.cursor > start {
-                do { try game.undo() } catch {
-                    if case .undoMismatch = error { continue }
-                    break
-                }
-            }
+            game.unwind(to: start)
             throw error
         }
     }
