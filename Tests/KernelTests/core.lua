@@ -29,6 +29,14 @@ assert(K.show({ { { { 1 } } } }) == "{[1] = {[1] = {...}}}")
 -- suggest: the closest name within a small edit distance, or nothing.
 assert(K.suggest("mvoe", { "move", "dig" }) == " (did you mean 'move'?)")
 assert(K.suggest("zzzzzz", { "move", "dig" }) == "")
+-- The rule of Swift's Suggestion: case ignored, a swap is one edit, at most
+-- a third of the candidate's length (1 to 3 edits), or a prefix of it.
+assert(K.suggest("MOVE", { "move" }) == " (did you mean 'move'?)")
+assert(K.suggest("subanimatoins", { "subanimations", "sound" }) == " (did you mean 'subanimations'?)")
+assert(K.suggest("pl", { "players", "length" }) == " (did you mean 'players'?)")
+assert(K.suggest("dog", { "dig" }) == " (did you mean 'dig'?)")
+assert(K.suggest("dxx", { "dig" }) == "", "two edits in three letters is not a typo")
+assert(K.suggest("x", {}) == "")
 
 -- fail: a kernel error object with its fields; `fn` becomes file and line.
 local function here() end

@@ -113,23 +113,7 @@ struct ActionSourceLint {
     }
 
     private func suggestion(_ word: String, among names: Set<String>) -> String {
-        let close = names.filter { editDistance($0, word) <= max(1, word.count / 3) }.sorted()
-        return close.isEmpty ? "" : " (did you mean '\(close[0])'?)"
-    }
-
-    private func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var row = Array(0...b.count)
-        for i in 1...max(1, a.count) where !a.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
-                let current = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = current
-            }
-        }
-        return a.isEmpty ? b.count : row[b.count]
+        Suggestion.closest(to: word, in: names.sorted()).map { " (did you mean '\($0)'?)" } ?? ""
     }
 
     /// Names of the subactions this file queues with `act:sub("name", ...)` (literal names only).

@@ -170,27 +170,40 @@ end
 K.show = show
 
 -- " (did you mean 'x'?)" for the closest candidate within a small edit distance.
+-- "Did you mean": the same rule as Swift's Suggestion (Engine/Suggestion.swift):
+-- the nearest candidate by edit distance, case ignored and a swap of two
+-- neighbours counted as one edit, when it is at most a third of the
+-- candidate's length away (1 to 3 edits) or starts with what was written.
+-- Only called on error paths.
 local function distance(a, b)
-  local prev = {}
-  for j = 0, #b do prev[j] = j end
+  local previous2, previous = {}, {}
+  for j = 0, #b do previous[j] = j end
   for i = 1, #a do
-    local cur = { [0] = i }
+    local current = { [0] = i }
     for j = 1, #b do
       local cost = a:byte(i) == b:byte(j) and 0 or 1
-      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+      current[j] = math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+      if i > 1 and j > 1 and a:byte(i) == b:byte(j - 1) and a:byte(i - 1) == b:byte(j) then
+        current[j] = math.min(current[j], previous2[j - 2] + 1)
+      end
     end
-    prev = cur
+    previous2, previous = previous, current
   end
-  return prev[#b]
+  return previous[#b]
 end
 function K.suggest(word, candidates)
-  local best, bestd = nil, math.max(2, #word // 3) + 1
+  local lowered = word:lower()
+  local best, bestd
   sort(candidates)
   for _, c in ipairs(candidates) do
-    local d = distance(word, c)
-    if d < bestd then best, bestd = c, d end
+    local d = distance(lowered, c:lower())
+    if not bestd or d < bestd then best, bestd = c, d end
   end
-  return best and (" (did you mean '" .. best .. "'?)") or ""
+  if not best then return "" end
+  local allowed = math.max(1, math.min(3, #best // 3))
+  local prefix = #lowered >= 2 and best:lower():sub(1, #lowered) == lowered
+  if bestd > allowed and not prefix then return "" end
+  return " (did you mean '" .. best .. "'?)"
 end
 
 return K

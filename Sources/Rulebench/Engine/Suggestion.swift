@@ -1,4 +1,11 @@
 /// "Did you mean" hints for misspelled names.
+///
+/// One rule everywhere a name can be misspelled (scenario keys, options,
+/// goals, params in action files): the candidate nearest by edit distance,
+/// case ignored and a swap of two neighbours counted as one edit, when it is
+/// at most a third of the candidate's length away (1 to 3 edits) or starts
+/// with what was written. The kernel's `K.suggest` (`Kernel/core.lua`)
+/// applies the same rule to the names Lua checks.
 enum Suggestion {
     /// The closest of `candidates` to `word`, when it is close enough to be a likely typo.
     static func closest(to word: String, in candidates: [String]) -> String? {
