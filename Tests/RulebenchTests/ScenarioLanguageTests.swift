@@ -157,10 +157,11 @@ final class ScenarioLanguageTests: XCTestCase {
         let text = problems.map(\.description)
         XCTAssertTrue(text.contains { $0.contains("bump.lua:7: error: act:sub of unknown action 'stpe'") && $0.contains("did you mean 'step'") }, "\(text)")
         XCTAssertTrue(text.contains { $0.contains("helper.lua: warning: 'helper' has no legal function and runs as a subaction") }, "\(text)")
-        XCTAssertTrue(text.contains { $0.contains("lonely.lua:3: warning: 'lonely' is internal but no action queues it") }, "\(text)")
-        XCTAssertTrue(text.contains { $0.contains("lonely.lua:4: warning: 'lonely' is internal, so its legal function is never called") }, "\(text)")
+        XCTAssertTrue(text.contains { $0.contains("lonely.lua:4: warning: 'lonely' is internal but no action queues it") }, "\(text)")
+        XCTAssertTrue(text.contains { $0.contains("lonely.lua:5: warning: 'lonely' is internal, so its legal function is never called") }, "\(text)")
+        XCTAssertTrue(text.contains { $0.contains("lonely.lua:6: warning: 'lonely' is internal, so it is never a history entry and `undo turn` never stops at it") }, "\(text)")
         XCTAssertFalse(text.contains { $0.contains("'step'") && $0.contains("warning") }, "\(text)")
-        XCTAssertEqual(problems.count, 4, "\(text)")
+        XCTAssertEqual(problems.count, 5, "\(text)")
     }
 
     func testTheDesertPackKeepsNoPendingCounter() throws {

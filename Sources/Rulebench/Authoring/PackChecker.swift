@@ -164,8 +164,10 @@ public struct PackChecker {
     /// - an action that other actions queue, that has no `legal`, and is not
     ///   `internal`: a helper meant to run only as a subaction, which a player
     ///   could still perform on its own (warning: mark it `internal = true`);
-    /// - an internal action no action queues (nothing runs it) or with a
-    ///   `legal` function (never called) (warnings).
+    /// - an internal action no action queues (nothing runs it), with a
+    ///   `legal` function (never called), or marked `checkpoint` (only
+    ///   top-level actions are history entries, where `undo turn` stops)
+    ///   (warnings).
     static func subactionProblems(_ lints: [ActionSourceLint], info: PackInfo?) -> [PackProblem] {
         guard let info else { return [] }
         var problems: [PackProblem] = []
@@ -189,6 +191,11 @@ public struct PackChecker {
                 if action.hasLegal {
                     problems.append(PackProblem(.warning, file: lint.file, line: lint.scan.definitionLine(of: "legal"),
                         "'\(lint.name)' is internal, so its legal function is never called: remove it"))
+                }
+                if action.isCheckpoint {
+                    problems.append(PackProblem(.warning, file: lint.file, line: lint.scan.definitionLine(of: "checkpoint"),
+                        "'\(lint.name)' is internal, so it is never a history entry and `undo turn` never stops at it: "
+                            + "mark the actions that queue it checkpoint = true instead"))
                 }
             } else if !action.hasLegal, let caller = callers[lint.name] {
                 problems.append(PackProblem(.warning, file: lint.file, line: nil,

@@ -222,9 +222,7 @@ public final class Game {
     @discardableResult
     public func undoTurn() throws(RulebenchError) -> [UndoOutcome] {
         var outcomes: [UndoOutcome] = []
-        while history.cursor > 0 && !history.entries[history.cursor - 1].isCheckpoint {
-            outcomes.append(try undo())
-        }
+        for _ in 0..<history.undosToLastCheckpoint { outcomes.append(try undo()) }
         return outcomes
     }
 

@@ -111,4 +111,9 @@ public struct History: Sendable {
     public var currentHash: StateHash { cursor == 0 ? initialHash : entries[cursor - 1].hash }
     /// True when nothing has been performed.
     public var isAtStart: Bool { cursor == 0 }
+    /// How many undos `undo turn` makes: back to the last checkpoint action,
+    /// which stays applied (to the start when there is none).
+    public var undosToLastCheckpoint: Int {
+        cursor - (performed.lastIndex(where: \.isCheckpoint).map { $0 + 1 } ?? 0)
+    }
 }

@@ -302,7 +302,7 @@ final class ScenarioExecution {
 
     private func undoTurn(into mismatches: inout [Mismatch]) -> Effects {
         var effects = Effects()
-        while game.history.cursor > 0 && !game.history.entries[game.history.cursor - 1].isCheckpoint && !effects.failed {
+        for _ in 0..<game.history.undosToLastCheckpoint where !effects.failed {
             do {
                 effects.animations.append(try game.undo().animation)
             } catch {

@@ -1,9 +1,9 @@
--- pass (internal): the turn goes to the next player. A checkpoint: "undo turn" stops here.
+-- pass (internal): the turn goes to the next player. `play` queues it, so
+-- `play` is the checkpoint where "undo turn" stops.
 local deck = require "deck"
 return {
   internal = true,   -- runs only as a subaction of play
   description = "End the current player's turn.",
-  checkpoint = true,
   apply = function(game, a)
     a.from = game.current
     game.current = deck.next_player(game, game.current)

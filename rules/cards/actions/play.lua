@@ -3,6 +3,7 @@
 return {
   params = { card = "integer" },
   description = "Play the card at position `card` of the current player's hand.",
+  checkpoint = true,   -- it ends the turn (its last subaction is pass): "undo turn" stops here
   legal = function(game, emit)
     if game.dealt == 0 then return end
     for i = 1, #game.hands[game.current] do emit{ card = i } end
