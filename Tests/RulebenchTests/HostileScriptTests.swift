@@ -292,7 +292,7 @@ final class HostileScriptTests: XCTestCase {
 
     /// The absolute path of a location's file: it must be the whole path,
     /// never one cut short with "..." (Lua's `short_src` does that).
-    static func wholePath(_ location: ScriptLocation) -> String {
+    static func wholePath(_ location: SourceLocation) -> String {
         URL(fileURLWithPath: location.file).standardizedFileURL.path
     }
 
@@ -373,7 +373,7 @@ final class HostileScriptTests: XCTestCase {
         let text = error.description
         XCTAssertTrue(text.contains(c.message), "\(c.name): expected '\(c.message)' in: \(text)")
         XCTAssertFalse(text.contains("stack traceback"), "\(c.name): \(text)")
-        var location: ScriptLocation?
+        var location: SourceLocation?
         switch (c.kind, error) {
         case (.script, .script(let failure)):
             location = failure.location
@@ -386,7 +386,7 @@ final class HostileScriptTests: XCTestCase {
             XCTAssertEqual(failure.limit, Int64(c.memory), c.name)
             location = failure.location
         case (.load, .packLoad(let problem)):
-            location = problem.file.map { ScriptLocation(file: $0, line: problem.line ?? 0) }
+            location = problem.file.map { SourceLocation(file: $0, line: problem.line ?? 0) }
         case (.invariant, .invariant(_, _, let at)):
             location = at
         default:

@@ -214,7 +214,7 @@ final class StateDiffTests: XCTestCase {
     }
 
     func testTheSameBlameIsMergedWithACount() {
-        let at = ScriptLocation(file: "rules/x/actions/slide.lua", line: 9)
+        let at = SourceLocation(file: "rules/x/actions/slide.lua", line: 9)
         let problems = (1...12).map { i in
             UndoProblem(action: "storm > slide", undoFunction: at,
                         differences: [StateDifference(path: "deck.\(i)", before: "1", after: "2")])

@@ -327,7 +327,7 @@ struct KernelError: Error {
     /// The message without its location.
     let message: String
     /// Where it happened, when known.
-    let location: ScriptLocation?
+    let location: SourceLocation?
     /// The rule-pack frames of the traceback.
     let traceback: String
     /// The action (path) running, if any.
@@ -350,7 +350,7 @@ struct KernelError: Error {
         switch failure.cause {
         case .instructionBudget, .memoryCap:
             kind = failure.cause == .memoryCap ? .memoryCap : .instructionBudget
-            (location, message) = ScriptLocation.split(failure.message)
+            (location, message) = SourceLocation.split(failure.message)
             self.action = running
             return
         case .error, .handler:
@@ -366,31 +366,31 @@ struct KernelError: Error {
         }
         // A Lua error from rule code: Lua put its position in front of the message.
         kind = .script
-        let (position, text) = ScriptLocation.split(failure.message)
+        let (position, text) = SourceLocation.split(failure.message)
         message = text
         self.action = running
         // An error object that is not a string carries no position, and a
         // library function's argument error names the kernel's wrapper; the
         // innermost rule-pack frame of the traceback stands in for both.
         let own = position?.file.hasPrefix(KernelError.kernelPrefix) == true ? nil : position
-        location = own ?? frames.split(separator: "\n").lazy.compactMap { ScriptLocation.split(String($0)).0 }.first
+        location = own ?? frames.split(separator: "\n").lazy.compactMap { SourceLocation.split(String($0)).0 }.first
     }
 
     /// The `file` and `line` fields of a kernel record.
-    static func location(_ fields: [String: String]) -> ScriptLocation? {
+    static func location(_ fields: [String: String]) -> SourceLocation? {
         guard let file = fields["file"], !file.isEmpty else { return nil }
-        return ScriptLocation(file: file, line: fields["line"].flatMap { Int($0) } ?? 0)
+        return SourceLocation(file: file, line: fields["line"].flatMap { Int($0) } ?? 0)
     }
 
     /// The `file` and `line` fields of a decoded kernel record.
-    static func location(_ value: StateValue) -> ScriptLocation? {
+    static func location(_ value: StateValue) -> SourceLocation? {
         guard let file = value["file"]?.stringValue, !file.isEmpty else { return nil }
         let line: Int
         switch value["line"] {
         case .int(let n)?: line = Int(n)
         default: line = 0
         }
-        return ScriptLocation(file: file, line: line)
+        return SourceLocation(file: file, line: line)
     }
 
     /// The traceback lines that point into rule packs (the kernel's own frames are noise).

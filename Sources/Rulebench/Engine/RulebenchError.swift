@@ -1,44 +1,3 @@
-/// A place in a Lua file.
-public struct ScriptLocation: Hashable, Sendable, CustomStringConvertible {
-    /// The file, as shown in messages (relative to the working directory when possible).
-    public var file: String
-    /// The 1-based line.
-    public var line: Int
-
-    public init(file: String, line: Int) {
-        self.file = file
-        self.line = line
-    }
-
-    public var description: String { "\(file):\(line)" }
-
-    /// Splits "file:line: message" into its location and message.
-    static func split(_ text: String) -> (ScriptLocation?, String) {
-        var search = text.startIndex
-        while let colon = text[search...].firstIndex(of: ":") {
-            let afterColon = text.index(after: colon)
-            let digits = text[afterColon...].prefix { $0.isNumber }
-            let end = text.index(afterColon, offsetBy: digits.count)
-            if !digits.isEmpty, end < text.endIndex, text[end] == ":", colon > text.startIndex {
-                let file = String(text[..<colon])
-                if !file.contains("\n"), let line = Int(digits) {
-                    var rest = text[text.index(after: end)...]
-                    if rest.hasPrefix(" ") { rest = rest.dropFirst() }
-                    return (ScriptLocation(file: file, line: line), String(rest))
-                }
-            }
-            search = afterColon
-        }
-        return (nil, text)
-    }
-
-    /// Parses "file:line".
-    init?(_ text: String?) {
-        guard let text, let colon = text.lastIndex(of: ":"), let line = Int(text[text.index(after: colon)...]) else { return nil }
-        self.init(file: String(text[..<colon]), line: line)
-    }
-}
-
 /// One slot of the state that an undo did not restore.
 public struct StateDifference: Hashable, Sendable, CustomStringConvertible {
     /// The path of the slot, e.g. `players.p1.tile`.
@@ -60,7 +19,7 @@ public struct UndoProblem: Hashable, Sendable, CustomStringConvertible {
     /// The action's path in its tree, e.g. `jetpack > move`.
     public var action: String
     /// Where its `undo` function is defined.
-    public var undoFunction: ScriptLocation?
+    public var undoFunction: SourceLocation?
     /// The first differing slots, sorted by path.
     public var differences: [StateDifference]
     /// How many runs of this undo (the same action path and undo function,
@@ -108,7 +67,7 @@ public enum RulebenchError: Error, CustomStringConvertible, Sendable {
     /// The instruction budget or the memory cap ran out.
     case budgetExceeded(BudgetFailure)
     /// A pack invariant failed after the action.
-    case invariant(name: String, message: String, location: ScriptLocation?)
+    case invariant(name: String, message: String, location: SourceLocation?)
     /// Strict undo found differences. The state was repaired from the journal
     /// and the undo took effect: the game is sound, the rule is not.
     case undoMismatch([UndoProblem])
@@ -152,7 +111,7 @@ public struct ScriptFailure: Hashable, Sendable, CustomStringConvertible {
     /// The message without its location.
     public var message: String
     /// Where it was raised, when known.
-    public var location: ScriptLocation?
+    public var location: SourceLocation?
     /// The Lua traceback, limited to rule-pack frames.
     public var traceback: String
     /// The action (path) that was running, if any.
@@ -178,7 +137,7 @@ public struct BudgetFailure: Hashable, Sendable, CustomStringConvertible {
     /// The limit in force (instructions per call, or bytes).
     public var limit: Int64
     /// Where the script was when it ran out, when known.
-    public var location: ScriptLocation?
+    public var location: SourceLocation?
     /// The action (path) that was running, if any.
     public var action: String?
     /// What was running.
@@ -222,6 +181,17 @@ public struct InputProblem: Hashable, Sendable, CustomStringConvertible {
         self.file = file
         self.line = line
         self.column = column
+    }
+
+    /// A problem at a place in a file.
+    public init(_ message: String, at location: SourceLocation) {
+        self.init(message, file: location.file, line: location.line, column: location.column)
+    }
+
+    /// Where it is, when a line is known.
+    public var location: SourceLocation? {
+        guard let file, let line else { return nil }
+        return SourceLocation(file: file, line: line, column: column)
     }
 
     /// `file:line:col: message`, with whatever parts are known.

@@ -471,7 +471,7 @@ public struct FindingKey: Hashable, Sendable, CustomStringConvertible {
         if action?.isEmpty == true { action = nil }
     }
 
-    /// "FILE:LINE", as `ScriptLocation` prints it.
+    /// "FILE:LINE", as `SourceLocation` prints it.
     private static func isLocation(_ text: Substring) -> Bool {
         guard let colon = text.lastIndex(of: ":"), colon != text.startIndex else { return false }
         let line = text[text.index(after: colon)...]

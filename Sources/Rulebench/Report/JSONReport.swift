@@ -54,11 +54,13 @@ public enum JSONReport {
         return .object(members)
     }
 
+    /// `line` and, when known, `column` (a scenario's places have both).
+    static func place(_ location: SourceLocation) -> [(String, JSONValue)] {
+        [("line", .int(Int64(location.line)))] + (location.column.map { [("column", .int(Int64($0)))] } ?? [])
+    }
+
     static func value(_ failure: StepFailure) -> JSONValue {
-        .object([
-            ("step", .int(Int64(failure.step))),
-            ("line", .int(Int64(failure.location.line))),
-            ("column", .int(Int64(failure.location.column))),
+        .object([("step", .int(Int64(failure.step)))] + place(failure.location) + [
             ("summary", .string(failure.summary)),
             ("mismatches", .array(failure.mismatches.map { mismatch in
                 var fields: [(String, JSONValue)] = [
@@ -66,10 +68,7 @@ public enum JSONReport {
                     ("expected", .string(mismatch.expected)),
                     ("actual", .string(mismatch.actual)),
                 ]
-                if let location = mismatch.location {
-                    fields.append(("line", .int(Int64(location.line))))
-                    fields.append(("column", .int(Int64(location.column))))
-                }
+                if let location = mismatch.location { fields += place(location) }
                 if let details = mismatch.details { fields.append(("details", .string(details))) }
                 return .object(fields)
             })),

@@ -1,28 +1,3 @@
-/// A place in a scenario file, for messages: `file:line:col`.
-public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
-    /// The file as the user named it (relative to the working directory when possible).
-    public var file: String
-    /// The 1-based line.
-    public var line: Int
-    /// The 1-based column.
-    public var column: Int
-
-    /// A location from its parts.
-    public init(file: String, line: Int, column: Int) {
-        self.file = file
-        self.line = line
-        self.column = column
-    }
-
-    /// `file:line:col`.
-    public var description: String { "\(file):\(line):\(column)" }
-
-    /// An `InputProblem` at this place.
-    func problem(_ message: String) -> InputProblem {
-        InputProblem(message, file: file, line: line, column: column)
-    }
-}
-
 /// A value read from a scenario file, with where it was written.
 public struct Located<Value: Sendable>: Sendable {
     /// The value.

@@ -45,8 +45,7 @@ public struct StepAnimation: Sendable {
                 }
             } catch {
                 if current.number == target {
-                    throw .badInput(InputProblem("step \(target) fails (\(error.kind)): \(error)",
-                                                 file: current.location.file, line: current.location.line, column: current.location.column))
+                    throw .badInput(current.location.problem("step \(target) fails (\(error.kind)): \(error)"))
                 }
                 // An earlier step that was meant to be rejected changes nothing; go on.
             }
