@@ -116,6 +116,20 @@ final class PackLoadingTests: XCTestCase {
         }
     }
 
+    /// A misspelled pack name says what it looked for and which packs there
+    /// are, and carries them as a typed subject (a scenario words it again at
+    /// its `rules:` line without reading the message).
+    func testAnUnknownPackIsTypedAndSuggestsTheClosestPack() {
+        XCTAssertThrowsError(try Game(pack: "dessert", relativeTo: EngineFixtures.repository)) { error in
+            guard case .unknownPack(let name, let available)? = (error as? RulebenchError)?.inputProblem?.subject else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertEqual(name, "dessert")
+            XCTAssertTrue(available.contains("desert") && available.contains("template"), "\(available)")
+            XCTAssertTrue("\(error)".contains("did you mean 'desert'?"), "\(error)")
+        }
+    }
+
     func testExtendsCycleIsRefused() {
         let problem = loadError("cycle_a")
         XCTAssertTrue(problem?.message.contains("cycle") == true, "\(String(describing: problem))")

@@ -139,7 +139,20 @@ final class PackFiles: LuaHost {
             return candidate.standardizedFileURL
         }
         let looked = candidates.map { display($0.appendingPathComponent("pack.lua")) }.joined(separator: ", ")
-        throw .badInput(InputProblem("unknown rule pack '\(reference)': no \(looked) (a pack is a folder with pack.lua and actions/*.lua)"))
+        let rules = candidates.lazy.map { $0.deletingLastPathComponent() }
+            .first { ($0.lastPathComponent == "rules" || $0 == rulesDirectory) && fm.fileExists(atPath: $0.path) }
+        let available = rules.map(packs(in:)) ?? []
+        var message = "unknown rule pack '\(reference)': no \(looked) (a pack is a folder with pack.lua and actions/*.lua)"
+            + Suggestion.hint(for: reference, in: available)
+        if let rules, !available.isEmpty { message += " (packs in \(display(rules)): \(available.joined(separator: ", ")))" }
+        throw .badInput(InputProblem(message, subject: .unknownPack(reference, available: available)))
+    }
+
+    /// The names of the packs in a rules folder (its folders with a pack.lua), sorted.
+    static func packs(in rules: URL) -> [String] {
+        let fm = FileManager.default
+        let entries = (try? fm.contentsOfDirectory(atPath: rules.path)) ?? []
+        return entries.filter { fm.fileExists(atPath: rules.appendingPathComponent($0).appendingPathComponent("pack.lua").path) }.sorted()
     }
 
     /// A path as messages show it: relative to the working directory when inside it.

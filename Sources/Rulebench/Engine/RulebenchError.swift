@@ -91,6 +91,14 @@ public enum RulebenchError: Error, CustomStringConvertible, Sendable {
         }
     }
 
+    /// The problem of a `.badInput` or `.packLoad` error.
+    public var inputProblem: InputProblem? {
+        switch self {
+        case .badInput(let problem), .packLoad(let problem): return problem
+        default: return nil
+        }
+    }
+
     /// A short name of the kind of error, for reports.
     public var kind: String {
         switch self {
@@ -171,21 +179,41 @@ public struct RedoMismatch: Hashable, Sendable, CustomStringConvertible {
 
 /// Input that cannot be used, with where it came from when known.
 public struct InputProblem: Hashable, Sendable, CustomStringConvertible {
+    /// What a problem is about, for a caller that words it again or points
+    /// at where the user wrote the thing (a scenario's `rules:` or option).
+    public enum Subject: Hashable, Sendable {
+        /// A pack name or path that names no pack, and the packs in the
+        /// rules folder that was searched (sorted; empty when none was found).
+        case unknownPack(String, available: [String])
+        /// A setup option the pack does not take, or of another type.
+        case option(String)
+    }
+
     public var message: String
     public var file: String?
     public var line: Int?
     public var column: Int?
+    /// What it is about, when a caller may need to know.
+    public var subject: Subject?
 
-    public init(_ message: String, file: String? = nil, line: Int? = nil, column: Int? = nil) {
+    public init(_ message: String, file: String? = nil, line: Int? = nil, column: Int? = nil, subject: Subject? = nil) {
         self.message = message
         self.file = file
         self.line = line
         self.column = column
+        self.subject = subject
     }
 
     /// A problem at a place in a file.
     public init(_ message: String, at location: SourceLocation) {
         self.init(message, file: location.file, line: location.line, column: location.column)
+    }
+
+    /// The same problem at another place (where the user wrote the thing).
+    public func placed(at location: SourceLocation) -> InputProblem {
+        var problem = self
+        (problem.file, problem.line, problem.column) = (location.file, location.line, location.column)
+        return problem
     }
 
     /// Where it is, when a line is known.

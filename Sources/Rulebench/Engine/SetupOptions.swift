@@ -9,8 +9,8 @@
 /// a word and the game set up with the default.
 extension PackInfo {
     /// Throws `.badInput` for an option the pack does not declare (with a
-    /// "did you mean") or of another type than declared. The message starts
-    /// with `option 'NAME'`, so a caller can point at where it was given.
+    /// "did you mean") or of another type than declared; its subject names
+    /// the option, so a caller can point at where it was given.
     public func validate(options given: [String: StateValue]) throws(RulebenchError) {
         let declared = optionTypes.keys.sorted()
         for (name, value) in given.sorted(by: { $0.key < $1.key }) {
@@ -19,12 +19,13 @@ extension PackInfo {
                     ? "it declares none; a pack that reads it declares it in pack.lua: `options = { \(name) = DEFAULT }`"
                     : "it takes: \(declared.joined(separator: ", "))"
                 throw .badInput(InputProblem("option '\(name)' is not an option of pack '\(self.name)'"
-                                             + Suggestion.hint(for: name, in: declared) + " (\(list))"))
+                                             + Suggestion.hint(for: name, in: declared) + " (\(list))", subject: .option(name)))
             }
-            guard ScenarioExecution.value(value, fits: type) else {
+            guard value.fits(paramType: type) else {
                 let fallback = options[name].map { " like its default \($0)" } ?? ""
                 throw .badInput(InputProblem("option '\(name)' must be \(PackInfo.article(type))\(fallback), not \(value)"
-                                             + " (a pack that takes other types declares `\(name) = { type = \"any\", default = ... }`)"))
+                                             + " (a pack that takes other types declares `\(name) = { type = \"any\", default = ... }`)",
+                                             subject: .option(name)))
             }
         }
     }

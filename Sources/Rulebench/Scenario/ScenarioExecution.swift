@@ -31,14 +31,18 @@ final class ScenarioExecution {
             game = try Game(pack: rules.value, options: scenario.setup.options, seed: scenario.setup.seed,
                             configuration: configuration, relativeTo: directory)
         } catch {
-            switch error {
-            case .badInput(let problem) where problem.message.hasPrefix("unknown rule pack"):
-                throw .badInput(rules.location.problem(unknownPack(rules.value, directory: directory)))
-            case .badInput(let problem) where problem.message.hasPrefix("option '"):
+            switch (error, error.inputProblem?.subject) {
+            case (_, .unknownPack(let name, let available)?):
+                var message = "unknown rule pack '\(name)': give a pack folder under rules/ or a path relative to this file"
+                message += Suggestion.hint(for: name, in: available)
+                message += available.isEmpty ? "" : " (packs: \(available.joined(separator: ", ")))"
+                throw .badInput(rules.location.problem(message))
+            case (.badInput(let problem), .option(let name)?):
                 // A setup option the pack does not take: point at where it was given.
-                let name = problem.message.dropFirst("option '".count).prefix { $0 != "'" }
-                let at = scenario.setup.optionLocations[String(name)] ?? rules.location
-                throw .badInput(at.problem(problem.message))
+                throw .badInput(problem.placed(at: scenario.setup.optionLocations[name] ?? rules.location))
+            default: break
+            }
+            switch error {
             case .badInput(let problem):
                 throw .badInput(rules.location.problem(problem.message))
             case .packLoad(let problem):
@@ -64,26 +68,6 @@ final class ScenarioExecution {
             }
         }
         return .ready(execution)
-    }
-
-    /// Says where a pack name was looked for, with the packs that are there.
-    private static func unknownPack(_ name: String, directory: URL) -> String {
-        let fm = FileManager.default
-        var folder = directory.standardizedFileURL
-        var rulesFolder: URL?
-        while rulesFolder == nil {
-            let candidate = folder.appendingPathComponent("rules")
-            if fm.fileExists(atPath: candidate.path) { rulesFolder = candidate }
-            if folder.path == "/" { break }
-            folder = folder.deletingLastPathComponent()
-        }
-        var message = "unknown rule pack '\(name)': give a pack folder under rules/ or a path relative to this file"
-        if let rulesFolder, let entries = try? fm.contentsOfDirectory(atPath: rulesFolder.path) {
-            let packs = entries.filter { fm.fileExists(atPath: rulesFolder.appendingPathComponent($0).appendingPathComponent("pack.lua").path) }.sorted()
-            message += Suggestion.hint(for: name, in: packs)
-            message += packs.isEmpty ? "" : " (packs in \(PackFiles.display(rulesFolder)): \(packs.joined(separator: ", ")))"
-        }
-        return message
     }
 
     // MARK: Validation against the pack
@@ -113,32 +97,13 @@ final class ScenarioExecution {
                                                   + " (declared: \(declared.isEmpty ? "none" : declared.joined(separator: ", ")))"))
                 }
                 let base = type.hasSuffix("?") ? String(type.dropLast()) : type
-                guard ScenarioExecution.value(value, fits: base) else {
-                    throw .badInput(place.problem("param '\(key)' of '\(name)' must be \(base), not \(value) (\(ScenarioExecution.luaType(of: value)))"))
+                guard value.fits(paramType: base) else {
+                    throw .badInput(place.problem("param '\(key)' of '\(name)' must be \(base), not \(value) (\(value.luaTypeName))"))
                 }
             }
             for key in declared where params[key] == nil && !(action.params[key]?.hasSuffix("?") ?? true) {
                 throw .badInput(at.problem("action '\(name)' needs param '\(key)' (\(action.params[key] ?? "any")): add it under 'with'"))
             }
-        }
-    }
-
-    /// Whether a value has a declared param type (string, integer, number, boolean, table, any).
-    static func value(_ value: StateValue, fits type: String) -> Bool {
-        switch (type, value) {
-        case ("any", _), ("string", .string), ("integer", .int), ("number", .int), ("number", .double),
-             ("boolean", .bool), ("table", .table): return true
-        default: return false
-        }
-    }
-
-    static func luaType(of value: StateValue) -> String {
-        switch value {
-        case .bool: return "a boolean"
-        case .int: return "an integer"
-        case .double: return "a float"
-        case .string: return "a string"
-        case .table: return "a table"
         }
     }
 

@@ -179,3 +179,29 @@ extension StateValue {
         }
     }
 }
+
+extension StateValue {
+    /// Whether the value is of a declared param or option type (`string`,
+    /// `integer`, `number`, `boolean`, `table`, `any`), as the engine checks
+    /// params (`checkparams` in `Kernel/engine.lua`): checked here too so
+    /// that a scenario's or the command line's mistake is bad input at its
+    /// place, before anything runs.
+    public func fits(paramType type: String) -> Bool {
+        switch (type, self) {
+        case ("any", _), ("string", .string), ("integer", .int), ("number", .int), ("number", .double),
+             ("boolean", .bool), ("table", .table): return true
+        default: return false
+        }
+    }
+
+    /// What Lua would call the value's type, with an article: "an integer", "a float", ...
+    public var luaTypeName: String {
+        switch self {
+        case .bool: return "a boolean"
+        case .int: return "an integer"
+        case .double: return "a float"
+        case .string: return "a string"
+        case .table: return "a table"
+        }
+    }
+}
