@@ -155,6 +155,7 @@ public struct PackChecker {
             let declared = action.flatMap { $0.declaresParams ? Set($0.params.keys) : nil }
             // Without a loaded pack, the params table is read from the source.
             problems += lint.paramProblems(declared: loaded ? declared : nil)
+            if let problem = lint.directionProblem { problems.append(problem) }
         }
         return problems
     }
