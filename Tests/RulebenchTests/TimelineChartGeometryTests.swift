@@ -123,7 +123,7 @@ final class TimelineChartGeometryTests: XCTestCase {
         // Conflicting runs stay visible: three bars of p1.position in three lanes.
         XCTAssertTrue(svg.contains("stroke=\"#d9342b\""), "conflicts outlined")
         // From → to on the bars, and a legend.
-        XCTAssertTrue(texts.contains { $0.text.contains("[0, 0] → [3, 4]") }, "\(texts)")
+        XCTAssertTrue(texts.contains { $0.text.contains("{0, 0} → {3, 4}") }, "\(texts)")
         XCTAssertTrue(texts.contains { $0.text == "colours:" })
         XCTAssertTrue(texts.contains { $0.text == "jetpack" })
         XCTAssertTrue(texts.contains { $0.text.hasPrefix("frame run") })

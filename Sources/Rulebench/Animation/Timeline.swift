@@ -395,8 +395,9 @@ extension Timeline {
                     && $0.from == from && $0.to == to }) else {
                 let shown = { (v: StateValue?) in v.map { "\($0)" } ?? "nil" }
                 return "no \(event.kind.rawValue) on \(event.key!) from \(shown(from)) to \(shown(to)) at "
-                    + "\(TimelineSeconds.text(start))–\(TimelineSeconds.text(end)) s (the mirror of \(event.actionPath)'s at "
-                    + "\(TimelineSeconds.text(event.start))–\(TimelineSeconds.text(event.end)) s)"
+                    + "\(TimelineSeconds.text(start))–\(TimelineSeconds.text(end)) s (mirroring the do run at "
+                    + "\(TimelineSeconds.text(event.start))–\(TimelineSeconds.text(event.end)) s"
+                    + (event.actionPath.isEmpty ? ")" : " of \(event.actionPath))")
                     + (left.first { $0.key == event.key }.map { ": the undo has one from \(shown($0.from)) to \(shown($0.to)) at \(TimelineSeconds.text($0.start))–\(TimelineSeconds.text($0.end)) s" } ?? "")
             }
             left.remove(at: index)
