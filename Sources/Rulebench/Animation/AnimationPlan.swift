@@ -403,7 +403,7 @@ public struct ActionAnimation: Hashable, Sendable {
     /// Reads the kernel's action-node tree exactly as it is (no reversal).
     ///
     /// - Parameters:
-    ///   - node: `{action, mode, sound, src, own, subs}`; nil gives an empty animation.
+    ///   - node: `{action, mode, sound, src, own, subs, step, delays}`; nil gives an empty animation.
     ///   - direction: which way the node tree was built.
     ///   - fallbackAction: the name to use when the node has none.
     public init(node: StateValue?, direction: Direction = .do, fallbackAction: String = "?") {
@@ -413,8 +413,19 @@ public struct ActionAnimation: Hashable, Sendable {
                   direction: direction,
                   sound: node?["sound"]?.stringValue,
                   own: node?["own"].flatMap { AnimationPlan($0, fallbackSource: source) },
-                  subactions: (node?["subs"]?.listItems ?? []).map { ActionAnimation(node: $0, direction: direction) },
-                  source: source, step: node?["step"]?.numberValue ?? 0, delay: node?["delay"]?.numberValue ?? 0)
+                  subactions: ActionAnimation.subactions(of: node, direction: direction),
+                  source: source, step: node?["step"]?.numberValue ?? 0)
+    }
+
+    /// The subactions of a kernel node, each with its delay from the node's
+    /// `delays` list (present only when `act:sub` gave one).
+    private static func subactions(of node: StateValue?, direction: Direction) -> [ActionAnimation] {
+        let delays = node?["delays"]?.listItems ?? []
+        return (node?["subs"]?.listItems ?? []).enumerated().map { index, sub in
+            var animation = ActionAnimation(node: sub, direction: direction)
+            if index < delays.count, let delay = delays[index].numberValue { animation.delay = delay }
+            return animation
+        }
     }
 
     /// The undo animation: the kernel's undo node tree, where each node with

@@ -259,14 +259,15 @@ struct TimelineSVG {
                 out.element("title", text: tooltip(event))
                 out.close("rect")
                 if case .frames(let frames) = event.leaf {
-                    // A tick at each frame change: a sprite run reads as frames, not a slide.
+                    // A tick at each frame change along the bar's top edge (above
+                    // its label): a sprite run reads as frames, not a slide.
                     let count = frames.frames.count * frames.repeatCount
                     let step = (x(event.end) - x0) / Double(max(count, 1))
                     if count > 1 && step >= 3 {
                         for k in 1..<min(count, 200) {
                             let fx = x0 + Double(k) * step
-                            out.empty("line", [("x1", n(fx)), ("y1", n(barY + 3)), ("x2", n(fx)), ("y2", n(barY + barHeight - 3)),
-                                               ("stroke", "#ffffff"), ("stroke-width", "1")])
+                            out.empty("line", [("x1", n(fx)), ("y1", n(barY)), ("x2", n(fx)), ("y2", n(barY + 4)),
+                                               ("stroke", "#ffffff"), ("stroke-width", "1.5")])
                         }
                     }
                 }

@@ -264,8 +264,8 @@ local function defineaction(pack, name, chunkname, chunk, source)
   -- Phase names for read-only errors, built once rather than per run.
   copy.checkphase = "check of '" .. name .. "'"
   copy.mode = mode
-  -- The step between staggered subactions, sent with every plan node of
-  -- the action (nil, so absent, for the other modes).
+  -- The step between staggered subactions, sent with the plan nodes of the
+  -- action that have subactions (nil, so absent, for the other modes).
   copy.step = mode == "stagger" and (step or 0.1) + 0.0 or nil
   copy.animsrc = K.defined(def.animate)
   -- One emit function per action, reused by every legal enumeration.
@@ -460,11 +460,16 @@ function ACT:sub(name, params, options)
     error(K.where(2) .. "unknown subaction " .. K.show(name) .. K.suggest(tostring(name), K.sortedkeys(ACTIONS)), 0)
   end
   if params ~= nil and type(params) ~= "table" then error(K.where(2) .. "act:sub: params must be a table", 0) end
-  local delay
-  if options ~= nil then delay = suboptions(options) end
   local queue = self.queue
   if not queue then queue = {}; self.queue = queue end
-  queue[#queue + 1] = { name = name, params = plain(params or EMPTY), delay = delay }
+  local n = #queue + 1
+  queue[n] = { name = name, params = plain(params or EMPTY) }
+  if options ~= nil then
+    -- Delays are kept apart, on the context, so a call without them costs nothing more.
+    local delays = self.delays
+    if not delays then delays = {}; self.delays = delays end
+    delays[n] = suboptions(options)
+  end
 end
 
 -- Runs an action and then its queued subactions; returns its record:
@@ -509,9 +514,13 @@ local function run(name, params, path, depth)
     rec.subs = subs
     for i = 1, #queue do
       local q = queue[i]
-      local sub = run(q.name, q.params, path .. " > " .. q.name, depth + 1)
-      sub.delay = q.delay
-      subs[i] = sub
+      subs[i] = run(q.name, q.params, path .. " > " .. q.name, depth + 1)
+    end
+    -- Only an action that delayed a subaction carries the list (0 for the others).
+    local delays = act.delays
+    if delays then
+      for i = 1, #queue do delays[i] = delays[i] or 0.0 end
+      rec.delays = delays
     end
   end
   return rec
@@ -591,7 +600,7 @@ local function planof(rec, direction)
       K.fail("error", "sound returned a name that is not UTF-8 text", { action = rec.path, fn = def.sound })
     end
   end
-  local node = { action = rec.name, mode = def.mode, sound = sound, step = def.step, delay = rec.delay }
+  local node = { action = rec.name, mode = def.mode, sound = sound }
   local animate = def.animate
   if animate then
     CONTEXT_ACTION, CONTEXT_PHASE = rec.path, "animate"
@@ -605,7 +614,9 @@ local function planof(rec, direction)
   if subs ~= EMPTY then
     local out = {}
     for i = 1, #subs do out[i] = planof(subs[i], direction) end
-    node.subs = out
+    -- How the subactions are timed: set only when the action staggers or
+    -- delays them, so the nodes of other actions carry nothing more.
+    node.subs, node.step, node.delays = out, def.step, rec.delays
   end
   return node
 end
