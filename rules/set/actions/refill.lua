@@ -1,6 +1,7 @@
--- refill: the top card of the deck goes to an empty place on the table.
--- It has no `legal`: only `take` queues it.
+-- refill (internal): the top card of the deck goes to an empty place on
+-- the table. Only `take` queues it.
 return {
+  internal = true,
   params = { place = "integer" },
   description = "Deal the deck's top card to an empty place.",
 
