@@ -94,6 +94,14 @@ final class AnimationStaggerTests: XCTestCase {
                   end,
                   subanimations = "stagger", stagger = 0.25 }
                 """,
+            "rows": """
+                return { apply = function(game, a, act) act:sub("row"); act:sub("row") end,
+                  subanimations = "stagger", stagger = 1 }
+                """,
+            "pile": """
+                return { apply = function(game, a, act) for _ = 1, 3 do act:sub("hop", { n = 9 }) end end,
+                  subanimations = "stagger", stagger = 0.25 }
+                """,
             "fan": """
                 return { apply = function(game, a, act)
                     act:sub("hop", { n = 1 })
@@ -107,6 +115,16 @@ final class AnimationStaggerTests: XCTestCase {
         // The mirror: what ended last starts first.
         let back = try game.undo().animation.timeline()
         XCTAssertEqual(runs(back), ["t4.x 0-0.5", "t3.x 1.25-1.75", "t2.x 1.5-2", "t1.x 1.75-2.25"])
+        // Staggers nest: the second row starts 1 s after the first, each row staggered inside.
+        let rows = try game.perform("rows").animation.timeline()
+        XCTAssertEqual(runs(rows), ["t1.x 0-0.5", "t2.x 0.25-0.75", "t3.x 0.5-1", "t1.x 1-1.5", "t2.x 1.25-1.75",
+                                    "t3.x 1.5-2", "t4.x 1.75-2.25", "t4.x 2.75-3.25"])
+        XCTAssertEqual(rows.conflicts, [])
+        XCTAssertNil(try game.undo().animation.timeline().mirrorDifference(of: rows))
+        // Staggered runs of one property that overlap are conflicts (0.25 s apart, 0.5 s long).
+        let pile = try game.perform("pile").animation.timeline()
+        XCTAssertEqual(pile.conflicts.map { "\($0.first.start)-\($0.second.start)" }, ["0.0-0.25", "0.25-0.5"])
+        try game.undo()
         // Parallel (the default) with a delay: the delayed one starts later; on undo it goes first.
         let fan = try game.perform("fan").animation.timeline()
         XCTAssertEqual(runs(fan), ["t1.x 0-0.5", "t2.x 0.3-0.8"])
