@@ -79,6 +79,16 @@ final class AnimationStaggerTests: XCTestCase {
         XCTAssertEqual(try StepAnimation.of(scenario, directory: url.deletingLastPathComponent(), step: nil).number, 0)
     }
 
+    func testPlayAnnouncesTheOpeningAndDrawsIt() throws {
+        var output = ""
+        let session = PlaySession(game: try game("set")) { output += $0 }
+        session.start()
+        session.handle("timeline")
+        XCTAssertTrue(output.contains("opening: animation 0.85 s"), output)
+        XCTAssertTrue(output.contains("timeline of the opening (0.85 s)"), output)
+        XCTAssertTrue(output.contains("card:34.place"), output)
+    }
+
     func testStaggerModeAndDelaysOnAHandBuiltPack() throws {
         let pack = try temporaryPack([
             "hop": """
