@@ -89,6 +89,26 @@ final class AnimationStaggerTests: XCTestCase {
         XCTAssertTrue(output.contains("card:34.place"), output)
     }
 
+    func testTimelineSaysWhichStepItPicksAndPlaysARange() throws {
+        let richest = try RulebenchCommand.run(["timeline", "scenarios/cards/deal-staggered-and-undone.yaml"], in: EngineFixtures.repository)
+        XCTAssertEqual(richest.status, 0, richest.output)
+        XCTAssertTrue(richest.stdout.hasPrefix("step 1: do: deal"), richest.stdout)
+        XCTAssertTrue(richest.stdout.contains("[the richest plan; pick another with --step N]"), richest.stdout)
+        let svg = FileManager.default.temporaryDirectory.appendingPathComponent("range-\(UUID().uuidString).svg")
+        defer { try? FileManager.default.removeItem(at: svg) }
+        let range = try RulebenchCommand.run(["timeline", "scenarios/cards/deal-staggered-and-undone.yaml", "--step", "1", "--through", "2",
+                                              "--svg", svg.path], in: EngineFixtures.repository)
+        XCTAssertEqual(range.status, 0, range.output)
+        XCTAssertTrue(range.stdout.contains("(1.500 s, 0 conflicts)"), range.stdout)
+        let text = try String(contentsOf: svg, encoding: .utf8)
+        XCTAssertTrue(text.contains(">undo deal &gt; draw</text>"), "the undo's colour in the legend")
+        XCTAssertEqual(TimelineChartGeometryTests.problems(in: text), [])
+        let undo = try RulebenchCommand.run(["timeline", "scenarios/cards/deal-staggered-and-undone.yaml", "--step", "2"], in: EngineFixtures.repository)
+        XCTAssertTrue(undo.stdout.contains("played backwards"), undo.stdout)
+        let bad = try RulebenchCommand.run(["timeline", "scenarios/template/dash.yaml", "--through", "2"], in: EngineFixtures.repository)
+        XCTAssertEqual(bad.status, 2, bad.output)
+    }
+
     func testStaggerModeAndDelaysOnAHandBuiltPack() throws {
         let pack = try temporaryPack([
             "hop": """
