@@ -79,6 +79,24 @@ final class AnimationStaggerTests: XCTestCase {
         XCTAssertEqual(try StepAnimation.of(scenario, directory: url.deletingLastPathComponent(), step: nil).number, 0)
     }
 
+    func testCheckJudgesTheOpening() throws {
+        func problems(_ opening: String) throws -> [String] {
+            let manifest = "return { name = 'tmp', setup = function(game) game.n = 0 end,\n  opening = function(anim, game)\n    \(opening)\n  end }"
+            let pack = try temporaryPack(["inc": "return { legal = function(g, emit) emit{} end, apply = function(game) game.n = game.n + 1 end }"],
+                                         manifest: manifest)
+            return try PackChecker(pack: pack.path).check().map(\.description)
+        }
+        let clashing = try problems("""
+            return anim.parallel{ anim.tween{ target = "a", property = "x", from = 0, to = 1, duration = 1 },
+                                  anim.tween{ target = "a", property = "x", from = 1, to = 2, duration = 1, delay = 0.5 } }
+            """)
+        XCTAssertEqual(clashing.count, 1, "\(clashing)")
+        XCTAssertTrue(clashing.first?.contains("pack.lua:2: error: the opening's animation conflict: a.x") == true, "\(clashing)")
+        let notAPlan = try problems("return 42")
+        XCTAssertTrue(notAPlan.first?.contains("opening must return a plan built with anim.*") == true, "\(notAPlan)")
+        XCTAssertEqual(try problems("return nil"), [])
+    }
+
     func testPlayAnnouncesTheOpeningAndDrawsIt() throws {
         var output = ""
         let session = PlaySession(game: try game("set")) { output += $0 }

@@ -631,7 +631,7 @@ local function openingof(game, opts)
   local src = K.defined(opening)
   local plan = opening(K.anim, game, opts)
   local node = { action = "setup", mode = "parallel", src = src }
-  if plan ~= nil then node.own = checkplan(plan, src) end
+  if plan ~= nil then node.own = checkplan(plan, src, "opening") end
   return node
 end
 
