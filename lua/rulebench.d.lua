@@ -64,7 +64,8 @@ local Act = {}
 ---then the action's own `undo`. Call it only while `apply` runs.
 ---@param name string An action of this pack (its file name in actions/).
 ---@param params? rulebench.Params Its params (default: none).
-function Act:sub(name, params) end
+---@param options? { delay?: number } `delay`: its animation starts this many seconds later than `subanimations` places it.
+function Act:sub(name, params, options) end
 
 ---------------------------------------------------------------- action files
 
@@ -83,9 +84,10 @@ function Act:sub(name, params) end
 ---@field check? fun(game: rulebench.Game, a: rulebench.ActionObject): string|nil Returns nil to allow the action, or the reason for refusing it. Must not write the state.
 ---@field apply fun(game: rulebench.Game, a: rulebench.ActionObject, act: rulebench.Act) Does the action: writes the state, records on `a` what undo needs, queues subactions.
 ---@field undo? fun(game: rulebench.Game, a: rulebench.ActionObject) Reverses `apply` exactly (subactions are undone before it). Absent: the engine undoes from its journal.
----@field animate? fun(anim: rulebench.Anim, game: rulebench.Game, a: rulebench.ActionObject, direction: rulebench.Direction): rulebench.Plan|nil Builds the animation plan, after the action (do) or its undo. nil for "undo" plays the do plan reversed.
+---@field animate? fun(anim: rulebench.Anim, game: rulebench.Game, a: rulebench.ActionObject, direction: rulebench.Direction): rulebench.Plan|nil Builds the animation plan, after the action (do) or its undo. nil for "undo" plays the do plan backwards, mirrored in time (delays and staggers included); returning the do plan itself would play it forwards again.
 ---@field sound? string|fun(game: rulebench.Game, a: rulebench.ActionObject, direction: rulebench.Direction): string|nil A sound played at the start of the action's plan.
----@field subanimations? "parallel"|"sequence" How the subactions' plans combine with the action's own (default "parallel"; "sequence" plays its own first).
+---@field subanimations? "parallel"|"sequence"|"stagger" How the subactions' plans combine with the action's own (default "parallel"; "sequence" plays its own first, then each in turn; "stagger" plays its own first, then starts one subaction every `stagger` seconds).
+---@field stagger? number With subanimations = "stagger": seconds between two subactions' starts (default 0.1).
 ---@field checkpoint? boolean When true, a player-facing "undo turn" stops before undoing this action.
 ---@field internal? boolean When true, the action runs only as a subaction (`act:sub`): never listed as legal, rejected when performed on its own.
 ---@field description? string One line about the action, for tools.
@@ -105,6 +107,7 @@ function Act:sub(name, params) end
 ---@field extends? string A base pack in the same rules/ folder: its actions, invariants and setup are inherited and may be overridden.
 ---@field options? table<string, any|rulebench.OptionSpec> The options the pack takes: `name = default` (its type is the default's), or `name = { type = "...", default = ... }`. Any other option is bad input.
 ---@field setup? fun(game: rulebench.Game, options: rulebench.Options) Writes the initial state; runs as an action.
+---@field opening? fun(anim: rulebench.Anim, game: rulebench.Game, options: rulebench.Options): rulebench.Plan|nil The opening animation (the deal), built read-only on the state setup made; `timeline --step 0` and `play` show it.
 ---@field invariants? table<string, fun(game: rulebench.Game): boolean, string?> Checked after every action: return true, or false and a message.
 ---@field goals? table<string, fun(game: rulebench.Game): boolean> Positions worth reaching, read-only like invariants: return true or false. `rulebench solve PACK --goal NAME` finds the shortest line to one; scenarios expect one with `expect: { goal: NAME }`.
 ---@field render? fun(game: rulebench.Game): string A text picture of the board (for `rulebench play`).

@@ -96,7 +96,8 @@ final class AnimationTests: XCTestCase {
         XCTAssertEqual(root.timeline().duration, 1.0)
         XCTAssertEqual(root.composedPlan.duration, 1.0)
 
-        // Undone, the sequence runs mirrored: C's parts, then B, then A's own.
+        // Undone, the sequence runs mirrored in time: C's parts (D, shorter,
+        // ends with E as it started with it), then B, then A's own.
         var undone = a
         func flip(_ node: inout ActionAnimation) {
             node.direction = .undo
@@ -104,8 +105,8 @@ final class AnimationTests: XCTestCase {
         }
         flip(&undone)
         XCTAssertEqual(spans(undone.timeline()), [
-            Span("d.x", "A > C > D", 0, 0.125),
             Span("e.x", "A > C > E", 0, 0.25),
+            Span("d.x", "A > C > D", 0.125, 0.25),
             Span("b.x", "A > B", 0.25, 0.75),
             Span("a.x", "A", 0.75, 1.0),
         ])
@@ -124,9 +125,10 @@ final class AnimationTests: XCTestCase {
         XCTAssertEqual(spans(timeline), [
             Span("banner.height", "parade", 0, 1),
             Span("token:a.x", "parade > walk2 > step#2", 0, 0.25),
-            Span("token:b.x", "parade > step", 0, 0.25),
             Span("token:a.x", "parade > walk2 > step#1", 0.25, 0.5),
             Span("token:a.pose", "parade > walk2", 0.5, 1.0),
+            // b's step ran first on do, alongside; mirrored, it ends with the parade.
+            Span("token:b.x", "parade > step", 0.75, 1.0),
         ])
         let moves = timeline.events.filter { $0.key == "token:a.x" }
         XCTAssertEqual(moves.map(\.from), [.int(2), .int(1)], "each step goes back from where it arrived")

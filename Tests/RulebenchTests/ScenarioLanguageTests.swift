@@ -184,7 +184,7 @@ final class ScenarioLanguageTests: XCTestCase {
         XCTAssertThrowsError(try Game(pack: folder.path)) { error in
             guard case RulebenchError.packLoad(let problem) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(problem.line, 4, "\(problem)")
-            XCTAssertTrue(problem.message.contains("subanimations must be \"parallel\" or \"sequence\", not \"serial\""), "\(problem)")
+            XCTAssertTrue(problem.message.contains("subanimations must be \"parallel\", \"sequence\" or \"stagger\", not \"serial\""), "\(problem)")
         }
     }
 }

@@ -226,21 +226,59 @@ public indirect enum AnimationPlan: Hashable, Sendable {
         }
     }
 
-    /// The plan played backwards, as the undo of an action that gives no undo plan.
+    /// The plan played backwards in time, as the undo of an action that gives no undo plan.
     ///
-    /// Sequences and staggers run their items in reverse order; tweens swap
-    /// `from` and `to` (and mirror their easing); frame runs reverse their
-    /// frames. Delays stay in front of what they delay and parallel items
-    /// still start together, so a reversed plan lasts as long as the original.
+    /// The time-mirror: whatever ran from `s` to `e` in a plan lasting `D`
+    /// runs from `D - e` to `D - s`. Tweens swap `from` and `to` (and mirror
+    /// their easing; a run there and back stays as it is), frame runs reverse
+    /// their frames, sequences and staggers run their items in reverse order.
+    /// A delay in front of a leaf becomes a wait after it, and an item of a
+    /// parallel or stagger that ends before the others starts that much later,
+    /// so the last thing to finish on do is the first to start on undo. The
+    /// shape stays the same where no such wait is needed.
     public var reversed: AnimationPlan {
         switch self {
-        case .tween(let t): return .tween(t.reversed)
-        case .frames(let f): return .frames(f.reversed)
-        case .wait, .sound, .cue: return self
+        case .tween(let t):
+            var back = t.autoreverse ? t : t.reversed
+            back.delay = 0
+            return Self.followed(.tween(back), by: t.delay)
+        case .frames(let f):
+            var back = f.reversed
+            back.delay = 0
+            return Self.followed(.frames(back), by: f.delay)
+        case .wait: return self
+        case .sound(var s):
+            let delay = s.delay
+            s.delay = 0
+            return Self.followed(.sound(s), by: delay)
+        case .cue(var c):
+            let delay = c.delay
+            c.delay = 0
+            return Self.followed(.cue(c), by: delay)
         case .sequence(let items): return .sequence(items.reversed().map(\.reversed))
-        case .parallel(let items): return .parallel(items.map(\.reversed))
-        case .stagger(let interval, let items): return .stagger(interval: interval, items: items.reversed().map(\.reversed))
+        case .parallel(let items):
+            let total = duration
+            return .parallel(items.map { Self.preceded($0.reversed, by: total - $0.duration) })
+        case .stagger(let interval, let items):
+            // Equally long items mirror to the same stagger, last item first.
+            if Set(items.map(\.duration)).count <= 1 {
+                return .stagger(interval: interval, items: items.reversed().map(\.reversed))
+            }
+            let total = duration
+            return .parallel(items.enumerated().reversed().map { index, item in
+                Self.preceded(item.reversed, by: total - (Double(index) * interval + item.duration))
+            })
         }
+    }
+
+    /// `plan`, then `seconds` of waiting (just `plan` when there is none to wait).
+    private static func followed(_ plan: AnimationPlan, by seconds: Double) -> AnimationPlan {
+        seconds > 0 ? .sequence([plan, .wait(seconds)]) : plan
+    }
+
+    /// `seconds` of waiting, then `plan` (just `plan` when there is none to wait).
+    private static func preceded(_ plan: AnimationPlan, by seconds: Double) -> AnimationPlan {
+        seconds > 0 ? .sequence([.wait(seconds), plan]) : plan
     }
 
     /// Every leaf in plan order (not time order), for hosts that preload sounds or sprites.
@@ -314,6 +352,9 @@ public struct ActionAnimation: Hashable, Sendable {
         case parallel
         /// Own plan first, then each subaction's plan in turn (mirrored on undo).
         case sequence
+        /// Own plan first, then the subactions starting `step` seconds apart
+        /// (`subanimations = "stagger"`, `stagger = step`; mirrored on undo).
+        case stagger
     }
 
     /// Whether the plan animates the action being done or being undone.
@@ -338,10 +379,16 @@ public struct ActionAnimation: Hashable, Sendable {
     public var subactions: [ActionAnimation]
     /// The `file:line` of the action's `animate` function, if it has one.
     public var source: String?
+    /// Seconds between the starts of two subactions in `.stagger` mode (the action's `stagger`).
+    public var step: Double
+    /// Seconds this subaction starts later than its parent's `mode` places it
+    /// (`act:sub(name, params, { delay = ... })`); 0 for a performed action.
+    public var delay: Double
 
     /// An action animation from its parts.
     public init(action: String, mode: Mode = .parallel, direction: Direction = .do, sound: String? = nil,
-                own: AnimationPlan? = nil, subactions: [ActionAnimation] = [], source: String? = nil) {
+                own: AnimationPlan? = nil, subactions: [ActionAnimation] = [], source: String? = nil,
+                step: Double = 0, delay: Double = 0) {
         self.action = action
         self.mode = mode
         self.direction = direction
@@ -349,12 +396,14 @@ public struct ActionAnimation: Hashable, Sendable {
         self.own = own
         self.subactions = subactions
         self.source = source
+        self.step = step
+        self.delay = delay
     }
 
     /// Reads the kernel's action-node tree exactly as it is (no reversal).
     ///
     /// - Parameters:
-    ///   - node: `{action, mode, sound, src, own, subs}`; nil gives an empty animation.
+    ///   - node: `{action, mode, sound, src, own, subs, step, delays}`; nil gives an empty animation.
     ///   - direction: which way the node tree was built.
     ///   - fallbackAction: the name to use when the node has none.
     public init(node: StateValue?, direction: Direction = .do, fallbackAction: String = "?") {
@@ -364,8 +413,19 @@ public struct ActionAnimation: Hashable, Sendable {
                   direction: direction,
                   sound: node?["sound"]?.stringValue,
                   own: node?["own"].flatMap { AnimationPlan($0, fallbackSource: source) },
-                  subactions: (node?["subs"]?.listItems ?? []).map { ActionAnimation(node: $0, direction: direction) },
-                  source: source)
+                  subactions: ActionAnimation.subactions(of: node, direction: direction),
+                  source: source, step: node?["step"]?.numberValue ?? 0)
+    }
+
+    /// The subactions of a kernel node, each with its delay from the node's
+    /// `delays` list (present only when `act:sub` gave one).
+    private static func subactions(of node: StateValue?, direction: Direction) -> [ActionAnimation] {
+        let delays = node?["delays"]?.listItems ?? []
+        return (node?["subs"]?.listItems ?? []).enumerated().map { index, sub in
+            var animation = ActionAnimation(node: sub, direction: direction)
+            if index < delays.count, let delay = delays[index].numberValue { animation.delay = delay }
+            return animation
+        }
     }
 
     /// The undo animation: the kernel's undo node tree, where each node with
@@ -393,25 +453,60 @@ public struct ActionAnimation: Hashable, Sendable {
         direction == .undo ? subactions.reversed() : subactions
     }
 
+    /// One part of an action's animation placed in time: its own plan
+    /// (`subaction` nil) or the subaction at that index, `offset` seconds
+    /// after the action's start.
+    public struct Placement: Hashable, Sendable {
+        /// The index in `subactions`, or nil for the own plan.
+        public var subaction: Int?
+        /// Seconds after the action's start.
+        public var offset: Double
+        /// Seconds the part lasts.
+        public var duration: Double
+    }
+
+    /// Where the own plan and each subaction start, in play order.
+    ///
+    /// Doing: the own plan at 0; the subactions at their `delay` (parallel),
+    /// back to back after the own plan (sequence), or after the own plan
+    /// `step` seconds apart (stagger), each `delay` later still. Undoing: the
+    /// same layout mirrored in time, so a part that ended at `e` of `D`
+    /// seconds starts at `D - e`: the last to finish is the first to go back.
+    public var placements: [Placement] {
+        var parts: [Placement] = []
+        let ownLength = own?.duration ?? 0
+        if own != nil { parts.append(Placement(subaction: nil, offset: 0, duration: ownLength)) }
+        var cursor = mode == .parallel ? 0 : ownLength
+        for (index, sub) in subactions.enumerated() {
+            let length = sub.duration
+            let start: Double
+            switch mode {
+            case .parallel: start = sub.delay
+            case .sequence: start = cursor + sub.delay; cursor = start + length
+            case .stagger: start = cursor + Double(index) * step + sub.delay
+            }
+            parts.append(Placement(subaction: index, offset: start, duration: length))
+        }
+        guard direction == .undo else { return parts }
+        let total = parts.map { $0.offset + $0.duration }.max() ?? 0
+        return parts.map { Placement(subaction: $0.subaction, offset: max(0, total - $0.offset - $0.duration), duration: $0.duration) }
+            .reversed()
+    }
+
     /// The whole animation as one plan: the sound, then (in parallel with it)
-    /// the own plan and the subactions' plans combined as `mode` says.
+    /// the own plan and the subactions' plans, each after a wait of its
+    /// placement's offset (see `placements`).
     public var composedPlan: AnimationPlan {
         let soundPlan = sound.map { AnimationPlan.sound(.init(name: $0, source: source)) }
-        let parts: [AnimationPlan]
-        switch (mode, direction) {
-        case (.parallel, _):
-            parts = [own].compactMap { $0 } + subactions.map(\.composedPlan)
-            return .parallel([soundPlan].compactMap { $0 } + parts)
-        case (.sequence, .do):
-            parts = [own].compactMap { $0 } + subactions.map(\.composedPlan)
-        case (.sequence, .undo):
-            parts = playOrder.map(\.composedPlan) + [own].compactMap { $0 }
+        let parts: [AnimationPlan] = placements.map { part in
+            let plan = part.subaction.map { subactions[$0].composedPlan } ?? own ?? .wait(0)
+            return part.offset > 0 ? .sequence([.wait(part.offset), plan]) : plan
         }
-        return .parallel([soundPlan].compactMap { $0 } + [.sequence(parts)])
+        return .parallel([soundPlan].compactMap { $0 } + parts)
     }
 
     /// Seconds from the start of the action's animation to its end.
-    public var duration: Double { composedPlan.duration }
+    public var duration: Double { placements.map { $0.offset + $0.duration }.max() ?? 0 }
 }
 
 extension HistoryEntry {

@@ -355,6 +355,60 @@ extension ActionAnimation {
     }
 }
 
+extension Timeline {
+    /// The timeline of several actions' animations played one after the
+    /// other (a step that undoes or redoes several actions), each event
+    /// attributed to its own action and subaction. When some are undos and
+    /// some are not, the undos' paths start with "undo ".
+    public init(playing animations: [ActionAnimation]) {
+        var builder = TimelineBuilder()
+        var end = 0.0
+        let mixed = Set(animations.map(\.direction)).count > 1
+        for animation in animations {
+            let path = mixed && animation.direction == .undo ? "undo " + animation.action : animation.action
+            end = builder.schedule(animation, at: end, path: path)
+        }
+        self.init(events: builder.events, duration: end)
+    }
+}
+
+extension Timeline {
+    /// Why this timeline is not `done` played backwards, or nil when it is.
+    ///
+    /// Backwards means mirrored in time: the same length, and for every
+    /// tween and frame run of `done` that ran from `s` to `e` one here on the
+    /// same target and property from `D - e` to `D - s`, from its `to` to its
+    /// `from` (a run there and back keeps them). Sounds and cues are not
+    /// compared: an action's `sound` plays at its start either way.
+    public func mirrorDifference(of done: Timeline) -> String? {
+        func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-9 * max(1, abs(a), abs(b)) }
+        if !close(duration, done.duration) {
+            return "it lasts \(TimelineSeconds.text(duration)) s, the do animation \(TimelineSeconds.text(done.duration)) s"
+        }
+        var left = events.filter(\.isAnimated)
+        for event in done.events where event.isAnimated {
+            let keeps: Bool
+            if case .tween(let t) = event.leaf { keeps = t.autoreverse } else { keeps = false }
+            let start = done.duration - event.end, end = done.duration - event.start
+            let from = keeps ? event.from : event.to, to = keeps ? event.to : event.from
+            guard let index = left.firstIndex(where: { $0.key == event.key && close($0.start, start) && close($0.end, end)
+                    && $0.from == from && $0.to == to }) else {
+                let shown = { (v: StateValue?) in v.map { "\($0)" } ?? "nil" }
+                return "no \(event.kind.rawValue) on \(event.key!) from \(shown(from)) to \(shown(to)) at "
+                    + "\(TimelineSeconds.text(start))–\(TimelineSeconds.text(end)) s (mirroring the do run at "
+                    + "\(TimelineSeconds.text(event.start))–\(TimelineSeconds.text(event.end)) s"
+                    + (event.actionPath.isEmpty ? ")" : " of \(event.actionPath))")
+                    + (left.first { $0.key == event.key }.map { ": the undo has one from \(shown($0.from)) to \(shown($0.to)) at \(TimelineSeconds.text($0.start))–\(TimelineSeconds.text($0.end)) s" } ?? "")
+            }
+            left.remove(at: index)
+        }
+        if let extra = left.first {
+            return "an extra \(extra.kind.rawValue) on \(extra.key!) at \(TimelineSeconds.text(extra.start))–\(TimelineSeconds.text(extra.end)) s"
+        }
+        return nil
+    }
+}
+
 /// Walks plans, placing each leaf at its time; events come out in plan order.
 struct TimelineBuilder {
     private(set) var events: [TimelineEvent] = []
@@ -368,18 +422,13 @@ struct TimelineBuilder {
         }
         let paths = Self.subactionPaths(of: action, under: path)
         var end = start
-        switch action.mode {
-        case .parallel:
-            if let own = action.own { end = max(end, schedule(own, at: start, path: path)) }
-            for (sub, subPath) in zip(action.subactions, paths) {
-                end = max(end, schedule(sub, at: start, path: subPath))
+        for part in action.placements {
+            let at = start + part.offset
+            if let index = part.subaction {
+                end = max(end, schedule(action.subactions[index], at: at, path: paths[index]))
+            } else if let own = action.own {
+                end = max(end, schedule(own, at: at, path: path))
             }
-        case .sequence:
-            var parts: [(ActionAnimation, String)] = Array(zip(action.subactions, paths))
-            if action.direction == .undo { parts.reverse() }
-            if action.direction == .do, let own = action.own { end = schedule(own, at: end, path: path) }
-            for (sub, subPath) in parts { end = schedule(sub, at: end, path: subPath) }
-            if action.direction == .undo, let own = action.own { end = schedule(own, at: end, path: path) }
         }
         return end
     }

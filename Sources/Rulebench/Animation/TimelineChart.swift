@@ -1,6 +1,7 @@
-// Pictures of a timeline: a text chart for terminals and an SVG Gantt chart.
-// Both draw one row per animated target.property, bars over a time axis in
-// seconds, and a row each for sounds and cues.
+// The text picture of a timeline, for terminals, and the time scale both
+// pictures share (the SVG chart is TimelineSVG.swift). One row per animated
+// target.property, bars over a time axis in seconds, and a row each for
+// sounds and cues.
 
 extension Timeline {
     /// A text chart about `width` columns wide (taken within 20...1000).
@@ -89,17 +90,6 @@ extension Timeline {
         for conflict in conflicts { lines.append("  ! conflict: \(conflict)") }
         return lines.joined(separator: "\n") + "\n"
     }
-
-    /// A standalone SVG Gantt chart of the timeline.
-    public func svg() -> String { svg(title: nil) }
-
-    /// A standalone SVG Gantt chart: a time axis in seconds along the top, a
-    /// labelled row per `target.property` with a bar per run (tweens blue,
-    /// frame runs green, conflicting overlaps red), and rows marking sounds
-    /// and cues with their names. Hovering a bar shows its details and source.
-    public func svg(title: String?) -> String {
-        SVGChart(timeline: self, title: title).render()
-    }
 }
 
 /// The time range a chart spans, and its tick marks.
@@ -148,159 +138,4 @@ private func floorLog10(_ x: Double) -> Int {
     while value > x && n > -300 { value /= 10; n -= 1 }
     while value * 10 <= x && n < 300 { value *= 10; n += 1 }
     return n
-}
-
-/// Lays out and writes the SVG picture of a timeline.
-private struct SVGChart {
-    let timeline: Timeline
-    let title: String?
-
-    let chartWidth = 720.0
-    let rowHeight = 26.0
-    let barHeight = 14.0
-
-    func render() -> String {
-        let scale = TimelineChartScale(timeline)
-        let sounds = timeline.events.filter { $0.kind == .sound }
-        let cues = timeline.events.filter { $0.kind == .cue }
-        var rows: [(label: String, kind: String)] = []
-        if !sounds.isEmpty { rows.append(("sounds", "sound")) }
-        if !cues.isEmpty { rows.append(("cues", "cue")) }
-        rows += timeline.keys.map { ($0, "key") }
-
-        let longest = rows.map(\.label.count).max() ?? 0
-        let left = 16 + 7.2 * Double(min(max(longest, 6), 48))
-        let top = title == nil ? 44.0 : 68.0
-        let width = left + chartWidth + 40
-        let height = top + rowHeight * Double(max(rows.count, 1)) + 24 + (timeline.conflicts.isEmpty ? 0 : 18 * Double(timeline.conflicts.count))
-        func x(_ time: Double) -> Double { left + scale.fraction(time) * chartWidth }
-        func rowTop(_ index: Int) -> Double { top + rowHeight * Double(index) }
-
-        var out: [String] = []
-        out.append(##"<?xml version="1.0" encoding="UTF-8"?>"##)
-        out.append(##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(n(width))" height="\##(n(height))" viewBox="0 0 \##(n(width)) \##(n(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">"##)
-        out.append(##"<rect x="0" y="0" width="\##(n(width))" height="\##(n(height))" fill="#ffffff"/>"##)
-        var headerY = 18.0
-        if let title {
-            out.append(##"<text x="16" y="\##(n(headerY))" font-size="15" font-weight="bold">\##(SVGChart.escape(title))</text>"##)
-            headerY += 22
-        }
-        let summary = "duration \(TimelineSeconds.text(timeline.duration))s · \(timeline.events.count) events · \(timeline.conflicts.count) conflicts"
-        out.append(##"<text x="16" y="\##(n(headerY))" fill="#555555">\##(SVGChart.escape(summary))</text>"##)
-
-        // Row bands and labels.
-        for (index, row) in rows.enumerated() {
-            let y = rowTop(index)
-            if index % 2 == 0 {
-                out.append(##"<rect x="\##(n(left))" y="\##(n(y))" width="\##(n(chartWidth))" height="\##(n(rowHeight))" fill="#f4f6f8"/>"##)
-            }
-            let style = row.kind == "key" ? "" : ##" font-style="italic" fill="#555555""##
-            out.append(##"<text x="\##(n(left - 8))" y="\##(n(y + rowHeight / 2 + 4))" text-anchor="end"\##(style)>\##(SVGChart.escape(row.label))</text>"##)
-        }
-
-        // Time axis: grid lines with a label each, in seconds.
-        let bottom = rowTop(max(rows.count, 1))
-        for tick in scale.ticks {
-            out.append(##"<line x1="\##(n(x(tick)))" y1="\##(n(top - 6))" x2="\##(n(x(tick)))" y2="\##(n(bottom))" stroke="#d0d4d9" stroke-width="1"/>"##)
-            out.append(##"<text x="\##(n(x(tick)))" y="\##(n(top - 10))" text-anchor="middle" fill="#333333">\##(SVGChart.escape(TimelineSeconds.text(tick)))s</text>"##)
-        }
-
-        // Bars, then conflict overlays on top of them.
-        for (index, row) in rows.enumerated() where row.kind == "key" {
-            let y = rowTop(index) + (rowHeight - barHeight) / 2
-            for event in timeline.events where event.key == row.label {
-                let x0 = x(event.start), w = max(2, x(event.end) - x0)
-                let fill = event.kind == .frames ? "#3a9d5d" : "#3b7dd8"
-                // A white outline keeps runs that touch end to start apart.
-                out.append(##"<rect x="\##(n(x0))" y="\##(n(y))" width="\##(n(w))" height="\##(n(barHeight))" rx="3" fill="\##(fill)" fill-opacity="0.85" stroke="#ffffff" stroke-width="1"><title>\##(SVGChart.escape(tooltip(event)))</title></rect>"##)
-                // Name the action on the bar when it fits (about 6 px a character at 10 px).
-                let name = event.actionPath.components(separatedBy: " > ").last ?? ""
-                if !name.isEmpty && Double(name.count) * 6 + 8 <= w {
-                    out.append(##"<text x="\##(n(x0 + 4))" y="\##(n(y + barHeight - 3.5))" font-size="10" fill="#ffffff">\##(SVGChart.escape(name))</text>"##)
-                }
-            }
-            for conflict in timeline.conflicts where conflict.key == row.label {
-                let x0 = x(conflict.overlapStart), w = max(2, x(conflict.overlapEnd) - x0)
-                out.append(##"<rect x="\##(n(x0))" y="\##(n(y - 3))" width="\##(n(w))" height="\##(n(barHeight + 6))" fill="#d9342b" fill-opacity="0.55"><title>\##(SVGChart.escape("conflict: \(conflict)"))</title></rect>"##)
-            }
-        }
-
-        // Sounds and cues: a marker at their instant, their name beside it.
-        for (index, row) in rows.enumerated() where row.kind != "key" {
-            let instants = row.kind == "sound" ? sounds : cues
-            let middle = rowTop(index) + rowHeight / 2
-            for event in instants {
-                let cx = x(event.start)
-                let color = row.kind == "sound" ? "#8a4fc7" : "#d98a1f"
-                out.append(##"<polygon points="\##(n(cx)),\##(n(middle - 6)) \##(n(cx + 6)),\##(n(middle)) \##(n(cx)),\##(n(middle + 6)) \##(n(cx - 6)),\##(n(middle))" fill="\##(color)"><title>\##(SVGChart.escape(tooltip(event)))</title></polygon>"##)
-                out.append(##"<text x="\##(n(cx + 9))" y="\##(n(middle + 4))" fill="\##(color)">\##(SVGChart.escape(event.name ?? ""))</text>"##)
-            }
-        }
-
-        // Conflicts spelled out under the chart.
-        for (index, conflict) in timeline.conflicts.enumerated() {
-            out.append(##"<text x="16" y="\##(n(bottom + 20 + 18 * Double(index)))" fill="#d9342b">\##(SVGChart.escape("conflict: \(conflict)"))</text>"##)
-        }
-        out.append("</svg>")
-        return out.joined(separator: "\n") + "\n"
-    }
-
-    private func tooltip(_ event: TimelineEvent) -> String {
-        var parts = ["\(event.kind.rawValue) \(TimelineSeconds.text(event.start))–\(TimelineSeconds.text(event.end))s"]
-        switch event.leaf {
-        case .tween(let t):
-            parts.append("\(t.from.map(\.description) ?? "nil") → \(t.to.map(\.description) ?? "nil"), \(t.easing.rawValue)")
-            if t.repeatCount > 1 || t.autoreverse { parts.append("×\(t.repeatCount)\(t.autoreverse ? " there and back" : "")") }
-        case .frames(let f):
-            parts.append("\(f.frames.count) frames" + (f.repeatCount > 1 ? " ×\(f.repeatCount)" : ""))
-        case .sound(let s):
-            parts.append("\(s.name), volume \(s.volume)")
-        case .cue(let c):
-            parts.append("\(c.name) \(c.args)")
-        }
-        parts.append(event.actionPath)
-        if let source = event.source { parts.append(source) }
-        return parts.joined(separator: " · ")
-    }
-
-    /// A coordinate with at most two decimals, so the output is stable and compact.
-    private func n(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
-        let hundredths = (value * 100).rounded()
-        let whole = Int64(hundredths)
-        let sign = whole < 0 ? "-" : ""
-        let magnitude = whole.magnitude
-        let fraction = magnitude % 100
-        if fraction == 0 { return sign + String(magnitude / 100) }
-        var digits = fraction < 10 ? "0" + String(fraction) : String(fraction)
-        if digits.hasSuffix("0") { digits.removeLast() }
-        return sign + String(magnitude / 100) + "." + digits
-    }
-}
-
-extension SVGChart {
-/// Text made safe for XML content and attribute values.
-static func escape(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.count)
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&apos;"
-        default:
-            // Control characters other than tab and newlines are not allowed in XML 1.0 at all.
-            if scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r" {
-                out += "?"
-            } else if (0xFFFE...0xFFFF).contains(scalar.value) {
-                out += "?"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out
-}
 }

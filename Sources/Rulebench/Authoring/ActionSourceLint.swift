@@ -116,6 +116,27 @@ struct ActionSourceLint {
         Suggestion.closest(to: word, in: names.sorted()).map { " (did you mean '\($0)'?)" } ?? ""
     }
 
+    /// A warning when `animate` builds tweens but never reads its fourth
+    /// argument, `direction`: it then returns the do motion on undo as well,
+    /// which plays forwards again instead of backwards; nil otherwise.
+    var directionProblem: PackProblem? {
+        let list = "\\(([^)]*)\\)"
+        guard let definition = scan.matches("\\banimate\\s*=\\s*function\\s*" + list).first
+                ?? scan.matches("\\bfunction\\s+animate\\s*" + list).first,
+              !scan.matches("\\.\\s*tween\\s*[{(]").isEmpty else { return nil }
+        let params = definition.groups[0].split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if params.contains("...") { return nil }
+        if params.count >= 4 {
+            let name = NSRegularExpression.escapedPattern(for: params[3])
+            // The definition names it once; any other use reads it.
+            if scan.matches("(?<![\\w.])\(name)(?!\\w)").count > 1 { return nil }
+        }
+        return PackProblem(.warning, file: file, line: scan.line(at: definition.offset),
+            "animate of '\(name)' builds tweens but ignores direction, so its undo plays the do motion forwards again: "
+                + "take direction as the fourth argument and start with `if direction == \"undo\" then return nil end` "
+                + "(undo then plays the do plan backwards, mirrored in time), or build the undo motion yourself")
+    }
+
     /// Names of the subactions this file queues with `act:sub("name", ...)` (literal names only).
     var queuedSubactions: Set<String> {
         Set(subactionCalls.map(\.name))

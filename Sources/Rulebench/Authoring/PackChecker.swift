@@ -72,6 +72,8 @@ public struct PackChecker {
             do {
                 let game = try Game(pack: folder.path, options: options.setupOptions, seed: seed, configuration: options.configuration)
                 info = info ?? game.pack
+                if let problem = PackChecker.openingProblem(game, manifest: manifest),
+                   !startProblems.contains(problem) { startProblems.append(problem) }
                 sample(game, seed: seed, into: &sampled)
             } catch {
                 guard let problem = startProblem(error, manifest: manifest, seed: seed) else { continue }
@@ -91,6 +93,20 @@ public struct PackChecker {
     }
 
     // MARK: Starting a game
+
+    /// The opening animation's problem, as the fuzzer judges an action's
+    /// plan: not finite, or two runs of one property overlapping (an error).
+    static func openingProblem(_ game: Game, manifest: String) -> PackProblem? {
+        guard let opening = game.openingAnimation, let problem = Fuzzer.animationProblem(opening) else { return nil }
+        let (file, line) = PackChecker.location(opening.source)
+        return PackProblem(.error, file: file ?? manifest, line: line, "the opening's \(problem)")
+    }
+
+    /// `file:line` split in two.
+    private static func location(_ source: String?) -> (String?, Int?) {
+        guard let source, let colon = source.lastIndex(of: ":"), let line = Int(source[source.index(after: colon)...]) else { return (nil, nil) }
+        return (String(source[..<colon]), line)
+    }
 
     /// Lua shortens long file names in its messages to "...tail"; this puts
     /// back the full name of the pack's file that ends with the tail.
@@ -155,6 +171,7 @@ public struct PackChecker {
             let declared = action.flatMap { $0.declaresParams ? Set($0.params.keys) : nil }
             // Without a loaded pack, the params table is read from the source.
             problems += lint.paramProblems(declared: loaded ? declared : nil)
+            if let problem = lint.directionProblem { problems.append(problem) }
         }
         return problems
     }

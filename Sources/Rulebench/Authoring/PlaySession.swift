@@ -56,6 +56,11 @@ public final class PlaySession {
         let pack = game.pack
         say("\(pack.name) \(pack.version), seed \(game.seed)" + (pack.description.map { ": \($0)" } ?? ""))
         say("Type a number or `ACTION key=value ...` to play, `help` for every command.")
+        if let opening = game.openingAnimation {
+            // The opening deal is the first animation `timeline` shows.
+            lastAnimation = ("the opening", opening)
+            say("opening: animation \(PlaySession.seconds(opening.duration)) (`timeline` draws it)")
+        }
         showPosition()
     }
 

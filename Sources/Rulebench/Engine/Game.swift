@@ -51,6 +51,10 @@ public final class Game {
     public private(set) var history: History
     /// Limits and checking modes in force.
     public let configuration: Configuration
+    /// The opening animation the pack's `opening` built right after setup
+    /// (the deal, say), as the animation of an action named "setup"; nil
+    /// when the pack has no `opening` or it returned no plan.
+    public private(set) var openingAnimation: ActionAnimation?
 
     /// The typed face of the kernel running this game.
     let kernel: Kernel
@@ -79,9 +83,10 @@ public final class Game {
         self.packID = id
         self.pack = info
         try info.validate(options: options)
-        let hash = try kernel.newGame(pack: id, seed: seed, options: options)
+        let start = try kernel.startGame(pack: id, seed: seed, options: options)
         try kernel.commit()
-        history = History(initialHash: hash)
+        history = History(initialHash: start.hash)
+        openingAnimation = Game.opening(start.opening)
     }
 
     /// Starts a new game of the same pack in this game's Lua state: setup
@@ -93,12 +98,19 @@ public final class Game {
     public func restart(seed: Int64, options: [String: StateValue] = [:]) throws(RulebenchError) {
         try pack.validate(options: options)
         try kernel.reloadPack(packID)
-        let hash = try kernel.newGame(pack: packID, seed: seed, options: options)
+        let start = try kernel.startGame(pack: packID, seed: seed, options: options)
         try kernel.commit()
         self.seed = seed
         self.options = options
         overrides = []
-        history = History(initialHash: hash)
+        history = History(initialHash: start.hash)
+        openingAnimation = Game.opening(start.opening)
+    }
+
+    /// The opening's plan node, read; nil when there is none.
+    private static func opening(_ bytes: [UInt8]) -> ActionAnimation? {
+        guard !bytes.isEmpty, let node = try? Wire.decode(bytes), node["own"] != nil else { return nil }
+        return ActionAnimation(node: node, direction: .do, fallbackAction: "setup")
     }
 
     // MARK: Loading

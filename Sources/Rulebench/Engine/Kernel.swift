@@ -100,8 +100,14 @@ final class Kernel {
 
     /// Starts a new game of a loaded pack: setup, then the invariants.
     func newGame(pack: String, seed: Int64, options: [String: StateValue]) throws(RulebenchError) -> StateHash {
+        try startGame(pack: pack, seed: seed, options: options).hash
+    }
+
+    /// Starts a new game as `newGame` does; `opening` is the plan node the
+    /// pack's `opening` built on the state setup made (empty without one).
+    func startGame(pack: String, seed: Int64, options: [String: StateValue]) throws(RulebenchError) -> (hash: StateHash, opening: [UInt8]) {
         let reply = try user("newgame", [Array(pack.utf8), Array(String(seed).utf8), Wire.encode(options)])
-        return hash(reply)
+        return (hash(reply), reply.count > 1 ? reply[1] : [])
     }
 
     /// Performs an action (pending until `commit`). For a redo, `expected` is

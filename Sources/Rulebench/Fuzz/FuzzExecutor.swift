@@ -175,6 +175,8 @@ struct FuzzExecutor {
         let index = found.stepIndex
         let call = found.call.map { "\($0)" } ?? "?"
         switch found.problem {
+        case .error(let error) where found.property == .undoMirrorsDo:
+            return finding(found.property, index, "\(found.context == "turn" ? "undo turn" : "undo of \(call)"): \(error)", error)
         case .error(let error):
             switch found.context {
             case "failed": return finding(found.property, index, "\(call) failed and changed the state: \(error)", error)

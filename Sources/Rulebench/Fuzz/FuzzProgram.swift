@@ -99,6 +99,7 @@ public struct FuzzFinding: Sendable, CustomStringConvertible {
     public enum Property: String, Sendable, CaseIterable {
         case undoRestores = "undo restores the state exactly"
         case redoReproduces = "redo reproduces the action"
+        case undoMirrorsDo = "an undo plays its action's animation backwards"
         case failureChangesNothing = "a rejected or failed action changes nothing"
         case legalIsAllowed = "every legal action passes check and applies"
         case invariantsHold = "pack invariants hold"

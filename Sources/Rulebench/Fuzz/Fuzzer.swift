@@ -148,7 +148,12 @@ public struct Fuzzer {
 
     /// Property 8, checked on every performed action.
     static func animationProblem(_ entry: HistoryEntry) -> String? {
-        let timeline = entry.animation.timeline()
+        animationProblem(entry.animation)
+    }
+
+    /// The problem of one animation (not finite, or conflicting tracks), or nil.
+    static func animationProblem(_ animation: ActionAnimation) -> String? {
+        let timeline = animation.timeline()
         if !timeline.duration.isFinite { return "the animation plan is not finite" }
         if let conflict = timeline.conflicts.first { return "animation conflict: \(conflict)" }
         return nil

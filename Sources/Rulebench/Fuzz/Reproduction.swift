@@ -62,13 +62,16 @@ public enum Reproduction {
             return lines
         case .undo:
             if case .undone(let n)? = outcome, n == 0 { return ["  # (undo with nothing to undo)"] }
-            if case .undone(let n)? = outcome { return ["  - undo: \(n)"] }
+            let mirror = isFailing && property == .undoMirrorsDo ? ["    expect: { animation: { mirrored: true } }"] : []
+            if case .undone(let n)? = outcome { return ["  - undo: \(n)"] + mirror }
+            if isFailing && property == .undoMirrorsDo { return ["  - undo: \(stepCount(step))"] + mirror }
             return ["  - undo: \(stepCount(step))"]
         case .redo:
             if case .redone(let n)? = outcome, n == 0 { return ["  # (redo with nothing to redo)"] }
             if case .redone(let n)? = outcome { return ["  - redo: \(n)"] }
             return ["  - redo: \(stepCount(step))"]
         case .undoTurn:
+            if isFailing && property == .undoMirrorsDo { return ["  - undo: turn", "    expect: { animation: { mirrored: true } }"] }
             return ["  - undo: turn"]
         }
     }

@@ -188,10 +188,11 @@ function anim.stagger(list) return stagger(list) end
 
 K.anim = anim
 
--- Checks a plan returned by animate (it may have been built by hand).
-function K.checkplan(plan, where)
+-- Checks a plan returned by animate, or by the pack's opening when `what`
+-- says so (it may have been built by hand).
+function K.checkplan(plan, where, what)
   if type(plan) ~= "table" or not KINDS[plan.kind] then
-    error(where .. ": animate must return a plan built with anim.* (or nil)", 0)
+    error(where .. ": " .. (what or "animate") .. " must return a plan built with anim.* (or nil)", 0)
   end
   return plan
 end

@@ -100,10 +100,10 @@ K.rulebench = R
 ---------------------------------------------------------------- loading packs
 local MANIFEST = { name = "string", version = "string", extends = "string", options = "table",
                    setup = "function", invariants = "table", render = "function", description = "string",
-                   goals = "table" }
+                   goals = "table", opening = "function" }
 local ACTION = { params = "table", legal = "function", check = "function", apply = "function",
                  undo = "function", animate = "function", sound = "string|function",
-                 subanimations = "string", checkpoint = "boolean", description = "string",
+                 subanimations = "string", stagger = "number", checkpoint = "boolean", description = "string",
                  internal = "boolean" }
 local PARAM_TYPES = { string = true, integer = true, number = true, boolean = true, table = true, any = true }
 
@@ -242,9 +242,20 @@ local function defineaction(pack, name, chunkname, chunk, source)
   if type(def.sound) == "string" and not utf8len(def.sound) then
     loadfail(chunkname, "sound must be a sound name in UTF-8 text")
   end
-  if def.subanimations and def.subanimations ~= "parallel" and def.subanimations ~= "sequence" then
-    loadfail(chunkname, "subanimations must be \"parallel\" or \"sequence\", not " .. K.show(def.subanimations),
+  local mode = def.subanimations or "parallel"
+  if mode ~= "parallel" and mode ~= "sequence" and mode ~= "stagger" then
+    loadfail(chunkname, "subanimations must be \"parallel\", \"sequence\" or \"stagger\", not " .. K.show(mode),
       fieldline(source, "subanimations"))
+  end
+  local step = def.stagger
+  if step ~= nil then
+    if mode ~= "stagger" then
+      loadfail(chunkname, "stagger (seconds between subactions' starts) needs subanimations = \"stagger\"",
+        fieldline(source, "stagger"))
+    end
+    if step ~= step or step < 0 or step == math.huge then
+      loadfail(chunkname, "stagger must be a finite number of seconds, at least 0", fieldline(source, "stagger"))
+    end
   end
   local copy = {}
   for k, v in next, def do copy[k] = v end
@@ -252,7 +263,10 @@ local function defineaction(pack, name, chunkname, chunk, source)
   if def.params then copy.spec = compileparams(def.params, chunkname, source) end
   -- Phase names for read-only errors, built once rather than per run.
   copy.checkphase = "check of '" .. name .. "'"
-  copy.mode = def.subanimations or "parallel"
+  copy.mode = mode
+  -- The step between staggered subactions, sent with the plan nodes of the
+  -- action that have subactions (nil, so absent, for the other modes).
+  copy.step = mode == "stagger" and (step or 0.1) + 0.0 or nil
   copy.animsrc = K.defined(def.animate)
   -- One emit function per action, reused by every legal enumeration.
   copy.emit = function(params)
@@ -350,6 +364,7 @@ local function finish(id, baseid)
   pack.optiontypes = merged(base and base.optiontypes, types)
   pack.goals = merged(base and base.goals, m.goals)
   pack.setup = m.setup or (base and base.setup)
+  pack.opening = m.opening or (base and base.opening)
   pack.render = m.render or (base and base.render)
   pack.actionnames = K.sortedkeys(pack.actions)
   -- The actions a player may perform: legal() lists only these; an
@@ -417,12 +432,29 @@ local function checkparams(def, params, path)
   end
 end
 
+-- The options of act:sub: only `delay`, a finite number of seconds >= 0.
+local function suboptions(options)
+  if type(options) ~= "table" then error(K.where(3) .. "act:sub: options must be a table such as { delay = 0.1 }", 0) end
+  for k in next, options do
+    if k ~= "delay" then
+      error(K.where(3) .. "act:sub: unknown option " .. K.show(k) .. " (the options are: delay)", 0)
+    end
+  end
+  local delay = options.delay
+  if delay ~= nil and (type(delay) ~= "number" or delay ~= delay or delay < 0 or delay == math.huge) then
+    error(K.where(3) .. "act:sub: delay must be a finite number of seconds, at least 0", 0)
+  end
+  return delay and delay + 0.0
+end
+
 local ACT = {}
 ACT.__index = ACT
 ACT.__metatable = "an action context"
 
--- act:sub(name, params): queue a subaction; it runs after apply returns.
-function ACT:sub(name, params)
+-- act:sub(name, params, options): queue a subaction; it runs after apply
+-- returns. `options.delay` (seconds) starts its animation that much later
+-- than `subanimations` places it.
+function ACT:sub(name, params, options)
   if self.closed then error(K.where(2) .. "act:sub can only be called while apply runs", 0) end
   if type(name) ~= "string" or not ACTIONS[name] then
     error(K.where(2) .. "unknown subaction " .. K.show(name) .. K.suggest(tostring(name), K.sortedkeys(ACTIONS)), 0)
@@ -430,7 +462,14 @@ function ACT:sub(name, params)
   if params ~= nil and type(params) ~= "table" then error(K.where(2) .. "act:sub: params must be a table", 0) end
   local queue = self.queue
   if not queue then queue = {}; self.queue = queue end
-  queue[#queue + 1] = { name = name, params = plain(params or EMPTY) }
+  local n = #queue + 1
+  queue[n] = { name = name, params = plain(params or EMPTY) }
+  if options ~= nil then
+    -- Delays are kept apart, on the context, so a call without them costs nothing more.
+    local delays = self.delays
+    if not delays then delays = {}; self.delays = delays end
+    delays[n] = suboptions(options)
+  end
 end
 
 -- Runs an action and then its queued subactions; returns its record:
@@ -476,6 +515,12 @@ local function run(name, params, path, depth)
     for i = 1, #queue do
       local q = queue[i]
       subs[i] = run(q.name, q.params, path .. " > " .. q.name, depth + 1)
+    end
+    -- Only an action that delayed a subaction carries the list (0 for the others).
+    local delays = act.delays
+    if delays then
+      for i = 1, #queue do delays[i] = delays[i] or 0.0 end
+      rec.delays = delays
     end
   end
   return rec
@@ -569,8 +614,24 @@ local function planof(rec, direction)
   if subs ~= EMPTY then
     local out = {}
     for i = 1, #subs do out[i] = planof(subs[i], direction) end
-    node.subs = out
+    -- How the subactions are timed: set only when the action staggers or
+    -- delays them, so the nodes of other actions carry nothing more.
+    node.subs, node.step, node.delays = out, def.step, rec.delays
   end
+  return node
+end
+
+-- The opening animation: the pack's `opening(anim, game, options)` run
+-- read-only on the state setup made, as the plan node of a "setup" action
+-- (played by `timeline --step 0` and `play`; nil when it returns nil).
+local function openingof(game, opts)
+  local opening = PACK.opening
+  context("setup", "opening")
+  setwritable(false, "opening")
+  local src = K.defined(opening)
+  local plan = opening(K.anim, game, opts)
+  local node = { action = "setup", mode = "parallel", src = src }
+  if plan ~= nil then node.own = checkplan(plan, src, "opening") end
   return node
 end
 
@@ -618,6 +679,7 @@ function API.newgame(id, seed, options)
   end
   K.setwritable(false, "after setup")
   checkinvariants()
+  if PACK.opening then return K.hash(), encode(openingof(game, opts)) end
   return K.hash()
 end
 
@@ -646,8 +708,8 @@ function API.perform(name, params, expected)
 end
 
 -- undo(strict, encoded): returns the hash after the undo, its plan
--- (encoded when `encoded`; the fuzzer builds the plan, so a failing
--- `animate` is found, but never reads it) and the problems of a strict
+-- (encoded when `encoded` is true, as a Lua table when it is "values":
+-- the fuzzer compares it with the do plan) and the problems of a strict
 -- verification (nil when exact).
 local function undo(strict, encoded)
   nogame()
@@ -658,6 +720,7 @@ local function undo(strict, encoded)
   undorec(rec, strict, problems)
   local plan = planof(rec, "undo")
   PENDING.rec = rec
+  if encoded == "values" then return hashof(), plan, #problems > 0 and problems or nil end
   return hashof(), encoded and encode(plan) or "", #problems > 0 and problems or nil
 end
 
@@ -863,7 +926,7 @@ end
 -- (fuzz.lua): each is one user operation, followed by commit or abort.
 K.ops = {
   perform = perform,        -- (name, params, expected, reply) -> hash, tree, plan
-  undo = undo,              -- (strict, encoded) -> hash, plan, problems or nil
+  undo = undo,              -- (strict, encoded or "values") -> hash, plan, problems or nil
   commit = API.commit,
   abort = function() K.setwritable(false, ""); K.closeloads(); if PENDING then rollback(PENDING.mark) end; PENDING = nil end,
   legal = legalcalls,       -- () -> { {name, params}, ... }

@@ -7,6 +7,7 @@
 -- Game does (one operation each, with its own instruction budget, then
 -- commit or abort), and checking after every step that
 --   - an undo restored the state (strict verification, then the hash),
+--   - an undo does not replay the do animation forwards (forwardsundo),
 --   - a redo gave the same hash, subaction tree and animation plan,
 --   - a failed or rejected action changed nothing,
 --   - an action `legal` emitted passed its check and its invariants,
@@ -247,12 +248,48 @@ local function performstep(index, step)
   return { property = "legalIsAllowed", what = "emitted", call = call, failure = err }
 end
 
+-- Whether a plan moves something: a tween whose `from` and `to` differ
+-- (a run there and back ends where it started).
+local function moves(plan)
+  local kind = plan.kind
+  if kind == "tween" then return not plan.autoreverse and not same(plan.from, plan.to) end
+  local items = plan.items
+  if items then
+    for i = 1, #items do
+      if moves(items[i]) then return true end
+    end
+  end
+  return false
+end
+
+-- The undo mirror property, where the pack wrote no undo animation of its
+-- own: an `animate` that returns on undo the very plan it returned on do
+-- (it ignored `direction`) plays the motion forwards again, not backwards.
+-- Nodes whose animate returned nil on undo play the do plan mirrored (in
+-- Swift), so only nodes with an undo plan are compared. Returns the
+-- offending node's action path and the plan, or nil.
+local function forwardsundo(undone, done, path)
+  local own = undone.own
+  if own ~= nil and done.own ~= nil and moves(own) and same(own, done.own) then return path end
+  local subs, dsubs = undone.subs, done.subs
+  if subs and dsubs then
+    for i = 1, #subs do
+      local sub, dsub = subs[i], dsubs[i]
+      if dsub then
+        local found = forwardsundo(sub, dsub, path .. " > " .. sub.action)
+        if found then return found end
+      end
+    end
+  end
+  return nil
+end
+
 -- Undoes the last applied entry as Game.undo does (strict); returns nil,
 -- or what went wrong: { failure } or { problems } (the undo took effect).
 local function undoone()
   local h = RUN.history
   local entry = h.entries[h.cursor]
-  local ok, hash, plan, problems = protect(ops.undo, true)
+  local ok, hash, plan, problems = protect(ops.undo, true, "values")
   if not ok then
     local err = failure(hash, plan)
     ops.abort()
@@ -266,6 +303,13 @@ local function undoone()
   if hash ~= expected then
     return { call = callof(entry), problems = { { action = entry.name, diffs = { {
       path = "(state hash)", before = expected, after = hash, note = "the state differs from before the action" } } } } }
+  end
+  local forwards = forwardsundo(plan, entry.plan, entry.name)
+  if forwards then
+    return { call = callof(entry), mirror = true, failure = { action = forwards, phase = "animate", text =
+      "the undo of '" .. forwards .. "' plays its do animation forwards again (animate returned the same plan for "
+      .. "\"undo\" as for \"do\"): return nil on undo to play the do plan backwards, mirrored in time, "
+      .. "or build the undo motion" } }
   end
   return nil
 end
@@ -311,14 +355,22 @@ local function runstep(index, step)
     local n = step.n < h.cursor and step.n or h.cursor
     for _ = 1, n do
       local wrong = undoone()
-      if wrong then wrong.property, wrong.what = "undoRestores", "undo"; return wrong end
+      if wrong then
+        wrong.property, wrong.what = wrong.mirror and "undoMirrorsDo" or "undoRestores", "undo"
+        wrong.mirror = nil
+        return wrong
+      end
     end
     RUN.outcomes[index] = { kind = "undone", n = n }
   elseif op == "turn" then
     local n = 0
     while h.cursor > 0 and not h.entries[h.cursor].checkpoint do
       local wrong = undoone()
-      if wrong then wrong.property, wrong.what = "undoRestores", "turn"; return wrong end
+      if wrong then
+        wrong.property, wrong.what = wrong.mirror and "undoMirrorsDo" or "undoRestores", "turn"
+        wrong.mirror = nil
+        return wrong
+      end
       n = n + 1
     end
     RUN.outcomes[index] = { kind = "undone", n = n }
@@ -348,7 +400,9 @@ local function rewind()
   local h = RUN.history
   while h.cursor > 0 do
     local wrong = undoone()
-    if wrong then wrong.property, wrong.what = "undoRestores", "rewind"; return wrong end
+    -- An undo played forwards is a finding of the undo steps, where a
+    -- reproduction can expect it; rewinding only checks the state.
+    if wrong and not wrong.mirror then wrong.property, wrong.what = "undoRestores", "rewind"; return wrong end
   end
   local hash = hashof()
   if hash ~= h.initial then

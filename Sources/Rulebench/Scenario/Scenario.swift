@@ -116,6 +116,10 @@ public struct Expectations: Sendable {
     public var duration: Located<Double>?
     /// `animation.conflicts:` how many tween conflicts.
     public var conflicts: Located<Int>?
+    /// `animation.starts:` when the first run on each `target.property` starts.
+    public var starts: Located<[AnimationStart]>?
+    /// `animation.mirrored: true`: an undo plays each action's do animation backwards in time.
+    public var mirrored: Located<Bool>?
     /// `invariants: hold`.
     public var invariantsHold: Located<Bool>?
     /// `invariants: { broken: NAME }` or `{ broken: [A, B] }`: exactly these
@@ -138,7 +142,7 @@ public struct Expectations: Sendable {
     /// Whether nothing is expected.
     public var isEmpty: Bool {
         state.isEmpty && rejected == nil && error == nil && subactions == nil && sounds == nil
-            && duration == nil && conflicts == nil && invariantsHold == nil && hash == nil && legal == nil
+            && duration == nil && conflicts == nil && starts == nil && mirrored == nil && invariantsHold == nil && hash == nil && legal == nil
             && invariantsBroken == nil && exists.isEmpty && absent.isEmpty && goal == nil
     }
 }
@@ -197,4 +201,19 @@ public enum LegalExpectation: Equatable, Sendable {
     case count(Int)
     /// `legal: none`: no legal action (the game is over).
     case none
+}
+
+/// One entry of `animation.starts:`: the first tween or frame run on `key`
+/// (`target.property`) starts `seconds` after the step's timeline begins.
+public struct AnimationStart: Hashable, Sendable {
+    /// `target.property`, as a timeline names it.
+    public var key: String
+    /// Seconds from the start of the step's timeline.
+    public var seconds: Double
+
+    /// An expected start.
+    public init(key: String, seconds: Double) {
+        self.key = key
+        self.seconds = seconds
+    }
 }

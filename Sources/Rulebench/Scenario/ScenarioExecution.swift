@@ -113,6 +113,8 @@ final class ScenarioExecution {
     private struct Effects {
         var entry: HistoryEntry?
         var animations: [ActionAnimation] = []
+        /// For each undone action: its do animation and its undo animation.
+        var undone: [(done: ActionAnimation, undone: ActionAnimation)] = []
         /// The operation itself failed; its own mismatch is already recorded.
         var failed = false
         var diffTitle = "state changed by this step"
@@ -157,6 +159,7 @@ final class ScenarioExecution {
         if !effects.failed {
             checkSubactions(expect, effects.entry, into: &mismatches)
             checkAnimation(expect, effects.animations, into: &mismatches)
+            checkMirrored(expect, effects, into: &mismatches)
         }
         if let hash = expect.hash {
             let actual = try game.liveStateHash().hex
@@ -257,7 +260,9 @@ final class ScenarioExecution {
         }
         for _ in 0..<count where !effects.failed {
             do {
-                effects.animations.append(try game.undo().animation)
+                let outcome = try game.undo()
+                effects.animations.append(outcome.animation)
+                effects.undone.append((outcome.entry.animation, outcome.animation))
             } catch {
                 record(undoError: error, into: &mismatches, effects: &effects)
             }
@@ -269,7 +274,9 @@ final class ScenarioExecution {
         var effects = Effects()
         for _ in 0..<game.history.undosToLastCheckpoint where !effects.failed {
             do {
-                effects.animations.append(try game.undo().animation)
+                let outcome = try game.undo()
+                effects.animations.append(outcome.animation)
+                effects.undone.append((outcome.entry.animation, outcome.animation))
             } catch {
                 record(undoError: error, into: &mismatches, effects: &effects)
             }
@@ -339,7 +346,7 @@ final class ScenarioExecution {
     }
 
     private func checkAnimation(_ expect: Expectations, _ animations: [ActionAnimation], into mismatches: inout [Mismatch]) {
-        guard expect.sounds != nil || expect.duration != nil || expect.conflicts != nil else { return }
+        guard expect.sounds != nil || expect.duration != nil || expect.conflicts != nil || expect.starts != nil else { return }
         let timelines = animations.map { $0.timeline() }
         if let sounds = expect.sounds {
             let actual = timelines.flatMap(\.soundNames)
@@ -354,6 +361,9 @@ final class ScenarioExecution {
                 mismatches.append(Mismatch(check: "animation.duration", expected: "\(duration.value) s", actual: "\(actual) s",
                                            location: duration.location))
             }
+        }
+        if let starts = expect.starts {
+            checkStarts(starts, Timeline(playing: animations), into: &mismatches)
         }
         if let conflicts = expect.conflicts {
             let found = timelines.flatMap(\.conflicts)
@@ -396,6 +406,38 @@ final class ScenarioExecution {
             if let value = try game.state(at: path.value) {
                 mismatches.append(Mismatch(check: "absent \(path.value)", expected: StateDiff.absent,
                                            actual: ScenarioExecution.render(value), location: path.location))
+            }
+        }
+    }
+
+    /// `animation.mirrored: true`: each undone action's timeline is its do timeline mirrored in time.
+    private func checkMirrored(_ expect: Expectations, _ effects: Effects, into mismatches: inout [Mismatch]) {
+        guard let mirrored = expect.mirrored, mirrored.value else { return }
+        if effects.undone.isEmpty {
+            mismatches.append(Mismatch(check: "animation.mirrored", expected: "an undo step", actual: "a step that undoes nothing",
+                                       location: mirrored.location))
+        }
+        for pair in effects.undone {
+            let done = pair.done.timeline(), undone = pair.undone.timeline()
+            if let difference = undone.mirrorDifference(of: done) {
+                mismatches.append(Mismatch(check: "animation.mirrored", expected: "the undo of '\(pair.done.action)' to play its do animation backwards",
+                                           actual: difference, location: mirrored.location))
+            }
+        }
+    }
+
+    /// `animation.starts:`: each key's first run starts when expected (to a nanosecond).
+    private func checkStarts(_ starts: Located<[AnimationStart]>, _ timeline: Timeline, into mismatches: inout [Mismatch]) {
+        var first: [String: Double] = [:]
+        for event in timeline.events { if let key = event.key, first[key] == nil { first[key] = event.start } }
+        for start in starts.value {
+            let actual = first[start.key]
+            if let actual, abs(actual - start.seconds) <= 1e-9 * max(1, start.seconds) { continue }
+            do {
+                let known = timeline.keys.prefix(8).joined(separator: ", ")
+                mismatches.append(Mismatch(check: "animation.starts \(start.key)", expected: "\(TimelineSeconds.text(start.seconds)) s",
+                                           actual: actual.map { "\(TimelineSeconds.text($0)) s" } ?? "no run on it (the timeline animates: \(known))",
+                                           location: starts.location))
             }
         }
     }

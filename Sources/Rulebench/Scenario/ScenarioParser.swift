@@ -18,7 +18,7 @@ public enum ScenarioParser {
         static let invariants = ["broken"]
         static let legal = ["contains", "count"]
         static let call = ["do", "with"]
-        static let animation = ["duration", "conflicts"]
+        static let animation = ["duration", "conflicts", "starts", "mirrored"]
     }
 
     /// Reads a scenario file. `displayPath` is how messages name it (default: the path).
@@ -269,7 +269,13 @@ public enum ScenarioParser {
             }
             if let animation = keys["animation"] {
                 let fields = try pairs(animation.value, "'animation'", allowed: Keys.animation)
-                if fields.isEmpty { throw fail(animation.value, "'animation' needs 'duration' or 'conflicts'") }
+                if fields.isEmpty { throw fail(animation.value, "'animation' needs 'duration', 'conflicts', 'starts' or 'mirrored'") }
+                if let mirrored = fields["mirrored"] {
+                    guard case .bool(true) = try reader.value(mirrored.value) else {
+                        throw fail(mirrored.value, "'mirrored' takes only true (leave it out otherwise)")
+                    }
+                    out.mirrored = Located(true, at: reader.location(of: mirrored.value))
+                }
                 if let duration = fields["duration"] {
                     let seconds = try reader.number(duration.value, "'duration' (seconds)")
                     guard seconds >= 0 else { throw fail(duration.value, "'duration' cannot be negative") }
@@ -279,6 +285,15 @@ public enum ScenarioParser {
                     let number = try reader.integer(conflicts.value, "'conflicts' (a count)")
                     guard number >= 0 else { throw fail(conflicts.value, "'conflicts' cannot be negative") }
                     out.conflicts = Located(Int(number), at: reader.location(of: conflicts.value))
+                }
+                if let starts = fields["starts"] {
+                    var list: [(key: String, seconds: Double)] = []
+                    for pair in try reader.mapping(starts.value, "'starts' (target.property: seconds)") {
+                        let seconds = try reader.number(pair.value, "the start of \(pair.key) (seconds)")
+                        guard seconds >= 0 else { throw fail(pair.value, "a start cannot be negative") }
+                        list.append((pair.key, seconds))
+                    }
+                    out.starts = Located(list.map { AnimationStart(key: $0.key, seconds: $0.seconds) }, at: reader.location(of: starts.value))
                 }
             }
             if let invariants = keys["invariants"] {

@@ -16,6 +16,7 @@ return {
   undo = function(game, a)
     game.dealt = a.before
   end,
-  subanimations = "sequence",
+  subanimations = "stagger",   -- each card leaves the deck 0.1 s after the one before
+  stagger = 0.1,
   sound = "shuffle",
 }

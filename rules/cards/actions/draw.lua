@@ -10,14 +10,18 @@ return {
   apply = function(game, a)
     a.card = table.remove(game.deck)
     table.insert(game.hands[a.player], a.card)
+    a.place = #game.hands[a.player]   -- where the card lands, for the animation
   end,
   undo = function(game, a)
     table.remove(game.hands[a.player])
     table.insert(game.deck, a.card)
   end,
-  animate = function(anim, game, a)
+  -- On undo nothing is returned: the engine plays the do plan backwards.
+  -- (Reading the hand here would be wrong on undo: the card has left it.)
+  animate = function(anim, game, a, direction)
+    if direction == "undo" then return nil end
     local tween = anim.tween{ target = "card:" .. a.card.id, property = "position",
-                              from = { 0, 0 }, to = { 1, #game.hands[a.player] }, duration = 0.25, easing = "easeOut" }
+                              from = { 0, 0 }, to = { 1, a.place }, duration = 0.25, easing = "easeOut" }
     return tween
   end,
   sound = "card",

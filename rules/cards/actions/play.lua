@@ -23,6 +23,7 @@ return {
       a.card_table.scored = true
     end
     table.insert(game.pile, a.card_table)
+    a.pileplace = #game.pile   -- where it lands, for the animation
     if #game.deck > 0 then act:sub("draw", { player = a.player }) end
     act:sub("pass", {})
   end,
@@ -34,9 +35,10 @@ return {
     end
     table.insert(game.hands[a.player], a.card, a.card_table)
   end,
-  animate = function(anim, game, a)
+  animate = function(anim, game, a, direction)
+    if direction == "undo" then return nil end   -- the engine plays the do plan backwards
     local flight = anim.tween{ target = "card:" .. a.card_table.id, property = "position",
-                               from = { 2, a.card }, to = { 3, #game.pile }, duration = 0.3, easing = "easeInOut" }
+                               from = { 2, a.card }, to = { 3, a.pileplace }, duration = 0.3, easing = "easeInOut" }
     return flight
   end,
   subanimations = "sequence",

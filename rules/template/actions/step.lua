@@ -29,6 +29,7 @@ return {
   end,
 
   animate = function(anim, game, a, direction)
+    if direction == "undo" then return nil end   -- the engine plays the do plan backwards
     return anim.tween{ target = "token:" .. a.token, property = "square",
                        from = a.from, to = a.from + 1, duration = 0.25, easing = "easeInOut" }
   end,

@@ -31,9 +31,11 @@ return {
     game.moves = game.moves - 1
   end,
 
-  -- Runs after the action ("do") or its undo ("undo"); an undo with no plan
-  -- of its own plays the do plan reversed.
+  -- Runs after the action ("do") or its undo ("undo"). Returning nil on
+  -- undo plays the do plan backwards, mirrored in time (delays included);
+  -- returning the do plan itself would play it forwards again.
   animate = function(anim, game, a, direction)
+    if direction == "undo" then return nil end   -- the engine plays the do plan backwards
     return anim.tween{ target = "token:" .. a.token, property = "square",
                        from = a.from, to = a.from + 1, duration = 0.25, easing = "easeInOut" }
   end,
