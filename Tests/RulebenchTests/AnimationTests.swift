@@ -37,7 +37,7 @@ final class AnimationTests: XCTestCase {
                duration: Double, delay: Double = 0, easing: Easing = .linear, repeatCount: Int = 1,
                autoreverse: Bool = false, source: String? = nil) -> AnimationPlan {
         .tween(.init(target: target, property: property, from: from, to: to, duration: duration, delay: delay,
-                     easing: easing, repeatCount: repeatCount, autoreverse: autoreverse, source: source))
+                     easing: easing, repeatCount: repeatCount, autoreverse: autoreverse, source: SourceLocation(source)))
     }
 
     // MARK: Composition (through the engine)
@@ -70,7 +70,7 @@ final class AnimationTests: XCTestCase {
         XCTAssertEqual(firstStep.from, .int(0))
         XCTAssertEqual(firstStep.to, .int(1))
         XCTAssertEqual(firstStep.easing, .easeIn)
-        XCTAssertEqual(firstStep.source.map { $0.hasSuffix("step.lua:11") }, true, "source: \(firstStep.source ?? "nil")")
+        XCTAssertEqual(firstStep.source.map { $0.description.hasSuffix("step.lua:11") }, true, "source: \(firstStep.source?.description ?? "nil")")
     }
 
     func testHandBuiltCompositionInBothModesAndBothDirections() {
@@ -185,7 +185,7 @@ final class AnimationTests: XCTestCase {
         let undo = ActionAnimation.undo(undoNode: undoNode, doNode: doNode)
         XCTAssertEqual(undo.own, tween("p", from: 5, to: 0, duration: 0.5, easing: .easeOut, source: "move.lua:3"))
         XCTAssertEqual(undo.subactions[0].own, .wait(0.25))
-        XCTAssertEqual(undo.subactions[1].own, .sound(.init(name: "lift", source: "drop.lua:11")))
+        XCTAssertEqual(undo.subactions[1].own, .sound(.init(name: "lift", source: SourceLocation("drop.lua:11"))))
         // Mirrored: drop's sound at 0, pick's wait, then the move's own tween.
         let timeline = undo.timeline()
         XCTAssertEqual(timeline.soundNames, ["lift"])
@@ -209,12 +209,12 @@ final class AnimationTests: XCTestCase {
                                 ]]]
         let animation = ActionAnimation(node: node)
         XCTAssertEqual(animation.sound, "bang")
-        XCTAssertEqual(animation.source, "fx.lua:4")
+        XCTAssertEqual(animation.source?.description, "fx.lua:4")
         XCTAssertEqual(animation.own, .sequence([
             .tween(.init(target: "t", property: "p", from: [0, 0], to: [1, 2], duration: 0.5, delay: 0.25,
-                         easing: .easeInOut, repeatCount: 3, autoreverse: true, source: "fx.lua:6")),
-            .frames(.init(target: "t", property: "sprite", frames: ["a", "b"], duration: 0.5, source: "fx.lua:4")),
-            .cue(.init(name: "shake", args: ["strength": 2], delay: 0.125, source: "fx.lua:4")),
+                         easing: .easeInOut, repeatCount: 3, autoreverse: true, source: SourceLocation("fx.lua:6"))),
+            .frames(.init(target: "t", property: "sprite", frames: ["a", "b"], duration: 0.5, source: SourceLocation("fx.lua:4"))),
+            .cue(.init(name: "shake", args: ["strength": 2], delay: 0.125, source: SourceLocation("fx.lua:4"))),
             .stagger(interval: 0.1, items: []),
         ]), "items that are not plans are left out")
         // 0.25 delay + 3 runs there and back of 0.5 each way, then 0.5 of frames, then the cue's delay.
@@ -268,7 +268,7 @@ final class AnimationTests: XCTestCase {
         XCTAssertEqual(conflict.overlapStart, 0)
         XCTAssertEqual(conflict.overlapEnd, 0.25)
         for source in [conflict.first.source, conflict.second.source] {
-            XCTAssertEqual(source.map { $0.hasSuffix("step.lua:11") }, true, "source: \(source ?? "nil")")
+            XCTAssertEqual(source.map { $0.description.hasSuffix("step.lua:11") }, true, "source: \(source?.description ?? "nil")")
         }
         XCTAssertTrue(conflict.description.contains("twin > step#1"), conflict.description)
         XCTAssertTrue(conflict.description.contains("step.lua:11"), conflict.description)
@@ -290,8 +290,8 @@ final class AnimationTests: XCTestCase {
         let overlapping = conflicts([tween("t", duration: 0.5, source: "a.lua:1"),
                                      tween("t", duration: 0.5, delay: 0.375, source: "b.lua:2")])
         XCTAssertEqual(overlapping.count, 1)
-        XCTAssertEqual(overlapping.first?.first.source, "a.lua:1")
-        XCTAssertEqual(overlapping.first?.second.source, "b.lua:2")
+        XCTAssertEqual(overlapping.first?.first.source?.description, "a.lua:1")
+        XCTAssertEqual(overlapping.first?.second.source?.description, "b.lua:2")
         XCTAssertEqual(overlapping.first?.overlapStart, 0.375)
         XCTAssertEqual(overlapping.first?.overlapEnd, 0.5)
         // Other property, other target, or a sound: no conflict.
@@ -414,7 +414,7 @@ final class AnimationTests: XCTestCase {
         XCTAssertEqual(timeline.sample(at: 0.125), ["token:a.sprite": .int(2)])
         XCTAssertEqual(timeline.sample(at: 0.5), ["token:a.sprite": .int(4)])
         // Built in tail position, the parallel has no line of its own; its items do.
-        XCTAssertEqual(timeline.events.map { $0.source?.contains("flash.lua:") }, [true, true, true])
+        XCTAssertEqual(timeline.events.map { $0.source?.description.contains("flash.lua:") }, [true, true, true])
     }
 
     // MARK: Determinism
@@ -442,7 +442,7 @@ final class AnimationTests: XCTestCase {
         let forward = Timeline(plan: .parallel([a, b, c, d]))
         let backward = Timeline(plan: .parallel([d, c, b, a]))
         XCTAssertEqual(forward.events, backward.events)
-        XCTAssertEqual(forward.events.map(\.source), ["x.lua:2", "x.lua:3", "x.lua:1", "x.lua:4"])
+        XCTAssertEqual(forward.events.map { $0.source?.description }, ["x.lua:2", "x.lua:3", "x.lua:1", "x.lua:4"])
     }
 
     // MARK: Charts

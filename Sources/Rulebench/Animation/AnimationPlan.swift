@@ -84,12 +84,12 @@ public indirect enum AnimationPlan: Hashable, Sendable {
         /// Whether each run goes there and back (doubling its length).
         public var autoreverse: Bool
         /// The Lua `file:line` that built it.
-        public var source: String?
+        public var source: SourceLocation?
 
         /// A tween; the defaults are those of `anim.tween`.
         public init(target: String, property: String, from: StateValue?, to: StateValue?, duration: Double,
                     delay: Double = 0, easing: Easing = .linear, repeatCount: Int = 1, autoreverse: Bool = false,
-                    source: String? = nil) {
+                    source: SourceLocation? = nil) {
             self.target = target
             self.property = property
             self.from = from
@@ -137,11 +137,11 @@ public indirect enum AnimationPlan: Hashable, Sendable {
         /// How many runs; at least 1.
         public var repeatCount: Int
         /// The Lua `file:line` that built it.
-        public var source: String?
+        public var source: SourceLocation?
 
         /// A frame run; give `fps` or `duration`.
         public init(target: String, property: String = "frame", frames: [StateValue], fps: Double? = nil,
-                    duration: Double? = nil, delay: Double = 0, repeatCount: Int = 1, source: String? = nil) {
+                    duration: Double? = nil, delay: Double = 0, repeatCount: Int = 1, source: SourceLocation? = nil) {
             self.target = target
             self.property = property
             self.frames = frames
@@ -177,10 +177,10 @@ public indirect enum AnimationPlan: Hashable, Sendable {
         /// Seconds after the node starts.
         public var delay: Double
         /// The Lua `file:line` that built it (for an action's `sound` field: its `animate` line, if any).
-        public var source: String?
+        public var source: SourceLocation?
 
         /// A sound.
-        public init(name: String, volume: Double = 1, delay: Double = 0, source: String? = nil) {
+        public init(name: String, volume: Double = 1, delay: Double = 0, source: SourceLocation? = nil) {
             self.name = name
             self.volume = volume
             self.delay = delay
@@ -197,10 +197,10 @@ public indirect enum AnimationPlan: Hashable, Sendable {
         /// Seconds after the node starts.
         public var delay: Double
         /// The Lua `file:line` that built it.
-        public var source: String?
+        public var source: SourceLocation?
 
         /// A cue.
-        public init(name: String, args: StateValue = .emptyTable, delay: Double = 0, source: String? = nil) {
+        public init(name: String, args: StateValue = .emptyTable, delay: Double = 0, source: SourceLocation? = nil) {
             self.name = name
             self.args = args
             self.delay = delay
@@ -301,9 +301,9 @@ extension AnimationPlan {
     /// builder's defaults and items that are not plans are left out; numbers
     /// are kept as given, so a non-finite duration stays visible to checks.
     /// Returns nil when `value` is not a plan at all.
-    public init?(_ value: StateValue, fallbackSource: String? = nil) {
+    public init?(_ value: StateValue, fallbackSource: SourceLocation? = nil) {
         guard let kind = value["kind"]?.stringValue else { return nil }
-        let source = value["src"]?.stringValue ?? fallbackSource
+        let source = SourceLocation(value["src"]?.stringValue) ?? fallbackSource
         func number(_ key: String, _ fallback: Double) -> Double { value[key]?.numberValue ?? fallback }
         func text(_ key: String) -> String { value[key]?.stringValue ?? "" }
         func count(_ key: String) -> Int {
@@ -378,7 +378,7 @@ public struct ActionAnimation: Hashable, Sendable {
     /// The subactions' animations, in the order the subactions were queued.
     public var subactions: [ActionAnimation]
     /// The `file:line` of the action's `animate` function, if it has one.
-    public var source: String?
+    public var source: SourceLocation?
     /// Seconds between the starts of two subactions in `.stagger` mode (the action's `stagger`).
     public var step: Double
     /// Seconds this subaction starts later than its parent's `mode` places it
@@ -387,7 +387,7 @@ public struct ActionAnimation: Hashable, Sendable {
 
     /// An action animation from its parts.
     public init(action: String, mode: Mode = .parallel, direction: Direction = .do, sound: String? = nil,
-                own: AnimationPlan? = nil, subactions: [ActionAnimation] = [], source: String? = nil,
+                own: AnimationPlan? = nil, subactions: [ActionAnimation] = [], source: SourceLocation? = nil,
                 step: Double = 0, delay: Double = 0) {
         self.action = action
         self.mode = mode
@@ -407,7 +407,7 @@ public struct ActionAnimation: Hashable, Sendable {
     ///   - direction: which way the node tree was built.
     ///   - fallbackAction: the name to use when the node has none.
     public init(node: StateValue?, direction: Direction = .do, fallbackAction: String = "?") {
-        let source = node?["src"]?.stringValue
+        let source = SourceLocation(node?["src"]?.stringValue)
         self.init(action: node?["action"]?.stringValue ?? fallbackAction,
                   mode: node?["mode"]?.stringValue.flatMap(Mode.init(rawValue:)) ?? .parallel,
                   direction: direction,

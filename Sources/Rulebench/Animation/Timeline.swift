@@ -41,10 +41,10 @@ public struct TimelineEvent: Hashable, Sendable {
     /// joined by `" > "`, with `#n` when a subaction name repeats among siblings.
     public var actionPath: String
     /// The Lua `file:line` that built the leaf, or the action's `animate` line.
-    public var source: String?
+    public var source: SourceLocation?
 
     /// A timed event.
-    public init(start: Double, end: Double, leaf: Leaf, actionPath: String, source: String?) {
+    public init(start: Double, end: Double, leaf: Leaf, actionPath: String, source: SourceLocation?) {
         self.start = start
         self.end = end
         self.leaf = leaf
@@ -207,7 +207,7 @@ public struct AnimationConflict: Hashable, Sendable, CustomStringConvertible {
     /// `token:p1.square: tween 0–0.25s (dash > step#1, step.lua:30) overlaps tween 0.1–0.35s (dash > step#2, step.lua:30)`.
     public var description: String {
         func describe(_ e: TimelineEvent) -> String {
-            "\(e.kind.rawValue) \(TimelineSeconds.text(e.start))–\(TimelineSeconds.text(e.end))s (\(e.actionPath), \(e.source ?? "unknown source"))"
+            "\(e.kind.rawValue) \(TimelineSeconds.text(e.start))–\(TimelineSeconds.text(e.end))s (\(e.actionPath), \(e.source?.description ?? "unknown source"))"
         }
         return "\(key): \(describe(first)) overlaps \(describe(second))"
     }
@@ -295,7 +295,7 @@ public struct Timeline: Hashable, Sendable {
             // Sounds and cues at one instant keep plan order (an action's sound
             // before its subactions', whatever their files are called), so
             // their source does not take part in the key.
-            let sourceA = a.isAnimated ? a.source ?? "" : "", sourceB = b.isAnimated ? b.source ?? "" : ""
+            let sourceA = a.isAnimated ? a.source?.description ?? "" : "", sourceB = b.isAnimated ? b.source?.description ?? "" : ""
             if sourceA != sourceB { return sourceA < sourceB }
             return lhs.offset < rhs.offset
         }.map(\.element)

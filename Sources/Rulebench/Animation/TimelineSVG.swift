@@ -383,7 +383,7 @@ struct TimelineSVG {
             parts.append("\(c.name) \(c.args)")
         }
         parts.append(event.actionPath)
-        if let source = event.source { parts.append(source) }
+        if let source = event.source { parts.append(source.description) }
         return parts.joined(separator: " · ")
     }
 }

@@ -98,16 +98,10 @@ public struct PackChecker {
     /// plan: not finite, or two runs of one property overlapping (an error).
     static func openingProblem(_ game: Game, manifest: String) -> PackProblem? {
         guard let opening = game.openingAnimation, let problem = Fuzzer.animationProblem(opening) else { return nil }
-        let (file, line) = PackChecker.location(opening.source)
-        return PackProblem(.error, file: file ?? manifest, line: line, "the opening's \(problem)")
+        return PackProblem(.error, file: opening.source?.file ?? manifest, line: opening.source?.line, "the opening's \(problem)")
     }
 
     /// `file:line` split in two.
-    private static func location(_ source: String?) -> (String?, Int?) {
-        guard let source, let colon = source.lastIndex(of: ":"), let line = Int(source[source.index(after: colon)...]) else { return (nil, nil) }
-        return (String(source[..<colon]), line)
-    }
-
     /// Lua shortens long file names in its messages to "...tail"; this puts
     /// back the full name of the pack's file that ends with the tail.
     static func expandingTruncatedFile(_ problem: PackProblem, in folder: URL) -> PackProblem {
