@@ -193,7 +193,7 @@ final class ScenarioLanguageTests: XCTestCase {
 final class StateDiffTests: XCTestCase {
     func testPathsAreInNaturalOrder() {
         let paths = ["deck.10", "deck.2", "deck.1", "p10", "p9", "deck.11"]
-        XCTAssertEqual(paths.sorted(by: StateDiff.naturalOrder), ["deck.1", "deck.2", "deck.10", "deck.11", "p9", "p10"])
+        XCTAssertEqual(paths.sorted(by: StatePath.naturalOrder), ["deck.1", "deck.2", "deck.10", "deck.11", "p9", "p10"])
     }
 
     func testATableMovedToAnotherSlotIsOneMove() throws {
@@ -217,7 +217,7 @@ final class StateDiffTests: XCTestCase {
         let at = SourceLocation(file: "rules/x/actions/slide.lua", line: 9)
         let problems = (1...12).map { i in
             UndoProblem(action: "storm > slide", undoFunction: at,
-                        differences: [StateDifference(path: "deck.\(i)", before: "1", after: "2")])
+                        differences: [StateChange(path: "deck.\(i)", before: "1", after: "2")])
         }
         let merged = UndoProblem.merged(problems)
         XCTAssertEqual(merged.count, 1)

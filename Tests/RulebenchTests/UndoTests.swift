@@ -96,7 +96,7 @@ final class UndoTests: XCTestCase {
             guard case RulebenchError.undoMismatch(let problems) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(problems.map(\.action), ["nest_bad > nest_bad_leaf"])
             XCTAssertEqual(problems[0].differences.first?.path, "vars.leaf")
-            XCTAssertEqual(problems[0].differences.first?.before, "nil")
+            XCTAssertEqual(problems[0].differences.first?.before, StateChange.absent, "an absent value reads as absent, not as Lua's nil")
         }
         XCTAssertEqual(game.stateHash, before)
     }

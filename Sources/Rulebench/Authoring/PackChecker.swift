@@ -298,7 +298,7 @@ public struct PackChecker {
 
     private func undoProblem(_ call: ActionCall, _ error: RulebenchError, game: Game, context: String) -> PackProblem {
         if case .undoMismatch(let list) = error, let first = list.first {
-            let detail = first.differences.prefix(3).map(\.description).joined(separator: "; ")
+            let detail = first.differences.prefix(3).map(UndoProblem.line).joined(separator: "; ")
             return PackProblem(.error, file: first.undoFunction?.file ?? game.pack.actions[call.name]?.file ?? "?",
                                line: first.undoFunction?.line,
                                "undo of '\(first.action)' after `\(call)` does not restore the state: \(detail) (\(context))")

@@ -194,7 +194,7 @@ public final class Game {
         }
         if configuration.strict && hash != history.currentHash {
             throw .undoMismatch([UndoProblem(action: entry.call.name, undoFunction: nil, differences: [
-                StateDifference(path: "(state hash)", before: history.currentHash.hex, after: hash.hex, note: "the state differs from before the action")])])
+                StateChange(path: "(state hash)", before: history.currentHash.hex, after: hash.hex, note: "the state differs from before the action")])])
         }
         return UndoOutcome(entry: entry, hash: hash, plan: reply.plan)
     }

@@ -290,15 +290,21 @@ final class Kernel {
         }
     }
 
+    /// A value as the kernel's diff shows it, with Lua's `nil` (absent) read as `StateChange.absent`.
+    private static func shown(_ value: StateValue?) -> String {
+        guard let text = value?.stringValue, text != "nil" else { return StateChange.absent }
+        return text
+    }
+
     static func problems(_ value: StateValue?) -> [UndoProblem] {
         UndoProblem.merged((value?.listItems ?? []).map { problem in
             UndoProblem(
                 action: problem["action"]?.stringValue ?? "?",
                 undoFunction: KernelError.location(problem),
                 differences: (problem["diffs"]?.listItems ?? []).map { d in
-                    StateDifference(path: d["path"]?.stringValue ?? "?", before: d["before"]?.stringValue ?? "nil",
-                                    after: d["after"]?.stringValue ?? "nil", note: d["note"]?.stringValue)
-                }.sorted { StateDiff.naturalOrder($0.path, $1.path) })
+                    StateChange(path: d["path"]?.stringValue ?? "?", before: shown(d["before"]), after: shown(d["after"]),
+                                note: d["note"]?.stringValue)
+                }.sorted { StatePath.naturalOrder($0.path, $1.path) })
         })
     }
 }

@@ -1,19 +1,3 @@
-/// One slot of the state that an undo did not restore.
-public struct StateDifference: Hashable, Sendable, CustomStringConvertible {
-    /// The path of the slot, e.g. `players.p1.tile`.
-    public var path: String
-    /// The value before the action, rendered.
-    public var before: String
-    /// The value after the undo, rendered.
-    public var after: String
-    /// An explanation when the values look alike (a copy instead of the original table).
-    public var note: String?
-
-    public var description: String {
-        "\(path): before \(before), after undo \(after)" + (note.map { " (\($0))" } ?? "")
-    }
-}
-
 /// An action or subaction whose undo did not restore the state.
 public struct UndoProblem: Hashable, Sendable, CustomStringConvertible {
     /// The action's path in its tree, e.g. `jetpack > move`.
@@ -21,7 +5,7 @@ public struct UndoProblem: Hashable, Sendable, CustomStringConvertible {
     /// Where its `undo` function is defined.
     public var undoFunction: SourceLocation?
     /// The first differing slots, sorted by path.
-    public var differences: [StateDifference]
+    public var differences: [StateChange]
     /// How many runs of this undo (the same action path and undo function,
     /// e.g. a subaction queued 12 times) failed; their differences are merged.
     public var times = 1
@@ -29,13 +13,18 @@ public struct UndoProblem: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         var text = "undo of '\(action)'" + (undoFunction.map { " (\($0))" } ?? "") + " did not restore the state"
             + (times > 1 ? " (\(times) times):" : ":")
-        for difference in differences.prefix(10) { text += "\n  \(difference)" }
+        for difference in differences.prefix(10) { text += "\n  " + Self.line(difference) }
         if differences.count > 10 { text += "\n  ... and \(differences.count - 10) more" }
         return text
     }
 }
 
 extension UndoProblem {
+    /// A slot the undo did not restore, as undo errors have always worded it.
+    static func line(_ change: StateChange) -> String {
+        "\(change.path): before \(change.before), after undo \(change.after)" + (change.note.map { " (\($0))" } ?? "")
+    }
+
     /// Problems with the same action path and undo function merged into one
     /// (counted in `times`, differences joined without repeats and in natural
     /// path order), in the order each first appears.
@@ -53,7 +42,7 @@ extension UndoProblem {
             let known = Set(out[at].differences.map(\.path))
             out[at].differences += problem.differences.filter { !known.contains($0.path) }
         }
-        for i in out.indices { out[i].differences.sort { StateDiff.naturalOrder($0.path, $1.path) } }
+        for i in out.indices { out[i].differences.sort { StatePath.naturalOrder($0.path, $1.path) } }
         return out
     }
 }

@@ -116,7 +116,7 @@ public struct FuzzFinding: Sendable, CustomStringConvertible {
     /// What happened, in a sentence or a few lines.
     public var message: String
     /// The first differing state paths, when the finding is about state.
-    public var differences: [StateDifference]
+    public var differences: [StateChange]
     /// The blamed action or subaction and its Lua file:line, when known.
     public var blame: String?
 
@@ -134,7 +134,7 @@ public struct FuzzFinding: Sendable, CustomStringConvertible {
     public var description: String {
         var text = "\(property.rawValue) failed at step \(stepIndex + 1): \(message)"
         if let blame { text += "\n  blame: \(blame)" }
-        for difference in differences.prefix(5) { text += "\n  \(difference)" }
+        for difference in differences.prefix(5) { text += "\n  " + UndoProblem.line(difference) }
         return text
     }
 

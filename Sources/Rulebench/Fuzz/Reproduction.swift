@@ -22,7 +22,7 @@ public enum Reproduction {
         lines.append("# Finding: \(finding.property.rawValue) failed")
         for line in finding.message.split(whereSeparator: \.isNewline) { lines.append("#   \(line)") }
         if let blame = finding.blame { lines.append("# Blame: \(oneLine(blame))") }
-        for difference in finding.differences.prefix(5) { lines.append("#   \(oneLine("\(difference)"))") }
+        for difference in finding.differences.prefix(5) { lines.append("#   \(oneLine(UndoProblem.line(difference)))") }
         lines.append("# Shrunk from \(report.original.steps.count) steps to \(report.shrunk.steps.count).")
         lines.append("scenario: \(yaml(.string("fuzz finding: \(finding.property.rawValue)")))")
         lines.append("rules: \(yaml(.string(packReference)))")

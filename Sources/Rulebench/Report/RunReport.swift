@@ -129,22 +129,3 @@ public struct Mismatch: Sendable, CustomStringConvertible {
     public var description: String { "\(check): expected \(expected), got \(actual)" }
 }
 
-/// One state slot that differs between two states.
-public struct StateChange: Sendable, Equatable, CustomStringConvertible {
-    /// The slot's dotted path.
-    public var path: String
-    /// The value before, rendered (`absent` when there was none).
-    public var before: String
-    /// The value after, rendered (`absent` when there is none).
-    public var after: String
-
-    /// A change from its parts.
-    public init(path: String, before: String, after: String) {
-        self.path = path
-        self.before = before
-        self.after = after
-    }
-
-    /// `path: before -> after`.
-    public var description: String { "\(path): \(before) -> \(after)" }
-}

@@ -13,8 +13,6 @@ public enum StateDiff {
         return out
     }
 
-    /// How an absent value reads in a diff.
-    static let absent = "absent"
 
     private static func walk(_ before: StateValue?, _ after: StateValue?, path: StatePath, moves: Moves,
                              into out: inout [StateChange], limit: Int) {
@@ -22,15 +20,15 @@ public enum StateDiff {
         let name = path.keys.isEmpty ? "(root)" : path.description
         switch (moves.sources[name], moves.destinations[name]) {
         case (let destination?, let source?):
-            out.append(StateChange(path: name, before: before?.description ?? absent,
+            out.append(StateChange(path: name, before: before?.description ?? StateChange.absent,
                                    after: "moved to \(destination), and the table at \(source) moved here"))
             return
         case (nil, let source?):
-            out.append(StateChange(path: name, before: before?.description ?? absent, after: "moved from \(source)"))
+            out.append(StateChange(path: name, before: before?.description ?? StateChange.absent, after: "moved from \(source)"))
             return
         case (let destination?, nil):
             let now = after.map { " (now \($0))" } ?? ""
-            out.append(StateChange(path: name, before: before?.description ?? absent, after: "moved to \(destination)\(now)"))
+            out.append(StateChange(path: name, before: before?.description ?? StateChange.absent, after: "moved to \(destination)\(now)"))
             return
         case (nil, nil):
             break
@@ -41,7 +39,7 @@ public enum StateDiff {
             }
             return
         }
-        out.append(StateChange(path: name, before: before?.description ?? absent, after: after?.description ?? absent))
+        out.append(StateChange(path: name, before: before?.description ?? StateChange.absent, after: after?.description ?? StateChange.absent))
     }
 
     /// Tables that left one slot and arrived, unchanged, at another.
@@ -91,27 +89,5 @@ public enum StateDiff {
         private static func value(at path: StatePath, in root: StateValue) -> StateValue? {
             path.keys.reduce(Optional(root)) { $0?[$1] }
         }
-    }
-
-    /// Whether path `a` comes before `b` in natural order: runs of digits
-    /// compare as numbers, so `deck.2` comes before `deck.10`.
-    public static func naturalOrder(_ a: String, _ b: String) -> Bool {
-        var i = a.unicodeScalars.makeIterator(), j = b.unicodeScalars.makeIterator()
-        var x = i.next(), y = j.next()
-        while let p = x, let q = y {
-            if p.properties.numericType != nil && q.properties.numericType != nil && p.isASCII && q.isASCII {
-                var m = "", n = ""
-                while let c = x, c.isASCII, c.properties.numericType != nil { m.unicodeScalars.append(c); x = i.next() }
-                while let c = y, c.isASCII, c.properties.numericType != nil { n.unicodeScalars.append(c); y = j.next() }
-                let m0 = m.drop { $0 == "0" }, n0 = n.drop { $0 == "0" }
-                if m0.count != n0.count { return m0.count < n0.count }
-                if m0 != n0 { return m0 < n0 }
-                if m.count != n.count { return m.count < n.count }
-                continue
-            }
-            if p != q { return p.value < q.value }
-            x = i.next(); y = j.next()
-        }
-        return x == nil && y != nil
     }
 }

@@ -293,11 +293,7 @@ final class ScenarioExecution {
                                         .joined(separator: "; ") + " left differences",
                                        details: problems.count > 1 ? problems.map(\.description).joined(separator: "\n") : nil))
             effects.diffTitle = "slots the undo did not restore (before the action -> after the undo; repaired since)"
-            effects.diffOverride = problems.flatMap { problem in
-                // The engine renders an absent value as nil; reports say "absent".
-                problem.differences.map { StateChange(path: $0.path, before: $0.before == "nil" ? StateDiff.absent : $0.before,
-                                                      after: $0.after == "nil" ? StateDiff.absent : $0.after) }
-            }
+            effects.diffOverride = problems.flatMap(\.differences)
         } else {
             effects.stepError = ("\(error.kind): \(error)", Mismatch(check: "undo", expected: "the undo to succeed", actual: "\(error.kind): \(error)",
                                                                    details: ScenarioExecution.details(of: error)))
@@ -400,11 +396,11 @@ final class ScenarioExecution {
     /// `exists:` and `absent:` paths.
     private func checkPresence(_ expect: Expectations, into mismatches: inout [Mismatch]) throws(RulebenchError) {
         for path in expect.exists where try game.state(at: path.value) == nil {
-            mismatches.append(Mismatch(check: "exists \(path.value)", expected: "a value", actual: StateDiff.absent, location: path.location))
+            mismatches.append(Mismatch(check: "exists \(path.value)", expected: "a value", actual: StateChange.absent, location: path.location))
         }
         for path in expect.absent {
             if let value = try game.state(at: path.value) {
-                mismatches.append(Mismatch(check: "absent \(path.value)", expected: StateDiff.absent,
+                mismatches.append(Mismatch(check: "absent \(path.value)", expected: StateChange.absent,
                                            actual: ScenarioExecution.render(value), location: path.location))
             }
         }
@@ -543,7 +539,7 @@ final class ScenarioExecution {
 
     /// A value as reports show it; `absent` for nil, and a float always with its point.
     static func render(_ value: StateValue?) -> String {
-        guard let value else { return StateDiff.absent }
+        guard let value else { return StateChange.absent }
         switch value {
         case .int: return "\(value) (integer)"
         case .double: return "\(value) (float)"

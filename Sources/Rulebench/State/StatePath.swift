@@ -87,3 +87,27 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible, Expressibl
         return keys
     }
 }
+
+extension StatePath {
+    /// Whether path `a` comes before `b` in natural order: runs of digits
+    /// compare as numbers, so `deck.2` comes before `deck.10`.
+    public static func naturalOrder(_ a: String, _ b: String) -> Bool {
+        var i = a.unicodeScalars.makeIterator(), j = b.unicodeScalars.makeIterator()
+        var x = i.next(), y = j.next()
+        while let p = x, let q = y {
+            if p.properties.numericType != nil && q.properties.numericType != nil && p.isASCII && q.isASCII {
+                var m = "", n = ""
+                while let c = x, c.isASCII, c.properties.numericType != nil { m.unicodeScalars.append(c); x = i.next() }
+                while let c = y, c.isASCII, c.properties.numericType != nil { n.unicodeScalars.append(c); y = j.next() }
+                let m0 = m.drop { $0 == "0" }, n0 = n.drop { $0 == "0" }
+                if m0.count != n0.count { return m0.count < n0.count }
+                if m0 != n0 { return m0 < n0 }
+                if m.count != n.count { return m.count < n.count }
+                continue
+            }
+            if p != q { return p.value < q.value }
+            x = i.next(); y = j.next()
+        }
+        return x == nil && y != nil
+    }
+}
