@@ -10,8 +10,11 @@ struct ReplayCommand: ParsableCommand {
         discussion: """
             Example:
               rulebench replay game.json
-            Exits 0 when every hash matches, 2 when the file is unreadable, malformed, \
-            from another pack version, or a step's hash differs (the message names the step).
+            The pack is looked for relative to the history file's folder first (where `save` \
+            writes it), then as a pack name under rules/, then relative to the current folder.
+            Exits 0 when every hash matches; 1 when a step cannot be performed or its state hash \
+            differs, or the state after setup does (the message names the step); 2 when the file \
+            is unreadable or malformed, or its pack is missing or of another name or version.
             """
     )
 
@@ -20,12 +23,19 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         let url = URL(fileURLWithPath: log)
+        let verdict: ReplayVerdict
         do {
-            let game = try Game.replay(contentsOf: url)
-            print("\(log): \(game.history.entries.count) steps replayed, every state hash matches (final \(game.stateHash))")
+            let saved = try SavedHistory(contentsOf: url)
+            verdict = try saved.verify(relativeTo: url.deletingLastPathComponent(), source: log)
         } catch {
             complain("\(error)")
             throw Outcome.badInput.exitCode
         }
+        if let mismatch = verdict.mismatch {
+            complain("\(mismatch)")
+            throw Outcome.failed.exitCode
+        }
+        let game = verdict.game
+        print("\(log): \(game.history.entries.count) steps replayed, every state hash matches (final \(game.stateHash))")
     }
 }

@@ -36,7 +36,7 @@ final class ScenarioSchemaTests: XCTestCase {
         let schema = try loadSchema()
         let structural = ["unknown-top-key", "unknown-step-key", "unknown-expect-key", "undo-not-a-count", "undo-float",
                           "seed-not-integer", "missing-steps", "two-verbs", "with-without-do", "hash-number",
-                          "top-level-list", "invariants-word", "options-not-mapping"]
+                          "top-level-list", "invariants-word", "options-not-mapping", "rejected-with-sounds", "nested-list-first"]
         for name in structural {
             let text = try String(contentsOf: ScenarioFixtures.malformed.appendingPathComponent(name + ".yaml"), encoding: .utf8)
             let json = try ScenarioParser.json(text, file: name)
@@ -61,15 +61,16 @@ final class ScenarioSchemaTests: XCTestCase {
     }
 
     /// With python3's `jsonschema` installed, the schema is also checked as a
-    /// draft 2020-12 schema and every repository scenario against it.
+    /// draft-07 schema (the draft yaml-language-server reads) and every
+    /// repository scenario against it.
     func testThePythonJSONSchemaPackageAgreesWhenInstalled() throws {
         let probe = try python(["-c", "import jsonschema"])
         guard probe.status == 0 else { throw XCTSkip("python3 with jsonschema is not installed") }
         var arguments = ["-c", """
             import json, sys, jsonschema
             schema = json.load(open(sys.argv[1]))
-            jsonschema.Draft202012Validator.check_schema(schema)
-            validator = jsonschema.Draft202012Validator(schema)
+            jsonschema.Draft7Validator.check_schema(schema)
+            validator = jsonschema.Draft7Validator(schema)
             bad = 0
             for path in sys.argv[2:]:
                 for error in validator.iter_errors(json.load(open(path))):
@@ -103,18 +104,20 @@ final class ScenarioSchemaTests: XCTestCase {
     }
 }
 
-/// A validator for the subset of JSON Schema (draft 2020-12) that
+/// A validator for the subset of JSON Schema (draft-07) that
 /// `scenarios/scenario.schema.json` uses. An unknown keyword is an error, so
-/// the schema cannot grow past what this checks without the test noticing.
+/// the schema cannot grow past what this checks without the test noticing;
+/// so is a keyword beside `$ref`, which draft-07 validators (yaml-language-server
+/// among them) ignore: such a keyword would check nothing in an editor.
 struct SchemaSubset {
     struct UnsupportedKeyword: Error, CustomStringConvertible {
         let description: String
     }
 
-    private static let annotations: Set<String> = ["$schema", "$id", "title", "description", "$defs"]
+    private static let annotations: Set<String> = ["$schema", "$id", "$comment", "title", "description", "$defs"]
     private static let keywords: Set<String> = ["type", "properties", "required", "additionalProperties", "items", "minItems",
                                                 "minimum", "minLength", "minProperties", "pattern", "const", "enum", "oneOf",
-                                                "anyOf", "not", "$ref", "propertyNames"]
+                                                "anyOf", "allOf", "not", "$ref", "propertyNames", "additionalItems"]
     let root: JSONValue
 
     init(_ root: JSONValue) throws {
@@ -127,6 +130,9 @@ struct SchemaSubset {
             if case .bool = schema { return }
             throw UnsupportedKeyword(description: "\(path): a schema must be an object or a boolean")
         }
+        if members.contains(where: { $0.0 == "$ref" }), members.count > 1 {
+            throw UnsupportedKeyword(description: "\(path): keywords beside $ref are ignored by draft-07 validators: put the $ref in an allOf")
+        }
         for (key, value) in members {
             guard annotations.contains(key) || keywords.contains(key) else {
                 throw UnsupportedKeyword(description: "\(path): keyword '\(key)' is not supported by the test's validator")
@@ -136,9 +142,13 @@ struct SchemaSubset {
                 if case .object(let children) = value {
                     for (name, child) in children { try checkKeywords(child, at: "\(path)/\(key)/\(name)") }
                 }
-            case "items", "additionalProperties", "not", "propertyNames":
+            case "items" where { if case .array = value { return true } else { return false } }():
+                if case .array(let children) = value {
+                    for (index, child) in children.enumerated() { try checkKeywords(child, at: "\(path)/items/\(index)") }
+                }
+            case "items", "additionalProperties", "not", "propertyNames", "additionalItems":
                 try checkKeywords(value, at: "\(path)/\(key)")
-            case "oneOf", "anyOf":
+            case "oneOf", "anyOf", "allOf":
                 if case .array(let children) = value {
                     for (index, child) in children.enumerated() { try checkKeywords(child, at: "\(path)/\(key)/\(index)") }
                 }
@@ -204,7 +214,15 @@ struct SchemaSubset {
                 }
             case "items":
                 guard case .array(let items) = instance else { continue }
-                for (index, item) in items.enumerated() { validate(item, against: value, at: "\(path)[\(index)]", into: &out) }
+                if case .array(let tuple) = value {
+                    // Draft-07's tuple form: one schema per leading item, `additionalItems` for the rest.
+                    let rest = members.first { $0.0 == "additionalItems" }?.1 ?? .bool(true)
+                    for (index, item) in items.enumerated() {
+                        validate(item, against: index < tuple.count ? tuple[index] : rest, at: "\(path)[\(index)]", into: &out)
+                    }
+                } else {
+                    for (index, item) in items.enumerated() { validate(item, against: value, at: "\(path)[\(index)]", into: &out) }
+                }
             case "minItems":
                 if case .array(let items) = instance, case .int(let minimum) = value, items.count < minimum {
                     out.append("\(path): fewer than \(minimum) items")
@@ -245,6 +263,9 @@ struct SchemaSubset {
                 if key == "oneOf" ? passing != 1 : passing == 0 {
                     out.append("\(path): matches \(passing) of the \(key) choices")
                 }
+            case "allOf":
+                guard case .array(let parts) = value else { continue }
+                for part in parts { validate(instance, against: part, at: path, into: &out) }
             case "not":
                 var scratch: [String] = []
                 validate(instance, against: value, at: path, into: &scratch)

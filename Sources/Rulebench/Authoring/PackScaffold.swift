@@ -59,7 +59,44 @@ public struct PackScaffold {
             (pack.appendingPathComponent("actions/dash.lua"), ScaffoldTemplate.dash),
             (scenarioDirectory.appendingPathComponent("first.yaml"), ScaffoldTemplate.scenario),
         ].map { ($0.0, $0.1.replacingOccurrences(of: ScaffoldTemplate.namePlaceholder, with: name)
-                       .replacingOccurrences(of: ScaffoldTemplate.rulesPlaceholder, with: rulesReference)) }
+                       .replacingOccurrences(of: ScaffoldTemplate.rulesPlaceholder, with: rulesReference)
+                       .replacingOccurrences(of: ScaffoldTemplate.schemaPlaceholder,
+                                             with: PackScaffold.relative(from: scenarioDirectory, to: schemaFile))) }
+    }
+
+    /// The folder the editor settings go in: the one holding the scenarios folder.
+    public var projectDirectory: URL { scenariosDirectory.deletingLastPathComponent() }
+
+    private var schemaFile: URL { scenariosDirectory.appendingPathComponent("scenario.schema.json") }
+
+    /// The editor files `create` also writes, each only where no such file is
+    /// yet (a project's own settings are never overwritten): the scenario
+    /// schema beside the scenario folders (the new scenario's first line
+    /// points at it), `.vscode/settings.json` giving it to every scenario, and
+    /// `.luarc.json` with `lua/rulebench.d.lua` for the Lua language servers
+    /// (the README's "Editor support").
+    public var editorFiles: [(url: URL, contents: String)] {
+        let root = projectDirectory
+        let scenarios = PackScaffold.relative(from: root, to: scenariosDirectory)
+        var out: [(URL, String)] = [
+            (schemaFile, ScaffoldTemplate.scenarioSchema),
+            (root.appendingPathComponent(".vscode/settings.json"),
+             ScaffoldTemplate.vscodeSettings(schema: PackScaffold.relative(from: root, to: schemaFile), scenarios: scenarios)),
+        ]
+        if PackScaffold.occupant(of: root.appendingPathComponent(".luarc.json")) == nil {
+            out.append((root.appendingPathComponent(".luarc.json"), ScaffoldTemplate.luarc(library: "lua")))
+            out.append((root.appendingPathComponent("lua/rulebench.d.lua"), ScaffoldTemplate.luaDefinitions))
+        }
+        return out.filter { PackScaffold.occupant(of: $0.0) == nil }
+    }
+
+    /// The path from folder `from` to `to`, with `..` where it climbs.
+    static func relative(from: URL, to: URL) -> String {
+        let from = from.standardizedFileURL.pathComponents, to = to.standardizedFileURL.pathComponents
+        var common = 0
+        while common < from.count, common < to.count, from[common] == to[common] { common += 1 }
+        let parts = Array(repeating: "..", count: from.count - common) + to[common...]
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 
     /// How the scenario names the pack: its name when a `rules/` folder beside
@@ -71,10 +108,7 @@ public struct PackScaffold {
             if folder.appendingPathComponent("rules").standardizedFileURL.path == rulesDirectory.path { return name }
             folder = folder.deletingLastPathComponent()
         }
-        let from = scenarioDirectory.pathComponents, to = packDirectory.pathComponents
-        var common = 0
-        while common < from.count, common < to.count, from[common] == to[common] { common += 1 }
-        return (Array(repeating: "..", count: from.count - common) + to[common...]).joined(separator: "/")
+        return PackScaffold.relative(from: scenarioDirectory, to: packDirectory)
     }
 
     /// Writes the pack and the scenario; returns the files written.
@@ -92,8 +126,9 @@ public struct PackScaffold {
             }
         }
         var written: [URL] = []
+        let editorFiles = self.editorFiles
         do {
-            for (url, contents) in files {
+            for (url, contents) in files + editorFiles {
                 try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data(contents.utf8).write(to: url, options: .withoutOverwriting)
                 written.append(url)
@@ -104,6 +139,7 @@ public struct PackScaffold {
             for folder in [packDirectory, scenarioDirectory] where PackScaffold.occupant(of: folder) == "a folder" {
                 try? fm.removeItem(at: folder)
             }
+            for url in written where editorFiles.contains(where: { $0.url == url }) { try? fm.removeItem(at: url) }
             throw .badInput(InputProblem("cannot write the new pack: \(error.localizedDescription)"))
         }
         return written

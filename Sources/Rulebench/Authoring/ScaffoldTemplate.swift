@@ -16,4 +16,32 @@ enum ScaffoldTemplate {
     static let step = String(decoding: PackageResources.step_lua, as: UTF8.self)
     static let dash = String(decoding: PackageResources.dash_lua, as: UTF8.self)
     static let scenario = String(decoding: PackageResources.first_yaml, as: UTF8.self)
+    /// Replaced by the path from the scenario's folder to the scenario schema.
+    static let schemaPlaceholder = "%SCHEMA%"
+
+    // The editor files: Templates/ links to the repository's own copies, so
+    // what `new` writes is what this repository's editors use.
+    /// `scenarios/scenario.schema.json`, for YAML editors.
+    static let scenarioSchema = String(decoding: PackageResources.scenario_schema_json, as: UTF8.self)
+    /// `lua/rulebench.d.lua`, the LuaCATS description of the Lua API.
+    static let luaDefinitions = String(decoding: PackageResources.rulebench_d_lua, as: UTF8.self)
+    /// `.vscode/settings.json`: scenario files get the schema (YAML extension).
+    static func vscodeSettings(schema: String, scenarios: String) -> String {
+        """
+        {
+          "yaml.schemas": { "./\(schema)": "\(scenarios)/**/*.yaml" }
+        }
+
+        """
+    }
+    /// `.luarc.json`: the Lua language servers read the API description.
+    static func luarc(library: String) -> String {
+        """
+        {
+          "runtime": { "version": "Lua 5.4" },
+          "workspace": { "library": ["\(library)"], "ignoreDir": [".build", ".rulebench"] }
+        }
+
+        """
+    }
 }

@@ -63,9 +63,26 @@ public struct SavedHistory: Sendable {
 
     /// Writes the file: a new or regular file atomically (a failed write
     /// leaves no partial file); a symbolic link, device or FIFO in place,
-    /// without replacing it (see `OutputFile`).
+    /// without replacing it (see `OutputFile`). The pack's folder is written
+    /// relative to the file's folder, so that `replay` finds it from
+    /// wherever it runs, and in a moved or fresh checkout.
     public func write(to url: URL) throws(RulebenchError) {
-        try OutputFile(url, purpose: "the history").write(json)
+        var saved = self
+        saved.packPath = SavedHistory.path(of: packPath, relativeTo: url.deletingLastPathComponent())
+        try OutputFile(url, purpose: "the history").write(saved.json)
+    }
+
+    /// `target` relative to `folder` (`../rules/race`), or as given when it is
+    /// not an absolute path or shares nothing but the root with the folder.
+    static func path(of target: String, relativeTo folder: URL) -> String {
+        guard target.hasPrefix("/") else { return target }
+        let to = URL(fileURLWithPath: target).standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        let from = folder.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        var common = 0
+        while common < min(to.count, from.count), to[common] == from[common] { common += 1 }
+        guard common > 1 else { return target }
+        let parts = Array(repeating: "..", count: from.count - common) + to[common...]
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 
     /// Reads and checks a history file (it does not replay it; see `replay`).
@@ -147,20 +164,45 @@ public struct SavedHistory: Sendable {
     /// checked against its saved hash.
     func replay(into game: Game, restarting: Bool = true, source: String = "history",
                 progress: (Int) -> Void = { _ in }) throws(RulebenchError) {
-        try prepare(game, restarting: restarting, source: source)
+        if let mismatch = try prepare(game, restarting: restarting, source: source) { throw .badInput(mismatch) }
+        if let mismatch = try replaySteps(into: game, source: source, progress: progress) { throw mismatch }
+        while game.history.cursor > cursor { try game.undo() }
+    }
+
+    /// Performs the saved steps in `game` (set up as saved), stopping at the
+    /// first that cannot be performed or gives another hash: that one is
+    /// returned, as the error `replay` would throw.
+    private func replaySteps(into game: Game, source: String, progress: (Int) -> Void) throws(RulebenchError) -> RulebenchError? {
         for (index, step) in steps.enumerated() {
             let entry: HistoryEntry
             do {
                 entry = try game.perform(step.call)
             } catch {
-                throw cannotReplay(index, error, source)
+                return cannotReplay(index, error, source)
             }
             guard entry.hash == step.hash else {
-                throw differs(index, entry.hash, source)
+                return differs(index, entry.hash, source)
             }
             progress(index + 1)
         }
+        return nil
+    }
+
+    /// Replays the history as `replay` does, but tells a failed check apart
+    /// from input that cannot be used: a step that cannot be performed, or
+    /// whose state hash (or the one after setup) differs from the saved one,
+    /// is a `ReplayVerdict` mismatch; an unknown pack, or one of another name
+    /// or version, is thrown. The pack is looked for relative to `base` (the
+    /// history file's folder) first.
+    public func verify(configuration: Game.Configuration = Game.Configuration(), relativeTo base: URL? = nil,
+                       source: String = "history", progress: (Int) -> Void = { _ in }) throws(RulebenchError) -> ReplayVerdict {
+        let game = try Game(pack: packPath, options: options, seed: seed, configuration: configuration, relativeTo: base)
+        if let mismatch = try prepare(game, restarting: false, source: source) { return ReplayVerdict(game: game, mismatch: mismatch) }
+        if case .badInput(let problem)? = try replaySteps(into: game, source: source, progress: progress) {
+            return ReplayVerdict(game: game, mismatch: problem)
+        }
         while game.history.cursor > cursor { try game.undo() }
+        return ReplayVerdict(game: game, mismatch: nil)
     }
 
     /// Checks that the history replays in `game` as `replay(into:)` does,
@@ -169,7 +211,7 @@ public struct SavedHistory: Sendable {
     /// rolled back, so the game is left as setup made it. The fuzzer's
     /// end-of-run check.
     func verify(in game: Game, restarting: Bool = true, source: String = "history") throws(RulebenchError) {
-        try prepare(game, restarting: restarting, source: source)
+        if let mismatch = try prepare(game, restarting: restarting, source: source) { throw .badInput(mismatch) }
         switch try game.kernel.replay(steps.map { ($0.call, $0.hash) }) {
         case nil: return
         case .failed(let index, let error)?: throw cannotReplay(index, error, source)
@@ -186,17 +228,18 @@ public struct SavedHistory: Sendable {
     }
 
     /// Restarts the game (when asked) and checks that it is the one saved:
-    /// the same pack and version, the overrides written, the same hash
-    /// after setup.
-    private func prepare(_ game: Game, restarting: Bool, source: String) throws(RulebenchError) {
+    /// the same pack and version (else it throws), the overrides written,
+    /// the same hash after setup (else it returns the mismatch).
+    private func prepare(_ game: Game, restarting: Bool, source: String) throws(RulebenchError) -> InputProblem? {
         if restarting { try game.restart(seed: seed, options: options) }
         guard game.pack.name == packName, game.pack.version == packVersion else {
             throw .badInput(InputProblem("saved with pack \(packName) \(packVersion), but \(game.pack.directory) is \(game.pack.name) \(game.pack.version)", file: source))
         }
         for override in overrides { try game.setState(override.value, at: override.path) }
         guard game.history.initialHash == initialHash else {
-            throw .badInput(InputProblem("the state after setup has hash \(game.history.initialHash), the history says \(initialHash): the pack or the setup changed", file: source))
+            return InputProblem("the state after setup has hash \(game.history.initialHash), the history says \(initialHash): the pack or the setup changed", file: source)
         }
+        return nil
     }
 }
 
@@ -207,9 +250,20 @@ extension Game {
     }
 
     /// Loads a saved history and replays it, verifying every step's hash.
+    /// The pack is looked for relative to the file's folder first.
     public static func replay(contentsOf url: URL, configuration: Configuration = Configuration(),
                               progress: (Int) -> Void = { _ in }) throws(RulebenchError) -> Game {
         let saved = try SavedHistory(contentsOf: url)
-        return try saved.replay(configuration: configuration, source: PackFiles.display(url), progress: progress)
+        return try saved.replay(configuration: configuration, relativeTo: url.deletingLastPathComponent(),
+                                source: PackFiles.display(url), progress: progress)
     }
+}
+
+/// What replaying a saved history found (`SavedHistory.verify`).
+public struct ReplayVerdict {
+    /// The game as far as it replayed: every step when there is no mismatch.
+    public var game: Game
+    /// The first step (or the setup) that did not replay as saved; nil when
+    /// every state hash matched.
+    public var mismatch: InputProblem?
 }

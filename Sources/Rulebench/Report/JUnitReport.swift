@@ -5,6 +5,12 @@ import Foundation
 /// One `<testsuite>` per folder of scenario files and one `<testcase>` per
 /// file; a failed scenario has a `<failure>`, a file that could not be used an
 /// `<error>` (so bad input counts in `errors`, failed checks in `failures`).
+///
+/// Shaped for what reads it: times have at most three decimals (Jenkins'
+/// xunit schema refuses more), a test case names its `file` and, when it
+/// failed or is bad input, the `line` to annotate (GitHub's JUnit report
+/// actions put their annotation there), and a classname never starts with
+/// a dot (an absolute path would give one).
 public enum JUnitReport {
     /// The XML document.
     public static func render(_ run: RunReport) -> String {
@@ -40,10 +46,10 @@ public enum JUnitReport {
     private static func testcase(_ scenario: ScenarioReport) -> String {
         let file = scenario.file
         let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-        let classname = ((file as NSString).deletingPathExtension).replacingOccurrences(of: "/", with: ".")
         let name = scenario.title ?? base
-        var xml = "    <testcase name=\"\(escape(name))\" classname=\"\(escape(classname))\" file=\"\(escape(file))\""
-            + " time=\"\(seconds(scenario.duration))\""
+        var xml = "    <testcase name=\"\(escape(name))\" classname=\"\(escape(classname(file)))\" file=\"\(escape(file))\""
+        if let line = line(scenario) { xml += " line=\"\(line)\"" }
+        xml += " time=\"\(seconds(scenario.duration))\""
         switch scenario.status {
         case .passed:
             return xml + "/>\n"
@@ -63,7 +69,33 @@ public enum JUnitReport {
         return xml + "    </testcase>\n"
     }
 
-    private static func seconds(_ value: Double) -> String { String(format: "%.4f", value) }
+    /// Seconds with three decimals: the most Jenkins' xunit schema takes.
+    static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    /// The file's path without its extension, folders joined by dots, and no
+    /// leading dots (from `/abs/path` or `../up`): `scenarios.template.dash`.
+    static func classname(_ file: String) -> String {
+        let dotted = (file as NSString).deletingPathExtension.split(separator: "/")
+            .filter { $0 != "." && $0 != ".." }.joined(separator: ".")
+        let trimmed = dotted.drop { $0 == "." }
+        return trimmed.isEmpty ? "scenario" : String(trimmed)
+    }
+
+    /// The line a CI annotation should point at: where the first failed check
+    /// is written (else its step), or where a bad file went wrong.
+    static func line(_ scenario: ScenarioReport) -> Int? {
+        switch scenario.status {
+        case .passed:
+            return nil
+        case .failed:
+            guard let failure = scenario.failure else { return nil }
+            let line = failure.mismatches.first?.location?.line ?? failure.location.line
+            return line > 0 ? line : nil
+        case .badInput:
+            guard let line = scenario.problem?.line, line > 0 else { return nil }
+            return line
+        }
+    }
 
     /// Text escaped for XML attributes, or for element content when `inContent`
     /// (where line breaks stay literal); characters XML 1.0 cannot hold become U+FFFD.

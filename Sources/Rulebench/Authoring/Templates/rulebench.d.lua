@@ -1,0 +1,1 @@
+../../../../lua/rulebench.d.lua
