@@ -25,14 +25,17 @@
 
 ---------------------------------------------------------------- state
 
----A value the game state can hold: nil, a boolean, an integer, a float (finite), a string, or a state table.
----@alias rulebench.Value nil|boolean|integer|number|string|rulebench.StateTable
+---A value the game state can hold: a boolean, an integer, a float (finite), a string, or a state table.
+---An empty slot is nil, written `rulebench.Value?` where a slot may be empty.
+---@alias rulebench.Value boolean|integer|number|string|rulebench.StateTable|table
 
 ---A table of the game state: string or integer keys, `rulebench.Value` values.
 ---A state table lives at one place: assigning it elsewhere moves it (its old
 ---slot becomes nil). Use `require("rulebench").copy(t)` for a second copy.
+---Its fields read as `any`, so rules index them freely; describe your own
+---state by extending `rulebench.Game` (below) to have them checked.
 ---@class rulebench.StateTable
----@field [string|integer] rulebench.Value
+---@field [string|integer] any
 
 ---The root of the game state. Rules read it anywhere, and write it only
 ---inside `setup`, `apply` and `undo`; a write anywhere else is an error
@@ -41,7 +44,8 @@
 ---@field _rng integer The engine's random generator state; change it only through `require "rulebench"` or `math.random`.
 
 ---Setup options: the pack's `options` with the values given for this game over them.
----@alias rulebench.Options table<string, rulebench.Value>
+---Each has the type the pack declared for it (the engine checks), so they read as `any`.
+---@alias rulebench.Options table<string, any>
 
 ---A param table: what a player chooses and history saves (plain values and tables).
 ---@alias rulebench.Params table<string, rulebench.Value>
@@ -71,8 +75,18 @@ function Act:sub(name, params, options) end
 
 ---A param type in `params`: add `?` for an optional param.
 ---@alias rulebench.ParamType
----| "string" | "integer" | "number" | "boolean" | "table" | "any"
----| "string?" | "integer?" | "number?" | "boolean?" | "table?" | "any?"
+---| "string"
+---| "integer"
+---| "number"
+---| "boolean"
+---| "table"
+---| "any"
+---| "string?"
+---| "integer?"
+---| "number?"
+---| "boolean?"
+---| "table?"
+---| "any?"
 
 ---Which way an animation or sound is asked for.
 ---@alias rulebench.Direction "do"|"undo"

@@ -284,6 +284,7 @@ struct FuzzCommand: ParsableCommand {
                 ("message", .string(report.finding.message)),
                 ("step", .int(Int64(report.finding.stepIndex + 1))),
                 ("blame", report.finding.blame.map { .string($0) } ?? .null),
+                ("blamed", FuzzReportFormat.blamed(report.key)),
                 ("differences", .array(report.finding.differences.prefix(10).map {
                     .object([("path", .string($0.path)), ("before", .string($0.before)), ("after", .string($0.after))])
                 })),
@@ -305,6 +306,8 @@ struct FuzzCommand: ParsableCommand {
             return .object(members)
         })
         return JSONValue.object([
+            ("format", .string(FuzzReportFormat.format)), ("formatVersion", .int(FuzzReportFormat.formatVersion)),
+            ("rulebench", .string(RulebenchVersion.current)),
             ("pack", .string(pack)), ("seed", .int(Int64(bitPattern: seed))),
             ("shard", fuzzer.options.shardName.map { .string($0) } ?? .null),
             ("runs", .int(Int64(progress.runs))),

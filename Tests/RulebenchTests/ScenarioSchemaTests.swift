@@ -30,14 +30,17 @@ final class ScenarioSchemaTests: XCTestCase {
         }
     }
 
+    /// The malformed fixtures whose mistake is in the file's structure, which
+    /// the schema sees (ConsumerTests runs check-jsonschema on them too).
+    static let structural = ["unknown-top-key", "unknown-step-key", "unknown-expect-key", "undo-not-a-count", "undo-float",
+                             "seed-not-integer", "missing-steps", "two-verbs", "with-without-do", "hash-number",
+                             "top-level-list", "invariants-word", "options-not-mapping", "rejected-with-sounds", "nested-list-first"]
+
     /// Structural mistakes are caught by both; mistakes that need the rule
     /// pack (unknown action, param types) or finer reading are the parser's.
     func testStructuralMistakesFailTheSchemaToo() throws {
         let schema = try loadSchema()
-        let structural = ["unknown-top-key", "unknown-step-key", "unknown-expect-key", "undo-not-a-count", "undo-float",
-                          "seed-not-integer", "missing-steps", "two-verbs", "with-without-do", "hash-number",
-                          "top-level-list", "invariants-word", "options-not-mapping", "rejected-with-sounds", "nested-list-first"]
-        for name in structural {
+        for name in Self.structural {
             let text = try String(contentsOf: ScenarioFixtures.malformed.appendingPathComponent(name + ".yaml"), encoding: .utf8)
             let json = try ScenarioParser.json(text, file: name)
             XCTAssertFalse(schema.problems(json).isEmpty, "the schema accepts \(name).yaml")

@@ -5,7 +5,8 @@
 -- deck and every hand are empty.
 local deck = require "deck"
 
-return {
+---@type rulebench.Pack
+local pack = {
   name = "cards",
   version = "1.0",
   description = "Deal, draw and play cards: the second small pack beside the template.",
@@ -68,3 +69,4 @@ return {
     return table.concat(lines, "\n")
   end,
 }
+return pack

@@ -56,7 +56,8 @@ local function pad(text, width)
   return text .. string.rep(" ", width - #text)
 end
 
-return {
+---@type rulebench.Pack
+local pack = {
   name = "desert",
   version = "1.0",
   description = "A cooperative desert-survival game: dig, find four airship parts, fly away before the storm wins.",
@@ -278,3 +279,4 @@ return {
     return table.concat(lines, "\n")
   end,
 }
+return pack

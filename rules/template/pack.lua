@@ -2,7 +2,8 @@
 -- `rulebench new NAME` copies this folder; change it into your own game.
 local track = require "track"
 
-return {
+---@type rulebench.Pack
+local pack = {
   name = "template",
   version = "1.0",
   description = "Tokens race along a track; the smallest pack that shows every part of a rule pack.",
@@ -40,3 +41,4 @@ return {
     return table.concat(lines, "\n")
   end,
 }
+return pack

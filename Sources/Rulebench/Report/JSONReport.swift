@@ -1,20 +1,29 @@
 /// The machine-readable run report (`rulebench run --json`).
 ///
 /// ```json
-/// { "total": 2, "passed": 1, "failed": 1, "badInput": 0, "exitCode": 1, "duration": 0.0123,
-///   "scenarios": [ { "file": "...", "title": "...", "status": "passed", "duration": 0.004,
+/// { "format": "rulebench-run", "formatVersion": 1, "rulebench": "0.1.0",
+///   "total": 2, "passed": 1, "failed": 1, "badInput": 0, "exitCode": 1, "seconds": 0.0123,
+///   "scenarios": [ { "file": "...", "title": "...", "status": "passed", "seconds": 0.004,
 ///                    "steps": 4, "stepsRun": 4 },
 ///                  { "file": "...", "status": "failed", ...,
 ///                    "failure": { "step": 2, "line": 9, "column": 5, "summary": "do: step {token=\"p1\"}",
 ///                                 "mismatches": [ { "check": "state tokens.p1.square", "expected": "3 (integer)",
-///                                                   "actual": "2 (integer)", "line": 12, "column": 7 } ],
+///                                                   "actual": "2 (integer)", "line": 12, "column": 7,
+///                                                   "expectedValue": { "type": "integer", "value": 3 },
+///                                                   "actualValue": { "type": "integer", "value": 2 } } ],
 ///                                 "diffTitle": "state changed by this step",
 ///                                 "stateDiff": [ { "path": "tokens.p1.square", "before": "1", "after": "2" } ] } } ] }
 /// ```
 ///
 /// A bad-input scenario has `"status": "bad-input"` and a `problem` with
-/// `file`, `line`, `column` (when known) and `message`.
+/// `file`, `line`, `column` (when known) and `message`. README.md ("Machine-readable
+/// reports") describes every field.
 public enum JSONReport {
+    /// What `format` says: the report's kind.
+    public static let format = "rulebench-run"
+    /// What `formatVersion` says; raised when a field changes meaning or goes away.
+    public static let formatVersion: Int64 = 1
+
     /// The report as pretty-printed JSON text.
     public static func render(_ run: RunReport) -> String {
         value(run).serialized(pretty: true) + "\n"
@@ -23,12 +32,15 @@ public enum JSONReport {
     /// The report as a JSON value.
     public static func value(_ run: RunReport) -> JSONValue {
         .object([
+            ("format", .string(format)),
+            ("formatVersion", .int(formatVersion)),
+            ("rulebench", .string(RulebenchVersion.current)),
             ("total", .int(Int64(run.scenarios.count))),
             ("passed", .int(Int64(run.passedCount))),
             ("failed", .int(Int64(run.failedCount))),
             ("badInput", .int(Int64(run.badInputCount))),
             ("exitCode", .int(Int64(run.exitCode))),
-            ("duration", .double(run.duration)),
+            ("seconds", .double(run.duration)),
             ("scenarios", .array(run.scenarios.map(value))),
         ])
     }
@@ -38,7 +50,7 @@ public enum JSONReport {
             ("file", .string(scenario.file)),
             ("title", scenario.title.map(JSONValue.string) ?? .null),
             ("status", .string(scenario.status.rawValue)),
-            ("duration", .double(scenario.duration)),
+            ("seconds", .double(scenario.duration)),
             ("steps", .int(Int64(scenario.stepCount))),
             ("stepsRun", .int(Int64(scenario.stepsRun))),
         ]
@@ -59,6 +71,22 @@ public enum JSONReport {
         [("line", .int(Int64(location.line)))] + (location.column.map { [("column", .int(Int64($0)))] } ?? [])
     }
 
+    /// A state value as data: `{ "type": "integer", "value": 3 }`; the type is
+    /// one of `integer`, `float`, `string`, `boolean`, `table`, or `absent`
+    /// (an empty slot, with no `value`), so 3 and 3.0 stay apart.
+    public static func typed(_ value: StateValue?) -> JSONValue {
+        guard let value else { return .object([("type", .string("absent"))]) }
+        let type: String
+        switch value {
+        case .int: type = "integer"
+        case .double: type = "float"
+        case .string: type = "string"
+        case .bool: type = "boolean"
+        case .table: type = "table"
+        }
+        return .object([("type", .string(type)), ("value", JSONValue(value))])
+    }
+
     static func value(_ failure: StepFailure) -> JSONValue {
         .object([("step", .int(Int64(failure.step)))] + place(failure.location) + [
             ("summary", .string(failure.summary)),
@@ -70,6 +98,10 @@ public enum JSONReport {
                 ]
                 if let location = mismatch.location { fields += place(location) }
                 if let details = mismatch.details { fields.append(("details", .string(details))) }
+                if let values = mismatch.values {
+                    fields.append(("expectedValue", values.expectsAnyValue ? .object([("type", .string("any"))]) : typed(values.expected)))
+                    fields.append(("actualValue", typed(values.actual)))
+                }
                 return .object(fields)
             })),
             ("diffTitle", .string(failure.diffTitle)),

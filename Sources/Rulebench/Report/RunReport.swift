@@ -115,17 +115,39 @@ public struct Mismatch: Sendable, CustomStringConvertible {
     public var location: SourceLocation?
     /// More to read: a Lua traceback, the slots an undo did not restore.
     public var details: String?
+    /// The state values the check compared, when it compared values (`state`,
+    /// `exists`, `absent`): what `expected` and `actual` render, as data.
+    public var values: ComparedValues?
 
     /// A mismatch from its parts.
-    public init(check: String, expected: String, actual: String, location: SourceLocation? = nil, details: String? = nil) {
+    public init(check: String, expected: String, actual: String, location: SourceLocation? = nil, details: String? = nil,
+                values: ComparedValues? = nil) {
         self.check = check
         self.expected = expected
         self.actual = actual
         self.location = location
         self.details = details
+        self.values = values
     }
 
     /// `check: expected X, got Y`.
     public var description: String { "\(check): expected \(expected), got \(actual)" }
 }
 
+/// The two sides of a check that compared state values; nil is an empty slot
+/// (`absent`), and `expected` is nil too when any value would have done (`exists`).
+public struct ComparedValues: Sendable {
+    /// What the scenario expected; nil: the slot empty (`absent`), or any value (`exists`).
+    public var expected: StateValue?
+    /// What the slot held; nil when it was empty.
+    public var actual: StateValue?
+    /// Whether `expected` means "any value" (an `exists` check) rather than "empty".
+    public var expectsAnyValue: Bool
+
+    /// The values of a check from its two sides.
+    public init(expected: StateValue?, actual: StateValue?, expectsAnyValue: Bool = false) {
+        self.expected = expected
+        self.actual = actual
+        self.expectsAnyValue = expectsAnyValue
+    }
+}

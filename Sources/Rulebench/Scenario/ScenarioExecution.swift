@@ -396,12 +396,14 @@ final class ScenarioExecution {
     /// `exists:` and `absent:` paths.
     private func checkPresence(_ expect: Expectations, into mismatches: inout [Mismatch]) throws(RulebenchError) {
         for path in expect.exists where try game.state(at: path.value) == nil {
-            mismatches.append(Mismatch(check: "exists \(path.value)", expected: "a value", actual: StateChange.absent, location: path.location))
+            mismatches.append(Mismatch(check: "exists \(path.value)", expected: "a value", actual: StateChange.absent, location: path.location,
+                                       values: ComparedValues(expected: nil, actual: nil, expectsAnyValue: true)))
         }
         for path in expect.absent {
             if let value = try game.state(at: path.value) {
                 mismatches.append(Mismatch(check: "absent \(path.value)", expected: StateChange.absent,
-                                           actual: ScenarioExecution.render(value), location: path.location))
+                                           actual: ScenarioExecution.render(value), location: path.location,
+                                           values: ComparedValues(expected: nil, actual: value)))
             }
         }
     }
@@ -444,7 +446,8 @@ final class ScenarioExecution {
             if actual != assignment.value {
                 mismatches.append(Mismatch(check: "state \(assignment.path)",
                                            expected: ScenarioExecution.render(assignment.value),
-                                           actual: ScenarioExecution.render(actual), location: assignment.location))
+                                           actual: ScenarioExecution.render(actual), location: assignment.location,
+                                           values: ComparedValues(expected: assignment.value, actual: actual)))
             }
         }
     }

@@ -1,6 +1,7 @@
 -- deal: every player draws up to the hand size, one card at a time, in turn
 -- order. Only legal at the start of the game.
-return {
+---@type rulebench.Action
+local action = {
   description = "Deal the opening hands.",
   legal = function(game, emit) if game.dealt == 0 then emit{} end end,
   check = function(game, a)
@@ -20,3 +21,4 @@ return {
   stagger = 0.1,
   sound = "shuffle",
 }
+return action

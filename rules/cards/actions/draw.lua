@@ -1,5 +1,6 @@
 -- draw (internal): the top card of the deck goes to a player's hand.
-return {
+---@type rulebench.Action
+local action = {
   internal = true,   -- runs only as a subaction of deal
   params = { player = "string" },
   description = "Move the top card of the deck to a hand.",
@@ -26,3 +27,4 @@ return {
   end,
   sound = "card",
 }
+return action

@@ -1,7 +1,8 @@
 -- pass (internal): the turn goes to the next player. `play` queues it, so
 -- `play` is the checkpoint where "undo turn" stops.
 local deck = require "deck"
-return {
+---@type rulebench.Action
+local action = {
   internal = true,   -- runs only as a subaction of play
   description = "End the current player's turn.",
   apply = function(game, a)
@@ -14,3 +15,4 @@ return {
     game.turn = game.turn - 1
   end,
 }
+return action

@@ -1,6 +1,7 @@
 -- play: the current player plays a card from hand onto the pile. It scores
 -- its value when it matches the suit of the pile's top card.
-return {
+---@type rulebench.Action
+local action = {
   params = { card = "integer" },
   description = "Play the card at position `card` of the current player's hand.",
   checkpoint = true,   -- it ends the turn (its last subaction is pass): "undo turn" stops here
@@ -44,3 +45,4 @@ return {
   subanimations = "sequence",
   sound = function(game, a) return a.scores and "score" or "card" end,
 }
+return action

@@ -5,7 +5,8 @@
 -- empty (the 48th marker may still be placed).
 local D = require "desert"
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Internal: one sand lands on the tile the wind moved.",
   internal = true,
   params = { cell = "string" },
@@ -47,3 +48,4 @@ return {
     if a.tile then return "sand" end
   end,
 }
+return action

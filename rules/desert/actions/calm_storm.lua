@@ -16,7 +16,8 @@ local function check(game, a)
   if game.turn.calm >= D.storm_cards(game) then return "no storm cards are left to hold back" end
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Meteorologist: draw one storm card fewer this turn.",
   params = { player = "string" },
 
@@ -47,3 +48,4 @@ return {
   end,
   sound = "wind_dies",
 }
+return action

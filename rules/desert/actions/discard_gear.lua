@@ -2,7 +2,8 @@
 -- to the equipment discard pile (part of every equipment action).
 local D = require "desert"
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Internal: discard a used equipment card.",
   internal = true,
   params = { player = "string", card = "string" },
@@ -32,3 +33,4 @@ return {
   end,
   sound = "card",
 }
+return action

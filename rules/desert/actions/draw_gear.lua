@@ -3,7 +3,8 @@
 -- many cards as such tiles; should the deck be empty anyway, nothing happens.
 local D = require "desert"
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Internal: draw the top equipment card.",
   internal = true,
   params = { player = "string" },
@@ -36,3 +37,4 @@ return {
   end,
   sound = "card",
 }
+return action

@@ -9,7 +9,8 @@
 -- Once the game is lost, it does nothing.
 local D = require "desert"
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Internal: draw a storm card and resolve it.",
   internal = true,
   params = {},
@@ -64,3 +65,4 @@ return {
   end,
   subanimations = "sequence",
 }
+return action

@@ -19,7 +19,8 @@ local function check(game, a)
   if tile.sand < 1 then return "there is no sand on " .. a.at end
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Equipment: remove all sand from your tile or an adjacent one.",
   params = { player = "string", at = "string" },
 
@@ -59,3 +60,4 @@ return {
   end,
   sound = "blast",
 }
+return action

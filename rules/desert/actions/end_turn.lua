@@ -17,7 +17,8 @@ local function check(game, a)
   return D.turn_check(game, a.player, 0)
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "End the turn: draw storm cards, then the next player plays.",
   params = { player = "string" },
   checkpoint = true,
@@ -54,3 +55,4 @@ return {
   sound = "storm_rises",
   subanimations = "sequence",
 }
+return action

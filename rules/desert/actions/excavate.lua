@@ -20,7 +20,8 @@ local function check(game, a)
   if tile.sand > 0 then return "sand covers the tile; remove it first" end
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Excavate your tile: flip it, then apply its effect.",
   params = { player = "string" },
 
@@ -61,3 +62,4 @@ return {
   sound = "dig",
   subanimations = "sequence",   -- the flip, then what it reveals
 }
+return action

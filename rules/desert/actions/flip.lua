@@ -1,7 +1,8 @@
 -- flip (internal): a face-down tile is turned face up (part of excavate).
 local D = require "desert"
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Internal: turn a tile face up.",
   internal = true,
   params = { cell = "string" },
@@ -31,3 +32,4 @@ return {
   end,
   sound = "flip",
 }
+return action

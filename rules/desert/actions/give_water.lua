@@ -23,7 +23,8 @@ local function check(game, a)
   if taker.water + a.amount > taker.canteen then return a.to .. "'s canteen holds only " .. (taker.canteen - taker.water) .. " more" end
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Give water to a player on your tile (the water carrier: also adjacent).",
   params = { player = "string", to = "string", amount = "integer" },
 
@@ -69,3 +70,4 @@ return {
   end,
   sound = "pour",
 }
+return action

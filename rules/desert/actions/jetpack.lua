@@ -28,7 +28,8 @@ local function check(game, a)
   end
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Equipment: fly to any unblocked tile, optionally carrying one player from your tile.",
   params = { player = "string", to = "string", passenger = "string?" },
 
@@ -71,3 +72,5 @@ return {
   sound = "jetpack",
   subanimations = "parallel",
 }
+return action
+

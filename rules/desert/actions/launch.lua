@@ -21,7 +21,8 @@ local function check(game, a)
   end
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Fly away: every player on the excavated launch pad, carrying all four parts.",
   params = { player = "string" },
 
@@ -52,3 +53,4 @@ return {
   end,
   sound = "takeoff",
 }
+return action

@@ -32,7 +32,8 @@ local function check(game, a)
   end
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Move one step to an adjacent unblocked tile, or between excavated tunnels.",
   params = { player = "string", to = "string", passenger = "string?" },
 
@@ -72,3 +73,4 @@ return {
   sound = "footsteps",
   subanimations = "parallel",
 }
+return action

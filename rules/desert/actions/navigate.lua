@@ -21,7 +21,8 @@ local function check(game, a)
   if not reach[a.to] then return a.to .. " is not within 3 moves of " .. a.target end
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Navigator: move another player up to 3 tiles.",
   params = { player = "string", target = "string", to = "string" },
 
@@ -57,3 +58,4 @@ return {
   end,
   sound = "compass",
 }
+return action

@@ -3,7 +3,8 @@
 -- earlier run out now. Once the game is over, it does nothing.
 local D = require "desert"
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Internal: the next player's turn begins.",
   internal = true,
   params = {},
@@ -49,3 +50,4 @@ return {
     if a.next then return "gong" end
   end,
 }
+return action

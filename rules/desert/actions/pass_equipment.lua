@@ -18,7 +18,8 @@ local function check(game, a)
   if not D.has_card(game, a.player, a.card) then return a.player .. " holds no " .. a.card end
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Pass an equipment card to a player on your tile.",
   params = { player = "string", to = "string", card = "string" },
 
@@ -62,3 +63,4 @@ return {
   end,
   sound = "card",
 }
+return action

@@ -20,7 +20,8 @@ local function check(game, a)
   if D.tile_at(game, here).sand >= 2 then return "the tile is blocked by sand" end
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Pick up a revealed part from your unblocked tile.",
   params = { player = "string", part = "string" },
 
@@ -57,3 +58,4 @@ return {
   end,
   sound = "pickup",
 }
+return action

@@ -2,7 +2,8 @@
 -- move, navigate and jetpack; it checks only that the target has a tile.
 local D = require "desert"
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Internal: a pawn goes to another tile.",
   internal = true,
   params = { player = "string", to = "string" },
@@ -29,3 +30,4 @@ return {
   end,
   sound = "step",
 }
+return action

@@ -19,7 +19,8 @@ local function check(game, a)
   if tile.sand < 1 then return "there is no sand on " .. a.at end
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Remove one sand (two for the archeologist) from your tile or an adjacent one.",
   params = { player = "string", at = "string" },
 
@@ -61,3 +62,4 @@ return {
   end,
   sound = "shovel",
 }
+return action

@@ -5,7 +5,8 @@
 local D = require "desert"
 local rulebench = require "rulebench"
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Internal: shuffle the storm discards into a new deck.",
   internal = true,
   params = {},
@@ -31,3 +32,4 @@ return {
     if a.count then return "shuffle" end
   end,
 }
+return action

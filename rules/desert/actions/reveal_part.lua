@@ -8,7 +8,8 @@
 -- on the board move with their tiles; see slide).
 local D = require "desert"
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Internal: a part appears at the meeting point of its two clues.",
   internal = true,
   params = { part = "string" },
@@ -42,3 +43,4 @@ return {
   end,
   sound = "chime",
 }
+return action

@@ -23,7 +23,8 @@ local function check(game, a)
   if a.bottom ~= nil and (a.bottom < 1 or a.bottom > n) then return "bottom must be 1.." .. n end
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Meteorologist: look at the top storm cards; may put one at the bottom.",
   params = { player = "string", bottom = "integer?" },
 
@@ -66,3 +67,4 @@ return {
   end,
   sound = "rustle",
 }
+return action

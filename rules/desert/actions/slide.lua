@@ -5,7 +5,8 @@
 -- Solar shields belong to tiles and move with them.
 local D = require "desert"
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Internal: the storm moves one step; a tile slides into its place.",
   internal = true,
   params = { direction = "string" },
@@ -66,3 +67,4 @@ return {
     if a.tile then return "slide" end
   end,
 }
+return action

@@ -16,7 +16,8 @@ local function check(game, a)
   if game.shields[id] then return "this tile is already shielded" end
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Equipment: shade your tile from the sun until your next turn.",
   params = { player = "string" },
 
@@ -46,3 +47,4 @@ return {
   end,
   sound = "shield_hum",
 }
+return action

@@ -2,7 +2,8 @@
 -- draw_storm). Past the last number lies the deadly mark: the game is lost.
 local D = require "desert"
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Internal: the storm meter rises one mark.",
   internal = true,
   params = {},
@@ -34,3 +35,4 @@ return {
   end,
   sound = "thunder",
 }
+return action

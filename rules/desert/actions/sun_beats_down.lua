@@ -7,7 +7,8 @@
 --     is lost (water never goes below 0). Everyone else still drinks.
 local D = require "desert"
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Internal: the sun beats down; unsheltered players lose 1 water.",
   internal = true,
   params = {},
@@ -57,3 +58,4 @@ return {
   end,
   sound = "sizzle",
 }
+return action

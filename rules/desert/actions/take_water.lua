@@ -18,7 +18,8 @@ local function check(game, a)
   if p.water >= p.canteen then return "the canteen is full" end
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Water carrier: take 2 water from an excavated well.",
   params = { player = "string" },
 
@@ -50,3 +51,4 @@ return {
   end,
   sound = "splash",
 }
+return action

@@ -16,7 +16,8 @@ local function check(game, a)
   if tile.excavated then return a.at .. " is already face up" end
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Equipment: look at any face-down tile.",
   params = { player = "string", at = "string" },
 
@@ -49,3 +50,4 @@ return {
   end,
   sound = "scope",
 }
+return action

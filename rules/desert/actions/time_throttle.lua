@@ -11,7 +11,8 @@ local function check(game, a)
   if game.turn.player ~= a.player then return "only on your own turn" end
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Equipment: take 2 more actions this turn.",
   params = { player = "string" },
 
@@ -38,3 +39,4 @@ return {
   end,
   sound = "clock",
 }
+return action

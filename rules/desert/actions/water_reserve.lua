@@ -10,7 +10,8 @@ local function check(game, a)
   return D.gear_check(game, a.player, "water_reserve")
 end
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Equipment: everyone on your tile gains 2 water.",
   params = { player = "string" },
 
@@ -49,3 +50,4 @@ return {
   end,
   sound = "splash",
 }
+return action

@@ -3,7 +3,8 @@
 -- this once; later, only the water carrier draws from it (take_water).
 local D = require "desert"
 
-return {
+---@type rulebench.Action
+local action = {
   description = "Internal: everyone on the new well gains 2 water.",
   internal = true,
   params = { cell = "string" },
@@ -41,3 +42,4 @@ return {
   end,
   sound = "splash",
 }
+return action

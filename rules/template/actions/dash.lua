@@ -1,6 +1,7 @@
 -- dash: two steps in a row. It has no apply effect of its own: it is made of
 -- subactions, which the engine runs in order and undoes in reverse.
-return {
+---@type rulebench.Action
+local action = {
   params = { token = "string" },
 
   legal = function(game, emit)
@@ -23,3 +24,4 @@ return {
   subanimations = "sequence",   -- the two steps play one after the other
   sound = "whoosh",
 }
+return action

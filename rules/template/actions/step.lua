@@ -1,7 +1,8 @@
 -- step: move one token one square forward. It declares its own undo.
 local track = require "track"
 
-return {
+---@type rulebench.Action
+local action = {
   params = { token = "string" },
 
   legal = function(game, emit)
@@ -36,3 +37,4 @@ return {
 
   sound = "step",
 }
+return action

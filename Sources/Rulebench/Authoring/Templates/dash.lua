@@ -1,6 +1,7 @@
 -- dash: two steps in a row. It changes nothing itself: it queues two `step`
 -- subactions, which the engine runs in order and undoes in reverse.
-return {
+---@type rulebench.Action
+local action = {
   params = { token = "string" },
 
   legal = function(game, emit)
@@ -29,3 +30,4 @@ return {
   subanimations = "sequence",   -- its own plan first, then the two steps one after the other
   sound = "whoosh",
 }
+return action

@@ -2,7 +2,8 @@
 -- Made by `rulebench new %NAME%`; change it into your own game.
 local track = require "track"
 
-return {
+---@type rulebench.Pack
+local pack = {
   name = "%NAME%",
   version = "0.1",
   description = "Tokens race along a track of squares.",
@@ -41,3 +42,4 @@ return {
     return table.concat(lines, "\n")
   end,
 }
+return pack

@@ -1,7 +1,8 @@
 -- step: move one token one square forward. It declares its own undo.
 local track = require "track"
 
-return {
+---@type rulebench.Action
+local action = {
   params = { token = "string" },
 
   -- Every legal param table, for `play`, `explore`, `check` and the fuzzer.
@@ -42,3 +43,4 @@ return {
 
   sound = "step",
 }
+return action
