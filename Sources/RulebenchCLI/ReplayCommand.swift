@@ -12,9 +12,10 @@ struct ReplayCommand: ParsableCommand {
               rulebench replay game.json
             The pack is looked for relative to the history file's folder first (where `save` \
             writes it), then as a pack name under rules/, then relative to the current folder.
-            Exits 0 when every hash matches; 1 when a step cannot be performed or its state hash \
+            Exits 0 when every hash matches; 1 when a step is rejected or fails, or its state hash \
             differs, or the state after setup does (the message names the step); 2 when the file \
-            is unreadable or malformed, or its pack is missing or of another name or version.
+            is unreadable or malformed, its pack is missing or of another name or version, or a \
+            step names an action or params the pack does not have.
             """
     )
 

@@ -39,12 +39,12 @@ final class BadInputTests: XCTestCase {
     /// Runs the command in the scratch folder and checks the bad-input
     /// contract; returns the message.
     @discardableResult
-    private func expectBadInput(_ arguments: [String], naming names: [String], line: Int? = nil,
+    private func expectBadInput(_ arguments: [String], naming names: [String], line: Int? = nil, status: Int32 = 2,
                                 file: StaticString = #filePath, testLine: UInt = #line) throws -> String {
         let before = listing()
         let result = try RulebenchCommand.run(arguments, in: scratch)
         let what = arguments.joined(separator: " ")
-        XCTAssertEqual(result.status, 2, "\(what): \(result.output)", file: file, line: testLine)
+        XCTAssertEqual(result.status, status, "\(what): \(result.output)", file: file, line: testLine)
         let message = result.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertFalse(message.isEmpty, "\(what): no message", file: file, line: testLine)
         XCTAssertFalse(message.contains("\n"), "\(what): not one line:\n\(message)", file: file, line: testLine)
@@ -124,7 +124,8 @@ final class BadInputTests: XCTestCase {
         let hashes = try JSONValue.parse(text)["steps"]
         guard case .array(let steps)? = hashes, case .string(let second)? = steps[1]["hash"] else { return XCTFail("no steps") }
         try write(text.replacingOccurrences(of: second, with: "0123456789abcdef"), to: "tampered.json")
-        try expectBadInput(["replay", "tampered.json"], naming: ["tampered.json", "step 2", "the history says 0123456789abcdef"])
+        // A hash that differs is a failed check (1), with the same one-line message.
+        try expectBadInput(["replay", "tampered.json"], naming: ["tampered.json", "step 2", "the history says 0123456789abcdef"], status: 1)
     }
 
     func testTamperedActionName() throws {
@@ -137,7 +138,7 @@ final class BadInputTests: XCTestCase {
         let text = try savedHistory()
         guard case .string(let initial)? = try JSONValue.parse(text)["initialHash"] else { return XCTFail("no initial hash") }
         try write(text.replacingOccurrences(of: initial, with: "ffffffffffffffff"), to: "initial.json")
-        try expectBadInput(["replay", "initial.json"], naming: ["initial.json", "the pack or the setup changed"])
+        try expectBadInput(["replay", "initial.json"], naming: ["initial.json", "the pack or the setup changed"], status: 1)
         try write(text.replacingOccurrences(of: "\"cursor\":3", with: "\"cursor\":99"), to: "cursor.json")
         try expectBadInput(["replay", "cursor.json"], naming: ["cursor.json", "impossible cursor"])
     }

@@ -178,6 +178,8 @@ public struct SavedHistory: Sendable {
             do {
                 entry = try game.perform(step.call)
             } catch {
+                // An action the pack does not have, or params it refuses: the file is bad input.
+                if case .badInput = error { throw cannotReplay(index, error, source) }
                 return cannotReplay(index, error, source)
             }
             guard entry.hash == step.hash else {
@@ -189,10 +191,11 @@ public struct SavedHistory: Sendable {
     }
 
     /// Replays the history as `replay` does, but tells a failed check apart
-    /// from input that cannot be used: a step that cannot be performed, or
+    /// from input that cannot be used: a step that is rejected or fails, or
     /// whose state hash (or the one after setup) differs from the saved one,
-    /// is a `ReplayVerdict` mismatch; an unknown pack, or one of another name
-    /// or version, is thrown. The pack is looked for relative to `base` (the
+    /// is a `ReplayVerdict` mismatch; an unknown pack, one of another name or
+    /// version, or a step naming an action or params the pack does not take,
+    /// is thrown. The pack is looked for relative to `base` (the
     /// history file's folder) first.
     public func verify(configuration: Game.Configuration = Game.Configuration(), relativeTo base: URL? = nil,
                        source: String = "history", progress: (Int) -> Void = { _ in }) throws(RulebenchError) -> ReplayVerdict {
