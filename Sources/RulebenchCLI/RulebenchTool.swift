@@ -13,7 +13,7 @@ struct RulebenchTool: ParsableCommand {
             that cannot be written); 130 interrupted by Ctrl-C (SIGINT), 143 stopped by SIGTERM (fuzz, \
             explore and solve stop cleanly on either and report what they found).
             """,
-        version: RulebenchVersion.current,
+        version: RulebenchRelease.version,
         subcommands: [
             RunCommand.self,
             FuzzCommand.self,

@@ -30,8 +30,8 @@ final class ConsumerTests: XCTestCase {
     func testVersionPrintsTheLibraryVersionAndExitsZero() throws {
         let result = try RulebenchCommand.run(["--version"], in: folder)
         XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), RulebenchVersion.current)
-        XCTAssertNotNil(RulebenchVersion.current.range(of: #"^\d+\.\d+\.\d+$"#, options: .regularExpression))
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), RulebenchRelease.version)
+        XCTAssertNotNil(RulebenchRelease.version.range(of: #"^\d+\.\d+\.\d+$"#, options: .regularExpression))
     }
 
     // MARK: replay
@@ -269,7 +269,7 @@ final class ConsumerTests: XCTestCase {
         let report = try JSONValue.parse(run.stdout)
         XCTAssertEqual(report["format"], .string("rulebench-run"))
         XCTAssertEqual(report["formatVersion"], .int(1))
-        XCTAssertEqual(report["rulebench"], .string(RulebenchVersion.current))
+        XCTAssertEqual(report["rulebench"], .string(RulebenchRelease.version))
         XCTAssertNotNil(report["seconds"])
         XCTAssertNil(report["duration"])
         guard case .array(let scenarios)? = report["scenarios"], let scenario = scenarios.first,

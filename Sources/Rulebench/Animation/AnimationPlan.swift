@@ -434,6 +434,7 @@ public struct ActionAnimation: Hashable, Sendable {
     /// - Parameters:
     ///   - undoNode: the tree built with direction "undo".
     ///   - doNode: the tree built when the action was performed.
+    ///   - fallbackAction: the action path to show for a node that names none.
     public static func undo(undoNode: StateValue?, doNode: StateValue?, fallbackAction: String = "?") -> ActionAnimation {
         var result = ActionAnimation(node: undoNode, direction: .undo, fallbackAction: fallbackAction)
         result.fillReversed(from: ActionAnimation(node: doNode, direction: .do, fallbackAction: fallbackAction))

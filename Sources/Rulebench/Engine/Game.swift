@@ -64,10 +64,11 @@ public final class Game {
     /// Loads a pack and runs its setup.
     ///
     /// - Parameters:
-    ///   - pack: a pack name (a folder under `rules/`) or a path to a pack folder.
+    ///   - reference: a pack name (a folder under `rules/`) or a path to a pack folder.
     ///   - options: setup options; the pack's `options` supply defaults.
     ///   - seed: the seed of the engine's random generator.
-    ///   - relativeTo: a folder to resolve a relative pack path against (a scenario's folder).
+    ///   - configuration: limits and checking modes.
+    ///   - base: a folder to resolve a relative pack path against (a scenario's folder).
     public init(pack reference: String, options: [String: StateValue] = [:], seed: Int64 = 0,
                 configuration: Configuration = Configuration(), relativeTo base: URL? = nil) throws(RulebenchError) {
         let url = try PackFiles.locate(reference, rulesDirectory: configuration.rulesDirectory, relativeTo: base)

@@ -148,7 +148,11 @@ public struct SavedHistory: Sendable {
 
     /// Rebuilds the game by replaying every step, checking each state hash.
     ///
-    /// - Parameter progress: called after each verified step with its number.
+    /// - Parameters:
+    ///   - configuration: limits and checking modes of the new game.
+    ///   - base: the folder the pack's path is relative to (the history file's).
+    ///   - source: how errors name the history (its file).
+    ///   - progress: called after each verified step with its number.
     /// - Throws: `.badInput` naming the step whose hash differs, or the pack
     ///   whose name or version differs from the saved one.
     public func replay(configuration: Game.Configuration = Game.Configuration(), relativeTo base: URL? = nil,

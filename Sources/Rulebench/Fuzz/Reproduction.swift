@@ -5,8 +5,11 @@ import Foundation
 public enum Reproduction {
     /// The scenario text reproducing a finding.
     ///
-    /// - Parameter packReference: how the scenario names its pack (a name under
-    ///   rules/, or a path relative to the scenario file).
+    /// - Parameters:
+    ///   - report: the finding, its program and its shrunk reproduction.
+    ///   - packReference: how the scenario names its pack (a name under
+    ///     rules/, or a path relative to the scenario file).
+    ///   - fuzzSeed: the session's seed, for the command that found it.
     public static func scenario(for report: Fuzzer.Report, packReference: String, fuzzSeed: UInt64) -> String {
         scenario(for: report, packReference: packReference,
                  origin: FindingOrigin(command: "rulebench fuzz \(report.shrunk.pack) --seed \(fuzzSeed)"))

@@ -34,7 +34,7 @@ public enum JSONReport {
         .object([
             ("format", .string(format)),
             ("formatVersion", .int(formatVersion)),
-            ("rulebench", .string(RulebenchVersion.current)),
+            ("rulebench", .string(RulebenchRelease.version)),
             ("total", .int(Int64(run.scenarios.count))),
             ("passed", .int(Int64(run.passedCount))),
             ("failed", .int(Int64(run.failedCount))),

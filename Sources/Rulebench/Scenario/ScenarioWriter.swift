@@ -10,8 +10,11 @@ import Foundation
 public enum ScenarioWriter {
     /// The scenario text.
     ///
-    /// - Parameter packReference: how the file names its pack (a name under
-    ///   rules/, or a path relative to the scenario file).
+    /// - Parameters:
+    ///   - game: the session to write: its setup and the actions applied now.
+    ///   - title: the scenario's title.
+    ///   - packReference: how the file names its pack (a name under
+    ///     rules/, or a path relative to the scenario file).
     public static func scenario(of game: Game, title: String, packReference: String) throws(RulebenchError) -> String {
         var lines = ["# Written by rulebench play (\(game.pack.name), seed \(game.seed)); check it with `rulebench run`."]
         lines.append("scenario: \(Reproduction.yaml(.string(title)))")
