@@ -162,6 +162,47 @@ final class ConsumerTests: XCTestCase {
         }
     }
 
+    /// The combinations the runner refuses without the pack, which draft-07
+    /// can only refuse with `not` rules beside a reference (in an `allOf`, as
+    /// draft-07 ignores keywords beside `$ref`): check-jsonschema refuses each,
+    /// and so does the parser; their valid neighbours pass both.
+    func testCheckJsonschemaRefusesWhatTheRunnerRefusesAndNoMore() throws {
+        let checker = try tool("check-jsonschema", from: "PyPI")
+        let schema = Self.repository.appendingPathComponent("scenarios/scenario.schema.json")
+        func scenario(_ step: String) -> String { "scenario: s\nrules: r\nsteps:\n  - \(step)\n" }
+        let refused = [
+            "undo-rejected": "{ undo: 1, expect: { rejected: x } }",
+            "redo-subactions": "{ redo: 1, expect: { subactions: [a] } }",
+            "expect-sounds": "{ expect: { sounds: [a] } }",
+            "do-rejected-error": "{ do: a, expect: { rejected: x, error: y } }",
+            "do-rejected-sounds": "{ do: a, expect: { rejected: x, sounds: [b] } }",
+            "do-error-animation": "{ do: a, expect: { error: x, animation: { duration: 1 } } }",
+            "do-broken-rejected": "{ do: a, expect: { invariants: { broken: n }, rejected: x } }",
+            "nested-list-deep": "{ do: a, expect: { subactions: [a, [[b]]] } }",
+        ]
+        let accepted = [
+            "undo-error": "{ undo: 1, expect: { error: x, sounds: [a] } }",
+            "do-sounds": "{ do: a, expect: { sounds: [b], subactions: [a, [b, []], c] } }",
+            "do-broken": "{ do: a, expect: { invariants: { broken: [n, m] } } }",
+            "do-error": "{ do: a, expect: { error: \"\" } }",
+        ]
+        var files: [String: URL] = [:]
+        for (name, step) in refused.merging(accepted, uniquingKeysWith: { a, _ in a }) {
+            let url = folder.appendingPathComponent(name + ".yaml")
+            try scenario(step).write(to: url, atomically: true, encoding: .utf8)
+            files[name] = url
+        }
+        let result = try execute(checker, ["--schemafile", schema.path] + files.values.map(\.path).sorted())
+        for name in refused.keys.sorted() {
+            XCTAssertTrue(result.output.contains(files[name]!.path + "::"), "check-jsonschema accepts \(name): \(result.output)")
+            XCTAssertNotNil(ScenarioFixtures.parseProblem(scenario(refused[name]!)), "the parser accepts \(name)")
+        }
+        for name in accepted.keys.sorted() {
+            XCTAssertFalse(result.output.contains(files[name]!.path + "::"), "check-jsonschema refuses \(name): \(result.output)")
+            XCTAssertNil(ScenarioFixtures.parseProblem(scenario(accepted[name]!)), "the parser refuses \(name)")
+        }
+    }
+
     /// `new` points its scenario at the schema and the editors at both
     /// descriptions, the settings README.md's "Editor support" gives.
     func testNewWritesTheSchemaModelineAndEditorSettings() throws {
