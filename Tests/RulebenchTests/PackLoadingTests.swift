@@ -105,8 +105,12 @@ final class PackLoadingTests: XCTestCase {
         let manifest = pack.appendingPathComponent("pack.lua")
         var source = try String(contentsOf: manifest, encoding: .utf8)
         while source.hasSuffix("\n") { source.removeLast() }
-        XCTAssertEqual(source.popLast(), "}", "pack.lua ends with its table's closing brace")
-        source += "  colour = \"ochre\",\n}\n"
+        // The manifest is a typed local (`---@type rulebench.Pack`) returned at the end.
+        let tail = "\nreturn pack"
+        XCTAssertTrue(source.hasSuffix(tail), "pack.lua ends by returning its table")
+        source.removeLast(tail.count)
+        XCTAssertEqual(source.popLast(), "}", "pack.lua's table ends with its closing brace")
+        source += "  colour = \"ochre\",\n}\nreturn pack\n"
         try source.write(to: manifest, atomically: true, encoding: .utf8)
         let line = source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(of: "  colour = \"ochre\",")! + 1
         XCTAssertThrowsError(try Game(pack: pack.path)) { error in
