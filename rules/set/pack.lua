@@ -7,7 +7,8 @@
 -- backwards, mirrored in time.
 local cards = require "cards"
 
-return {
+---@type rulebench.Pack
+local pack = {
   name = "set",
   version = "1.0",
   description = "Take three cards that form a set; the deck refills the table.",
@@ -24,6 +25,7 @@ return {
 
   -- The opening deal: each card leaves the deck 0.05 s after the one before.
   opening = function(anim, game)
+    ---@type rulebench.StaggerSpec
     local flights = { interval = 0.05 }
     for place, card in ipairs(game.table) do
       flights[place] = anim.tween{ target = "card:" .. card, property = "place", from = "deck",
@@ -57,3 +59,4 @@ return {
     return "deck " .. #game.deck .. "  taken " .. #game.taken .. "  sets " .. game.sets .. "\n" .. table.concat(places, " ")
   end,
 }
+return pack

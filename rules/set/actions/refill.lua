@@ -1,6 +1,7 @@
 -- refill (internal): the top card of the deck goes to an empty place on
 -- the table. Only `take` queues it.
-return {
+---@type rulebench.Action
+local action = {
   internal = true,
   params = { place = "integer" },
   description = "Deal the deck's top card to an empty place.",
@@ -23,3 +24,4 @@ return {
 
   sound = "card",
 }
+return action

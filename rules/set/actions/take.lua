@@ -2,7 +2,8 @@
 -- together; then the deck refills their places, one card after another.
 local cards = require "cards"
 
-return {
+---@type rulebench.Action
+local action = {
   params = { a = "integer", b = "integer", c = "integer" },   -- three places, a < b < c
   description = "Take three cards that form a set; the deck refills their places.",
 
@@ -55,3 +56,4 @@ return {
   stagger = 0.05,              -- seconds between two refills' starts
   sound = "swish",
 }
+return action
