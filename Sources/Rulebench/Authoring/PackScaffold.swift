@@ -74,7 +74,7 @@ public struct PackScaffold {
     /// schema beside the scenario folders (the new scenario's first line
     /// points at it), `.vscode/settings.json` giving it to every scenario, and
     /// `.luarc.json` with `lua/rulebench.d.lua` for the Lua language servers
-    /// (the README's "Editor support").
+    /// (docs/lua-api.md, "Editor support").
     public var editorFiles: [(url: URL, contents: String)] {
         let root = projectDirectory
         let scenarios = PackScaffold.relative(from: root, to: scenariosDirectory)

@@ -4,7 +4,7 @@
 /// The report is one JSON object: `format` ("rulebench-fuzz"),
 /// `formatVersion`, `rulebench` (the version that wrote it), `pack`, `seed`,
 /// `shard`, `runs`, `steps`, `seconds`, `stepsPerSecond`, `interrupted`,
-/// `duplicates` and `findings`. README.md ("Machine-readable reports")
+/// `duplicates` and `findings`. docs/scenarios.md ("Machine-readable reports")
 /// describes every field.
 public enum FuzzReportFormat {
     /// What `format` says: the report's kind.

@@ -16,7 +16,7 @@
 /// ```
 ///
 /// A bad-input scenario has `"status": "bad-input"` and a `problem` with
-/// `file`, `line`, `column` (when known) and `message`. README.md ("Machine-readable
+/// `file`, `line`, `column` (when known) and `message`. docs/scenarios.md ("Machine-readable
 /// reports") describes every field.
 public enum JSONReport {
     /// What `format` says: the report's kind.

@@ -14,7 +14,7 @@ public struct Located<Value: Sendable>: Sendable {
 
 /// A scenario file: a rule pack, a setup, and steps with expectations.
 ///
-/// The format is described in README.md ("Scenario files") and by
+/// The format is described in docs/scenarios.md and by
 /// `scenarios/scenario.schema.json`; `ScenarioParser` reads it.
 public struct Scenario: Sendable {
     /// The file it was read from, as shown in messages.
