@@ -32,11 +32,7 @@ struct CheckCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The pack: a name under rules/ or a path to a pack folder.")
-    var pack: String
-
-    @Option(name: .customLong("option"), help: "A setup option, key=value (repeatable), over the pack's defaults.")
-    var setupOptions: [String] = []
+    @OptionGroup var packOptions: PackOptions
 
     /// The most random actions per sample game: as for `fuzz --depth`, more
     /// only takes longer (a game that never ends would play them all).
@@ -53,11 +49,11 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         var options = PackChecker.Options()
-        options.setupOptions = try parsePairs(setupOptions, what: "--option")
+        options.setupOptions = try packOptions.setupOptionValues()
         options.depth = depth
         let problems: [PackProblem]
         do {
-            problems = try PackChecker(pack: pack, options: options).check()
+            problems = try PackChecker(pack: packOptions.pack, options: options).check()
         } catch {
             complain("\(error)")
             throw Outcome.badInput.exitCode
@@ -66,7 +62,7 @@ struct CheckCommand: ParsableCommand {
         let errors = problems.filter { $0.severity == .error }.count
         let warnings = problems.count - errors
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
-        print("\(pack): \(plural(errors, "error")), \(plural(warnings, "warning"))")
+        print("\(packOptions.pack): \(plural(errors, "error")), \(plural(warnings, "warning"))")
         if errors > 0 { throw Outcome.failed.exitCode }
     }
 }

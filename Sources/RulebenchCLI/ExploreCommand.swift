@@ -28,17 +28,13 @@ struct ExploreCommand: ParsableCommand {
     /// larger number can only be a typo (and `Int.max` once crashed).
     static let maximumDepth = 64
 
-    @Argument(help: "The pack: a name under rules/ or a path to a pack folder.")
-    var pack: String
+    @OptionGroup var packOptions: PackOptions
 
     @Option(help: ArgumentHelp("The depth to explore to (1 to \(ExploreCommand.maximumDepth)).", valueName: "n"))
     var depth: Int
 
     @Option(help: "Seed of the game's random generator.")
     var seed: Int64 = 1
-
-    @Option(name: .customLong("option"), help: "A setup option, key=value (repeatable).")
-    var setupOptions: [String] = []
 
     @Flag(help: "Count the distinct states at each depth too.")
     var unique = false
@@ -63,7 +59,7 @@ struct ExploreCommand: ParsableCommand {
             configuration.printHandler = { _ in }
             configuration.animationSources = false
             if unique { configuration.memoryCap += maxStates * 64 }
-            game = try Game(pack: pack, options: try parsePairs(setupOptions, what: "--option"), seed: seed, configuration: configuration)
+            game = try Game(pack: packOptions.pack, options: try packOptions.setupOptionValues(), seed: seed, configuration: configuration)
         } catch let error as RulebenchError {
             complain("\(error)")
             throw Outcome.badInput.exitCode

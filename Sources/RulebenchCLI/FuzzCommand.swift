@@ -60,8 +60,7 @@ struct FuzzCommand: ParsableCommand {
     /// number is a typo (and `Int.max` never ended).
     static let maximumDepth = 10_000
 
-    @Argument(help: "The pack: a name under rules/ or a path to a pack folder.")
-    var pack: String
+    @OptionGroup var packOptions: PackOptions
 
     @Option(help: "Seed of the session (each run derives its own game seed from it).")
     var seed: UInt64 = 1
@@ -88,9 +87,6 @@ struct FuzzCommand: ParsableCommand {
 
     @Option(help: "Where shrunk reproductions are written as scenario files.")
     var out: String = ".rulebench/findings"
-
-    @Option(name: .customLong("option"), help: "A setup option, key=value (repeatable).")
-    var setupOptions: [String] = []
 
     @Option(help: ArgumentHelp("Write an LCOV tracefile of the pack's Lua lines the runs reached (genhtml and editors read it); the report then lists per action how often it was performed, undone and redone, and the lines never reached.",
                                valueName: "file"))
@@ -127,14 +123,14 @@ struct FuzzCommand: ParsableCommand {
 
     func run() throws {
         catchInterrupts()
-        var options = Fuzzer.Options(pack: pack)
+        var options = Fuzzer.Options(pack: packOptions.pack)
         options.seed = seed
         options.runs = runs
         options.depth = depth
         options.timeLimit = time
         options.keepGoing = keepGoing
         options.shard = try parsedShard()
-        options.setupOptions = try parsePairs(setupOptions, what: "--option")
+        options.setupOptions = try packOptions.setupOptionValues()
         options.configuration.printHandler = { _ in }
         options.coverage = coverage != nil
         options.search = search
@@ -144,14 +140,14 @@ struct FuzzCommand: ParsableCommand {
         do {
             var configuration = options.configuration
             configuration.strict = true
-            info = try Game(pack: pack, options: options.setupOptions, seed: 0, configuration: configuration).pack
+            info = try Game(pack: packOptions.pack, options: options.setupOptions, seed: 0, configuration: configuration).pack
         } catch {
             complain("\(error)")
             throw Outcome.badInput.exitCode
         }
         // The pack's name comes from its pack.lua, so it is made a safe folder name.
         let corpusPath = corpus ?? ".rulebench/corpus/\(info.fileName)"
-        var writer = FindingWriter(corpus: corpusPath, out: out, pack: pack, seed: seed, shard: options.shardName)
+        var writer = FindingWriter(corpus: corpusPath, out: out, pack: packOptions.pack, seed: seed, shard: options.shardName)
         // Outputs that cannot be written are found now, not after an hour of fuzzing.
         do {
             try writer.checkFolders()
@@ -206,9 +202,9 @@ struct FuzzCommand: ParsableCommand {
     private func replayCorpus(at path: String, of info: PackInfo, with fuzzer: Fuzzer) -> [Fuzzer.Report] {
         let known = Reproduction.load(from: URL(fileURLWithPath: path))
         for problem in known.skipped { complain("skipping \(problem)") }
-        let (programs, others) = CorpusPackFilter(reference: pack, directory: info.directory).split(known.entries)
+        let (programs, others) = CorpusPackFilter(reference: packOptions.pack, directory: info.directory).split(known.entries)
         for entry in others {
-            complain("skipping \(entry.file): a finding of pack '\(entry.program.pack)', not of \(pack) (`rulebench fuzz \(entry.program.pack)` replays it)")
+            complain("skipping \(entry.file): a finding of pack '\(entry.program.pack)', not of \(packOptions.pack) (`rulebench fuzz \(entry.program.pack)` replays it)")
         }
         let reports = fuzzer.replay(programs)
         if !programs.isEmpty && !json {
@@ -233,7 +229,7 @@ struct FuzzCommand: ParsableCommand {
     /// The progress line: runs and time against their limits, speed, findings.
     private func status(_ state: Fuzzer.Progress, shard name: String?) -> String {
         let shardPart = name.map { " shard \($0)" } ?? ""
-        var parts = ["fuzz \(pack)\(shardPart): run \(state.runs)" + (state.runLimit.map { "/\($0)" } ?? "")]
+        var parts = ["fuzz \(packOptions.pack)\(shardPart): run \(state.runs)" + (state.runLimit.map { "/\($0)" } ?? "")]
         if let limit = state.timeLimit { parts.append(String(format: "%.0f/%.0f s", state.elapsed, limit)) }
         parts.append("steps \(state.steps)")
         parts.append("\(Int(state.stepsPerSecond)) steps/s")
@@ -308,7 +304,7 @@ struct FuzzCommand: ParsableCommand {
         return JSONValue.object([
             ("format", .string(FuzzReportFormat.format)), ("formatVersion", .int(FuzzReportFormat.formatVersion)),
             ("rulebench", .string(RulebenchRelease.version)),
-            ("pack", .string(pack)), ("seed", .int(Int64(bitPattern: seed))),
+            ("pack", .string(packOptions.pack)), ("seed", .int(Int64(bitPattern: seed))),
             ("shard", fuzzer.options.shardName.map { .string($0) } ?? .null),
             ("runs", .int(Int64(progress.runs))),
             ("steps", .int(Int64(progress.steps))), ("seconds", .double(progress.elapsed)),

@@ -31,15 +31,3 @@ var interruptExitCode: ExitCode {
 
 /// Whether standard error is a terminal (progress lines redraw in place only there).
 var stderrIsTerminal: Bool { isatty(2) != 0 }
-
-/// Parses `k=v` pairs (setup options, action params) into state values.
-func parsePairs(_ pairs: [String], what: String) throws -> [String: StateValue] {
-    var values: [String: StateValue] = [:]
-    for pair in pairs {
-        guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-            throw ValidationError("\(what) expects key=value, got '\(pair)'")
-        }
-        values[String(pair[..<equals])] = StateValue(argument: String(pair[pair.index(after: equals)...]))
-    }
-    return values
-}

@@ -36,14 +36,10 @@ struct PlayCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The pack: a name under rules/ or a path to a pack folder.")
-    var pack: String
+    @OptionGroup var packOptions: PackOptions
 
     @Option(help: "Seed of the game's random generator.")
     var seed: Int64 = 1
-
-    @Option(name: .customLong("option"), help: "A setup option, key=value (repeatable).")
-    var setupOptions: [String] = []
 
     func run() throws {
         let game: Game
@@ -54,7 +50,7 @@ struct PlayCommand: ParsableCommand {
                 print("print: " + text)
                 fflush(nil)
             }
-            game = try Game(pack: pack, options: try parsePairs(setupOptions, what: "--option"), seed: seed, configuration: configuration)
+            game = try Game(pack: packOptions.pack, options: try packOptions.setupOptionValues(), seed: seed, configuration: configuration)
         } catch let error as RulebenchError {
             complain("\(error)")
             throw Outcome.badInput.exitCode

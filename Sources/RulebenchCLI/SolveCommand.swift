@@ -36,8 +36,7 @@ struct SolveCommand: ParsableCommand {
     /// The deepest search allowed: the walk recurses once per move.
     static let maximumDepth = 200
 
-    @Argument(help: "The pack: a name under rules/ or a path to a pack folder.")
-    var pack: String
+    @OptionGroup var packOptions: PackOptions
 
     @Option(help: "The goal to reach: a name in the pack's `goals`.")
     var goal: String
@@ -51,9 +50,6 @@ struct SolveCommand: ParsableCommand {
 
     @Option(help: "Seed of the game's random generator.")
     var seed: Int64 = 0
-
-    @Option(name: .customLong("option"), help: "A setup option, key=value (repeatable).")
-    var setupOptions: [String] = []
 
     @Option(name: .customLong("state"), help: ArgumentHelp("A value written over the state after setup, path=value (repeatable; null removes it).",
                                                            valueName: "path=value"))
@@ -92,7 +88,7 @@ struct SolveCommand: ParsableCommand {
 
     func run() throws {
         catchInterrupts()
-        let options = try parsePairs(setupOptions, what: "--option")
+        let options = try packOptions.setupOptionValues()
         let state = try overrides()
         let game: Game
         do {
@@ -101,7 +97,7 @@ struct SolveCommand: ParsableCommand {
             configuration.animationSources = false
             // The table lives in the game's Lua state: its memory is on top of the rules' cap.
             configuration.memoryCap += maxStates * 64
-            game = try Game(pack: pack, options: options, seed: seed, configuration: configuration)
+            game = try Game(pack: packOptions.pack, options: options, seed: seed, configuration: configuration)
             // Tables missing on a path are created, as play's `save FILE.yaml`
             // records them: the scenario written says `create: true`.
             for (path, value) in state { try game.setState(value, at: path) }
@@ -171,7 +167,7 @@ struct SolveCommand: ParsableCommand {
         // the scenario's folder, absolute when the two share only the root.
         let relative = ScenarioWriter.relativePath(from: folder, to: packFolder)
         let climbsToRoot = relative.split(separator: "/").prefix(while: { $0 == ".." }).count >= folder.pathComponents.count - 1
-        let reference = SolutionScenario.packName(pack, reaches: game, from: folder) ? pack
+        let reference = SolutionScenario.packName(packOptions.pack, reaches: game, from: folder) ? packOptions.pack
             : climbsToRoot ? packFolder.path : relative
         let scenario = SolutionScenario(packReference: reference, goal: goal, seed: seed, options: game.options, state: state,
                                         line: line, command: (["rulebench"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
@@ -187,7 +183,7 @@ struct SolveCommand: ParsableCommand {
 
     /// The progress line.
     private func status(_ s: Solver.Statistics) -> String {
-        "solve \(pack): depth \(s.depth)/\(maxDepth)  \(s.nodes) states searched (\(s.distinctStates) distinct)  "
+        "solve \(packOptions.pack): depth \(s.depth)/\(maxDepth)  \(s.nodes) states searched (\(s.distinctStates) distinct)  "
             + "\(s.transpositions) transpositions  \(Int(s.statesPerSecond)) states/s"
     }
 
@@ -230,7 +226,7 @@ struct SolveCommand: ParsableCommand {
         case .interrupted: status = "interrupted"
         }
         var members: [(String, JSONValue)] = [
-            ("pack", .string(pack)), ("goal", .string(goal)), ("status", .string(status)),
+            ("pack", .string(packOptions.pack)), ("goal", .string(goal)), ("status", .string(status)),
             ("maxDepth", .int(Int64(maxDepth))), ("maxStates", .int(Int64(maxStates))),
             ("finishedDepth", .int(Int64(s.finishedDepth))), ("statesSearched", .int(Int64(s.nodes))),
             ("distinctStates", .int(Int64(s.distinctStates))), ("transpositions", .int(Int64(s.transpositions))),
