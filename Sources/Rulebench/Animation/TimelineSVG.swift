@@ -433,28 +433,6 @@ struct SVGWriter {
         return out.joined(separator: "\n") + "\n"
     }
 
-    /// Text made safe for XML content and attribute values.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default:
-                // Control characters other than tab and newlines are not allowed in XML 1.0 at all.
-                if scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r" {
-                    out += "?"
-                } else if (0xFFFE...0xFFFF).contains(scalar.value) {
-                    out += "?"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
+    /// Text made safe for XML content and attribute values (`XMLText`).
+    static func escape(_ text: String) -> String { XMLText.escape(text) }
 }
