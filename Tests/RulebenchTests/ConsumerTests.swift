@@ -427,7 +427,7 @@ final class ConsumerTests: XCTestCase {
         throw XCTSkip(message)
     }
 
-    private func execute(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, stdout: String, output: String) {
+    private func execute(_ executable: URL, _ arguments: [String]) throws -> RulebenchCommand.Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -435,17 +435,6 @@ final class ConsumerTests: XCTestCase {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        nonisolated(unsafe) var stderr = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            stderr = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        let text = String(decoding: stdout, as: UTF8.self)
-        return (process.terminationStatus, text, text + String(decoding: stderr, as: UTF8.self))
+        return RulebenchCommand.finish(process, out, err)
     }
 }
