@@ -219,7 +219,7 @@ final class AuthoringTests: XCTestCase {
         XCTAssertEqual(try square(game, "p1"), 2, "action 3 is step p1")
         XCTAssertTrue(play.handle("dash token=p2"))
         XCTAssertEqual(try square(game, "p2"), 3)
-        XCTAssertTrue(out.text.contains("did dash token=\"p2\" (subactions step, step; sounds whoosh, step, step; animation 0.50 s)"), out.text)
+        XCTAssertTrue(out.text.contains("did dash token=\"p2\" (subactions step, step; sounds whoosh, step, step; animation 0.70 s)"), out.text)
 
         play.handle("undo")
         XCTAssertEqual(try square(game, "p2"), 1)
@@ -239,7 +239,7 @@ final class AuthoringTests: XCTestCase {
         XCTAssertEqual(out.text, "history: 2 applied\n  1. step token=\"p1\"\n  2. dash token=\"p2\"  <- now\n")
         out.text = ""
         play.handle("timeline")
-        XCTAssertTrue(out.text.hasPrefix("timeline of dash token=\"p2\" (0.50 s):\n"), out.text)
+        XCTAssertTrue(out.text.hasPrefix("timeline of dash token=\"p2\" (0.70 s):\n"), out.text)
         XCTAssertTrue(out.text.contains("token:p2.square"), out.text)
         XCTAssertEqual(play.errorCount, 0)
     }

@@ -13,7 +13,7 @@ final class TimelineCommandTests: XCTestCase {
         let result = try StepAnimation.of(scenario, directory: url.deletingLastPathComponent(), step: dash?.number)
         let timeline = result.timeline
         XCTAssertEqual(timeline.soundNames.first, "whoosh")
-        XCTAssertEqual(timeline.duration, 0.5, accuracy: 1e-9, "two 0.25 s steps in sequence")
+        XCTAssertEqual(timeline.duration, 0.7, accuracy: 1e-9, "its own 0.2 s of frames, then two 0.25 s steps in sequence")
         XCTAssertEqual(timeline.conflicts.count, 0)
     }
 

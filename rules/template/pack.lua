@@ -1,5 +1,6 @@
 -- The template pack: tokens racing along a track of squares.
--- `rulebench new NAME` copies this folder; change it into your own game.
+-- `rulebench new NAME` starts a pack from this folder, named NAME; change it
+-- into your own game.
 local track = require "track"
 
 ---@type rulebench.Pack
@@ -19,7 +20,7 @@ local pack = {
     game.moves = 0
   end,
 
-  -- Checked after every action by scenarios and the fuzzer.
+  -- Checked after every action by scenarios, `check` and the fuzzer.
   invariants = {
     tokens_stay_on_the_track = function(game)
       for name, token in pairs(game.tokens) do
@@ -31,6 +32,7 @@ local pack = {
     end,
   },
 
+  -- The board as text, for `rulebench play`.
   render = function(game)
     local lines = {}
     for name, token in pairs(game.tokens) do

@@ -1,4 +1,4 @@
--- Helper module of the template pack, loaded with require "track".
+-- A helper module of the template pack, loaded with require "track".
 local track = {}
 
 function track.on_track(game, square)

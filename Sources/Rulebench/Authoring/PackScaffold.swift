@@ -53,8 +53,8 @@ public struct PackScaffold {
     public var files: [(url: URL, contents: String)] {
         let pack = packDirectory
         return [
-            (pack.appendingPathComponent("pack.lua"), ScaffoldTemplate.pack),
-            (pack.appendingPathComponent("track.lua"), ScaffoldTemplate.track),
+            (pack.appendingPathComponent("pack.lua"), ScaffoldTemplate.renamed(ScaffoldTemplate.pack, to: name)),
+            (pack.appendingPathComponent("track.lua"), ScaffoldTemplate.renamed(ScaffoldTemplate.track, to: name)),
             (pack.appendingPathComponent("actions/step.lua"), ScaffoldTemplate.step),
             (pack.appendingPathComponent("actions/dash.lua"), ScaffoldTemplate.dash),
             (scenarioDirectory.appendingPathComponent("first.yaml"), ScaffoldTemplate.scenario),

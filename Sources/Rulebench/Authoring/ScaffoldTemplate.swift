@@ -1,8 +1,8 @@
-// The files `rulebench new NAME` writes, with NAME (and the scenario's
-// reference to the pack) substituted. They follow rules/template, so a new
-// pack starts from the same small race game the README's tutorial uses;
-// `dash` here also has an animation of its own. The files themselves are
-// in Templates/, embedded at build time.
+// The files `rulebench new NAME` writes. The pack's files are rules/template
+// itself (Templates/ links to them, embedded at build time), with the
+// template's name replaced by NAME, so a new pack starts from the same small
+// race game the README's tutorial uses and cannot drift from it; the first
+// scenario is Templates/first.yaml, with NAME and the pack reference filled in.
 
 /// The contents of a new pack's files.
 enum ScaffoldTemplate {
@@ -15,6 +15,19 @@ enum ScaffoldTemplate {
     static let track = String(decoding: PackageResources.track_lua, as: UTF8.self)
     static let step = String(decoding: PackageResources.step_lua, as: UTF8.self)
     static let dash = String(decoding: PackageResources.dash_lua, as: UTF8.self)
+
+    /// The name rules/template's files give their pack.
+    static let templateName = "template"
+
+    /// A file of rules/template as a new pack named `name` has it: its
+    /// manifest's name, and the comments that name the pack, say `name`.
+    static func renamed(_ text: String, to name: String) -> String {
+        text.replacingOccurrences(of: "name = \"\(templateName)\",", with: "name = \"\(name)\",")
+            .replacingOccurrences(of: "-- `rulebench new NAME` starts a pack from this folder, named NAME; change it\n-- into your own game.",
+                                  with: "-- Made by `rulebench new \(name)`; change it into your own game.")
+            .replacingOccurrences(of: "The \(templateName) pack", with: "The \(name) pack")
+            .replacingOccurrences(of: "of the \(templateName) pack", with: "of the \(name) pack")
+    }
     static let scenario = String(decoding: PackageResources.first_yaml, as: UTF8.self)
     /// Replaced by the path from the scenario's folder to the scenario schema.
     static let schemaPlaceholder = "%SCHEMA%"

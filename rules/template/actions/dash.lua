@@ -21,7 +21,13 @@ local action = {
     act:sub("step", { token = a.token })
   end,
 
-  subanimations = "sequence",   -- the two steps play one after the other
+  -- Its own plan: the token crouches and springs, before the steps play.
+  animate = function(anim, game, a, direction)
+    return anim.frames{ target = "token:" .. a.token, property = "pose",
+                        frames = { "crouch", "spring" }, fps = 10 }
+  end,
+
+  subanimations = "sequence",   -- its own plan first, then the two steps one after the other
   sound = "whoosh",
 }
 return action

@@ -1,8 +1,1 @@
--- A helper module of the %NAME% pack, loaded with require "track".
-local track = {}
-
-function track.on_track(game, square)
-  return square >= 1 and square <= game.length
-end
-
-return track
+../../../../rules/template/track.lua
