@@ -45,7 +45,11 @@ table.sort(order)
 for _, name in ipairs(order) do
   actions[name] = assert(loadfile(dir .. "/actions/" .. name .. ".lua", "t", env))()
 end
-local options = copy(pack.options or {})
+local options = {}   -- `name = default`, or `{ type = ..., default = ... }`
+for k, v in pairs(pack.options or {}) do
+  if type(v) == "table" then v = v.default end
+  options[k] = copy(v)
+end
 
 -- perform: check (a refusal is a bug in the pack's legal), apply, then the
 -- queued subactions in order, each performed the same way

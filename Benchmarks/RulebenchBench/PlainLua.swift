@@ -109,7 +109,11 @@ local actions = {}
 for name in io.popen('ls "' .. dir .. '/actions"'):lines() do
   if name:match("%.lua$") then actions[name:sub(1, -5)] = assert(loadfile(dir .. "/actions/" .. name, "t", env))() end
 end
-for k, v in pairs(pack.options or {}) do if options[k] == nil then options[k] = v end end
+-- An option is `name = default`, or a table `{ type = ..., default = ... }`.
+for k, v in pairs(pack.options or {}) do
+  if type(v) == "table" then v = copy(v.default) end
+  if options[k] == nil then options[k] = v end
+end
 
 local ACT = {}
 ACT.__index = ACT
