@@ -147,7 +147,8 @@ struct FuzzCommand: ParsableCommand {
         }
         // The pack's name comes from its pack.lua, so it is made a safe folder name.
         let corpusPath = corpus ?? ".rulebench/corpus/\(info.fileName)"
-        var writer = FindingWriter(corpus: corpusPath, out: out, pack: packOptions.pack, seed: seed, shard: options.shardName)
+        var writer = FindingWriter(corpus: corpusPath, out: out, pack: packOptions.pack, seed: seed, shard: options.shardName,
+                                   complain: { complain($0) })
         // Outputs that cannot be written are found now, not after an hour of fuzzing.
         do {
             try writer.checkFolders()
@@ -182,7 +183,8 @@ struct FuzzCommand: ParsableCommand {
 
         let reached = try writeCoverage(of: fuzzer)
         if json {
-            print(jsonReport(progress: progress, reports: reports, written: writer.scenarios, fuzzer: fuzzer))
+            print(FuzzReportFormat.render(pack: packOptions.pack, seed: seed, progress: progress, reports: reports,
+                                          scenarios: writer.scenarios, fuzzer: fuzzer, interrupted: wasInterrupted))
         } else {
             for report in reports { describe(report, file: writer.scenarios[report.shrunk], fuzzer: fuzzer) }
             if let reached { print(reached.summary, terminator: "") }
@@ -270,48 +272,6 @@ struct FuzzCommand: ParsableCommand {
         case .interrupted: return "; shrinking was interrupted, so a shorter reproduction may exist"
         case .notReproducible: return "; it did not fail again when re-run alone, so it is shown as found (does a rule keep state outside `game`?)"
         }
-    }
-
-    private func jsonReport(progress: Fuzzer.Progress, reports: [Fuzzer.Report], written: [FuzzProgram: URL],
-                            fuzzer: Fuzzer) -> String {
-        let findings = JSONValue.array(reports.map { report in
-            var members: [(String, JSONValue)] = [
-                ("property", .string(report.finding.property.rawValue)),
-                ("message", .string(report.finding.message)),
-                ("step", .int(Int64(report.finding.stepIndex + 1))),
-                ("blame", report.finding.blame.map { .string($0) } ?? .null),
-                ("blamed", FuzzReportFormat.blamed(report.key)),
-                ("differences", .array(report.finding.differences.prefix(10).map {
-                    .object([("path", .string($0.path)), ("before", .string($0.before)), ("after", .string($0.after))])
-                })),
-                ("originalSteps", .int(Int64(report.original.steps.count))),
-                ("shrunkSteps", .int(Int64(report.shrunk.steps.count))),
-                ("shrinkSeconds", .double(report.shrinkSeconds)),
-                ("shrinkCandidates", .int(Int64(report.shrinkAttempts))),
-                ("shrink", .string(report.shrinkStatus.rawValue)),
-                ("stepsToDetection", .int(Int64(report.stepsToDetection))),
-            ]
-            if let file = written[report.shrunk] { members.append(("scenario", .string(file.path))) }
-            // A corpus replay was not found by this session: it has no origin here.
-            if report.shrinkStatus != .notShrunk || report.run != nil {
-                let origin = fuzzer.origin(of: report)
-                members.append(("run", report.run.map { .int(Int64($0)) } ?? .null))
-                members.append(("shard", origin.shard.map { .string($0) } ?? .null))
-                members.append(("foundBy", .string(origin.command)))
-            }
-            return .object(members)
-        })
-        return JSONValue.object([
-            ("format", .string(FuzzReportFormat.format)), ("formatVersion", .int(FuzzReportFormat.formatVersion)),
-            ("rulebench", .string(RulebenchRelease.version)),
-            ("pack", .string(packOptions.pack)), ("seed", .int(Int64(bitPattern: seed))),
-            ("shard", fuzzer.options.shardName.map { .string($0) } ?? .null),
-            ("runs", .int(Int64(progress.runs))),
-            ("steps", .int(Int64(progress.steps))), ("seconds", .double(progress.elapsed)),
-            ("stepsPerSecond", .double(progress.stepsPerSecond)), ("interrupted", .bool(wasInterrupted)),
-            ("duplicates", .int(Int64(progress.duplicates))),
-            ("findings", findings),
-        ]).serialized()
     }
 }
 

@@ -1,5 +1,7 @@
-/// The shape of `rulebench fuzz --json`, as far as it is the library's: the
-/// format's name and version, and the blame as data.
+import Foundation
+
+/// The report `rulebench fuzz --json` prints: its format's name and
+/// version, the blame as data, and the whole report (`render`).
 ///
 /// The report is one JSON object: `format` ("rulebench-fuzz"),
 /// `formatVersion`, `rulebench` (the version that wrote it), `pack`, `seed`,
@@ -25,5 +27,51 @@ public enum FuzzReportFormat {
             members.append(("line", .int(line)))
         }
         return members.isEmpty ? .null : .object(members)
+    }
+
+    /// The report of a fuzz session, as `fuzz --json` prints it: the
+    /// session (`pack`, `seed`, its shard, counts, time, whether it was
+    /// `interrupted`) and each finding with the scenario file it was
+    /// written to (`scenarios`) and the command that finds it again.
+    public static func render(pack: String, seed: UInt64, progress: Fuzzer.Progress, reports: [Fuzzer.Report],
+                              scenarios written: [FuzzProgram: URL], fuzzer: Fuzzer, interrupted: Bool) -> String {
+        let findings = JSONValue.array(reports.map { report in
+            var members: [(String, JSONValue)] = [
+                ("property", .string(report.finding.property.rawValue)),
+                ("message", .string(report.finding.message)),
+                ("step", .int(Int64(report.finding.stepIndex + 1))),
+                ("blame", report.finding.blame.map { .string($0) } ?? .null),
+                ("blamed", blamed(report.key)),
+                ("differences", .array(report.finding.differences.prefix(10).map {
+                    .object([("path", .string($0.path)), ("before", .string($0.before)), ("after", .string($0.after))])
+                })),
+                ("originalSteps", .int(Int64(report.original.steps.count))),
+                ("shrunkSteps", .int(Int64(report.shrunk.steps.count))),
+                ("shrinkSeconds", .double(report.shrinkSeconds)),
+                ("shrinkCandidates", .int(Int64(report.shrinkAttempts))),
+                ("shrink", .string(report.shrinkStatus.rawValue)),
+                ("stepsToDetection", .int(Int64(report.stepsToDetection))),
+            ]
+            if let file = written[report.shrunk] { members.append(("scenario", .string(file.path))) }
+            // A corpus replay was not found by this session: it has no origin here.
+            if report.shrinkStatus != .notShrunk || report.run != nil {
+                let origin = fuzzer.origin(of: report)
+                members.append(("run", report.run.map { .int(Int64($0)) } ?? .null))
+                members.append(("shard", origin.shard.map { .string($0) } ?? .null))
+                members.append(("foundBy", .string(origin.command)))
+            }
+            return .object(members)
+        })
+        return JSONValue.object([
+            ("format", .string(format)), ("formatVersion", .int(formatVersion)),
+            ("rulebench", .string(RulebenchRelease.version)),
+            ("pack", .string(pack)), ("seed", .int(Int64(bitPattern: seed))),
+            ("shard", fuzzer.options.shardName.map { .string($0) } ?? .null),
+            ("runs", .int(Int64(progress.runs))),
+            ("steps", .int(Int64(progress.steps))), ("seconds", .double(progress.elapsed)),
+            ("stepsPerSecond", .double(progress.stepsPerSecond)), ("interrupted", .bool(interrupted)),
+            ("duplicates", .int(Int64(progress.duplicates))),
+            ("findings", findings),
+        ]).serialized()
     }
 }
