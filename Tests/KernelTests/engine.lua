@@ -36,6 +36,17 @@ assert(h1 ~= h0 and K.game.n == 2 and API.depth() == 1)
 local legal = K.decode(API.legal())
 assert(#legal == 2 and legal[1].name == "add" and legal[2].params.by == 2)
 
+-- paramproblem: the one param check, asked without performing; the first
+-- param that does not fit, in key order, with what is wrong with it.
+assert(API.paramproblem("add", params({ by = 1 })) == "")
+local pp = K.decode(API.paramproblem("add", params({ zz = 1, by = "x" })))
+assert(pp.param == "by" and pp.problem == "type" and pp.message:find("must be integer"), pp.message)
+pp = K.decode(API.paramproblem("add", params({ note = "n" })))
+assert(pp.param == "by" and pp.problem == "missing")
+pp = K.decode(API.paramproblem("add", params({ by = 1, bz = 2 })))
+assert(pp.param == "bz" and pp.problem == "undeclared" and pp.message:find("did you mean 'by'"), pp.message)
+assert(API.paramproblem("nosuch", params({})) == "", "an unknown action is the caller's to word")
+
 -- Rejections, bad params and unknown actions are kernel errors with kinds.
 fails(function() API.perform("add", params({ by = 60 }), "") end, "too much")
 API.abort()

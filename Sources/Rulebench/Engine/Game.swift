@@ -231,6 +231,12 @@ public final class Game {
         return RedoMismatch(what: "animation plan", action: name, expected: shown(original.plan), actual: shown(redone.plan))
     }
 
+    /// What perform would say of a call's params (the engine's own check),
+    /// without performing: nil when they fit.
+    func paramProblem(_ call: ActionCall) throws(RulebenchError) -> ParamProblem? {
+        try kernel.paramProblem(call)
+    }
+
     /// Undoes back to the last checkpoint action (which stays applied); returns what was undone.
     @discardableResult
     public func undoTurn() throws(RulebenchError) -> [UndoOutcome] {

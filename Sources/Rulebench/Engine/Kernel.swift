@@ -139,6 +139,15 @@ final class Kernel {
         return list.map { ActionCall($0["name"]?.stringValue ?? "", ActionCall.params(from: $0["params"])) }
     }
 
+    /// What perform would say of a call's params, without performing: nil
+    /// when they fit the action's declaration (or the action is unknown).
+    func paramProblem(_ call: ActionCall) throws(RulebenchError) -> ParamProblem? {
+        let reply = decode(try engine("paramproblem", [Array(call.name.utf8), Wire.encode(call.params)]).first)
+        guard let message = reply?["message"]?.stringValue else { return nil }
+        return ParamProblem(message: message, param: reply?["param"]?.stringValue ?? "",
+                            kind: ParamProblem.Kind(rawValue: reply?["problem"]?.stringValue ?? "") ?? .type)
+    }
+
     /// Runs the pack's invariants on the current state.
     func checkInvariants() throws(RulebenchError) { try user("invariants") }
 
@@ -434,4 +443,23 @@ struct KernelError: Error {
             return .script(ScriptFailure(message: message, location: location, traceback: traceback, action: action, phase: phase))
         }
     }
+}
+
+/// A call's params that do not fit its action's declaration, as the kernel's
+/// one param check (`checkparams` in `Kernel/engine.lua`) found them.
+struct ParamProblem {
+    /// How a param does not fit.
+    enum Kind: String {
+        /// The action declares no such param.
+        case undeclared
+        /// The value is not of the declared type.
+        case type
+        /// A required param is not given.
+        case missing
+    }
+    /// The engine's message, as perform would raise it.
+    var message: String
+    /// The param it is about.
+    var param: String
+    var kind: Kind
 }

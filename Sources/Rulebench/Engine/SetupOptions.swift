@@ -21,7 +21,7 @@ extension PackInfo {
                 throw .badInput(InputProblem("option '\(name)' is not an option of pack '\(self.name)'"
                                              + Suggestion.hint(for: name, in: declared) + " (\(list))", subject: .option(name)))
             }
-            guard value.fits(paramType: type) else {
+            guard value.fits(declaredType: type) else {
                 let fallback = options[name].map { " like its default \($0)" } ?? ""
                 throw .badInput(InputProblem("option '\(name)' must be \(PackInfo.article(type))\(fallback), not \(value)"
                                              + " (a pack that takes other types declares `\(name) = { type = \"any\", default = ... }`)",

@@ -405,6 +405,25 @@ function API.reloadpack(id)
 end
 
 ---------------------------------------------------------------- running actions
+-- The first param that does not fit the declaration, in key order (so the
+-- message does not depend on table order), raised as a "params" failure
+-- naming the param and the problem. Only called once a problem was seen.
+local function paramfault(def, params, path)
+  local types = def.spec.types
+  for _, k in ipairs(K.sortedkeys(params)) do
+    local base, v = types[k], params[k]
+    if not base then
+      local names = K.sortedkeys(def.params)
+      K.fail("params", "'" .. path .. "' has no param '" .. tostring(k) .. "'" .. K.suggest(tostring(k), names)
+        .. " (declared: " .. concat(names, ", ") .. ")", { action = path, param = tostring(k), problem = "undeclared" })
+    end
+    if not (base == "any" or type(v) == base or (base == "integer" and math_type(v) == "integer")) then
+      K.fail("params", "param '" .. k .. "' of '" .. path .. "' must be " .. base .. ", not " .. K.show(v),
+        { action = path, param = k, problem = "type" })
+    end
+  end
+end
+
 local function checkparams(def, params, path)
   if type(params) ~= "table" then K.fail("params", "params of '" .. path .. "' must be a table", { action = path }) end
   local spec = def.spec
@@ -412,24 +431,32 @@ local function checkparams(def, params, path)
   local types = spec.types
   for k, v in next, params do
     local base = types[k]
-    if not base then
-      local names = K.sortedkeys(def.params)
-      K.fail("params", "'" .. path .. "' has no param '" .. tostring(k) .. "'" .. K.suggest(tostring(k), names)
-        .. " (declared: " .. concat(names, ", ") .. ")", { action = path })
-    end
-    local ok = base == "any" or type(v) == base
-      or (base == "integer" and math_type(v) == "integer")
-    if not ok then
-      K.fail("params", "param '" .. k .. "' of '" .. path .. "' must be " .. base .. ", not " .. K.show(v), { action = path })
+    if not (base == "any" or type(v) == base or (base == "integer" and math_type(v) == "integer")) then
+      paramfault(def, params, path)
     end
   end
   local required = spec.required
   for i = 1, #required do
     local k = required[i]
     if params[k] == nil then
-      K.fail("params", "'" .. path .. "' needs param '" .. k .. "' (" .. def.params[k] .. ")", { action = path })
+      K.fail("params", "'" .. path .. "' needs param '" .. k .. "' (" .. def.params[k] .. ")",
+        { action = path, param = k, problem = "missing" })
     end
   end
+end
+
+-- paramproblem(name, params): what perform would say of these params,
+-- without performing (the one param check: scenarios ask it before they
+-- run, to report a mistake at the param's line). "" when the params fit
+-- the action's declaration, else the encoded { message, param, problem }
+-- (problem: "undeclared", "type" or "missing").
+function API.paramproblem(name, encoded)
+  local def = ACTIONS and ACTIONS[name]
+  if not def then return "" end   -- an unknown action is the caller's to word
+  local ok, e = pcall(checkparams, def, decode(encoded), name)
+  if ok then return "" end
+  if getmetatable(e) ~= K.C.errormeta then error(e, 0) end
+  return encode({ message = e.message, param = e.param, problem = e.problem })
 end
 
 -- The options of act:sub: only `delay`, a finite number of seconds >= 0.

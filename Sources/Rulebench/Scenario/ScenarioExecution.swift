@@ -88,20 +88,21 @@ final class ScenarioExecution {
                 throw .badInput(at.problem("unknown action '\(name)' in rule pack '\(pack.name)'" + Suggestion.hint(for: name, in: names)
                                            + " (actions: \(names.joined(separator: ", ")))"))
             }
-            guard action.declaresParams else { continue }
+            // The engine's own param check decides; the message is worded
+            // for the scenario and placed at the param's line.
+            guard let problem = try game.paramProblem(ActionCall(name, params)) else { continue }
+            let key = problem.param
             let declared = action.params.keys.sorted()
-            for (key, value) in params.sorted(by: { $0.key < $1.key }) {
-                let place = step.paramLocations[key] ?? at
-                guard let type = action.params[key] else {
-                    throw .badInput(place.problem("action '\(name)' has no param '\(key)'" + Suggestion.hint(for: key, in: declared)
-                                                  + " (declared: \(declared.isEmpty ? "none" : declared.joined(separator: ", ")))"))
-                }
-                let base = type.hasSuffix("?") ? String(type.dropLast()) : type
-                guard value.fits(paramType: base) else {
-                    throw .badInput(place.problem("param '\(key)' of '\(name)' must be \(base), not \(value) (\(value.luaTypeName))"))
-                }
-            }
-            for key in declared where params[key] == nil && !(action.params[key]?.hasSuffix("?") ?? true) {
+            switch problem.kind {
+            case .undeclared:
+                throw .badInput((step.paramLocations[key] ?? at).problem(
+                    "action '\(name)' has no param '\(key)'" + Suggestion.hint(for: key, in: declared)
+                        + " (declared: \(declared.isEmpty ? "none" : declared.joined(separator: ", ")))"))
+            case .type:
+                let base = (action.params[key] ?? "any").replacingOccurrences(of: "?", with: "")
+                let value = params[key].map { "\($0) (\($0.luaTypeName))" } ?? "nothing"
+                throw .badInput((step.paramLocations[key] ?? at).problem("param '\(key)' of '\(name)' must be \(base), not \(value)"))
+            case .missing:
                 throw .badInput(at.problem("action '\(name)' needs param '\(key)' (\(action.params[key] ?? "any")): add it under 'with'"))
             }
         }

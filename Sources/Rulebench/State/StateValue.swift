@@ -181,12 +181,11 @@ extension StateValue {
 }
 
 extension StateValue {
-    /// Whether the value is of a declared param or option type (`string`,
-    /// `integer`, `number`, `boolean`, `table`, `any`), as the engine checks
-    /// params (`checkparams` in `Kernel/engine.lua`): checked here too so
-    /// that a scenario's or the command line's mistake is bad input at its
-    /// place, before anything runs.
-    public func fits(paramType type: String) -> Bool {
+    /// Whether the value is of a declared option type (`string`, `integer`,
+    /// `number`, `boolean`, `table`, `any`): setup options are checked here,
+    /// before a game is set up, by the rule params use in the kernel
+    /// (`checkparams` in `Kernel/engine.lua`, which alone judges params).
+    public func fits(declaredType type: String) -> Bool {
         switch (type, self) {
         case ("any", _), ("string", .string), ("integer", .int), ("number", .int), ("number", .double),
              ("boolean", .bool), ("table", .table): return true
