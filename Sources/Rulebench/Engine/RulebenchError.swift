@@ -178,37 +178,41 @@ public struct InputProblem: Hashable, Sendable, CustomStringConvertible {
         case option(String)
     }
 
+    /// What is wrong, and what to do about it.
     public var message: String
-    public var file: String?
-    public var line: Int?
-    public var column: Int?
+    /// Where it is, when a line is known (a place in a scenario, a history, a pack file).
+    public var location: SourceLocation?
+    /// The file it is about when no line is known (a file that cannot be read).
+    private var wholeFile: String?
     /// What it is about, when a caller may need to know.
     public var subject: Subject?
 
+    /// A problem, at whatever is known of its place: a file, a line of it, a column.
     public init(_ message: String, file: String? = nil, line: Int? = nil, column: Int? = nil, subject: Subject? = nil) {
         self.message = message
-        self.file = file
-        self.line = line
-        self.column = column
+        if let file, let line { location = SourceLocation(file: file, line: line, column: column) } else { wholeFile = file }
         self.subject = subject
     }
 
     /// A problem at a place in a file.
     public init(_ message: String, at location: SourceLocation) {
-        self.init(message, file: location.file, line: location.line, column: location.column)
+        self.message = message
+        self.location = location
     }
+
+    /// The file it is about.
+    public var file: String? { location?.file ?? wholeFile }
+    /// The line, when known.
+    public var line: Int? { location?.line }
+    /// The column, when known.
+    public var column: Int? { location?.column }
 
     /// The same problem at another place (where the user wrote the thing).
     public func placed(at location: SourceLocation) -> InputProblem {
         var problem = self
-        (problem.file, problem.line, problem.column) = (location.file, location.line, location.column)
+        problem.location = location
+        problem.wholeFile = nil
         return problem
-    }
-
-    /// Where it is, when a line is known.
-    public var location: SourceLocation? {
-        guard let file, let line else { return nil }
-        return SourceLocation(file: file, line: line, column: column)
     }
 
     /// `file:line:col: message`, with whatever parts are known.
