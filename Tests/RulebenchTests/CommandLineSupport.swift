@@ -28,10 +28,15 @@ enum RulebenchCommand {
 
     /// Starts the command; the caller waits for it (or signals it).
     static func start(_ arguments: [String], in directory: URL) throws -> (Process, Pipe, Pipe) {
+        try start(try binary(), arguments, in: directory)
+    }
+
+    /// Starts any executable with its output piped; the caller waits for it.
+    static func start(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws -> (Process, Pipe, Pipe) {
         let process = Process()
-        process.executableURL = try binary()
+        process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = directory
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -428,13 +428,7 @@ final class ConsumerTests: XCTestCase {
     }
 
     private func execute(_ executable: URL, _ arguments: [String]) throws -> RulebenchCommand.Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let (process, out, err) = try RulebenchCommand.start(executable, arguments)
         return RulebenchCommand.finish(process, out, err)
     }
 }

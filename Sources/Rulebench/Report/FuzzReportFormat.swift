@@ -21,10 +21,9 @@ public enum FuzzReportFormat {
     public static func blamed(_ key: FindingKey) -> JSONValue {
         var members: [(String, JSONValue)] = []
         if let action = key.action, !action.isEmpty { members.append(("action", .string(action))) }
-        if let location = key.location, let colon = location.lastIndex(of: ":"),
-           let line = Int64(location[location.index(after: colon)...]) {
-            members.append(("file", .string(String(location[..<colon]))))
-            members.append(("line", .int(line)))
+        if let location = SourceLocation(key.location) {
+            members.append(("file", .string(location.file)))
+            members.append(("line", .int(Int64(location.line))))
         }
         return members.isEmpty ? .null : .object(members)
     }

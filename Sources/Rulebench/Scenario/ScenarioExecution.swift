@@ -88,9 +88,10 @@ final class ScenarioExecution {
                 throw .badInput(at.problem("unknown action '\(name)' in rule pack '\(pack.name)'" + Suggestion.hint(for: name, in: names)
                                            + " (actions: \(names.joined(separator: ", ")))"))
             }
-            // The engine's own param check decides; the message is worded
-            // for the scenario and placed at the param's line.
-            guard let problem = try game.paramProblem(ActionCall(name, params)) else { continue }
+            // The engine's own param check decides (an action that declares
+            // no params takes any); the message is worded for the scenario
+            // and placed at the param's line.
+            guard action.declaresParams, let problem = try game.paramProblem(ActionCall(name, params)) else { continue }
             let key = problem.param
             let declared = action.params.keys.sorted()
             switch problem.kind {
