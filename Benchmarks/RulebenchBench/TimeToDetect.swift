@@ -86,9 +86,15 @@ enum TimeToDetect {
     static func run(arguments: [String]) throws {
         var filter: String?
         var cap = 30.0
+        var chosen = strategies
         var rest = arguments[...]
         while let argument = rest.popFirst() {
-            if argument == "--seconds" {
+            if argument == "--search" {
+                guard let text = rest.popFirst(), let search = SearchStrategy(rawValue: text) else {
+                    throw BenchError("--search needs one of: " + SearchStrategy.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                chosen = [search]
+            } else if argument == "--seconds" {
                 guard let text = rest.popFirst(), let seconds = Double(text), seconds > 0 else {
                     throw BenchError("--seconds needs a number of seconds")
                 }
@@ -116,7 +122,7 @@ enum TimeToDetect {
         for (index, mutant) in mutants.enumerated() {
             let pack = try mutant.mutatedPack(root: root, into: folder, as: "mutant\(index)").path
             var summaries: [SearchStrategy: Summary] = [:]
-            for search in strategies {
+            for search in chosen {
                 let sessions = seeds.map { session(mutant, pack: pack, seed: $0, search: search, cap: cap) }
                 // Progress on standard error, a line per mutant and strategy: a full table takes minutes.
                 let times = sessions.map { $0.seconds.map(format) ?? "-" }.joined(separator: " ")

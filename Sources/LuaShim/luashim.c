@@ -76,6 +76,10 @@ typedef struct RBCoverage {
     uint8_t *edges;          /* RB_EDGES flags: edges seen since coverage began */
     uint64_t fresh;          /* edges seen for the first time since the last take */
     uint64_t previous;       /* the last line's key, for the next edge */
+    int inrule;              /* rule calls open (see rulecover): the line
+                                hook is set only then, outside counted calls */
+    int everywhere;          /* the hook stays set in kernel code too (a test
+                                compares the counts of both ways) */
     RBLine *lines;           /* open addressing, `capacity` a power of two */
     size_t used, capacity;
     /* What the current call added, so that a call run again (see rb_call)
@@ -277,9 +281,22 @@ static void rb_cover_line(RBVM *vm, lua_State *L, lua_Debug *ar);
  * factor of ten above. */
 enum { RB_RUN_FREE, RB_RUN_COUNTED, RB_RUN_WATCHED };
 
-/* The line hook's bit when coverage is collected in this call, else 0. */
+/* The line hook's bit when coverage is collected now, else 0. A line hook
+ * makes every Lua instruction trap, kernel code's too, which more than
+ * doubled a fuzz step's cost; so it is set only while the kernel has a rule
+ * call open (rulecover). A counted call keeps it for the whole call: its
+ * count hook traps every instruction anyway, and setting a hook restarts
+ * the count, which a rule call must not be able to do. */
 static int rb_line_mask(RBVM *vm) {
-    return vm->coverage.on && vm->user ? LUA_MASKLINE : 0;
+    const RBCoverage *c = &vm->coverage;
+    return c->on && vm->user && (c->inrule > 0 || c->everywhere || vm->run == RB_RUN_COUNTED) ? LUA_MASKLINE : 0;
+}
+
+/* A new call or operation: edges do not join across it, and a rule call
+ * an error left open is closed. */
+static void rb_coverage_restart(RBVM *vm) {
+    vm->coverage.previous = 0;
+    vm->coverage.inrule = 0;
 }
 
 /* The hook a thread runs with while the call is in its normal state (not
@@ -496,7 +513,7 @@ static void rb_watch_wake_up(void);
  * per operation on the fast path). Free (no budget): nothing. */
 static int rb_operation(lua_State *L) {
     RBVM *vm = rb_vm_of(L);
-    vm->coverage.previous = 0;   /* edges stay within one operation */
+    rb_coverage_restart(vm);     /* edges stay within one operation */
     if (!vm->armed) return 0;
     if (vm->run == RB_RUN_COUNTED) {
         if (vm->exhausted) return 0;   /* the hook raises at the next instruction */
@@ -657,7 +674,7 @@ static int rb_protect(lua_State *L) {
         lua_pushliteral(L, RB_WATCH_MESSAGE);
         return lua_error(L);
     }
-    vm->coverage.previous = 0;
+    rb_coverage_restart(vm);
     vm->remaining = vm->budget;
     vm->spent = 0;
     rb_watch_next(vm, rb_now());
@@ -683,7 +700,7 @@ static int rb_counted_protect(lua_State *L) {
     vm->run = RB_RUN_COUNTED;
     vm->hard = 0;
     vm->kernel_spent = 0;
-    vm->coverage.previous = 0;
+    rb_coverage_restart(vm);
     rb_operation_settle(vm);                   /* a fresh count */
     int results = rb_protect_results(L, vm, rb_protect_call(L, vm));   /* settled again */
     vm->run = RB_RUN_WATCHED;                  /* unwatched until the next operation */
@@ -1064,7 +1081,7 @@ static void rb_arm(RBVM *vm, RBCallMode mode, int watch) {
     vm->remaining = vm->budget;
     vm->armed = (mode == RB_MODE_USER && vm->budget > 0);
     vm->user = mode == RB_MODE_USER;
-    vm->coverage.previous = 0;   /* edges stay within one call */
+    rb_coverage_restart(vm);     /* edges stay within one call */
     vm->limit = mode == RB_MODE_USER ? vm->cap : vm->cap + RB_ENGINE_RESERVE;
     vm->run = !vm->armed ? RB_RUN_FREE : watch ? RB_RUN_WATCHED : RB_RUN_COUNTED;
     rb_normal_hook(vm, vm->L);   /* counted: a fresh count */
@@ -1239,8 +1256,9 @@ static void rb_cover_line(RBVM *vm, lua_State *L, lua_Debug *ar) {
     rb_coverage_log(c, fresh ? edge : UINT64_MAX, ar->source, ar->currentline);
 }
 
-/* coverage(on): starts (true) or stops collecting; starting keeps what was
- * collected. Returns true when it is on. */
+/* coverage(on, everywhere): starts (true) or stops collecting; starting
+ * keeps what was collected. With `everywhere` the line hook is not limited
+ * to rule calls (see rb_line_mask). Returns true when it is on. */
 static int rb_coverage(lua_State *L) {
     RBVM *vm = rb_vm_of(L);
     RBCoverage *c = &vm->coverage;
@@ -1249,6 +1267,7 @@ static int rb_coverage(lua_State *L) {
         if (c->edges == NULL) return luaL_error(L, "not enough memory for coverage");
     }
     c->on = lua_toboolean(L, 1) && c->edges != NULL;
+    c->everywhere = lua_toboolean(L, 2);
     lua_pushboolean(L, c->on);
     return 1;
 }
@@ -1259,6 +1278,44 @@ static int rb_coveredges(lua_State *L) {
     lua_pushinteger(L, (lua_Integer)c->fresh);
     c->fresh = 0;
     return 1;
+}
+
+/* emitsite(): where the rules called the kernel function that calls this
+ * (emit): the file, line and function of its caller and of that caller's
+ * caller, hashed into an integer. It tells apart the branches of a move
+ * generator without a line hook (coverage may be off): a pawn's en-passant
+ * capture is emitted from another line than its other captures, or from
+ * the same helper called from another line. The hash reads the file's
+ * name, not its address, so it is the same in every process. */
+static int rb_emitsite(lua_State *L) {
+    uint64_t h = 14695981039346656037ULL;
+    lua_Debug ar;
+    for (int level = 2; level <= 3; level++) {
+        if (!lua_getstack(L, level, &ar) || !lua_getinfo(L, "Sl", &ar)) break;
+        for (const char *p = ar.source; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+        h = rb_mix(h ^ ((uint64_t)(uint32_t)ar.currentline << 32 | (uint32_t)ar.linedefined));
+    }
+    lua_pushinteger(L, (lua_Integer)(h >> 1));
+    return 1;
+}
+
+/* rulecover(open): the kernel is about to call rule code (true) or has
+ * returned from it (false); calls nest. Sets or clears the line hook of the
+ * running thread when that changes whether lines are covered. Nothing
+ * changes in a counted call (rb_line_mask) or in a watched call that was
+ * stopped: its stop hook stays. */
+static int rb_rulecover(lua_State *L) {
+    RBVM *vm = rb_vm_of(L);
+    RBCoverage *c = &vm->coverage;
+    int before = rb_line_mask(vm);
+    if (lua_toboolean(L, 1)) c->inrule++;
+    else if (c->inrule > 0) c->inrule--;
+    int after = rb_line_mask(vm);
+    if (before == after || vm->run == RB_RUN_COUNTED) return 0;
+    if (vm->run == RB_RUN_WATCHED && atomic_load(&vm->fired)) return 0;
+    if (after) lua_sethook(L, rb_hook, LUA_MASKLINE, 0);
+    else if (lua_gethook(L) == rb_hook) lua_sethook(L, NULL, 0, 0);
+    return 0;
 }
 
 /* coverlines(): { [file] = { [line] = count } } of every rule line run. */
@@ -1779,7 +1836,7 @@ static void rb_push_helpers(lua_State *L) {
     static const luaL_Reg helpers[] = {
         {"host", rb_host_call}, {"valuehash", rb_valuehash_call}, {"same", rb_same_call},
         {"decode", rb_decode}, {"encode", rb_encode},
-        {"coverage", rb_coverage}, {"coveredges", rb_coveredges}, {"coverlines", rb_coverlines},
+        {"coverage", rb_coverage}, {"coveredges", rb_coveredges}, {"emitsite", rb_emitsite}, {"rulecover", rb_rulecover}, {"coverlines", rb_coverlines},
         {"charge", rb_charge},
         {"coresume", rb_coresume}, {"cowrap", rb_cowrap}, {"coclose", rb_coclose},
         {"operation", rb_operation}, {"protect", rb_protect}, {"countedprotect", rb_counted_protect},

@@ -59,6 +59,35 @@ final class FuzzCommandTests: XCTestCase {
         XCTAssertEqual(again.status, 1)
     }
 
+    /// Runs of one step have no undo of their own: the bug shows when the
+    /// run's end rewinds the history. The reproduction undoes what is still
+    /// done, so `rulebench run` fails on it too.
+    func testAFindingOfTheEndOfRunRewindIsReproducedWithTheUndo() throws {
+        let pack = scratch.appendingPathComponent("forgetful")
+        try FileManager.default.createDirectory(at: pack.appendingPathComponent("actions"), withIntermediateDirectories: true)
+        try "return { name = \"forgetful\", setup = function(game) game.count = 0 end }\n"
+            .write(to: pack.appendingPathComponent("pack.lua"), atomically: true, encoding: .utf8)
+        try """
+        return {
+          legal = function(game, emit) emit{} end,
+          apply = function(game) game.count = game.count + 1 end,
+          undo = function(game) end,
+        }
+
+        """.write(to: pack.appendingPathComponent("actions/bump.lua"), atomically: true, encoding: .utf8)
+        let out = scratch.appendingPathComponent("out")
+        let result = try RulebenchCommand.run(["fuzz", pack.path, "--search", "uniform", "--runs", "5", "--depth", "1",
+                                              "--out", out.path, "--corpus", scratch.appendingPathComponent("corpus").path], in: scratch)
+        XCTAssertEqual(result.status, 1, result.output)
+        XCTAssertTrue(result.output.contains("rewinding the whole history"), result.output)
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: out.path).first { $0.hasSuffix(".yaml") })
+        let text = try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
+        XCTAssertTrue(text.hasSuffix("  - do: \"bump\"\n  # the end of the fuzz run: every step still done is undone\n  - undo: 1\n"), text)
+        let run = try RulebenchCommand.run(["run", out.appendingPathComponent(name).path], in: scratch)
+        XCTAssertEqual(run.status, 1, run.output)
+        XCTAssertTrue(run.output.contains("count"), run.output)
+    }
+
     func testInterruptStopsCleanlyWithFindingsWritten() throws {
         let pack = try buggyPack()
         let out = scratch.appendingPathComponent("out")

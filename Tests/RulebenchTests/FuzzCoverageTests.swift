@@ -6,11 +6,14 @@ import XCTest
 final class FuzzCoverageTests: XCTestCase {
     static let dead = EngineFixtures.folder.deletingLastPathComponent().appendingPathComponent("coverage/dead").path
 
-    private func session(_ pack: String, runs: Int = 20) -> Fuzzer {
+    private func session(_ pack: String, runs: Int = 20, kernelLines: Bool = false,
+                         search: SearchStrategy = .guided) -> Fuzzer {
         var options = Fuzzer.Options(pack: pack)
         options.runs = runs
         options.depth = 30
         options.coverage = true
+        options.search = search
+        options.configuration.coversKernelLines = kernelLines
         options.configuration.printHandler = { _ in }
         options.configuration.rulesDirectory = EngineFixtures.repository.appendingPathComponent("rules")
         return Fuzzer(options: options)
@@ -85,6 +88,39 @@ final class FuzzCoverageTests: XCTestCase {
         XCTAssertTrue(report.summary.contains("never ran in"), report.summary)
         XCTAssertTrue(report.summary.contains("actions/never.lua: lines "), report.summary)
         XCTAssertEqual(CoverageReport.ranges([3, 4, 5, 9, 12, 13]), "3-5, 9, 12-13")
+    }
+
+    /// The line hook is set only while the kernel has a rule call open
+    /// (engine.lua brackets each with rulecover). A place that calls rule
+    /// code without the brackets would lose its lines: the counts must be
+    /// those of a hook left on in the kernel's own code too.
+    func testBracketedRuleCallsCountEveryLineAHookEverywhereCounts() throws {
+        for pack in ["template", "cards", "desert", "set", EngineFixtures.repository.appendingPathComponent("Benchmarks/packs/chess").path] {
+            let bracketed = session(pack, runs: 6, search: .uniform)
+            let everywhere = session(pack, runs: 6, kernelLines: true, search: .uniform)
+            _ = bracketed.run()
+            _ = everywhere.run()
+            let expected = try XCTUnwrap(try everywhere.coverage())
+            let report = try XCTUnwrap(try bracketed.coverage())
+            XCTAssertGreaterThan(expected.files.values.reduce(0) { $0 + $1.hits.count }, 20, pack)
+            XCTAssertEqual(report.lcov(), expected.lcov(), pack)
+        }
+    }
+
+    /// With `--coverage`, every run of the guided search is covered (it
+    /// otherwise covers one fresh run in four): each perform runs its
+    /// action's file, so some line there ran at least as often.
+    func testAGuidedSessionCoversEveryRunForTheReport() throws {
+        let fuzzer = session("cards", runs: 12)
+        _ = fuzzer.run()
+        let report = try XCTUnwrap(try fuzzer.coverage())
+        var checked = 0
+        for (action, counts) in report.actions where counts.performed > 0 {
+            let file = try XCTUnwrap(report.files.first { $0.key.hasSuffix("actions/\(action).lua") }?.value, action)
+            XCTAssertGreaterThanOrEqual(file.hits.values.max() ?? 0, counts.performed, action)
+            checked += 1
+        }
+        XCTAssertGreaterThanOrEqual(checked, 2)
     }
 
     func testCoverageOffCollectsNothingAndLeavesTheBudgetAlone() throws {

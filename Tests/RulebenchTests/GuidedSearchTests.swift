@@ -1,8 +1,9 @@
 import XCTest
 @testable import Rulebench
 
-/// The guided search: runs that build on runs that reached new edges of
-/// the pack's Lua, swarm runs, and a breadth-first sweep first.
+/// The guided search: steps chosen rare kinds first, runs that build on
+/// runs that reached new edges of the pack's Lua, swarm runs, and a
+/// breadth-first sweep once 5,000 steps are taken.
 final class GuidedSearchTests: XCTestCase {
     private func options(_ pack: String) -> Fuzzer.Options {
         var options = Fuzzer.Options(pack: pack)
@@ -54,23 +55,30 @@ final class GuidedSearchTests: XCTestCase {
         result.novelSteps = [4]
         search.observe(kept, result)
         XCTAssertEqual(search.corpus.first?.frontier, [4])
-        // A new frontier is probed first: before its step, then after it.
+        // A new frontier is probed: before its step, then after it, by the
+        // first probe runs.
         XCTAssertEqual(search.pending.map(\.cut), [4, 5])
-        let probe = search.next(fresh: FuzzProgram(pack: "template", seed: 0, options: [:]), choices: 0)
-        XCTAssertEqual(probe.kind, .probe)
-        XCTAssertEqual(probe.request.program?.count, 4)
-        XCTAssertEqual(search.pending.count, 1)
         XCTAssertEqual(search.corpus.count, 1)
         var kinds = Set<GuidedSearch.Kind>()
+        var probes: [Int] = []
+        var fresh = (runs: 0, covered: 0)
         for index in 0..<300 {
-            let fresh = FuzzProgram(pack: "template", seed: Int64(index), options: [:])
-            let run = search.next(fresh: fresh, choices: UInt64(index))
+            let start = FuzzProgram(pack: "template", seed: Int64(index), options: [:])
+            let run = search.next(fresh: start, choices: UInt64(index))
             kinds.insert(run.kind)
+            XCTAssertEqual(run.request.favoursRareKinds, run.kind != .probe, "steps are chosen rare kinds first")
+            if run.kind == .probe { probes.append(run.request.program?.count ?? 0) }
             switch run.kind {
             case .fresh, .swarm:
                 XCTAssertEqual(run.start.seed, Int64(index))
                 XCTAssertNil(run.request.program)
                 if run.kind == .swarm { XCTAssertEqual(run.request.exclude.count, 1) }
+                if run.kind == .fresh {
+                    fresh.runs += 1
+                    if run.request.collectsCoverage == true { fresh.covered += 1 }
+                } else {
+                    XCTAssertEqual(run.request.collectsCoverage, true)
+                }
             case .extend, .otherParams, .splice, .probe:
                 XCTAssertEqual(run.start.seed, 42, "built on the kept game")
                 XCTAssertTrue(run.request.checkLegality)
@@ -87,6 +95,10 @@ final class GuidedSearchTests: XCTestCase {
             }
         }
         XCTAssertEqual(kinds, Set(GuidedSearch.Kind.allCases))
+        XCTAssertEqual(Array(probes.prefix(2)), [4, 5])
+        XCTAssertTrue(search.pending.isEmpty)
+        // Coverage slows rule code: one fresh run in four collects it.
+        XCTAssertEqual(fresh.covered, (fresh.runs + 3) / 4)
         // A run that found nothing new, or was not a playable game, is not kept.
         result.fresh = 0
         search.observe(kept, result)
@@ -104,8 +116,10 @@ final class GuidedSearchTests: XCTestCase {
         XCTAssertEqual(result.finding?.property, .undoRestores)
         XCTAssertLessThanOrEqual(nodes, 3 + 9 + 27)
         XCTAssertTrue(program.steps.count >= 2)
-        // The session reports it, shrunk, before any random run.
-        options.runs = 1
+        // A session of long runs sweeps after its first 5,000 steps; the
+        // runs before it may find the bug first: either way it is reported, shrunk.
+        options.runs = 60
+        options.depth = 100
         let reports = Fuzzer(options: options).run().reports
         XCTAssertEqual(reports.first?.finding.property, .undoRestores)
         XCTAssertLessThanOrEqual(reports.first?.shrunk.steps.count ?? 99, 3)

@@ -35,6 +35,10 @@ public final class Game {
         /// Count every line of rule code run (the fuzzer's `--coverage`):
         /// a line hook that costs time on every line while on.
         public var collectsCoverage = false
+        /// With `collectsCoverage`, keep the line hook on in the kernel's
+        /// own code too, as before rule calls were bracketed (for the test
+        /// that both ways count the same lines).
+        var coversKernelLines = false
 
         public init() {}
     }

@@ -17,6 +17,9 @@ final class Kernel {
     private let vm: LuaVM
     /// Reads pack files for the kernel and receives what rules print.
     let files: PackFiles
+    /// What `coverage` is told when coverage is switched on ("1", or "all"
+    /// with `Game.Configuration.coversKernelLines`).
+    private(set) var coverageMode = "1"
 
     /// Starts a Lua state with the kernel loaded.
     init(configuration: Game.Configuration, files: PackFiles) throws(RulebenchError) {
@@ -30,7 +33,8 @@ final class Kernel {
             throw .script(ScriptFailure(message: "cannot start Lua: \(error)", location: nil, traceback: ""))
         }
         try engine("configure", [configuration.animationSources ? "1" : "0"])
-        if configuration.collectsCoverage { try engine("coverage", ["1"]) }
+        coverageMode = configuration.coversKernelLines ? "all" : "1"
+        if configuration.collectsCoverage { try engine("coverage", [coverageMode]) }
     }
 
     /// Bytes the Lua state holds.

@@ -184,17 +184,17 @@ struct FuzzExecutor {
             case "emitted": return finding(found.property, index, "\(call) was emitted by legal but failed: \(error)", error)
             case "legal": return finding(found.property, index, FuzzFinding.legalListingFailed + "\(error)", error)
             case "turn": return finding(found.property, index, "undo turn", error)
-            case "rewind": return finding(found.property, index, "rewinding the whole history", error)
+            case "rewind": return finding(found.property, index, FuzzFinding.rewindFailed, error)
             default: return finding(found.property, index, "\(found.context) of \(call)", error)
             }
         case .undoMismatch(let problems):
-            let what = found.context == "turn" ? "undo turn" : found.context == "rewind" ? "rewinding the whole history" : "undo of \(call)"
+            let what = found.context == "turn" ? "undo turn" : found.context == "rewind" ? FuzzFinding.rewindFailed : "undo of \(call)"
             return finding(found.property, index, what, .undoMismatch(problems))
         case .redoMismatch(let mismatch):
             return finding(found.property, index, "redo of \(call)", .redoMismatch(mismatch))
         case .rewoundTo(let actual, let expected):
             return FuzzFinding(property: .rewindAndReplay, stepIndex: index,
-                               message: "rewinding gave state hash \(actual), not the initial \(expected)", differences: [], blame: nil)
+                               message: FuzzFinding.rewindFailed + " gave state hash \(actual), not the initial \(expected)", differences: [], blame: nil)
         }
     }
 

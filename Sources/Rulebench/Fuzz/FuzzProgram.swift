@@ -124,6 +124,14 @@ public struct FuzzFinding: Sendable, CustomStringConvertible {
     /// failed (a rule's `legal` raised) rather than an action.
     static let legalListingFailed = "legal raised an error: "
 
+    /// How the message of a finding starts when it showed only as the run
+    /// ended, rewinding the whole history: a reproduction then ends by
+    /// undoing every step still done.
+    static let rewindFailed = "rewinding the whole history"
+
+    /// Whether the end-of-run rewind is what failed.
+    public var isRewindFailure: Bool { message.hasPrefix(FuzzFinding.rewindFailed) }
+
     /// Whether listing the legal actions failed, before step `stepIndex`
     /// was chosen: a reproduction then ends with a `legal:` expectation.
     public var isLegalListingFailure: Bool {

@@ -260,26 +260,29 @@ public struct Fuzzer {
         var seen = known
         var index = 0
         var search: GuidedSearch?
+        var sweepDue = false
         if options.search == .guided, let actions = actionNames() {
-            search = GuidedSearch(seed: searchSeed, actions: actions, depth: options.depth)
-            // One sweep per session: the first shard's.
-            if options.shard.index == 1, let (program, result, nodes) = sweep(seed: runSeeds(0).game),
-               let finding = result.finding {
-                state.steps += nodes
-                if seen.insert(FindingKey(finding)).inserted {
-                    keep(shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop))
-                    state.findings = reports.count
-                    if !options.keepGoing { index = Int.max }
-                } else {
-                    state.duplicates += 1
-                }
-            }
+            search = GuidedSearch(seed: searchSeed, actions: actions, depth: options.depth, coversEveryRun: options.coverage)
+            sweepDue = options.shard.index == 1   // one sweep per session: the first shard's
         }
         while index != Int.max, options.runLimit.map({ index < $0 }) ?? true {
             defer { index += 1 }
             guard owns(run: index) else { continue }
             if shouldStop() { break }
             if let limit = options.timeLimit, clock() - start >= limit { break }
+            if sweepDue, state.steps >= Fuzzer.sweepAfter {
+                sweepDue = false
+                if let (program, result, nodes) = sweep(seed: runSeeds(0).game), let finding = result.finding {
+                    state.steps += nodes
+                    if seen.insert(FindingKey(finding)).inserted {
+                        keep(shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop))
+                        state.findings = reports.count
+                        if !options.keepGoing { break }
+                    } else {
+                        state.duplicates += 1
+                    }
+                }
+            }
             let seeds = runSeeds(index)
             let (program, result): (FuzzProgram, FuzzExecutor.Result)
             if search != nil {
@@ -332,6 +335,10 @@ public struct Fuzzer {
         let start = FuzzProgram(pack: options.pack, seed: runSeeds(0).game, options: options.setupOptions)
         return (try? executor.newGame(start)).map { Array($0.pack.actions.keys) }
     }
+
+    /// Steps the guided search's runs take before its sweep: bugs that
+    /// random runs find at once are not kept waiting behind it.
+    static let sweepAfter = 5_000
 
     /// The guided search's breadth-first sweep: every sequence of legal
     /// actions up to depth 3 from the first run's setup (fewer when the tree

@@ -58,8 +58,14 @@ struct GuidedSearch {
     let actions: [String]
     /// Steps per run at most.
     let depth: Int
+    /// Fresh runs so far (one in four collects coverage).
+    private var freshRuns = 0
 
-    init(seed: UInt64, actions: [String], depth: Int) {
+    /// Every run collects coverage (the session writes an LCOV report).
+    let coversEveryRun: Bool
+
+    init(seed: UInt64, actions: [String], depth: Int, coversEveryRun: Bool = false) {
+        self.coversEveryRun = coversEveryRun
         random = FuzzRandom(seed: seed ^ 0x6775_6964_6564_2121)
         self.actions = actions.sorted()
         self.depth = max(1, depth)
@@ -67,29 +73,43 @@ struct GuidedSearch {
 
     /// The next run. `fresh` is the fresh game the session would play now
     /// (its game seed and generator seed come from the run's index).
+    ///
+    /// Every run chooses its steps rare kinds first (`Kernel.RunRequest.favoursRareKinds`).
+    /// Most runs are fresh games; coverage is collected in one fresh run in
+    /// four and in every run built on the corpus, the runs whose edges the
+    /// search uses (the line hook slows rule code).
     mutating func next(fresh: FuzzProgram, choices: UInt64) -> Run {
         var request = Kernel.RunRequest(program: nil, choices: choices, depth: depth, rewindAtEnd: true)
-        if !pending.isEmpty {
-            let (program, cut) = pending.removeFirst()
-            return probe(program, upTo: cut)
-        }
+        request.favoursRareKinds = true
+        request.collectsCoverage = true
         let roll = random.below(100)
-        if corpus.isEmpty || roll < 20 { return Run(start: fresh, request: request, kind: .fresh) }
-        if roll < 35, actions.count > 1 {
+        if corpus.isEmpty || roll < 55 {
+            freshRuns += 1
+            request.collectsCoverage = coversEveryRun || freshRuns % 4 == 1
+            return Run(start: fresh, request: request, kind: .fresh)
+        }
+        if roll < 65, actions.count > 1 {
             request.exclude = swarmExclusions()
             return Run(start: fresh, request: request, kind: .swarm)
+        }
+        if roll < 72 {
+            if !pending.isEmpty {
+                let (program, cut) = pending.removeFirst()
+                return probe(program, upTo: cut)
+            }
+            let base = pick()
+            return probe(base.program, upTo: cutPoint(base))
         }
         let base = pick()
         let start = base.program
         let steps = base.program.steps
         let cut = cutPoint(base)
-        if roll < 50 { return probe(start, upTo: cut) }
         request.checkLegality = true
-        if roll < 75 {
+        if roll < 85 {
             request.program = Array(steps.prefix(cut))
             return Run(start: start, request: request, kind: .extend)
         }
-        if roll < 90, case .perform(let call)? = steps.indices.contains(cut - 1) ? steps[cut - 1] : nil {
+        if roll < 95, case .perform(let call)? = steps.indices.contains(cut - 1) ? steps[cut - 1] : nil {
             request.program = Array(steps.prefix(cut))
             request.otherCall = (cut - 1, call.name)
             return Run(start: start, request: request, kind: .otherParams)
@@ -106,7 +126,8 @@ struct GuidedSearch {
     /// A probe: `program`'s first `cut` steps replayed (each still legal),
     /// with no rewind, so the session can walk every line from where they end.
     private func probe(_ program: FuzzProgram, upTo cut: Int) -> Run {
-        let request = Kernel.RunRequest(program: Array(program.steps.prefix(cut)), depth: cut, checkLegality: true)
+        var request = Kernel.RunRequest(program: Array(program.steps.prefix(cut)), depth: cut, checkLegality: true)
+        request.collectsCoverage = true
         return Run(start: program, request: request, kind: .probe)
     }
 

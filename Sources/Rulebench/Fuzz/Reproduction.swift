@@ -34,16 +34,35 @@ public enum Reproduction {
         if !report.shrunk.options.isEmpty { lines.append("  options: \(yaml(table(report.shrunk.options)))") }
         lines.append("steps:")
         let listing = finding.isLegalListingFailure
+        let rewinds = finding.isRewindFailure
         for (index, step) in report.shrunk.steps.enumerated() {
             let outcome = index < report.outcomes.count ? report.outcomes[index] : nil
-            let last = index == report.shrunk.steps.count - 1 && !listing
+            let last = index == report.shrunk.steps.count - 1 && !listing && !rewinds
             lines.append(contentsOf: stepLines(step, outcome: outcome, isFailing: last, property: finding.property))
         }
         if listing {
             // Listing the legal actions is what fails: ask for it (any list contains nothing).
             lines.append("  - expect: { legal: { contains: [] } }")
         }
+        if rewinds, case let done = actionsDone(after: report.outcomes), done > 0 {
+            // The run's end rewound the whole history, and that failed: undo all of it.
+            lines.append("  # the end of the fuzz run: every step still done is undone")
+            lines.append("  - undo: \(done)")
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// How many actions are done (and so undone by a rewind) after steps
+    /// with these outcomes.
+    static func actionsDone(after outcomes: [FuzzExecutor.Outcome]) -> Int {
+        outcomes.reduce(0) { done, outcome in
+            switch outcome {
+            case .performed: return done + 1
+            case .undone(let n): return max(0, done - n)
+            case .redone(let n): return done + n
+            case .rejected, .failed: return done
+            }
+        }
     }
 
     private static func stepLines(_ step: FuzzStep, outcome: FuzzExecutor.Outcome?, isFailing: Bool,

@@ -172,8 +172,10 @@ struct Shrinker {
     }
 
     /// Tries a candidate made by deleting steps; when a later `perform`
-    /// turns out illegal, deletes that one too and tries again (a few
-    /// times), so that steps that depend on the deleted ones go with them.
+    /// turns out illegal, first plays another legal call of the same action
+    /// there (the other player's move, once a turn is gone), then deletes
+    /// it and tries again (a few times), so that steps that depend on the
+    /// deleted ones go with them or are mended.
     private mutating func attemptRepairing(_ candidate: FuzzProgram, repairs: Int = 3) -> Bool {
         var candidate = candidate
         for _ in 0...repairs {
@@ -181,9 +183,33 @@ struct Shrinker {
             switch run(candidate, keep: true) {
             case .reproduces: return true
             case .illegal(let index) where index < candidate.steps.count:
+                if attemptMending(candidate, at: index) { return true }
                 candidate.steps.remove(at: index)
             default: return false
             }
+        }
+        return false
+    }
+
+    /// The most legal calls tried in place of an illegal `perform`.
+    static let mendingsPerStep = 4
+
+    /// Tries `candidate` with its illegal `perform` at `index` replaced by
+    /// a legal call of the same action there, the simplest first.
+    private mutating func attemptMending(_ candidate: FuzzProgram, at index: Int) -> Bool {
+        guard case .perform(let call) = candidate.steps[index], hasBudget else { return false }
+        var prefix = candidate
+        prefix.steps = Array(candidate.steps[...index])
+        attempts += 1
+        let legal = executor.execute(prefix, checkLegality: false, recordLegal: true, finalChecks: false).legal
+        guard legal.indices.contains(index) else { return false }
+        let mendings = legal[index].filter { $0.name == call.name }
+            .sorted { Shrinker.complexity($0) < Shrinker.complexity($1) }
+            .prefix(Shrinker.mendingsPerStep)
+        for mending in mendings {
+            var mended = candidate
+            mended.steps[index] = .perform(mending)
+            if attempt(mended) { return true }
         }
         return false
     }

@@ -9,10 +9,12 @@ local C = K.C
 local debug = K.debug
 local type, next, ipairs = type, next, ipairs
 
--- coverage("1"|"0"): starts or stops collecting. Collected counts stay
--- until the Lua state closes.
+-- coverage("1"|"0"|"all"): starts or stops collecting ("all": with the
+-- line hook on in kernel code too, for a test that the bracketing of rule
+-- calls in engine.lua misses none). Collected counts stay until the Lua
+-- state closes.
 function API.coverage(on)
-  C.coverage(on == "1")
+  K.covering(C.coverage(on ~= "0", on == "all"))
   return ""
 end
 

@@ -23,6 +23,17 @@ local decode, encode = K.decode, K.encode
 local utf8len = utf8.len
 
 local LEGAL               -- the list legal() is filling
+local SITES               -- emitted calls carry their site (see K.emitsites)
+local emitsite, rulecover = K.C.emitsite, K.C.rulecover
+-- Coverage is collected: every call of rule code is bracketed by
+-- rulecover(true) and rulecover(false), so the C line hook runs only in
+-- rule code (luashim.c, rb_line_mask). A new place that calls rule code
+-- brackets it too, or its lines go uncounted (CoverageTests compares the
+-- bracketed counts with a hook on everywhere).
+local COVER = false
+function K.covering(on) COVER = on end
+-- For the kernel's other files (a module's top level runs from sandbox.lua).
+function K.rulecover(open) if COVER then rulecover(open) end end
 local PACKS = {}          -- id -> pack
 local PACK                -- the pack of the current game
 local ACTIONS             -- PACK.actions
@@ -162,7 +173,11 @@ local function run_chunk(pack, chunkname, chunk)
   K.debug.setupvalue(chunk, 1, pack.env)     -- a load's only upvalue is _ENV
   context(chunkname, "loading")
   K.setwritable(false, "loading " .. chunkname)
-  return chunk()
+  if not COVER then return chunk() end
+  rulecover(true)
+  local result = chunk()
+  rulecover(false)
+  return result
 end
 
 -- Runs pack.lua and checks the manifest it returns.
@@ -273,7 +288,9 @@ local function defineaction(pack, name, chunkname, chunk, source)
     if type(params) ~= "table" then error(K.where(2) .. "emit expects a param table", 0) end
     local out = LEGAL
     if not out then error(K.where(2) .. "emit can only be called while legal runs", 0) end
-    out[#out + 1] = { name = name, params = textcopy(params) or nottext(params) }
+    local call = { name = name, params = textcopy(params) or nottext(params) }
+    if SITES then call.site = emitsite() end
+    out[#out + 1] = call
   end
   pack.own[name] = copy
 end
@@ -519,7 +536,9 @@ local function run(name, params, path, depth)
   if check then
     CONTEXT_ACTION, CONTEXT_PHASE = path, "check"
     setwritable(false, def.checkphase)
+    if COVER then rulecover(true) end
     local reason = check(GAME, a)
+    if COVER then rulecover(false) end
     if reason ~= nil and reason ~= false then
       if type(reason) ~= "string" then
         K.fail("error", "check must return nil or a reason string, not a " .. type(reason), { action = path, fn = check })
@@ -531,7 +550,9 @@ local function run(name, params, path, depth)
   rec.s = mark()
   CONTEXT_ACTION, CONTEXT_PHASE = path, "apply"
   setwritable(true, "apply")
+  if COVER then rulecover(true) end
   def.apply(GAME, a, act)
+  if COVER then rulecover(false) end
   setwritable(false, "perform")
   act.closed = true
   rec.e = mark()
@@ -561,6 +582,7 @@ local function checkinvariants()
   setwritable(false, "an invariant")
   local list = PACK.invariantlist
   local first, lines
+  if COVER then rulecover(true) end
   for i = 1, #list do
     local inv = list[i]
     CONTEXT_ACTION, CONTEXT_PHASE = inv.label, "invariant"
@@ -573,6 +595,7 @@ local function checkinvariants()
       lines[#lines + 1] = "invariant '" .. inv.name .. "' failed: " .. why:gsub("\n", " ")
     end
   end
+  if COVER then rulecover(false) end
   if first then
     K.fail("invariant", concat(lines, "\n"), { invariant = first.name, fn = first.fn })
   end
@@ -593,7 +616,9 @@ local function goalholds(name)
   setwritable(false, "a goal")
   CONTEXT_ACTION = "goal '" .. name .. "'"
   CONTEXT_PHASE = CONTEXT_ACTION
+  if COVER then rulecover(true) end
   local holds = fn(GAME)
+  if COVER then rulecover(false) end
   if holds ~= true and holds ~= false then
     K.fail("error", "goal '" .. name .. "' returned " .. K.show(holds) .. " (a goal returns true or false)", { fn = fn })
   end
@@ -619,7 +644,9 @@ local function planof(rec, direction)
   if sound and type(sound) == "function" then
     CONTEXT_ACTION, CONTEXT_PHASE = rec.path, "sound"
     setwritable(false, "sound")
+    if COVER then rulecover(true) end
     sound = sound(GAME, rec.a, direction)
+    if COVER then rulecover(false) end
     if sound ~= nil and type(sound) ~= "string" then
       K.fail("error", "sound must return a sound name or nil", { action = rec.path, fn = def.sound })
     end
@@ -634,7 +661,9 @@ local function planof(rec, direction)
     setwritable(false, "animate")
     local src = def.animsrc
     node.src = src
+    if COVER then rulecover(true) end
     local plan = animate(K.anim, GAME, rec.a, direction)
+    if COVER then rulecover(false) end
     if plan ~= nil then node.own = checkplan(plan, src) end
   end
   local subs = rec.subs
@@ -656,7 +685,9 @@ local function openingof(game, opts)
   context("setup", "opening")
   setwritable(false, "opening")
   local src = K.defined(opening)
+  if COVER then rulecover(true) end
   local plan = opening(K.anim, game, opts)
+  if COVER then rulecover(false) end
   local node = { action = "setup", mode = "parallel", src = src }
   if plan ~= nil then node.own = checkplan(plan, src, "opening") end
   return node
@@ -673,7 +704,9 @@ local function undorec(rec, strict, problems)
   local us = mark()
   CONTEXT_ACTION, CONTEXT_PHASE = rec.path, "undo"
   setwritable(true, "undo")
+  if COVER then rulecover(true) end
   undo(GAME, rec.a)
+  if COVER then rulecover(false) end
   setwritable(false, "undo")
   if not strict then return end
   local diffs = K.verify(rec.s, rec.e, us, mark(), rec.serial0)
@@ -702,7 +735,9 @@ function API.newgame(id, seed, options)
   game[RNG] = K.mix(tointeger(tonumber(seed)) ~ 0x5eed5eed5eed5eed)
   if PACK.setup then
     context("setup", "setup")
+    if COVER then rulecover(true) end
     PACK.setup(game, opts)
+    if COVER then rulecover(false) end
   end
   K.setwritable(false, "after setup")
   checkinvariants()
@@ -775,6 +810,7 @@ local function legalcalls()
   local out = {}
   LEGAL = out
   local names = PACK.playernames
+  if COVER then rulecover(true) end
   for i = 1, #names do
     local name = names[i]
     local def = ACTIONS[name]
@@ -784,9 +820,15 @@ local function legalcalls()
       legal(GAME, def.emit)
     end
   end
+  if COVER then rulecover(false) end
   LEGAL = nil
   return out
 end
+
+-- emitsites(on): while on (and coverage is collected), each legal call
+-- carries `site`, the edge of rule code that emitted it (C.coversite): the
+-- fuzzer's guided search tells rare kinds of move by it (fuzz.lua).
+function K.emitsites(on) SITES = on end
 
 function API.legal()
   nogame()
@@ -918,7 +960,9 @@ function API.render()
   if not PACK.render then return "" end
   K.setwritable(false, "render")
   context("render", "render")
+  if COVER then rulecover(true) end
   local text = PACK.render(K.game)
+  if COVER then rulecover(false) end
   if type(text) ~= "string" then K.fail("error", "render must return a string", { fn = PACK.render }) end
   return text
 end

@@ -108,10 +108,90 @@ local function illegal(random, legal)
   return call.name, params
 end
 
+-- Rare kinds first: the guided search's choice of a legal call. Uniform
+-- choice plays a kind of move in proportion to how many calls of it are
+-- offered, so a kind offered once among forty calls (an en-passant capture,
+-- a flight that takes a passenger along) is seldom played even when it is
+-- there. A call's kind is where the rules emitted it, its site (engine.lua,
+-- K.emitsites): the lines that called emit, so each branch of a move
+-- generator is a kind of its own. A kind never played in the session is
+-- played as soon as it is offered; otherwise a kind is drawn with odds
+-- inversely proportional to how often it was played. Within the kind, a
+-- call played least often so far wins (ties drawn at random), so play
+-- keeps reaching new params: a pawn one rank further, a tile not yet
+-- visited.
+local KINDPLAYS = {}   -- site -> calls of that kind chosen this session
+local CALLPLAYS = {}   -- site -> params hash -> times that call was chosen
+local TRACKED = 0      -- calls in CALLPLAYS (forgotten past 200,000)
+
+local function leastplayed(random, site, list)
+  local plays = CALLPLAYS[site]
+  if not plays then plays = {}; CALLPLAYS[site] = plays end
+  local keys, least, ties = {}, nil, 0
+  for i = 1, #list do
+    local key = valuehash(list[i].params)
+    keys[i] = key
+    local n = plays[key] or 0
+    if not least or n < least then least, ties = n, 0 end
+    if n == least then ties = ties + 1 end
+  end
+  local pick = random:below(ties)
+  for i = 1, #list do
+    if (plays[keys[i]] or 0) == least then
+      if pick == 0 then
+        if least == 0 then TRACKED = TRACKED + 1 end
+        plays[keys[i]] = least + 1
+        return list[i]
+      end
+      pick = pick - 1
+    end
+  end
+end
+
+-- The kinds offered (sites in the order legal first emitted them) and each one's calls.
+local function kindsof(legal)
+  local kinds, calls = {}, {}
+  for i = 1, #legal do
+    local call = legal[i]
+    local site = call.site
+    local list = calls[site]
+    if not list then
+      list = {}
+      calls[site] = list
+      kinds[#kinds + 1] = site
+    end
+    list[#list + 1] = call
+  end
+  return kinds, calls
+end
+
+local function rarecall(random, legal)
+  if TRACKED > 200000 then CALLPLAYS, TRACKED = {}, 0 end
+  local kinds, calls = kindsof(legal)
+  local new, total = {}, 0
+  for i = 1, #kinds do
+    local plays = KINDPLAYS[kinds[i]]
+    if plays then total = total + 1 / plays else new[#new + 1] = kinds[i] end
+  end
+  local site
+  if #new > 0 then
+    site = new[1 + random:below(#new)]
+  else
+    local r = (random:next() >> 11) * 0x1p-53 * total
+    site = kinds[#kinds]
+    for i = 1, #kinds do
+      r = r - 1 / KINDPLAYS[kinds[i]]
+      if r < 0 then site = kinds[i]; break end
+    end
+  end
+  KINDPLAYS[site] = (KINDPLAYS[site] or 0) + 1
+  return leastplayed(random, site, calls[site])
+end
+
 -- The next step of a random game, or nil when the game is over and
 -- nothing can be undone. Mostly a legal action; sometimes an undo or redo
 -- of one to three steps, an undo to the last checkpoint, or an attempt.
-local function choose(random, legal, cursor, count)
+local function choose(random, legal, cursor, count, rare)
   local canundo, canredo = cursor > 0, cursor < count
   local roll = random:below(100)
   if roll < 10 and canundo then return { op = "undo", n = 1 + random:below(3) } end
@@ -122,7 +202,7 @@ local function choose(random, legal, cursor, count)
     return { op = "try", name = name, params = params }
   end
   if #legal > 0 then
-    local call = legal[1 + random:below(#legal)]
+    local call = rare and rarecall(random, legal) or legal[1 + random:below(#legal)]
     return { op = "do", name = call.name, params = call.params }
   end
   if canundo then return { op = "undo", n = 1 + random:below(3) } end
@@ -462,6 +542,8 @@ function API.fuzz(request)
     for _, name in ipairs(request.exclude) do exclude[name] = true end
   end
   local legals = request.recordlegal and {} or nil
+  local rare = request.rare or false
+  K.emitsites(rare)
   local result = { valid = true }
   local count = #program > (request.depth or 0) and #program or request.depth
   coveredges()   -- forget edges reached since the last run (setup, a probe's walk): not this run's
@@ -488,7 +570,7 @@ function API.fuzz(request)
     else
       local legal, found = legalnow()
       if not legal then result.finding = found; found.step = index; break end
-      step = choose(random, allowed(legal, exclude), h.cursor, #h.entries)
+      step = choose(random, allowed(legal, exclude), h.cursor, #h.entries, rare)
       if not step then break end
       chosen = true
     end
@@ -513,6 +595,7 @@ function API.fuzz(request)
   if request.final and not result.finding and result.valid then
     result.rewound = rewind()
   end
+  K.emitsites(false)
   release()   -- no rule code from here on: the reply is not under the budget
   local h = RUN.history
   local entries = {}
@@ -598,6 +681,7 @@ function API.replayabort() rollbackto(REPLAYED) end
 -- An abort while a run or a replay is in progress (a call that failed in
 -- the middle): back to the state it started from.
 function K.onabort()
+  K.emitsites(false)
   if RUN then forgetnewplans() end
   local start = RUN and RUN.mark or REPLAYING
   if start then backto(start) end

@@ -450,7 +450,9 @@ local function requirer(pack)
     OPENLOADS[#OPENLOADS + 1] = open
     -- Its top level cannot yield: a load left suspended in a coroutine
     -- would keep the globals open for the rest of the game.
+    K.rulecover(true)
     local ok, result = pcall(C.callnoyield, chunk, name)
+    K.rulecover(false)
     OPENLOADS[#OPENLOADS] = nil
     p.loading = wasloading
     if not ok then
