@@ -15,13 +15,16 @@ struct FuzzCommand: ParsableCommand {
             the saved history replays with the same hashes. Ctrl-C (SIGINT) or SIGTERM (`timeout`, CI, \
             Kubernetes) stops cleanly, writes what was found, and exits 130 or 143.
 
-            Search (--search): guided, the default, first walks every line of play up to three moves deep \
-            (fewer when there are too many), then keeps each run that reached lines of the pack's Lua no \
-            earlier run reached, and builds on those: it walks every line two moves deep from where a kept \
-            run reached something new, goes on from there at random, changes one action's params, or joins \
-            two kept runs; some runs are fresh games, some leave out a few action kinds (swarm). uniform plays \
-            fresh random games only. --coverage FILE writes the lines reached as LCOV, with per-action counts \
-            and the lines never reached.
+            Search (--search): guided, the default, chooses each step rare kinds first: a call's kind is \
+            the place in the rules that emitted it; a kind never played in the session is played as soon as \
+            it is offered, other kinds the less often the more they were played, and within a kind the call \
+            played least so far. It keeps each run that reached lines of the pack's Lua no earlier run reached, \
+            and builds on those: it walks every line one or two moves deep from where a kept run reached \
+            something new, goes on from there, changes one action's params, or joins two kept runs; some runs \
+            leave out a few action kinds (swarm); after 5,000 steps it walks every line of play up to three \
+            moves deep from the start. uniform plays fresh random games, each step uniform among the legal \
+            calls. --coverage FILE writes the lines reached as LCOV, with per-action counts and the lines \
+            never reached.
 
             Budget: with --time, runs go on until the time is spent, or until --runs when it is given too. \
             Without --time, \(Fuzzer.Options.defaultRuns) runs unless --runs says otherwise. The session stops \
@@ -92,7 +95,7 @@ struct FuzzCommand: ParsableCommand {
                                valueName: "file"))
     var coverage: String?
 
-    @Option(help: ArgumentHelp("How runs are chosen: guided (the default: a breadth-first sweep of the first depths, then coverage-guided runs that build on runs that reached new lines, and swarm runs) or uniform (every run a fresh random game).",
+    @Option(help: ArgumentHelp("How runs are chosen: guided (the default: steps chosen rare kinds first, coverage-guided runs that build on runs that reached new lines, swarm runs and a breadth-first sweep) or uniform (every step uniform among the legal calls).",
                                valueName: "guided|uniform"))
     var search: SearchStrategy = .guided
 

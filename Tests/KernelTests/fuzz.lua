@@ -81,3 +81,47 @@ assert(reply.plans[1] and reply.plans[1].plan, "a first plan is sent with its by
 local again = K.decode((API.fuzz(K.encode({ choices = 5, depth = 30, final = false }))))
 assert(same(again.trace, reply.trace))
 assert(again.plans[1].plan and again.plans[1].id ~= reply.plans[1].id)
+
+-- Rare kinds first: a call's kind is the place that emitted it. The kind
+-- offered once among many ("rare", on turns 3, 6, ...) is played the first
+-- time it is offered, and within a kind the calls played least come first.
+API.fuzzabort()
+API.definepack("g", "g", "g/pack.lua", [[ return { name = "g", setup = function(game) game.n = 0 end } ]])
+API.addaction("g", "pick", "g/actions/pick.lua", [[
+return {
+  params = { n = "integer" },
+  legal = function(game, emit)
+    for n = 1, 20 do emit{ n = n } end
+    if game.n % 3 == 2 then emit{ n = 0 } end
+  end,
+  apply = function(game, a) game.n = game.n + 1 end,
+}
+]])
+API.finishpack("g", "")
+local g0 = API.newgame("g", "1", K.encode({}))
+API.commit()
+local function picks(reply)
+  local out = {}
+  for _, step in ipairs(reply.steps) do
+    if step.op == "do" then out[#out + 1] = step.params.n end
+  end
+  return out
+end
+local rare = K.decode((API.fuzz(K.encode({ choices = 11, depth = 12, final = false, rare = true }))))
+local chosen = picks(rare)
+local first = nil
+for i, n in ipairs(chosen) do if n == 0 then first = first or i end end
+assert(first, "the rare kind was played")
+-- The run undoes and redoes now and then, so game.n is not the index; it
+-- was offered whenever game.n % 3 == 2 first held, and played then.
+local seen = {}
+for i = 1, first - 1 do
+  assert(not seen[chosen[i]], "calls of a kind are played least-played first")
+  seen[chosen[i]] = true
+end
+-- A rolled-back call takes its counts back: run again, it chooses the same steps.
+API.fuzzabort()
+assert(API.hash() == g0)
+local again = K.decode((API.fuzz(K.encode({ choices = 11, depth = 12, final = false, rare = true }))))
+assert(same(picks(again), chosen))
+API.fuzzabort()

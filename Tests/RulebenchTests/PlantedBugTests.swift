@@ -210,6 +210,26 @@ final class PlantedBugTests: XCTestCase {
         }
     }
 
+    /// An idle move that came before a needed one (Na3 before e3) cannot
+    /// be deleted with an idle move of the other side without handing the
+    /// steps between to the wrong side: the shrinker swaps it behind, then
+    /// deletes it with its neighbour, and mends the move that needed the
+    /// deleted one (a5-a4 without a5) with another legal move.
+    func testTheShrinkerReordersAnIdleMoveToDeleteIt() throws {
+        let (index, mutant) = try XCTUnwrap(try Self.mutants().enumerated().first { $0.element.name.hasPrefix("chess king taken") })
+        let pack = try mutatedPack(mutant, index: index)
+        let steps = try ["do move from=2 to=17", "do move from=54 to=38", "do move from=13 to=21", "do move from=49 to=33",
+                         "do move from=4 to=40", "do move from=33 to=25", "do move from=40 to=61", "undo 1"]
+            .map { try XCTUnwrap(Self.step($0)) }
+        let program = FuzzProgram(pack: pack.path, seed: 0, options: [:], steps: steps)
+        let executor = FuzzExecutor(configuration: Self.configuration, base: nil)
+        let finding = try XCTUnwrap(executor.execute(program, checkLegality: true).finding)
+        var shrinker = Shrinker(executor: executor)
+        let (shrunk, _) = shrinker.shrink(program, finding)
+        XCTAssertEqual(shrunk.steps.count, 6, "\(shrunk.steps.map(\.description))")
+        XCTAssertEqual(shrinker.status, .minimal)
+    }
+
     /// A step as `FuzzStep.description` prints it; nil when it is not one.
     static func step(_ text: String) -> FuzzStep? {
         let words = text.split(separator: " ").map(String.init)

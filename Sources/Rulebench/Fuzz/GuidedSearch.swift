@@ -3,19 +3,21 @@ import Foundation
 /// The guided search's choice of runs (`SearchStrategy.guided`).
 ///
 /// Uniform random games rarely take a line of play that only one move in
-/// forty starts, and they never know that they have not. The guided search
-/// keeps every run that reached line-to-line edges of the pack's Lua that no
-/// earlier run had (the kernel counts them while coverage is on), with the
-/// steps where it did (its frontier), and spends most runs building on
-/// those: each new frontier is probed once, soon (the kept run's first
-/// steps replayed up to it, then every legal action there tried, with its
-/// undo checked); other runs replay a kept run up to its frontier and go
-/// on at random, change one action's params there, or join the start of
-/// one kept run to the end of another. The
-/// rest are fresh games, some of them *swarm* runs that leave out a random
-/// subset of the action kinds (so that rare actions are not crowded out by
-/// common ones). Every choice comes from the session's seed, so a session
-/// runs the same way twice.
+/// forty starts, and they never know that they have not. Two things guide
+/// this search. Within a run, every step is chosen rare kinds first (the
+/// kernel's choice, `Kernel.RunRequest.favoursRareKinds`): a kind of move
+/// never played in the session is played as soon as the rules offer it.
+/// Between runs, it keeps every run that reached line-to-line edges of the
+/// pack's Lua that no earlier run had (the kernel counts them in the runs
+/// that collect coverage), with the steps where it did (its frontier), and
+/// builds on those: a probe replays a kept run up to a new frontier and
+/// tries every legal action there, with its undo checked; other runs
+/// replay a kept run up to its frontier and go on, change one action's
+/// params there, or join the start of one kept run to the end of another.
+/// Over half the runs are fresh games, some of them *swarm* runs that leave
+/// out a random subset of the action kinds (so that rare actions are not
+/// crowded out by common ones). Every choice comes from the session's
+/// seed, so a session runs the same way twice.
 struct GuidedSearch {
     /// A program kept for reaching new edges.
     struct Kept {
@@ -46,8 +48,8 @@ struct GuidedSearch {
 
     /// The kept programs, oldest first.
     private(set) var corpus: [Kept] = []
-    /// Probes not yet run: each new frontier is probed once, soon (the
-    /// legal move a new branch offers is tried before the game moves on).
+    /// Probes not yet run: each new frontier is probed once, by the next
+    /// probe runs (the legal moves a new branch offers are each tried there).
     private(set) var pending: [(program: FuzzProgram, cut: Int)] = []
     /// Pending probes at most; past it the oldest are dropped.
     let pendingCapacity = 64

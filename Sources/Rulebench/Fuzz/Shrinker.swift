@@ -105,6 +105,7 @@ struct Shrinker {
             // Split deletions cost the most candidates: tried only when
             // nothing cheaper helps any more.
             if !improved { improved = deletePairs() }
+            if !improved { improved = swapThenDeletePairs() }
             // A pass cut short by the budget may have missed a deletion, so
             // only a round that ran whole and found nothing is a fixpoint.
             if !improved && hasBudget {
@@ -260,6 +261,30 @@ struct Shrinker {
         return improved
     }
 
+    /// Pass 5: two `perform` steps an even distance apart (in a game where
+    /// sides alternate, two moves of one side) swapped, then two adjacent
+    /// steps deleted. Deletion alone cannot reorder: a side's idle move that
+    /// came before one it needs stays, since deleting it with an idle move
+    /// of the other side would hand every step between to the wrong side.
+    /// Swapped behind its needed move, it goes with the other side's idle
+    /// move next to it. Tried only when nothing else helps, within
+    /// `pairWindow`.
+    private mutating func swapThenDeletePairs() -> Bool {
+        for first in best.steps.indices {
+            for second in stride(from: first + 2, to: min(best.steps.count, first + pairWindow + 1), by: 2) {
+                guard hasBudget else { return false }
+                guard case .perform = best.steps[first], case .perform = best.steps[second] else { continue }
+                var swapped = best
+                swapped.steps.swapAt(first, second)
+                // The moved step with the step before it, or after it.
+                for start in [second - 1, second] where start + 2 <= swapped.steps.count {
+                    if attemptRepairing(deleting(start..<start + 2, from: swapped)) { return true }
+                }
+            }
+        }
+        return false
+    }
+
     /// Pass 3: each step replaced by simpler ones, the earliest step first.
     private mutating func simplifySteps() -> Bool {
         var improved = false
@@ -292,8 +317,9 @@ struct Shrinker {
         return false
     }
 
-    private func deleting(_ range: Range<Int>) -> FuzzProgram {
-        var candidate = best
+    /// `program` (the best so far when not given) without the steps in `range`.
+    private func deleting(_ range: Range<Int>, from program: FuzzProgram? = nil) -> FuzzProgram {
+        var candidate = program ?? best
         candidate.steps.removeSubrange(range)
         return candidate
     }

@@ -123,6 +123,28 @@ end
 local KINDPLAYS = {}   -- site -> calls of that kind chosen this session
 local CALLPLAYS = {}   -- site -> params hash -> times that call was chosen
 local TRACKED = 0      -- calls in CALLPLAYS (forgotten past 200,000)
+-- The counts the current fuzz call added, as (table, key) pairs: a call
+-- that runs again (see API.fuzzabort) must choose as it did the first time.
+local COUNTED = {}
+
+local function countplay(counts, key)
+  local n = counts[key] or 0
+  counts[key] = n + 1
+  COUNTED[#COUNTED + 1] = counts
+  COUNTED[#COUNTED + 1] = key
+  return n
+end
+
+-- Takes back the counts of a fuzz call that is rolled back.
+local function forgetplays()
+  for i = #COUNTED - 1, 1, -2 do
+    local counts, key = COUNTED[i], COUNTED[i + 1]
+    local n = counts[key] - 1
+    counts[key] = n > 0 and n or nil
+    if n == 0 and counts ~= KINDPLAYS then TRACKED = TRACKED - 1 end
+  end
+  COUNTED = {}
+end
 
 local function leastplayed(random, site, list)
   local plays = CALLPLAYS[site]
@@ -139,8 +161,7 @@ local function leastplayed(random, site, list)
   for i = 1, #list do
     if (plays[keys[i]] or 0) == least then
       if pick == 0 then
-        if least == 0 then TRACKED = TRACKED + 1 end
-        plays[keys[i]] = least + 1
+        if countplay(plays, keys[i]) == 0 then TRACKED = TRACKED + 1 end
         return list[i]
       end
       pick = pick - 1
@@ -166,7 +187,7 @@ local function kindsof(legal)
 end
 
 local function rarecall(random, legal)
-  if TRACKED > 200000 then CALLPLAYS, TRACKED = {}, 0 end
+  if TRACKED > 200000 then CALLPLAYS, TRACKED, COUNTED = {}, 0, {} end
   local kinds, calls = kindsof(legal)
   local new, total = {}, 0
   for i = 1, #kinds do
@@ -184,7 +205,7 @@ local function rarecall(random, legal)
       if r < 0 then site = kinds[i]; break end
     end
   end
-  KINDPLAYS[site] = (KINDPLAYS[site] or 0) + 1
+  countplay(KINDPLAYS, site)
   return leastplayed(random, site, calls[site])
 end
 
@@ -544,6 +565,7 @@ function API.fuzz(request)
   local legals = request.recordlegal and {} or nil
   local rare = request.rare or false
   K.emitsites(rare)
+  COUNTED = {}
   local result = { valid = true }
   local count = #program > (request.depth or 0) and #program or request.depth
   coveredges()   -- forget edges reached since the last run (setup, a probe's walk): not this run's
@@ -675,6 +697,7 @@ end
 function API.fuzzabort()
   rollbackto(STARTED)
   forgetnewplans()
+  forgetplays()
 end
 function API.replayabort() rollbackto(REPLAYED) end
 
@@ -682,7 +705,10 @@ function API.replayabort() rollbackto(REPLAYED) end
 -- the middle): back to the state it started from.
 function K.onabort()
   K.emitsites(false)
-  if RUN then forgetnewplans() end
+  if RUN then
+    forgetnewplans()
+    forgetplays()
+  end
   local start = RUN and RUN.mark or REPLAYING
   if start then backto(start) end
 end
