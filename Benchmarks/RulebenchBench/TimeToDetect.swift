@@ -126,7 +126,8 @@ enum TimeToDetect {
                 let sessions = seeds.map { session(mutant, pack: pack, seed: $0, search: search, cap: cap) }
                 // Progress on standard error, a line per mutant and strategy: a full table takes minutes.
                 let times = sessions.map { $0.seconds.map(format) ?? "-" }.joined(separator: " ")
-                FileHandle.standardError.write(Data("detect: \(mutant.shortName), \(search): \(times) s\n".utf8))
+                let steps = sessions.map { $0.steps.map(String.init) ?? "-" }.joined(separator: " ")
+                FileHandle.standardError.write(Data("detect: \(mutant.shortName), \(search): \(times) s; steps \(steps)\n".utf8))
                 let summary = Summary(sessions)
                 summaries[search] = summary
                 print(row(mutant, search, summary, cap: cap))
