@@ -17,7 +17,8 @@ extension Kernel {
         var exclude: [String] = []
         /// Chosen steps favour the kinds of move played least so far in
         /// the session (see `Kernel/fuzz.lua`, "rare kinds first"): the
-        /// guided search's runs. Needs coverage on.
+        /// guided search's runs. Works with coverage off (kinds come from
+        /// the Lua stack, not the line hook).
         var favoursRareKinds = false
         /// Count lines and edges of rule code in this run (nil: as the game
         /// was configured). The guided search covers only the runs whose

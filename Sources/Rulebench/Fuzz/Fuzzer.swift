@@ -265,7 +265,7 @@ public struct Fuzzer {
             search = GuidedSearch(seed: searchSeed, actions: actions, depth: options.depth, coversEveryRun: options.coverage)
             sweepDue = options.shard.index == 1   // one sweep per session: the first shard's
         }
-        while index != Int.max, options.runLimit.map({ index < $0 }) ?? true {
+        while options.runLimit.map({ index < $0 }) ?? true {
             defer { index += 1 }
             guard owns(run: index) else { continue }
             if shouldStop() { break }

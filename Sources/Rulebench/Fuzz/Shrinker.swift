@@ -9,9 +9,10 @@ import Foundation
 /// Each round runs, in order:
 /// 1. delete chunks of steps: halves, quarters, ... down to 8 steps, then
 ///    every chunk of 8, 7, ... 1 steps at every position. A deletion that
-///    makes a later `perform` illegal (a rook went a1-b1 and comes back) is
-///    repaired by deleting that step too, so a move and the move that
-///    depends on it go together;
+///    makes a later `perform` illegal is repaired: that step is mended
+///    (another legal call of its action there: the other side's move, once
+///    a turn is gone), or else deleted too (a rook went a1-b1 and comes
+///    back: the two go together);
 /// 2. simplify steps in place, the earliest first: `undo turn` becomes
 ///    `undo N` (N the steps it undid), counts get smaller, an attempt
 ///    becomes a perform when legal, and a perform becomes a simpler call
@@ -20,7 +21,10 @@ import Foundation
 ///    steps stay legal and the finding stay;
 /// 4. only when none of these helped: delete two separate steps, or two
 ///    separate pairs, at once (a move and the move that undoes it further
-///    on; a move for each side), the pass that costs the most candidates.
+///    on; a move for each side), the pass that costs the most candidates;
+/// 5. only when that did not help either: swap two moves of one side, then
+///    delete the moved one with a neighbour (an idle move before a needed
+///    one cannot otherwise go).
 ///
 /// Each candidate runs from scratch in a restarted game, inside the kernel
 /// (one crossing), with every `perform` checked against `legal`: the result
