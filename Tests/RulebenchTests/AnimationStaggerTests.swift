@@ -20,14 +20,7 @@ final class AnimationStaggerTests: XCTestCase {
 
     /// A pack in a temporary folder with the given action files.
     private func temporaryPack(_ actions: [String: String], manifest: String = "return { name = 'tmp', setup = function(game) game.n = 0 end }") throws -> URL {
-        let pack = FileManager.default.temporaryDirectory.appendingPathComponent("rulebench-stagger-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: pack.appendingPathComponent("actions"), withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: pack) }
-        try manifest.write(to: pack.appendingPathComponent("pack.lua"), atomically: true, encoding: .utf8)
-        for (name, source) in actions {
-            try source.write(to: pack.appendingPathComponent("actions/\(name).lua"), atomically: true, encoding: .utf8)
-        }
-        return pack
+        try temporaryPack(actions, manifest: manifest, prefix: "stagger")
     }
 
     // MARK: Stagger and delays through the engine

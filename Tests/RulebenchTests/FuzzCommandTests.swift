@@ -63,18 +63,14 @@ final class FuzzCommandTests: XCTestCase {
     /// run's end rewinds the history. The reproduction undoes what is still
     /// done, so `rulebench run` fails on it too.
     func testAFindingOfTheEndOfRunRewindIsReproducedWithTheUndo() throws {
-        let pack = scratch.appendingPathComponent("forgetful")
-        try FileManager.default.createDirectory(at: pack.appendingPathComponent("actions"), withIntermediateDirectories: true)
-        try "return { name = \"forgetful\", setup = function(game) game.count = 0 end }\n"
-            .write(to: pack.appendingPathComponent("pack.lua"), atomically: true, encoding: .utf8)
-        try """
-        return {
-          legal = function(game, emit) emit{} end,
-          apply = function(game) game.count = game.count + 1 end,
-          undo = function(game) end,
-        }
+        let pack = try temporaryPack(["bump": """
+            return {
+              legal = function(game, emit) emit{} end,
+              apply = function(game) game.count = game.count + 1 end,
+              undo = function(game) end,
+            }
 
-        """.write(to: pack.appendingPathComponent("actions/bump.lua"), atomically: true, encoding: .utf8)
+            """], manifest: "return { name = \"forgetful\", setup = function(game) game.count = 0 end }\n", prefix: "forgetful")
         let out = scratch.appendingPathComponent("out")
         let result = try RulebenchCommand.run(["fuzz", pack.path, "--search", "uniform", "--runs", "5", "--depth", "1",
                                               "--out", out.path, "--corpus", scratch.appendingPathComponent("corpus").path], in: scratch)

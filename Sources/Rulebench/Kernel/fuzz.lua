@@ -210,8 +210,9 @@ local function rarecall(random, legal)
 end
 
 -- The next step of a random game, or nil when the game is over and
--- nothing can be undone. Mostly a legal action; sometimes an undo or redo
--- of one to three steps, an undo to the last checkpoint, or an attempt.
+-- nothing can be undone. Mostly a legal action (uniform among them, or
+-- rare kinds first with `rare`); sometimes an undo or redo of one to three
+-- steps, an undo to the last checkpoint, or an attempt.
 local function choose(random, legal, cursor, count, rare)
   local canundo, canredo = cursor > 0, cursor < count
   local roll = random:below(100)
