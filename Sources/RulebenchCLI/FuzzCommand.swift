@@ -20,8 +20,8 @@ struct FuzzCommand: ParsableCommand {
             it is offered, other kinds the less often the more they were played, and within a kind the call \
             played least so far. It keeps each run that reached lines of the pack's Lua no earlier run reached, \
             and builds on those: it walks every line one or two moves deep from where a kept run reached \
-            something new, goes on from there, changes one action's params, or joins two kept runs; some runs \
-            leave out a few action kinds (swarm); after 5,000 steps it walks every line of play up to three \
+            something new, goes on from there, changes one action's params, or joins two kept runs; many runs \
+            leave out a random half of the kinds played so far (swarm); after 5,000 steps it walks every line of play up to three \
             moves deep from the start. uniform plays fresh random games, each step uniform among the legal \
             calls. --coverage FILE writes the lines reached as LCOV, with per-action counts and the lines \
             never reached.

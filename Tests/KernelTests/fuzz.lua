@@ -125,3 +125,28 @@ assert(API.hash() == g0)
 local again = K.decode((API.fuzz(K.encode({ choices = 11, depth = 12, final = false, rare = true }))))
 assert(same(picks(again), chosen))
 API.fuzzabort()
+
+-- Swarm runs leave out kinds played before, each with even odds: some
+-- runs never play the rare kind though it is offered, others play only
+-- it whenever it is there; a kind left out is still played when nothing
+-- else is offered, so every run goes on. A run kept (not rolled back)
+-- leaves its kinds played: both are known to the runs after it.
+K.decode((API.fuzz(K.encode({ choices = 11, depth = 12, final = true, rare = true }))))
+API.newgame("g", "1", K.encode({}))
+API.commit()
+local without, only = 0, 0
+for choices = 1, 24 do
+  local request = K.encode({ choices = choices, depth = 12, final = false, rare = true, leaveout = true })
+  local run = K.decode((API.fuzz(request)))
+  local zeros, others = 0, 0
+  for _, n in ipairs(picks(run)) do
+    if n == 0 then zeros = zeros + 1 else others = others + 1 end
+  end
+  assert(zeros + others >= 4, "a run with kinds left out goes on")
+  if zeros == 0 then without = without + 1 end
+  if zeros >= 2 then only = only + 1 end
+  API.fuzzabort()
+  assert(same(picks(K.decode((API.fuzz(request)))), picks(run)), "the kinds left out come from the run's seed")
+  API.fuzzabort()
+end
+assert(without > 0 and only > 0, without .. " runs without the rare kind, " .. only .. " with it twice")

@@ -194,19 +194,20 @@ final class PlantedBugTests: XCTestCase {
 
     /// The guided search plays a rare kind of move as soon as it is offered
     /// (`Kernel/fuzz.lua`, rare kinds first), so the chess rare paths are
-    /// found within 20 runs of session seed 1, where uniform search needs a
-    /// median of 3,561 to 30,973 steps (BENCHMARKS.md, "Time to detect").
+    /// found within 40 runs of session seed 1 (at most 4,000 steps), where
+    /// uniform search needs a median of 3,561 to 30,973 steps (BENCHMARKS.md,
+    /// "Time to detect").
     func testTheGuidedSearchFindsTheChessRarePathsInFewRuns() throws {
         let rare = try Self.mutants().enumerated().filter { $0.element.rare != nil && $0.element.pack.hasSuffix("chess") }
         XCTAssertEqual(rare.count, 3)
         for (index, mutant) in rare {
             let pack = try mutatedPack(mutant, index: index)
             var budget = Budget()
-            (budget.runs, budget.depth, budget.keepGoing, budget.search) = (20, 100, false, .guided)
+            (budget.runs, budget.depth, budget.keepGoing, budget.search) = (40, 100, false, .guided)
             let reports = fuzz(pack.path, budget)
-            let report = try XCTUnwrap(reports.first, "\(mutant.name): not found in 20 guided runs")
+            let report = try XCTUnwrap(reports.first, "\(mutant.name): not found in 40 guided runs")
             XCTAssertEqual(report.finding.property, mutant.property, "\(mutant.name)")
-            XCTAssertLessThanOrEqual(report.stepsToDetection, 2_000, "\(mutant.name)")
+            XCTAssertLessThanOrEqual(report.stepsToDetection, 4_000, "\(mutant.name)")
         }
     }
 

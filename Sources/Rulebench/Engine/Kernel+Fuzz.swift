@@ -13,13 +13,15 @@ extension Kernel {
         /// The program's step at this index becomes a random legal call of
         /// this action (the guided search's "same action, other params").
         var otherCall: (index: Int, action: String)?
-        /// Actions chosen steps leave out (the guided search's swarm runs).
-        var exclude: [String] = []
         /// Chosen steps favour the kinds of move played least so far in
         /// the session (see `Kernel/fuzz.lua`, "rare kinds first"): the
         /// guided search's runs. Works with coverage off (kinds come from
         /// the Lua stack, not the line hook).
         var favoursRareKinds = false
+        /// With `favoursRareKinds`: each kind played earlier in the session
+        /// is left out of this run with even odds, unless nothing else is
+        /// legal (the guided search's swarm runs; see `Kernel/fuzz.lua`).
+        var leavesOutKinds = false
         /// Count lines and edges of rule code in this run (nil: as the game
         /// was configured). The guided search covers only the runs whose
         /// edges it uses: the line hook costs 1.6x-2.5x a step.
@@ -110,8 +112,8 @@ extension Kernel {
             }
             fields["program"] = .list(steps)
         }
-        if !request.exclude.isEmpty { fields["exclude"] = .list(request.exclude.map { .string($0) }) }
         if request.favoursRareKinds { fields["rare"] = .bool(true) }
+        if request.leavesOutKinds { fields["leaveout"] = .bool(true) }
         if let on = request.collectsCoverage { try engine("coverage", [on ? coverageMode : "0"]) }
         let reply = try user("fuzz", [Wire.encode(fields)])
         let raw = Array(reply.dropFirst())

@@ -261,8 +261,8 @@ public struct Fuzzer {
         var index = 0
         var search: GuidedSearch?
         var sweepDue = false
-        if options.search == .guided, let actions = actionNames() {
-            search = GuidedSearch(seed: searchSeed, actions: actions, depth: options.depth, coversEveryRun: options.coverage)
+        if options.search == .guided, packSetsUp() {
+            search = GuidedSearch(seed: searchSeed, depth: options.depth, coversEveryRun: options.coverage)
             sweepDue = options.shard.index == 1   // one sweep per session: the first shard's
         }
         while options.runLimit.map({ index < $0 }) ?? true {
@@ -329,11 +329,11 @@ public struct Fuzzer {
         return (reports, state)
     }
 
-    /// The pack's action names (from a game of the session's main executor), or nil
-    /// when no game could be made (the first run then reports why).
-    private func actionNames() -> [String]? {
+    /// Whether a game of the pack can be made (in the session's main
+    /// executor); when not, the first run reports why.
+    private func packSetsUp() -> Bool {
         let start = FuzzProgram(pack: options.pack, seed: runSeeds(0).game, options: options.setupOptions)
-        return (try? executor.newGame(start)).map { Array($0.pack.actions.keys) }
+        return (try? executor.newGame(start)) != nil
     }
 
     /// Steps the guided search's runs take before its sweep: bugs that
@@ -550,7 +550,7 @@ public enum SearchStrategy: String, Sendable, CaseIterable {
     /// Each step chosen rare kinds first (a kind of move never played is
     /// played when offered), and runs guided by coverage of the pack's Lua:
     /// mutations of kept programs that reached new line-to-line edges,
-    /// swarm runs that leave out some action kinds, and a breadth-first
+    /// swarm runs that leave out some of the kinds played so far, and a breadth-first
     /// sweep of the first depths once 5,000 steps are taken.
     case guided
 }

@@ -186,9 +186,41 @@ local function kindsof(legal)
   return kinds, calls
 end
 
+-- Kinds a swarm run leaves out (site -> true; nil: none), drawn at the
+-- start of the run among the kinds played before it (see leaveout).
+local LEFTOUT
+
+-- The offered kinds less those left out, unless that leaves none: a game
+-- whose only legal moves are left out goes on with them.
+local function keptkinds(kinds)
+  if not LEFTOUT then return kinds end
+  local kept = {}
+  for i = 1, #kinds do
+    if not LEFTOUT[kinds[i]] then kept[#kept + 1] = kinds[i] end
+  end
+  return #kept > 0 and kept or kinds
+end
+
+-- A swarm of kinds: each kind played so far is left out of this run with
+-- even odds. Leaving out whole actions cannot keep a resource for later:
+-- a flight never played with a passenger is played as soon as the
+-- jetpack is drawn, alone, and the card is gone. Leaving out the kind
+-- "fly alone" keeps the card until a passenger stands by, when the new
+-- kind "fly with a passenger" is offered and played.
+local function leaveout(random)
+  local known = {}
+  for site in pairs(KINDPLAYS) do known[#known + 1] = site end
+  table.sort(known)
+  LEFTOUT = {}
+  for i = 1, #known do
+    if random:below(2) == 0 then LEFTOUT[known[i]] = true end
+  end
+end
+
 local function rarecall(random, legal)
   if TRACKED > 200000 then CALLPLAYS, TRACKED, COUNTED = {}, 0, {} end
   local kinds, calls = kindsof(legal)
+  kinds = keptkinds(kinds)
   local new, total = {}, 0
   for i = 1, #kinds do
     local plays = KINDPLAYS[kinds[i]]
@@ -513,16 +545,6 @@ local function rewind()
   return nil
 end
 
--- The legal calls of actions not in `exclude` (a set of names; nil: all).
-local function allowed(legal, exclude)
-  if not exclude then return legal end
-  local out = {}
-  for i = 1, #legal do
-    if not exclude[legal[i].name] then out[#out + 1] = legal[i] end
-  end
-  return out
-end
-
 -- A random legal call of action `name` ({ op = "any", name }: the guided
 -- search's "the same action, other params"), or nil when it has none.
 local function anycall(random, legal, name)
@@ -535,12 +557,13 @@ local function anycall(random, legal, name)
   return { op = "do", name = call.name, params = call.params }
 end
 
--- fuzz(request): request (encoded) is { program, choices, depth, exclude,
--- checklegal, recordlegal, final, listlegal }. The steps of `program` (if any) are
--- played first; an { op = "any", name } step becomes a random legal call
--- of that action. Then, up to `depth` steps in all, steps are chosen from
--- the generator seeded with `choices`, among the actions not in `exclude`
--- (a list of names: the search's swarm runs). Returns the encoded result
+-- fuzz(request): request (encoded) is { program, choices, depth, rare,
+-- leaveout, checklegal, recordlegal, final, listlegal }. The steps of
+-- `program` (if any) are played first; an { op = "any", name } step becomes
+-- a random legal call of that action. Then, up to `depth` steps in all,
+-- steps are chosen from the generator seeded with `choices`: uniformly, or
+-- rare kinds first with `rare` (less the kinds left out with `leaveout`:
+-- the search's swarm runs). Returns the encoded result
 -- and, after it, raw byte strings that the result refers to by index
 -- (subaction trees and plans, kept exact). `steps` in the result is the
 -- program as played, every step concrete, when anything was chosen.
@@ -558,14 +581,11 @@ function API.fuzz(request)
   local program, steps = request.program or {}, {}
   local chosen = request.program == nil
   local random = newrandom(request.choices or 0)
-  local exclude
-  if request.exclude then
-    exclude = {}
-    for _, name in ipairs(request.exclude) do exclude[name] = true end
-  end
   local legals = request.recordlegal and {} or nil
   local rare = request.rare or false
   K.emitsites(rare)
+  LEFTOUT = nil
+  if rare and request.leaveout then leaveout(random) end
   COUNTED = {}
   local result = { valid = true }
   local count = #program > (request.depth or 0) and #program or request.depth
@@ -593,7 +613,7 @@ function API.fuzz(request)
     else
       local legal, found = legalnow()
       if not legal then result.finding = found; found.step = index; break end
-      step = choose(random, allowed(legal, exclude), h.cursor, #h.entries, rare)
+      step = choose(random, legal, h.cursor, #h.entries, rare)
       if not step then break end
       chosen = true
     end
