@@ -73,12 +73,10 @@ enum TimeToDetect {
         options.runs = nil
         options.keepGoing = false
         options.configuration.printHandler = { _ in }
-        let start = Fuzzer.monotonicClock()
         let reports = Fuzzer(options: options).run().reports
-        let elapsed = Fuzzer.monotonicClock() - start
         guard let report = reports.first else { return Session() }
         let property = "\(report.finding.property)"
-        return Session(seconds: max(0, elapsed - report.shrinkSeconds), steps: report.stepsToDetection,
+        return Session(seconds: report.secondsToDetection, steps: report.stepsToDetection,
                        shrunk: report.shrunk.steps.count, otherProperty: property == mutant.expected ? nil : property)
     }
 

@@ -29,7 +29,9 @@ struct FuzzCommand: ParsableCommand {
             Budget: with --time, runs go on until the time is spent, or until --runs when it is given too. \
             Without --time, \(Fuzzer.Options.defaultRuns) runs unless --runs says otherwise. The session stops \
             at the first finding; --keep-going goes on and reports each distinct bug once (the same property, \
-            blamed action and Lua file:line is the same bug).
+            blamed action and Lua file:line is the same bug). With --time, the session first spends up to half \
+            of it (at most \(Int(Fuzzer.refinementSeconds)) s) on short runs that look for other instances of the \
+            bug, and reports the shortest reproduction.
 
             A finding is shrunk (chunks of steps deleted with the steps that depend on them, `undo turn` made \
             `undo N`, counts, params and the game seed made smaller, until no single step can be removed) and \
@@ -259,6 +261,7 @@ struct FuzzCommand: ParsableCommand {
     private func describe(_ report: Fuzzer.Report, file: URL?, fuzzer: Fuzzer) {
         print("FINDING: \(report.finding)")
         print("  shrunk from \(report.original.steps.count) to \(report.shrunk.steps.count) steps in \(String(format: "%.2f", report.shrinkSeconds)) s (\(report.shrinkAttempts) candidates)"
+              + (report.instancesShrunk > 1 ? "; the shortest of \(report.instancesShrunk) instances of the bug" : "")
               + shrinkNote(report.shrinkStatus))
         for step in report.shrunk.steps { print("    \(step)") }
         if let file { print("  reproduce: rulebench run \(file.path)") }

@@ -231,6 +231,53 @@ final class PlantedBugTests: XCTestCase {
         XCTAssertEqual(shrinker.status, .minimal)
     }
 
+    /// White's idle Na3 is paid for by black's pawn walk d5-d4-d3-dxc2:
+    /// deleting Na3 with d5 breaks d4, mending d4 breaks d3, and so on.
+    /// Pass 6 mends each broken step in turn and reaches the 10-step
+    /// minimum; without it the shrinker stops at 12.
+    func testTheShrinkerMendsAWalkThatADeletionBroke() throws {
+        let (index, mutant) = try XCTUnwrap(try Self.mutants().enumerated().first { $0.element.name.hasPrefix("chess promotion") })
+        let pack = try mutatedPack(mutant, index: index)
+        let steps = try ["do move from=15 to=31", "do move from=54 to=46", "do move from=2 to=17", "do move from=51 to=35",
+                         "do move from=31 to=39", "do move from=35 to=27", "do move from=39 to=46", "do move from=27 to=19",
+                         "do move from=46 to=53", "do move from=19 to=10", "do move from=53 to=60", "undo 1"]
+            .map { try XCTUnwrap(Self.step($0)) }
+        let program = FuzzProgram(pack: pack.path, seed: 0, options: [:], steps: steps)
+        let executor = FuzzExecutor(configuration: Self.configuration, base: nil)
+        let finding = try XCTUnwrap(executor.execute(program, checkLegality: true).finding)
+        var shrinker = Shrinker(executor: executor)
+        let (shrunk, _) = shrinker.shrink(program, finding)
+        XCTAssertEqual(shrunk.steps.count, 10, "\(shrunk.steps.map(\.description))")
+        XCTAssertEqual(shrinker.status, .minimal)
+    }
+
+    /// A timed session that stops at its first finding looks for other
+    /// instances of the bug and reports the shortest reproduction: the
+    /// first black king capture it finds shrinks to a long route, a later
+    /// instance to a shorter line (7 steps, then 6). A clock that moves
+    /// 0.05 s a reading makes the session's time the same in every run (the
+    /// shrinker's own limit is in real seconds, far more than it needs here).
+    func testATimedSessionReportsTheShortestInstanceOfItsBug() throws {
+        let (index, mutant) = try XCTUnwrap(try Self.mutants().enumerated().first { $0.element.name.hasPrefix("chess king taken") })
+        let pack = try mutatedPack(mutant, index: index)
+        var options = Fuzzer.Options(pack: pack.path)
+        options.seed = 1
+        options.configuration = Self.configuration
+        let first = try XCTUnwrap(Fuzzer(options: options).run().reports.first, "found without a time limit")
+        XCTAssertEqual(first.instancesShrunk, 1, "no time limit: only the first instance is shrunk")
+
+        options.timeLimit = 1_000
+        var now = 0.0
+        let clock: Fuzzer.Clock = { now += 0.05; return now }
+        let reports = Fuzzer(options: options).run(clock: clock).reports
+        let report = try XCTUnwrap(reports.first)
+        XCTAssertGreaterThan(report.instancesShrunk, 1)
+        XCTAssertLessThan(report.shrunk.steps.count, first.shrunk.steps.count, "\(report.shrunk.steps.map(\.description))")
+        XCTAssertLessThanOrEqual(report.shrunk.steps.count, mutant.maxShrunkSteps)
+        XCTAssertEqual(report.key, first.key, "the same bug")
+        XCTAssertEqual(report.stepsToDetection, first.stepsToDetection, "detected by the same first run")
+    }
+
     /// A step as `FuzzStep.description` prints it; nil when it is not one.
     static func step(_ text: String) -> FuzzStep? {
         let words = text.split(separator: " ").map(String.init)

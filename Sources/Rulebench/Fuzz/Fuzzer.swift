@@ -82,9 +82,14 @@ public struct Fuzzer {
         public var shrinkStatus = ShrinkStatus.notShrunk
         /// Steps the fuzzer took (in this session) before this finding.
         public var stepsToDetection: Int
+        /// Seconds into the session when the finding's run ended (before any shrinking).
+        public var secondsToDetection = 0.0
         /// The index of the run that found it (0-based, counted over all
         /// shards); nil when the guided search's sweep or a corpus replay did.
         public var run: Int? = nil
+        /// How many instances of the bug were shrunk, this one the shortest
+        /// (see `Fuzzer.refinementSeconds`); 1 when only the first was.
+        public var instancesShrunk = 1
 
         /// Which bug this is, for deduplication.
         public var key: FindingKey { FindingKey(finding) }
@@ -275,7 +280,10 @@ public struct Fuzzer {
                 if let (program, result, nodes) = sweep(seed: runSeeds(0).game), let finding = result.finding {
                     state.steps += nodes
                     if seen.insert(FindingKey(finding)).inserted {
-                        keep(shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop))
+                        let detectedAt = clock() - start
+                        var report = shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop)
+                        report.secondsToDetection = detectedAt
+                        keep(report)
                         state.findings = reports.count
                         if !options.keepGoing { break }
                     } else {
@@ -308,15 +316,31 @@ public struct Fuzzer {
                 findings.append((nondeterministic, program, result))
             }
             if let finding = result.finding { findings.append((finding, program, result)) }
+            let detectedAt = clock() - start
             for (finding, program, result) in findings {
                 guard seen.insert(FindingKey(finding)).inserted else { state.duplicates += 1; continue }
                 if finding.property == .deterministic {
                     // Not a property of one program: there is nothing to shrink.
                     keep(Report(finding: finding, original: program, shrunk: program, outcomes: result.outcomes,
-                                shrinkSeconds: 0, shrinkAttempts: 0, stepsToDetection: state.steps, run: index))
+                                shrinkSeconds: 0, shrinkAttempts: 0, stepsToDetection: state.steps,
+                                secondsToDetection: detectedAt, run: index))
                 } else {
-                    var report = shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop)
-                    report.run = index
+                    var report: Report
+                    if !options.keepGoing, let limit = options.timeLimit {
+                        // A third of the time left for this instance, then
+                        // other instances (see `shortestInstance`).
+                        report = shrink(program, finding, stepsToDetection: state.steps,
+                                        timeLimit: max(2, (start + limit - clock()) / 3), shouldStop: shouldStop)
+                        report.run = index
+                        let end = min(start + limit, clock() + min(limit / 2, Fuzzer.refinementSeconds))
+                        report = shortestInstance(of: report, until: end, clock: clock, firstRun: index + 1, state: &state,
+                                                  started: start, shouldStop: shouldStop, progress: progress, played: played)
+                        report = finishShrinking(report, shouldStop: shouldStop)
+                    } else {
+                        report = shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop)
+                        report.run = index
+                    }
+                    report.secondsToDetection = detectedAt
                     keep(report)
                 }
             }
@@ -407,11 +431,84 @@ public struct Fuzzer {
         return nil
     }
 
+    /// The most seconds a timed session spends, after its first finding,
+    /// on other instances of the same bug (at most half of its time limit).
+    public static let refinementSeconds = 30.0
+    /// Instances in a row that shrink no shorter than the best, after which
+    /// the search for shorter ones ends (an easy bug is found every run).
+    static let idleInstances = 4
+
+    /// The first finding's shortest reproduction. A shrinker only deletes
+    /// and simplifies steps of the line the fuzzer happened to play: a king
+    /// reached by a long route shrinks to that route, and no edit of it
+    /// leads to the shortest line. So a timed session that stops at its
+    /// first finding spends some of the time left (until `end`) on fresh
+    /// runs at most twice as long as the best reproduction so far, chosen
+    /// as the session chooses steps; each instance of the same bug they
+    /// find is shrunk too, and the shortest reproduction is reported, as
+    /// Hypothesis keeps the smallest example of each failure it sees. It
+    /// ends early after `idleInstances` instances in a row that were no shorter.
+    private func shortestInstance(of first: Report, until end: Double, clock: Clock, firstRun: Int, state: inout Progress,
+                                  started: Double, shouldStop: () -> Bool, progress: (Progress) -> Void,
+                                  played: (PlayedRun) -> Void) -> Report {
+        var best = first
+        var index = firstRun
+        var idle = 0   // instances shrunk since the best last got shorter
+        while clock() < end, best.shrunk.steps.count > 1, idle < Fuzzer.idleInstances, !shouldStop(),
+              options.runLimit.map({ index < $0 }) ?? true {
+            defer { index += 1 }
+            guard owns(run: index) else { continue }
+            let seeds = runSeeds(index)
+            let start = FuzzProgram(pack: options.pack, seed: seeds.game, options: options.setupOptions)
+            let depth = min(options.depth, max(4, 2 * best.shrunk.steps.count))
+            var request = Kernel.RunRequest(program: nil, choices: seeds.choices, depth: depth, rewindAtEnd: true)
+            request.favoursRareKinds = options.search == .guided
+            request.leavesOutKinds = request.favoursRareKinds && index % 2 == 1
+            request.collectsCoverage = options.coverage
+            let (program, result) = executor.play(start, request)
+            state.runs += 1
+            state.steps += program.steps.count
+            played(PlayedRun(index: index, program: program))
+            if let finding = result.finding, first.key.admits(finding) {
+                state.duplicates += 1
+                var instance = shrink(program, finding, stepsToDetection: first.stepsToDetection,
+                                      timeLimit: end - clock(), shouldStop: shouldStop)
+                instance.run = index
+                let shrunkSoFar = best.instancesShrunk + 1
+                idle += 1
+                if instance.key == first.key && instance.shrunk.steps.count < best.shrunk.steps.count {
+                    best = instance
+                    idle = 0
+                }
+                best.instancesShrunk = shrunkSoFar
+            }
+            state.elapsed = clock() - started
+            progress(state)
+        }
+        return best
+    }
+
+    /// Shrinks a report's reproduction further when a time limit cut its
+    /// shrinking short, with what is left of the candidate budget.
+    private func finishShrinking(_ report: Report, shouldStop: () -> Bool) -> Report {
+        let left = options.shrinkBudget - report.shrinkAttempts
+        guard report.shrinkStatus == .budgetSpent, left > 0, !shouldStop() else { return report }
+        var finished = shrink(report.shrunk, report.finding, stepsToDetection: report.stepsToDetection,
+                              budget: left, shouldStop: shouldStop)
+        finished.original = report.original
+        finished.run = report.run
+        finished.instancesShrunk = report.instancesShrunk
+        finished.shrinkSeconds += report.shrinkSeconds
+        finished.shrinkAttempts += report.shrinkAttempts
+        return finished
+    }
+
     /// Shrinks a failing program and times it.
     func shrink(_ program: FuzzProgram, _ finding: FuzzFinding, stepsToDetection: Int,
-                shouldStop: () -> Bool = { false }) -> Report {
+                budget: Int? = nil, timeLimit: Double? = nil, shouldStop: () -> Bool = { false }) -> Report {
         let start = Fuzzer.monotonicClock()
-        var shrinker = Shrinker(executor: executor, budget: options.shrinkBudget)
+        var shrinker = Shrinker(executor: executor, budget: budget ?? options.shrinkBudget)
+        if let timeLimit { shrinker.timeLimit = max(0, timeLimit) }
         let (small, smallFinding) = shrinker.shrink(program, finding, shouldStop: shouldStop)
         let final = reportingExecutor.execute(small, checkLegality: false, finalChecks: false)
         let reported = final.finding.flatMap { $0.property == smallFinding.property ? $0 : nil } ?? smallFinding

@@ -24,7 +24,9 @@ import Foundation
 ///    on; a move for each side), the pass that costs the most candidates;
 /// 5. only when that did not help either: swap two moves of one side, then
 ///    delete the moved one with a neighbour (an idle move before a needed
-///    one cannot otherwise go).
+///    one cannot otherwise go);
+/// 6. only when nothing else helps: delete chunks of 4 to 1 steps again,
+///    now letting each mending break a later step and mend it in turn.
 ///
 /// Each candidate runs from scratch in a restarted game, inside the kernel
 /// (one crossing), with every `perform` checked against `legal`: the result
@@ -110,6 +112,7 @@ struct Shrinker {
             // nothing cheaper helps any more.
             if !improved { improved = deletePairs() }
             if !improved { improved = swapThenDeletePairs() }
+            if !improved { improved = deleteChunksMendingInTurn() }
             // A pass cut short by the budget may have missed a deletion, so
             // only a round that ran whole and found nothing is a fixpoint.
             if !improved && hasBudget {
@@ -181,14 +184,16 @@ struct Shrinker {
     /// there (the other player's move, once a turn is gone), then deletes
     /// it and tries again (a few times), so that steps that depend on the
     /// deleted ones go with them or are mended.
-    private mutating func attemptRepairing(_ candidate: FuzzProgram, repairs: Int = 3) -> Bool {
+    /// With `cascade`, a mending that breaks a later step mends it in turn
+    /// (see `attemptMending`).
+    private mutating func attemptRepairing(_ candidate: FuzzProgram, repairs: Int = 3, cascade: Int = 0) -> Bool {
         var candidate = candidate
         for _ in 0...repairs {
             guard hasBudget, Shrinker.isSimpler(candidate, than: best) else { return false }
             switch run(candidate, keep: true) {
             case .reproduces: return true
             case .illegal(let index) where index < candidate.steps.count:
-                if attemptMending(candidate, at: index) { return true }
+                if attemptMending(candidate, at: index, cascade: cascade) { return true }
                 candidate.steps.remove(at: index)
             default: return false
             }
@@ -196,25 +201,38 @@ struct Shrinker {
         return false
     }
 
-    /// The most legal calls tried in place of an illegal `perform`.
-    static let mendingsPerStep = 4
+    /// The most legal calls tried in place of an illegal `perform`: at the
+    /// step a deletion broke, and at each later step a mending broke.
+    static let mendingsPerStep = (first: 4, later: 2)
+    /// How many later steps a mending may break and mend in turn (pass 6).
+    static let mendingCascade = 3
 
     /// Tries `candidate` with its illegal `perform` at `index` replaced by
-    /// a legal call of the same action there, the simplest first.
-    private mutating func attemptMending(_ candidate: FuzzProgram, at index: Int) -> Bool {
+    /// a legal call of the same action there, the simplest first. A mending
+    /// may make a later step illegal (black's pawn walk d5-d4-d3 loses its
+    /// first move): that step is mended the same way, up to `cascade` times.
+    private mutating func attemptMending(_ candidate: FuzzProgram, at index: Int, cascade: Int,
+                                         first: Bool = true) -> Bool {
         guard case .perform(let call) = candidate.steps[index], hasBudget else { return false }
         var prefix = candidate
         prefix.steps = Array(candidate.steps[...index])
         attempts += 1
         let legal = executor.execute(prefix, checkLegality: false, recordLegal: true, finalChecks: false).legal
         guard legal.indices.contains(index) else { return false }
+        let fanOut = first ? Shrinker.mendingsPerStep.first : Shrinker.mendingsPerStep.later
         let mendings = legal[index].filter { $0.name == call.name }
             .sorted { Shrinker.complexity($0) < Shrinker.complexity($1) }
-            .prefix(Shrinker.mendingsPerStep)
+            .prefix(fanOut)
         for mending in mendings {
             var mended = candidate
             mended.steps[index] = .perform(mending)
-            if attempt(mended) { return true }
+            guard hasBudget, Shrinker.isSimpler(mended, than: best) else { continue }
+            switch run(mended, keep: true) {
+            case .reproduces: return true
+            case .illegal(let later) where later > index && later < mended.steps.count && cascade > 0:
+                if attemptMending(mended, at: later, cascade: cascade - 1, first: false) { return true }
+            default: continue
+            }
         }
         return false
     }
@@ -284,6 +302,21 @@ struct Shrinker {
                 for start in [second - 1, second] where start + 2 <= swapped.steps.count {
                     if attemptRepairing(deleting(start..<start + 2, from: swapped)) { return true }
                 }
+            }
+        }
+        return false
+    }
+
+    /// Pass 6: chunks of 4 down to 1 step deleted again, each mending
+    /// allowed to break and mend later steps (`mendingCascade`). An idle
+    /// move paid for by a walk of the other side (d5, d4, d3, dxc2 while
+    /// the needed moves are made) goes only when the whole walk is played
+    /// another way. The costliest pass: tried only when nothing else helps.
+    private mutating func deleteChunksMendingInTurn() -> Bool {
+        for size in stride(from: 4, through: 1, by: -1) {
+            for start in 0..<max(0, best.steps.count - size + 1) {
+                guard hasBudget else { return false }
+                if attemptRepairing(deleting(start..<start + size), repairs: 0, cascade: Shrinker.mendingCascade) { return true }
             }
         }
         return false

@@ -50,6 +50,8 @@ public enum FuzzReportFormat {
                 ("shrinkCandidates", .int(Int64(report.shrinkAttempts))),
                 ("shrink", .string(report.shrinkStatus.rawValue)),
                 ("stepsToDetection", .int(Int64(report.stepsToDetection))),
+                ("secondsToDetection", .double(report.secondsToDetection)),
+                ("instancesShrunk", .int(Int64(report.instancesShrunk))),
             ]
             if let file = written[report.shrunk] { members.append(("scenario", .string(file.path))) }
             // A corpus replay was not found by this session: it has no origin here.
