@@ -471,16 +471,20 @@ public struct Fuzzer {
             played(PlayedRun(index: index, program: program))
             if let finding = result.finding, first.key.admits(finding) {
                 state.duplicates += 1
-                var instance = shrink(program, finding, stepsToDetection: first.stepsToDetection,
-                                      timeLimit: end - clock(), shouldStop: shouldStop)
-                instance.run = index
-                let shrunkSoFar = best.instancesShrunk + 1
+                best.instancesShrunk += 1
                 idle += 1
+                // The cheap passes first: an instance that they leave more
+                // than 2 steps longer than the best is not worth the rest.
+                var instance = shrink(program, finding, stepsToDetection: first.stepsToDetection,
+                                      timeLimit: end - clock(), costlyPasses: false, shouldStop: shouldStop)
+                guard instance.key == first.key, instance.shrunk.steps.count <= best.shrunk.steps.count + 2 else { continue }
+                instance.run = index
+                instance.instancesShrunk = best.instancesShrunk
+                instance = finishShrinking(instance, timeLimit: max(1, end - clock()), shouldStop: shouldStop)
                 if instance.key == first.key && instance.shrunk.steps.count < best.shrunk.steps.count {
                     best = instance
                     idle = 0
                 }
-                best.instancesShrunk = shrunkSoFar
             }
             state.elapsed = clock() - started
             progress(state)
@@ -488,13 +492,14 @@ public struct Fuzzer {
         return best
     }
 
-    /// Shrinks a report's reproduction further when a time limit cut its
-    /// shrinking short, with what is left of the candidate budget.
-    private func finishShrinking(_ report: Report, shouldStop: () -> Bool) -> Report {
+    /// Shrinks a report's reproduction further when its shrinking was cut
+    /// short (by a time limit, or without the costly passes), with what is
+    /// left of the candidate budget, within `timeLimit` seconds when given.
+    private func finishShrinking(_ report: Report, timeLimit: Double? = nil, shouldStop: () -> Bool) -> Report {
         let left = options.shrinkBudget - report.shrinkAttempts
         guard report.shrinkStatus == .budgetSpent, left > 0, !shouldStop() else { return report }
         var finished = shrink(report.shrunk, report.finding, stepsToDetection: report.stepsToDetection,
-                              budget: left, shouldStop: shouldStop)
+                              budget: left, timeLimit: timeLimit, shouldStop: shouldStop)
         finished.original = report.original
         finished.run = report.run
         finished.instancesShrunk = report.instancesShrunk
@@ -505,9 +510,11 @@ public struct Fuzzer {
 
     /// Shrinks a failing program and times it.
     func shrink(_ program: FuzzProgram, _ finding: FuzzFinding, stepsToDetection: Int,
-                budget: Int? = nil, timeLimit: Double? = nil, shouldStop: () -> Bool = { false }) -> Report {
+                budget: Int? = nil, timeLimit: Double? = nil, costlyPasses: Bool = true,
+                shouldStop: () -> Bool = { false }) -> Report {
         let start = Fuzzer.monotonicClock()
         var shrinker = Shrinker(executor: executor, budget: budget ?? options.shrinkBudget)
+        shrinker.runsCostlyPasses = costlyPasses
         if let timeLimit { shrinker.timeLimit = max(0, timeLimit) }
         let (small, smallFinding) = shrinker.shrink(program, finding, shouldStop: shouldStop)
         let final = reportingExecutor.execute(small, checkLegality: false, finalChecks: false)

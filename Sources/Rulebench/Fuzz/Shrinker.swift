@@ -44,6 +44,10 @@ struct Shrinker {
     var timeLimit: Double
     /// How far apart (in steps) the two parts of a split deletion may be.
     var pairWindow = 8
+    /// Run passes 4-6 too. Without them a round that finds nothing ends
+    /// the shrinking as `.budgetSpent`: a quick look at how short a program
+    /// gets (the fuzzer's search for shorter instances of a bug).
+    var runsCostlyPasses = true
 
     /// Candidate programs run so far.
     private(set) var attempts = 0
@@ -110,6 +114,7 @@ struct Shrinker {
             improved = shrinkSeed() || improved
             // Split deletions cost the most candidates: tried only when
             // nothing cheaper helps any more.
+            if !improved && !runsCostlyPasses { break }
             if !improved { improved = deletePairs() }
             if !improved { improved = swapThenDeletePairs() }
             if !improved { improved = deleteChunksMendingInTurn() }
@@ -120,7 +125,7 @@ struct Shrinker {
                 return (best, bestFinding ?? finding)
             }
         }
-        status = stopRequested() ? .interrupted : .budgetSpent
+        status = stopRequested() ? .interrupted : .budgetSpent   // or the costly passes were left out
         return (best, bestFinding ?? finding)
     }
 
