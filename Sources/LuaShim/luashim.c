@@ -1177,9 +1177,13 @@ static RBLine *rb_count_line(RBCoverage *c, const char *source, int line) {
         char *name = strdup(source + 1);           /* without the '@' */
         if (name == NULL) return NULL;
         /* Edges are keyed by the file's name, not its address, so that a
-         * session's search makes the same choices in every process. */
+         * session's search makes the same choices in every process; only
+         * by the name after its last '/', so that they are the same
+         * wherever the pack is (chunks are named by their path from the
+         * working directory, and the edge flags collide by key). */
+        const char *base = strrchr(name, '/');
         uint64_t h = 14695981039346656037ULL;
-        for (const char *p = name; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+        for (const char *p = base ? base + 1 : name; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
         c->lines[i].source = source;
         c->lines[i].name = name;
         c->lines[i].key = rb_mix(h + (uint64_t)line * 0x100000001b3ULL);
@@ -1286,13 +1290,17 @@ static int rb_coveredges(lua_State *L) {
  * generator without a line hook (coverage may be off): a pawn's en-passant
  * capture is emitted from another line than its other captures, or from
  * the same helper called from another line. The hash reads the file's
- * name, not its address, so it is the same in every process. */
+ * name, not its address, so it is the same in every process, and only
+ * the name after its last '/', so it is the same wherever the pack is
+ * (a chunk is named by its path from the working directory): a session
+ * is the same run from another folder. */
 static int rb_emitsite(lua_State *L) {
     uint64_t h = 14695981039346656037ULL;
     lua_Debug ar;
     for (int level = 2; level <= 3; level++) {
         if (!lua_getstack(L, level, &ar) || !lua_getinfo(L, "Sl", &ar)) break;
-        for (const char *p = ar.source; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+        const char *name = strrchr(ar.source, '/');
+        for (const char *p = name ? name + 1 : ar.source; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
         h = rb_mix(h ^ ((uint64_t)(uint32_t)ar.currentline << 32 | (uint32_t)ar.linedefined));
     }
     lua_pushinteger(L, (lua_Integer)(h >> 1));

@@ -128,6 +128,26 @@ final class GuidedSearchTests: XCTestCase {
         XCTAssertEqual(first.runs, 40)
     }
 
+    /// A call's kind names its file without the folders above it: the same
+    /// session plays the same runs wherever the pack lies (chunks are named
+    /// by their path from the working directory).
+    func testAGuidedSessionIsTheSameWhereverThePackIs() throws {
+        let source = EngineFixtures.repository.appendingPathComponent("Benchmarks/packs/chess")
+        var played: [[[FuzzStep]]] = []
+        for place in ["here", "somewhere-else"] {
+            let copy = try scratchFolder(place).appendingPathComponent(place == "here" ? "chess" : "my-chess")
+            try FileManager.default.copyItem(at: source, to: copy)
+            var options = options(copy.path)
+            options.runs = 30
+            options.depth = 30
+            var runs: [[FuzzStep]] = []
+            _ = Fuzzer(options: options).run(played: { runs.append($0.program.steps) })
+            played.append(runs)
+        }
+        XCTAssertEqual(played[0].count, 30)
+        XCTAssertEqual(played[0], played[1])
+    }
+
     /// A probe walks every line two moves deep from a kept program's
     /// frontier: a rare two-move line there is found in one run.
     func testAProbeFindsWhatIsTwoMovesFromTheFrontier() throws {
