@@ -84,8 +84,9 @@ public struct Fuzzer {
         public var stepsToDetection: Int
         /// Seconds into the session when the finding's run ended (before any shrinking).
         public var secondsToDetection = 0.0
-        /// The index of the run that found it (0-based, counted over all
-        /// shards); nil when the guided search's sweep or a corpus replay did.
+        /// The index of the run that found it first (0-based, counted over
+        /// all shards), also when the reproduction is a shorter instance
+        /// found later; nil when the guided search's sweep or a corpus replay did.
         public var run: Int? = nil
         /// How many instances of the bug were shrunk, this one the shortest
         /// (see `Fuzzer.refinementSeconds`); 1 when only the first was.
@@ -478,7 +479,7 @@ public struct Fuzzer {
                 var instance = shrink(program, finding, stepsToDetection: first.stepsToDetection,
                                       timeLimit: end - clock(), costlyPasses: false, shouldStop: shouldStop)
                 guard instance.key == first.key, instance.shrunk.steps.count <= best.shrunk.steps.count + 2 else { continue }
-                instance.run = index
+                instance.run = first.run   // the run that found the bug first (see `origin(of:)`)
                 instance.instancesShrunk = best.instancesShrunk
                 instance = finishShrinking(instance, timeLimit: max(1, end - clock()), shouldStop: shouldStop)
                 if instance.key == first.key && instance.shrunk.steps.count < best.shrunk.steps.count {
