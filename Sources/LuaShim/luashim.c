@@ -1145,6 +1145,18 @@ static int rb_host_call(lua_State *L) {
 
 static uint64_t rb_mix(uint64_t z);
 
+#define RB_FNV_BASIS 14695981039346656037ULL
+
+/* `h` with a chunk's file folded in (FNV-1a), the same in every process
+ * and wherever the pack is: the text of its name after the last '/'
+ * (chunks are named by their path from the working directory), never its
+ * address. */
+static uint64_t rb_hash_file(uint64_t h, const char *path) {
+    const char *base = strrchr(path, '/');
+    for (const char *p = base ? base + 1 : path; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    return h;
+}
+
 static size_t rb_line_slot(const RBCoverage *c, const char *source, int line) {
     uint64_t h = ((uint64_t)(uintptr_t)source * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)line * 0xbf58476d1ce4e5b9ULL);
     return (size_t)(h >> 17) & (c->capacity - 1);
@@ -1176,17 +1188,12 @@ static RBLine *rb_count_line(RBCoverage *c, const char *source, int line) {
     if (c->lines[i].source == NULL) {
         char *name = strdup(source + 1);           /* without the '@' */
         if (name == NULL) return NULL;
-        /* Edges are keyed by the file's name, not its address, so that a
-         * session's search makes the same choices in every process; only
-         * by the name after its last '/', so that they are the same
-         * wherever the pack is (chunks are named by their path from the
-         * working directory, and the edge flags collide by key). */
-        const char *base = strrchr(name, '/');
-        uint64_t h = 14695981039346656037ULL;
-        for (const char *p = base ? base + 1 : name; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+        /* Edges are keyed by rb_hash_file, so that a session's search makes
+         * the same choices in every process and folder (the edge flags
+         * collide by key). */
         c->lines[i].source = source;
         c->lines[i].name = name;
-        c->lines[i].key = rb_mix(h + (uint64_t)line * 0x100000001b3ULL);
+        c->lines[i].key = rb_mix(rb_hash_file(RB_FNV_BASIS, name) + (uint64_t)line * 0x100000001b3ULL);
         c->lines[i].line = line;
         c->used++;
     }
@@ -1289,18 +1296,14 @@ static int rb_coveredges(lua_State *L) {
  * caller, hashed into an integer. It tells apart the branches of a move
  * generator without a line hook (coverage may be off): a pawn's en-passant
  * capture is emitted from another line than its other captures, or from
- * the same helper called from another line. The hash reads the file's
- * name, not its address, so it is the same in every process, and only
- * the name after its last '/', so it is the same wherever the pack is
- * (a chunk is named by its path from the working directory): a session
- * is the same run from another folder. */
+ * the same helper called from another line. Files are hashed by
+ * rb_hash_file, so a session is the same run in every process and folder. */
 static int rb_emitsite(lua_State *L) {
-    uint64_t h = 14695981039346656037ULL;
+    uint64_t h = RB_FNV_BASIS;
     lua_Debug ar;
     for (int level = 2; level <= 3; level++) {
         if (!lua_getstack(L, level, &ar) || !lua_getinfo(L, "Sl", &ar)) break;
-        const char *name = strrchr(ar.source, '/');
-        for (const char *p = name ? name + 1 : ar.source; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+        h = rb_hash_file(h, ar.source);
         h = rb_mix(h ^ ((uint64_t)(uint32_t)ar.currentline << 32 | (uint32_t)ar.linedefined));
     }
     lua_pushinteger(L, (lua_Integer)(h >> 1));

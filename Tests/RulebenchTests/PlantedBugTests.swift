@@ -217,18 +217,11 @@ final class PlantedBugTests: XCTestCase {
     /// deletes it with its neighbour, and mends the move that needed the
     /// deleted one (a5-a4 without a5) with another legal move.
     func testTheShrinkerReordersAnIdleMoveToDeleteIt() throws {
-        let (index, mutant) = try XCTUnwrap(try Self.mutants().enumerated().first { $0.element.name.hasPrefix("chess king taken") })
-        let pack = try mutatedPack(mutant, index: index)
-        let steps = try ["do move from=2 to=17", "do move from=54 to=38", "do move from=13 to=21", "do move from=49 to=33",
-                         "do move from=4 to=40", "do move from=33 to=25", "do move from=40 to=61", "undo 1"]
-            .map { try XCTUnwrap(Self.step($0)) }
-        let program = FuzzProgram(pack: pack.path, seed: 0, options: [:], steps: steps)
-        let executor = FuzzExecutor(configuration: Self.configuration, base: nil)
-        let finding = try XCTUnwrap(executor.execute(program, checkLegality: true).finding)
-        var shrinker = Shrinker(executor: executor)
-        let (shrunk, _) = shrinker.shrink(program, finding)
+        let (shrunk, status) = try shrinking(["do move from=2 to=17", "do move from=54 to=38", "do move from=13 to=21",
+                                              "do move from=49 to=33", "do move from=4 to=40", "do move from=33 to=25",
+                                              "do move from=40 to=61", "undo 1"], of: "chess king taken")
         XCTAssertEqual(shrunk.steps.count, 6, "\(shrunk.steps.map(\.description))")
-        XCTAssertEqual(shrinker.status, .minimal)
+        XCTAssertEqual(status, .minimal)
     }
 
     /// White's idle Na3 is paid for by black's pawn walk d5-d4-d3-dxc2:
@@ -236,19 +229,31 @@ final class PlantedBugTests: XCTestCase {
     /// Pass 6 mends each broken step in turn and reaches the 10-step
     /// minimum; without it the shrinker stops at 12.
     func testTheShrinkerMendsAWalkThatADeletionBroke() throws {
-        let (index, mutant) = try XCTUnwrap(try Self.mutants().enumerated().first { $0.element.name.hasPrefix("chess promotion") })
-        let pack = try mutatedPack(mutant, index: index)
-        let steps = try ["do move from=15 to=31", "do move from=54 to=46", "do move from=2 to=17", "do move from=51 to=35",
-                         "do move from=31 to=39", "do move from=35 to=27", "do move from=39 to=46", "do move from=27 to=19",
-                         "do move from=46 to=53", "do move from=19 to=10", "do move from=53 to=60", "undo 1"]
-            .map { try XCTUnwrap(Self.step($0)) }
+        let (shrunk, status) = try shrinking(["do move from=15 to=31", "do move from=54 to=46", "do move from=2 to=17",
+                                              "do move from=51 to=35", "do move from=31 to=39", "do move from=35 to=27",
+                                              "do move from=39 to=46", "do move from=27 to=19", "do move from=46 to=53",
+                                              "do move from=19 to=10", "do move from=53 to=60", "undo 1"], of: "chess promotion")
+        XCTAssertEqual(shrunk.steps.count, 10, "\(shrunk.steps.map(\.description))")
+        XCTAssertEqual(status, .minimal)
+    }
+
+    /// The mutant whose name starts with `name`, and a mutated copy of its pack.
+    private func plantedMutant(named name: String) throws -> (Mutant, URL) {
+        let (index, mutant) = try XCTUnwrap(try Self.mutants().enumerated().first { $0.element.name.hasPrefix(name) })
+        return (mutant, try mutatedPack(mutant, index: index))
+    }
+
+    /// `lines` (as `FuzzStep.description` prints them), a failing program of
+    /// game seed 0 in the mutant's pack, shrunk: the result and how it ended.
+    private func shrinking(_ lines: [String], of name: String) throws -> (FuzzProgram, ShrinkStatus) {
+        let pack = try plantedMutant(named: name).1
+        let steps = try lines.map { try XCTUnwrap(Self.step($0)) }
         let program = FuzzProgram(pack: pack.path, seed: 0, options: [:], steps: steps)
         let executor = FuzzExecutor(configuration: Self.configuration, base: nil)
         let finding = try XCTUnwrap(executor.execute(program, checkLegality: true).finding)
         var shrinker = Shrinker(executor: executor)
         let (shrunk, _) = shrinker.shrink(program, finding)
-        XCTAssertEqual(shrunk.steps.count, 10, "\(shrunk.steps.map(\.description))")
-        XCTAssertEqual(shrinker.status, .minimal)
+        return (shrunk, shrinker.status)
     }
 
     /// A timed session that stops at its first finding looks for other
@@ -258,8 +263,7 @@ final class PlantedBugTests: XCTestCase {
     /// 0.05 s a reading makes the session's time the same in every run (the
     /// shrinker's own limit is in real seconds, far more than it needs here).
     func testATimedSessionReportsTheShortestInstanceOfItsBug() throws {
-        let (index, mutant) = try XCTUnwrap(try Self.mutants().enumerated().first { $0.element.name.hasPrefix("chess king taken") })
-        let pack = try mutatedPack(mutant, index: index)
+        let (mutant, pack) = try plantedMutant(named: "chess king taken")
         var options = Fuzzer.Options(pack: pack.path)
         options.seed = 1
         options.configuration = Self.configuration

@@ -454,7 +454,8 @@ public struct Fuzzer {
                                   played: (PlayedRun) -> Void) -> Report {
         var best = first
         var index = firstRun
-        var idle = 0   // instances shrunk since the best last got shorter
+        var instances = 1   // shrunk so far, the first included
+        var idle = 0        // instances shrunk since the best last got shorter
         while clock() < end, best.shrunk.steps.count > 1, idle < Fuzzer.idleInstances, !shouldStop(),
               options.runLimit.map({ index < $0 }) ?? true {
             defer { index += 1 }
@@ -472,25 +473,32 @@ public struct Fuzzer {
             played(PlayedRun(index: index, program: program))
             if let finding = result.finding, first.key.admits(finding) {
                 state.duplicates += 1
-                best.instancesShrunk += 1
+                instances += 1
                 idle += 1
-                // The cheap passes first: an instance that they leave more
-                // than 2 steps longer than the best is not worth the rest.
-                var instance = shrink(program, finding, stepsToDetection: first.stepsToDetection,
-                                      timeLimit: end - clock(), costlyPasses: false, shouldStop: shouldStop)
-                guard instance.key == first.key, instance.shrunk.steps.count <= best.shrunk.steps.count + 2 else { continue }
-                instance.run = first.run   // the run that found the bug first (see `origin(of:)`)
-                instance.instancesShrunk = best.instancesShrunk
-                instance = finishShrinking(instance, timeLimit: max(1, end - clock()), shouldStop: shouldStop)
-                if instance.key == first.key && instance.shrunk.steps.count < best.shrunk.steps.count {
-                    best = instance
+                if let shorter = shorterInstance(program, finding, than: best, until: end, clock: clock, shouldStop: shouldStop) {
+                    best = shorter
                     idle = 0
                 }
             }
             state.elapsed = clock() - started
             progress(state)
         }
+        best.instancesShrunk = instances
         return best
+    }
+
+    /// The reproduction of another instance of `best`'s bug, when it is
+    /// shorter. The cheap passes first: an instance that they leave more
+    /// than 2 steps longer than the best is not worth the rest.
+    private func shorterInstance(_ program: FuzzProgram, _ finding: FuzzFinding, than best: Report, until end: Double,
+                                 clock: Clock, shouldStop: () -> Bool) -> Report? {
+        let quick = shrink(program, finding, stepsToDetection: best.stepsToDetection,
+                           timeLimit: end - clock(), costlyPasses: false, shouldStop: shouldStop)
+        guard quick.shrunk.steps.count <= best.shrunk.steps.count + 2 else { return nil }
+        var instance = finishShrinking(quick, timeLimit: max(1, end - clock()), shouldStop: shouldStop)
+        guard instance.key == best.key, instance.shrunk.steps.count < best.shrunk.steps.count else { return nil }
+        instance.run = best.run   // the run that found the bug first (see `origin(of:)`)
+        return instance
     }
 
     /// Shrinks a report's reproduction further when its shrinking was cut

@@ -17,8 +17,8 @@ import Foundation
 /// Most runs are fresh games, and over half of those are *swarm* runs
 /// that leave out a random subset of the kinds played so far (so that a
 /// common kind does not crowd out the rest, and a resource such as a card
-/// is kept for a kind not seen yet). Every choice comes from the session's seed, so a
-/// session runs the same way twice.
+/// is kept for a kind not seen yet). Every choice comes from the session's
+/// seed, so a session runs the same way twice.
 struct GuidedSearch {
     /// A program kept for reaching new edges.
     struct Kept {

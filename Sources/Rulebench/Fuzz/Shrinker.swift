@@ -178,10 +178,16 @@ struct Shrinker {
         return verdict
     }
 
+    /// Runs a candidate that must be simpler than the best (see `run`);
+    /// nil, without running it, when it is not or the budget is spent.
+    private mutating func verdict(ofSimpler candidate: FuzzProgram) -> Verdict? {
+        guard hasBudget, Shrinker.isSimpler(candidate, than: best) else { return nil }
+        return run(candidate, keep: true)
+    }
+
     /// Tries a candidate that must be simpler than the best; true when it became the best.
     private mutating func attempt(_ candidate: FuzzProgram) -> Bool {
-        guard hasBudget, Shrinker.isSimpler(candidate, than: best) else { return false }
-        return run(candidate, keep: true) == .reproduces
+        verdict(ofSimpler: candidate) == .reproduces
     }
 
     /// Tries a candidate made by deleting steps; when a later `perform`
@@ -194,10 +200,9 @@ struct Shrinker {
     private mutating func attemptRepairing(_ candidate: FuzzProgram, repairs: Int = 3, cascade: Int = 0) -> Bool {
         var candidate = candidate
         for _ in 0...repairs {
-            guard hasBudget, Shrinker.isSimpler(candidate, than: best) else { return false }
-            switch run(candidate, keep: true) {
-            case .reproduces: return true
-            case .illegal(let index) where index < candidate.steps.count:
+            switch verdict(ofSimpler: candidate) {
+            case .reproduces?: return true
+            case .illegal(let index)? where index < candidate.steps.count:
                 if attemptMending(candidate, at: index, cascade: cascade) { return true }
                 candidate.steps.remove(at: index)
             default: return false
@@ -231,10 +236,9 @@ struct Shrinker {
         for mending in mendings {
             var mended = candidate
             mended.steps[index] = .perform(mending)
-            guard hasBudget, Shrinker.isSimpler(mended, than: best) else { continue }
-            switch run(mended, keep: true) {
-            case .reproduces: return true
-            case .illegal(let later) where later > index && later < mended.steps.count && cascade > 0:
+            switch verdict(ofSimpler: mended) {
+            case .reproduces?: return true
+            case .illegal(let later)? where later > index && later < mended.steps.count && cascade > 0:
                 if attemptMending(mended, at: later, cascade: cascade - 1, first: false) { return true }
             default: continue
             }
