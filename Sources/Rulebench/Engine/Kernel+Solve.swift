@@ -76,6 +76,31 @@ extension Kernel {
     /// Ends the search and lets its tables go.
     func solveEnd() { _ = try? engine("solveend") }
 
+    /// A state where a goal's estimate says more moves than a line found
+    /// to the goal has left: `at` moves along the line from the probed
+    /// state, the estimate there, and the most moves that remain.
+    struct Overestimate: Equatable {
+        let at, most: Int
+        /// The estimate, as the kernel shows a number.
+        let estimate: String
+        let location: SourceLocation?
+    }
+
+    /// Probes goal `goal`'s estimate from the current state: a breadth-first
+    /// search of at most `depth` moves and `bound` states for the goal, and
+    /// the estimate along the line found (Kernel/solve.lua, solveprobe).
+    /// nil when the goal declares no estimate, or none overestimates there.
+    func probeEstimate(goal: String, depth: Int, bound: Int) throws(RulebenchError) -> Overestimate? {
+        let reply = try user("solveprobe", [goal, String(depth), String(bound)].map { Array($0.utf8) })
+        guard String(decoding: reply.first ?? [], as: UTF8.self) == "over", let value = decode(reply.count > 1 ? reply[1] : nil) else {
+            return nil
+        }
+        func int(_ key: String) -> Int { Int(value[key]?.intValue ?? 0) }
+        let file = value["file"]?.stringValue
+        return Overestimate(at: int("at"), most: int("most"), estimate: value["shown"]?.stringValue ?? "?",
+                            location: file.map { SourceLocation(file: $0, line: int("line")) })
+    }
+
     /// Whether the pack's goal `name` holds now (the state read-only).
     /// Throws `.badInput` for an unknown goal, `.script` for a goal that
     /// fails or answers something other than true or false.

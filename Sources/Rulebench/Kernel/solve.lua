@@ -457,6 +457,46 @@ function API.solveline()
   return replay(moves)
 end
 
+---------------------------------------------------------------- checking an estimate
+-- solveprobe(goal, depth, bound): what `rulebench check` asks of a goal's
+-- estimate in the current state. "none" when the goal declares none. Else
+-- a breadth-first search of at most `depth` moves (and `bound` states)
+-- for the goal; when it finds a line of d moves, the state i moves along
+-- it is at most d - i moves from the goal, so an estimate above d - i
+-- there overestimates. Returns "ok", or "over" with the worst such state
+-- (encoded: at, estimate, most, file, line of the estimate).
+function API.solveprobe(goalname, depth, bound)
+  local spec = ops.pack().goals[goalname]
+  if type(spec) ~= "table" or not spec.estimate then return "none" end
+  API.solvebegin(goalname, bound, "1", depth, "breadth")
+  local S, status = SEARCH, "more"
+  if ops.goal(goalname) then S.found = { n = 1 } end
+  while not S.found and status == "more" do status = API.solvestep(bound) end
+  local worst
+  if S.found then
+    local moves = movesto(S.found.n)
+    if S.found.k then moves[#moves + 1] = S.found.k end
+    WALK = { mark = mark(), recs = #ops.records() }
+    for i = 0, #moves do
+      local h = estimate()
+      if h > #moves - i and (not worst or h - (#moves - i) > worst.estimate - worst.most) then
+        worst = { at = i, estimate = h, most = #moves - i, shown = ("%.14g"):format(h) }
+      end
+      if i < #moves then
+        operation()
+        perform(ops.legal()[moves[i + 1]])
+      end
+    end
+    unwind()
+    setwritable(false, "")
+  end
+  SEARCH = nil
+  if not worst then return "ok" end
+  worst.file, worst.line = K.site(spec.estimate)
+  worst.estimate = nil   -- sent as text (shown): it may be a float
+  return "over", encode(worst)
+end
+
 ---------------------------------------------------------------- explore --unique
 -- The distinct states at each depth, and the action sequences that reach
 -- them, walked a depth at a time: each state of a depth is expanded once
