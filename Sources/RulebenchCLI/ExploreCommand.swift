@@ -13,9 +13,11 @@ struct ExploreCommand: ParsableCommand {
             end early, at a depth of 0, when no action sequence is that long. The number of sequences grows \
             exponentially with the depth, so --depth is at most \(ExploreCommand.maximumDepth). Ctrl-C or \
             SIGTERM stops the walk and prints the partial counts (exit 130 or 143). --unique also counts the \
-            distinct states at each depth (sequences that reach the same state hash are one state), which \
-            shows how much a transposition table saves (`rulebench solve`); it keeps every distinct state, \
-            at most --max-states of them.
+            distinct states at each depth (sequences that reach the same state hash are one state): it walks \
+            a depth at a time, each distinct state of a depth expanded once and the sequences that reach it \
+            carried as a count, so it costs the distinct states, not the sequences, and prints the same \
+            sequence counts. It keeps a copy of each distinct state of the depth it expands and the next, \
+            at most --max-states in all.
 
             Example:
               rulebench explore template --depth 4 --option players=3
@@ -39,7 +41,7 @@ struct ExploreCommand: ParsableCommand {
     @Flag(help: "Count the distinct states at each depth too.")
     var unique = false
 
-    @Option(help: ArgumentHelp("With --unique: the most distinct states kept (about 40 bytes each).", valueName: "n"))
+    @Option(help: ArgumentHelp("With --unique: the most distinct states kept (each a copy of the state).", valueName: "n"))
     var maxStates = Solver.Options.defaultMaxStates
 
     func validate() throws {
@@ -58,7 +60,7 @@ struct ExploreCommand: ParsableCommand {
             var configuration = Game.Configuration()
             configuration.printHandler = { _ in }
             configuration.animationSources = false
-            if unique { configuration.memoryCap += maxStates * 64 }
+            if unique { configuration.memoryCap += maxStates * Solver.Options.bytesPerState * 2 }
             game = try Game(pack: packOptions.pack, options: try packOptions.setupOptionValues(), seed: seed, configuration: configuration)
         } catch let error as RulebenchError {
             complain("\(error)")
