@@ -37,6 +37,10 @@ enum SolveBench {
                  options: ["grid": "c59/e5b/612"], goal: "connected"),
         Position(label: "pipes 2x2 77/77 (unsolvable), breadth-first", pack: pipes,
                  options: ["grid": "77/77"], goal: "connected", repeats: 3),
+        // Pseudo-legal chess from the start: fool's mate, 4 plies (no plain
+        // search beside it: it would keep a copy of every position 4 plies deep).
+        Position(label: "chess from the start, goal mated: fool's mate", pack: "Benchmarks/packs/chess", options: [:],
+                 goal: "mated", maxDepth: 4, plain: false),
     ]
 
     /// Solves `position` on a fresh game each time; returns the result and the median seconds.

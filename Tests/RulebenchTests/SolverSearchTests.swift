@@ -142,6 +142,24 @@ final class SolverSearchTests: XCTestCase {
         XCTAssertEqual(warnings.first?.severity, .warning)
     }
 
+    func testFoolsMateIsFoundFromTheFirstMove() throws {
+        // Pseudo-legal chess (Benchmarks/packs/chess), after 1. f3: black
+        // mates in three plies (e5 or e6, g4, Qh4), fool's mate. The whole
+        // four plies from the start: `rulebench-bench --solve`.
+        let chess = EngineFixtures.repository.appendingPathComponent("Benchmarks/packs/chess").path
+        let g = try game(chess)
+        try g.perform("move", ["from": .int(14), "to": .int(22)])
+        var options = Solver.Options(goal: "mated")
+        options.maxDepth = 3
+        let result = try Solver(game: g, options: options).run()
+        guard case .solved(let line) = result.outcome else { return XCTFail("\(result.outcome)") }
+        XCTAssertEqual(line.count, 3)
+        XCTAssertEqual(line.last, ActionCall("move", ["from": .int(60), "to": .int(32)]), "the queen to h4")
+        XCTAssertEqual(result.statistics.finishedDepth, 2, "no mate in two plies")
+        for call in line { try g.perform(call) }
+        XCTAssertTrue(try g.goalHolds("mated"))
+    }
+
     func testProgressGoesToStandardErrorAndTheJSONStaysClean() throws {
         let run = try RulebenchCommand.run(["solve", Self.counter, "--goal", "reach", "--json", "--progress-interval", "0"],
                                            in: EngineFixtures.repository)

@@ -46,6 +46,11 @@ return {
     end,
   },
 
+  goals = {
+    -- the side to move is mated (`rulebench solve` finds fool's mate in 4 plies)
+    mated = function(game) return board.mated(game) end,
+  },
+
   render = function(game)
     local lines = {}
     for rank = 8, 1, -1 do

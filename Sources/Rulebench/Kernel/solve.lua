@@ -211,7 +211,9 @@ local function reach(e, k, born)
     end
   end
   local h = S.mode == "breadth" and 0 or estimate()
-  if S.mode == "best" and g + h > S.maxdepth then
+  -- A state at the limit is never expanded (best-first: no line through it
+  -- fits within the limit): kept in the closed set, with no copy.
+  if (S.mode == "best" and g + h > S.maxdepth) or (S.mode ~= "best" and g >= S.maxdepth) then
     S.cut = true
     if not n then born[#born + 1] = { key = key, up = e.n * SPAN + k, g = g } end
     return nil
@@ -402,6 +404,8 @@ function API.solvestep(n)
     local e = S.open.peek()
     if not e then
       status = S.cut and "depth" or "exhausted"
+      -- Breadth-first tested every state within the limit, those at it included.
+      if S.cut and S.mode == "breadth" then S.stats.finished = S.maxdepth end
       break
     end
     status = expand(e)
