@@ -67,14 +67,28 @@ struct ExploreCommand: ParsableCommand {
             throw Outcome.badInput.exitCode
         }
         let start = Date()
+        let clock = Fuzzer.monotonicClock
+        let progress = ProgressLine(pacer: ProgressPacer(toTerminal: stderrIsTerminal, start: clock()))
         do {
-            let counts = try Explorer(game: game, depth: depth, distinctBound: unique ? maxStates : nil).run(shouldStop: { wasInterrupted })
+            let explorer = Explorer(game: game, depth: depth, distinctBound: unique ? maxStates : nil)
+            let counts = try explorer.run(shouldStop: { wasInterrupted }) { counts in
+                progress.show("explore \(packOptions.pack) --unique: depth \(counts.nodes.count) of \(depth) done, "
+                              + "\(counts.distinct?.reduce(0, +) ?? 0) distinct states so far", at: clock())
+            }
+            progress.end(nil)
             let seconds = Date().timeIntervalSince(start)
             for (level, nodes) in counts.nodes.enumerated() {
                 let distinct = counts.distinct.map { "  (\($0[level]) distinct)" } ?? ""
                 print("depth \(level + 1): \(nodes)" + distinct)
             }
-            print("total \(counts.total) nodes in \(String(format: "%.2f", seconds)) s (\(Int(Double(counts.total) / max(seconds, 1e-9))) nodes/s), every undo verified")
+            if let distinct = counts.distinct {
+                // The sequences were counted, not walked: the work is the distinct states.
+                let states = distinct.reduce(0, +)
+                print("total \(counts.total) sequences, counted by expanding each of the \(states) distinct states of each depth once, "
+                      + "in \(String(format: "%.2f", seconds)) s (\(Int(Double(states) / max(seconds, 1e-9))) states/s), every undo verified")
+            } else {
+                print("total \(counts.total) nodes in \(String(format: "%.2f", seconds)) s (\(Int(Double(counts.total) / max(seconds, 1e-9))) nodes/s), every undo verified")
+            }
             if wasInterrupted {
                 complain("interrupted: the counts are partial")
                 throw interruptExitCode

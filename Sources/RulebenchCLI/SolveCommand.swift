@@ -40,6 +40,8 @@ struct SolveCommand: ParsableCommand {
                 --state players.p2.cell=d1 --state parts.propeller.holder=p1 --state parts.engine.holder=p1 \\
                 --state parts.crystal.holder=p2 --state parts.compass.cell=e1 --out near-win.yaml
               rulebench solve desert --goal won --max-depth 3 --json
+              rulebench solve Benchmarks/packs/eight --goal solved --max-depth 40      # A* on the Manhattan distance
+              rulebench solve Benchmarks/packs/eight --goal solved --max-depth 40 --option tiles=213/456/78_   # unreachable
             """
     )
 

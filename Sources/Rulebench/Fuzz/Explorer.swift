@@ -59,8 +59,10 @@ public struct Explorer {
     /// Walks the tree. Any failure (an undo mismatch, a legal action that
     /// fails) stops the walk with the error and the path that led to it; the
     /// game is then undone back to where the walk began.
-    public func run(shouldStop: () -> Bool = { false }) throws(ExplorationFailure) -> Counts {
-        if let distinctBound { return try walkDistinct(bound: distinctBound, shouldStop: shouldStop) }
+    /// With `distinctBound`, `progress` gets the depths finished so far
+    /// after each call into the kernel (the walk of sequences reports none).
+    public func run(shouldStop: () -> Bool = { false }, progress: (Counts) -> Void = { _ in }) throws(ExplorationFailure) -> Counts {
+        if let distinctBound { return try walkDistinct(bound: distinctBound, shouldStop: shouldStop, progress: progress) }
         var counts = Counts(nodes: [])
         var path: [ActionCall] = []
         let start = game.history.cursor
@@ -81,7 +83,7 @@ public struct Explorer {
     /// expands a batch of states (a tenth of a second or so); `shouldStop`
     /// is polled between calls, and a stopped walk returns the depths it
     /// finished.
-    private func walkDistinct(bound: Int, shouldStop: () -> Bool) throws(ExplorationFailure) -> Counts {
+    private func walkDistinct(bound: Int, shouldStop: () -> Bool, progress: (Counts) -> Void) throws(ExplorationFailure) -> Counts {
         let kernel = game.kernel
         do { try kernel.uniqueBegin(depth: depth, bound: bound) } catch { throw ExplorationFailure(path: [], error: error) }
         defer { kernel.uniqueEnd() }
@@ -95,6 +97,7 @@ public struct Explorer {
             }
             counts = Counts(nodes: step.sequences, distinct: step.distinct)
             if step.done { break }
+            progress(counts)
             batch = Solver.nextBatch(batch, seconds: Fuzzer.monotonicClock() - began)
         }
         counts.endAtFirstEmptyLevel()
