@@ -282,7 +282,8 @@ public struct PackChecker {
                 if let over = probe {
                     report(PackProblem(.warning, file: over.location?.file ?? game.pack.directory + "/pack.lua", line: over.location?.line,
                         "goal '\(goal)': estimate says \(over.estimate) where the goal is at most \(over.most) move\(over.most == 1 ? "" : "s") away "
-                            + "(\(context), then \(over.at) move\(over.at == 1 ? "" : "s") toward it): an estimate above the moves still needed "
+                            + "(\(context)" + (over.at == 0 ? "" : ", then \(over.at) move\(over.at == 1 ? "" : "s") toward it")
+                            + "): an estimate above the moves still needed "
                             + "lets `solve` miss the shortest line"))
                 }
             } catch {
