@@ -196,7 +196,7 @@ local function reach(e, k, born)
   local S = SEARCH
   local key, g = keyof(), e.g + 1
   local n = S.seen[key]
-  if born.keys[key] or n and (not S.g or S.g[n] < 0 or S.g[n] <= g) then
+  if (S.table and born.keys[key]) or n and (not S.g or S.g[n] < 0 or S.g[n] <= g) then
     S.stats.transpositions = S.stats.transpositions + 1
     return nil
   end
