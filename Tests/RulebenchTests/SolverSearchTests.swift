@@ -160,6 +160,23 @@ final class SolverSearchTests: XCTestCase {
         XCTAssertTrue(try g.goalHolds("mated"))
     }
 
+    func testAGoalTableWithAMistakeFailsToLoadAtItsLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("goal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("actions"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (goal, says) in [("won = { holds = function(game) return true end, estimat = function(game) return 0 end },",
+                              "\"estimat\" is not one of them"),
+                             ("won = { estimate = function(game) return 0 end },", "needs holds = function(game)")] {
+            let source = "return {\n  name = \"g\",\n  goals = {\n    \(goal)\n  },\n}\n"
+            try source.write(to: folder.appendingPathComponent("pack.lua"), atomically: true, encoding: .utf8)
+            XCTAssertThrowsError(try game(folder.path)) { error in
+                guard case .packLoad(let problem)? = error as? RulebenchError else { return XCTFail("\(error)") }
+                XCTAssertTrue(problem.message.contains(says), problem.message)
+                XCTAssertEqual(problem.line, 4, problem.message)
+            }
+        }
+    }
+
     func testProgressGoesToStandardErrorAndTheJSONStaysClean() throws {
         let run = try RulebenchCommand.run(["solve", Self.counter, "--goal", "reach", "--json", "--progress-interval", "0"],
                                            in: EngineFixtures.repository)
