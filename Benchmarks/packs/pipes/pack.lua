@@ -9,7 +9,7 @@
 -- Option `grid`: the pipes at the start, rows separated by slashes, each
 -- square the openings it has, as a hexadecimal digit of the sides N = 1,
 -- E = 2, S = 4, W = 8 (6 is a corner opening east and south). The
--- default is 3 by 3, 21 turns from the nearest solution; "77/77" is a level
+-- default is 3 by 3, 23 turns from the nearest solution; "77/77" is a level
 -- no turn can solve (a tee always faces an edge on a 2 by 2 grid).
 local sides = require "sides"
 
