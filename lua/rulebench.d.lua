@@ -115,6 +115,12 @@ function Act:sub(name, params, options) end
 ---@field default? any The value setup gets when the option is not given (nil when left out).
 ---@field description? string
 
+---A goal in its table form (a plain function is the same as `{ holds = fn }`).
+---@class rulebench.Goal
+---@field holds fun(game: rulebench.Game): boolean The goal itself: true or false, read-only.
+---@field estimate? fun(game: rulebench.Game): number The fewest moves still needed, at least (0 or more), read-only. `rulebench solve` then searches best-first (A*); its line is a shortest one as long as this never exceeds the true number. `rulebench check` warns when it finds a state where it does.
+---@field dead_end? fun(game: rulebench.Game): boolean True for a state from which the goal can never be reached, read-only: `rulebench solve` never expands it.
+
 ---@class rulebench.Pack
 ---@field name string The pack's name.
 ---@field version? string Its version (saved histories name it).
@@ -123,7 +129,7 @@ function Act:sub(name, params, options) end
 ---@field setup? fun(game: rulebench.Game, options: rulebench.Options) Writes the initial state; runs as an action.
 ---@field opening? fun(anim: rulebench.Anim, game: rulebench.Game, options: rulebench.Options): rulebench.Plan|nil The opening animation (the deal), built read-only on the state setup made; `timeline --step 0` and `play` show it.
 ---@field invariants? table<string, fun(game: rulebench.Game): boolean, string?> Checked after every action: return true, or false and a message.
----@field goals? table<string, fun(game: rulebench.Game): boolean> Positions worth reaching, read-only like invariants: return true or false. `rulebench solve PACK --goal NAME` finds the shortest line to one; scenarios expect one with `expect: { goal: NAME }`.
+---@field goals? table<string, (fun(game: rulebench.Game): boolean)|rulebench.Goal> Positions worth reaching, read-only like invariants: return true or false. `rulebench solve PACK --goal NAME` finds the shortest line to one; scenarios expect one with `expect: { goal: NAME }`. A table form adds an estimate and dead ends for the solver.
 ---@field render? fun(game: rulebench.Game): string A text picture of the board (for `rulebench play`).
 ---@field description? string One line about the pack.
 

@@ -12,7 +12,7 @@
 //        rulebench-bench --profile-restart PACK   VM instructions of a restart, by function
 //        rulebench-bench --loop-plain PACK ROUNDS  only row (2), ROUNDS x 3 passes (for callgrind)
 //        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--search S]   time to detect each planted bug (minutes)
-//        rulebench-bench --solve               only row (8): solve's states/s and what its table saves
+//        rulebench-bench --solve               only row (8): solve against a plain-Lua breadth-first search
 import Foundation
 import Rulebench
 
@@ -326,7 +326,7 @@ func exploring() throws {
 }
 try exploring()
 
-// (8) solve: states/s, and what the transposition table saves
+// (8) solve against a plain-Lua breadth-first search over the same files
 try SolveBench.rows()
 
 // (5) scaling: the same writes, a state 1x, 10x, 100x larger

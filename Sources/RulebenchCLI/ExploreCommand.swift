@@ -13,9 +13,11 @@ struct ExploreCommand: ParsableCommand {
             end early, at a depth of 0, when no action sequence is that long. The number of sequences grows \
             exponentially with the depth, so --depth is at most \(ExploreCommand.maximumDepth). Ctrl-C or \
             SIGTERM stops the walk and prints the partial counts (exit 130 or 143). --unique also counts the \
-            distinct states at each depth (sequences that reach the same state hash are one state), which \
-            shows how much a transposition table saves (`rulebench solve`); it keeps every distinct state, \
-            at most --max-states of them.
+            distinct states at each depth (sequences that reach the same state hash are one state): it walks \
+            a depth at a time, each distinct state of a depth expanded once and the sequences that reach it \
+            carried as a count, so it costs the distinct states, not the sequences, and prints the same \
+            sequence counts. It keeps a copy of each distinct state of the depth it expands and the next, \
+            at most --max-states in all.
 
             Example:
               rulebench explore template --depth 4 --option players=3
@@ -39,7 +41,7 @@ struct ExploreCommand: ParsableCommand {
     @Flag(help: "Count the distinct states at each depth too.")
     var unique = false
 
-    @Option(help: ArgumentHelp("With --unique: the most distinct states kept (about 40 bytes each).", valueName: "n"))
+    @Option(help: ArgumentHelp("With --unique: the most distinct states kept (each a copy of the state).", valueName: "n"))
     var maxStates = Solver.Options.defaultMaxStates
 
     func validate() throws {
@@ -58,21 +60,35 @@ struct ExploreCommand: ParsableCommand {
             var configuration = Game.Configuration()
             configuration.printHandler = { _ in }
             configuration.animationSources = false
-            if unique { configuration.memoryCap += maxStates * 64 }
+            if unique { configuration.memoryCap += maxStates * Solver.Options.bytesPerState * 2 }
             game = try Game(pack: packOptions.pack, options: try packOptions.setupOptionValues(), seed: seed, configuration: configuration)
         } catch let error as RulebenchError {
             complain("\(error)")
             throw Outcome.badInput.exitCode
         }
         let start = Date()
+        let clock = Fuzzer.monotonicClock
+        let progress = ProgressLine(pacer: ProgressPacer(toTerminal: stderrIsTerminal, start: clock()))
         do {
-            let counts = try Explorer(game: game, depth: depth, distinctBound: unique ? maxStates : nil).run(shouldStop: { wasInterrupted })
+            let explorer = Explorer(game: game, depth: depth, distinctBound: unique ? maxStates : nil)
+            let counts = try explorer.run(shouldStop: { wasInterrupted }) { counts in
+                progress.show("explore \(packOptions.pack) --unique: depth \(counts.nodes.count) of \(depth) done, "
+                              + "\(counts.distinct?.reduce(0, +) ?? 0) distinct states so far", at: clock())
+            }
+            progress.end(nil)
             let seconds = Date().timeIntervalSince(start)
             for (level, nodes) in counts.nodes.enumerated() {
                 let distinct = counts.distinct.map { "  (\($0[level]) distinct)" } ?? ""
                 print("depth \(level + 1): \(nodes)" + distinct)
             }
-            print("total \(counts.total) nodes in \(String(format: "%.2f", seconds)) s (\(Int(Double(counts.total) / max(seconds, 1e-9))) nodes/s), every undo verified")
+            if let distinct = counts.distinct {
+                // The sequences were counted, not walked: the work is the distinct states.
+                let states = distinct.reduce(0, +)
+                print("total \(counts.total) sequences, counted by expanding each of the \(states) distinct states of each depth once, "
+                      + "in \(String(format: "%.2f", seconds)) s (\(Int(Double(states) / max(seconds, 1e-9))) states/s), every undo verified")
+            } else {
+                print("total \(counts.total) nodes in \(String(format: "%.2f", seconds)) s (\(Int(Double(counts.total) / max(seconds, 1e-9))) nodes/s), every undo verified")
+            }
             if wasInterrupted {
                 complain("interrupted: the counts are partial")
                 throw interruptExitCode

@@ -8,28 +8,40 @@ struct SolveCommand: ParsableCommand {
         commandName: "solve",
         abstract: "Find a shortest line of play from the setup to a state where a goal of the pack holds.",
         discussion: """
-            Goals are declared in pack.lua: goals = { name = function(game) return true or false end }. The \
-            search deepens one move at a time (every line of 0 moves, then 1, 2, ...), so the first line \
-            found is a shortest one; a transposition table keyed by the state hash searches a state reached \
-            by different orders of moves once, and cuts lines that come back to a state on their path. Every \
-            action is performed and undone through the checked engine: check, invariants, and strict undo \
-            verification, as in explore. --state writes values over the state after setup (as a scenario's \
-            setup.state), to start from a prepared position.
+            Goals are declared in pack.lua: goals = { name = function(game) return true or false end }, or \
+            goals = { name = { holds = ..., estimate = ..., dead_end = ... } } to guide the search. Each distinct \
+            state (by state hash) is expanded once; every action is performed and undone through the checked \
+            engine: check, invariants, and strict undo verification, as in explore.
+
+            The search: breadth-first by default, so the line found is a shortest one, and when every reachable \
+            state has been searched without meeting the goal, that is a proof that it never can be ("unreachable"). \
+            When the goal declares estimate(game), the moves still needed, the search is best-first (A*): the \
+            line is still a shortest one as long as the estimate never exceeds the true number (`rulebench check` \
+            warns when it finds one that does); --no-estimate searches breadth-first all the same. --any takes \
+            the first line found, depth-first with the estimate ordering the moves: fast, not shortest. A goal's \
+            dead_end(game) prunes the states it is true of (they are never expanded). --state writes values \
+            over the state after setup (as a scenario's setup.state), to start from a prepared position.
 
             The line is printed, and with --out written as a scenario whose last step expects the goal \
-            (expect: { goal: NAME }), which `rulebench run` passes. Progress goes to standard error. Ctrl-C \
-            (SIGINT) or SIGTERM stops the search and prints the deepest depth searched completely.
+            (expect: { goal: NAME }), which `rulebench run` passes. Progress goes to standard error in every \
+            mode (redrawn in place on a terminal, a line every 5 seconds in a log), so --json output stays clean. Ctrl-C (SIGINT) \
+            or SIGTERM stops the search and prints the deepest depth searched completely.
 
-            Exit codes: 0 a line was found; 1 none within --max-depth (or none at all: every reachable state \
-            was searched), or the table reached --max-states, or a step failed (an undo that does not restore \
-            the state, a legal action that fails); 2 bad input (unknown pack or goal, bad arguments, an --out \
-            that cannot be written); 130 / 143 stopped by SIGINT / SIGTERM.
+            Memory: the search keeps every distinct state it reaches, at most --max-states (about \
+            \(Solver.Options.bytesPerState) bytes each), and a copy of each state waiting to be expanded.
+
+            Exit codes: 0 a line was found; 1 none within --max-depth, or none at all ("unreachable: all N \
+            reachable states searched"), or the search reached --max-states, or a step failed (an undo that does \
+            not restore the state, a legal action that fails); 2 bad input (unknown pack or goal, bad arguments, \
+            an --out that cannot be written); 130 / 143 stopped by SIGINT / SIGTERM.
 
             Examples:
               rulebench solve desert --goal won --option shuffle=false --state players.p1.cell=e1 \\
                 --state players.p2.cell=d1 --state parts.propeller.holder=p1 --state parts.engine.holder=p1 \\
                 --state parts.crystal.holder=p2 --state parts.compass.cell=e1 --out near-win.yaml
               rulebench solve desert --goal won --max-depth 3 --json
+              rulebench solve Benchmarks/packs/eight --goal solved --max-depth 40      # A* on the Manhattan distance
+              rulebench solve Benchmarks/packs/eight --goal solved --max-depth 40 --option tiles=213/456/78_   # unreachable
             """
     )
 
@@ -44,9 +56,15 @@ struct SolveCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The longest line searched, in moves (0 to \(SolveCommand.maximumDepth)).", valueName: "n"))
     var maxDepth = 20
 
-    @Option(help: ArgumentHelp("The most states the transposition table keeps (about 40 bytes each; the game's memory cap grows with it).",
+    @Option(help: ArgumentHelp("The most distinct states the search keeps (about \(Solver.Options.bytesPerState) bytes each; the game's memory cap grows with it).",
                                valueName: "n"))
     var maxStates = Solver.Options.defaultMaxStates
+
+    @Flag(help: "Any line will do: depth-first, the goal's estimate ordering the moves (fast; not a shortest line).")
+    var any = false
+
+    @Flag(help: "Search breadth-first even when the goal declares an estimate.")
+    var noEstimate = false
 
     @Option(help: "Seed of the game's random generator.")
     var seed: Int64 = 0
@@ -60,6 +78,10 @@ struct SolveCommand: ParsableCommand {
 
     @Flag(help: "Write a JSON report to standard output.")
     var json = false
+
+    /// Seconds between progress lines (tests set 0: a line after every call into the kernel).
+    @Option(help: .hidden)
+    var progressInterval: Double?
 
     func validate() throws {
         guard (0...Self.maximumDepth).contains(maxDepth) else {
@@ -95,8 +117,8 @@ struct SolveCommand: ParsableCommand {
             var configuration = Game.Configuration()
             configuration.printHandler = { _ in }
             configuration.animationSources = false
-            // The table lives in the game's Lua state: its memory is on top of the rules' cap.
-            configuration.memoryCap += maxStates * 64
+            // The search lives in the game's Lua state: its memory is on top of the rules' cap.
+            configuration.memoryCap += maxStates * Solver.Options.bytesPerState * 2
             game = try Game(pack: packOptions.pack, options: options, seed: seed, configuration: configuration)
             // Tables missing on a path are created, as play's `save FILE.yaml`
             // records them: the scenario written says `create: true`.
@@ -122,8 +144,11 @@ struct SolveCommand: ParsableCommand {
         var solverOptions = Solver.Options(goal: goal)
         solverOptions.maxDepth = maxDepth
         solverOptions.maxStates = maxStates
+        solverOptions.any = any
+        solverOptions.usesEstimate = !noEstimate
         let clock = Fuzzer.monotonicClock
-        let progress = ProgressLine(pacer: ProgressPacer(toTerminal: stderrIsTerminal, start: clock()), quiet: json)
+        let progress = ProgressLine(pacer: progressInterval.map { ProgressPacer(interval: $0, start: clock()) }
+                                        ?? ProgressPacer(toTerminal: stderrIsTerminal, start: clock()))
         let solver = Solver(game: game, options: solverOptions)
         let outcome = Swift.Result { () throws(ExplorationFailure) -> Solver.Result in
             try solver.run(clock: clock, shouldStop: { wasInterrupted }) { statistics in
@@ -183,33 +208,38 @@ struct SolveCommand: ParsableCommand {
 
     /// The progress line.
     private func status(_ s: Solver.Statistics) -> String {
-        "solve \(packOptions.pack): depth \(s.depth)/\(maxDepth)  \(s.nodes) states searched (\(s.distinctStates) distinct)  "
-            + "\(s.transpositions) transpositions  \(Int(s.statesPerSecond)) states/s"
+        "solve \(packOptions.pack) (\(s.search.rawValue)): depth \(s.depth)/\(maxDepth)  \(s.distinctStates) states reached  "
+            + "\(s.nodes) expanded  \(s.open) waiting  \(s.transpositions) transpositions" + (s.pruned > 0 ? "  \(s.pruned) dead ends" : "")
+            + "  \(Int(s.statesPerSecond)) states/s"
     }
 
     private func report(_ result: Solver.Result, scenario: String?) {
         let s = result.statistics
+        let pruned = s.pruned > 0 ? " (\(s.pruned) pruned as dead ends)" : ""
         switch result.outcome {
         case .solved(let line):
-            print("solved: goal \(goal) is reached in \(line.count) move\(line.count == 1 ? "" : "s")" + (line.isEmpty ? " (it holds at the start)" : ""))
+            print("solved: goal \(goal) is reached in \(line.count) move\(line.count == 1 ? "" : "s")"
+                  + (line.isEmpty ? " (it holds at the start)" : ""))
             for (index, call) in line.enumerated() { print("  \(index + 1). \(call)") }
         case .unreachable:
-            print("no solution: goal \(goal) is never reached; every one of the \(s.distinctStates) reachable states was searched "
-                  + "(all within \(s.finishedDepth) moves)")
+            print("unreachable: all \(s.distinctStates) reachable states searched\(pruned); goal \(goal) holds in none of them")
         case .notWithin(let depth):
             print("no solution within \(depth) moves: goal \(goal) is not reached by any line of up to \(depth) moves "
-                  + "(\(s.distinctStates) distinct states seen); --max-depth searches deeper")
+                  + "(\(s.distinctStates) distinct states seen\(pruned)); --max-depth searches deeper")
         case .boundReached(let depth):
-            print("stopped: the transposition table reached its bound of \(maxStates) states (--max-states) while searching depth \(depth); "
-                  + (s.finishedDepth >= 0 ? "no line of up to \(s.finishedDepth) moves reaches goal \(goal). " : "")
-                  + "Raise the bound, e.g. --max-states \(maxStates * 4) (about 40 bytes each)")
+            print("stopped: the search reached its bound of \(maxStates) states (--max-states) while searching depth \(depth); "
+                  + (s.finishedDepth >= 0 && s.search != .depthFirst ? "no line of up to \(s.finishedDepth) moves reaches goal \(goal). " : "")
+                  + "Raise the bound, e.g. --max-states \(maxStates * 4) (about \(Solver.Options.bytesPerState) bytes each)")
         case .interrupted:
             print("interrupted while searching depth \(s.depth): "
-                  + (s.finishedDepth >= 0 ? "every line of up to \(s.finishedDepth) moves was searched, none reaches goal \(goal)"
-                                          : "no depth was searched completely"))
+                  + (s.finishedDepth >= 0 && s.search != .depthFirst
+                     ? "every line of up to \(s.finishedDepth) moves was searched, none reaches goal \(goal)"
+                     : "no depth was searched completely"))
         }
-        print("\(s.nodes) states searched, \(s.distinctStates) distinct, \(s.transpositions) transpositions not searched again, "
-              + "\(s.performs) actions performed and undone (verified) in \(String(format: "%.2f", s.seconds)) s "
+        let guarantee = s.search == .depthFirst ? "a line, not necessarily a shortest one" : s.search == .bestFirst
+            ? "a shortest line if the estimate never overestimates" : "a shortest line"
+        print("\(s.search.rawValue) (\(guarantee)): \(s.distinctStates) distinct states reached, \(s.nodes) expanded, \(s.transpositions) transpositions "
+              + "not searched again, \(s.performs) actions performed and undone (verified) in \(String(format: "%.2f", s.seconds)) s "
               + "(\(Int(s.statesPerSecond)) states/s)")
         if let scenario { print("wrote \(scenario) (rulebench run \(scenario) replays it)") }
     }
@@ -229,10 +259,14 @@ struct SolveCommand: ParsableCommand {
             ("pack", .string(packOptions.pack)), ("goal", .string(goal)), ("status", .string(status)),
             ("maxDepth", .int(Int64(maxDepth))), ("maxStates", .int(Int64(maxStates))),
             ("finishedDepth", .int(Int64(s.finishedDepth))), ("statesSearched", .int(Int64(s.nodes))),
-            ("distinctStates", .int(Int64(s.distinctStates))), ("transpositions", .int(Int64(s.transpositions))),
+            ("search", .string(s.search.rawValue)), ("distinctStates", .int(Int64(s.distinctStates))),
+            ("transpositions", .int(Int64(s.transpositions))), ("pruned", .int(Int64(s.pruned))),
             ("actionsPerformed", .int(Int64(s.performs))), ("seconds", .double(s.seconds)),
             ("statesPerSecond", .double(s.statesPerSecond)),
         ]
+        if case .unreachable = result.outcome {
+            members.append(("message", .string("unreachable: all \(s.distinctStates) reachable states searched")))
+        }
         if let line {
             members.append(("moves", .int(Int64(line.count))))
             members.append(("line", .array(line.map { call in
@@ -246,27 +280,26 @@ struct SolveCommand: ParsableCommand {
 }
 
 /// A progress line on standard error: redrawn in place on a terminal, one
-/// line per interval when piped; nothing with `quiet` (a JSON report).
+/// line per interval when piped. Standard error only, so a JSON report on
+/// standard output stays clean.
 final class ProgressLine {
     private var pacer: ProgressPacer
-    private let quiet: Bool
     private var shown = false
 
-    init(pacer: ProgressPacer, quiet: Bool) {
+    init(pacer: ProgressPacer) {
         self.pacer = pacer
-        self.quiet = quiet
     }
 
     /// Shows `text` when a line is due.
     func show(_ text: @autoclosure () -> String, at now: Double) {
-        guard !quiet, pacer.isDue(at: now) else { return }
+        guard pacer.isDue(at: now) else { return }
         shown = true
         FileHandle.standardError.write(Data((stderrIsTerminal ? "\r\(text())   " : text() + "\n").utf8))
     }
 
     /// Ends a line redrawn in place: with `text` as its last state, or as it is.
     func end(_ text: String?) {
-        guard !quiet, shown, stderrIsTerminal else { return }
+        guard shown, stderrIsTerminal else { return }
         FileHandle.standardError.write(Data(((text.map { "\r\($0)   " } ?? "") + "\n").utf8))
     }
 }

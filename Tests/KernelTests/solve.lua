@@ -1,4 +1,4 @@
--- Kernel tests: solve.lua (the solver's walk and its transposition table)
+-- Kernel tests: solve.lua (the solver's search and its closed set)
 -- and goals (engine.lua).
 local K, API = ...
 
@@ -32,60 +32,55 @@ fails(function() API.goal("thre") end, "did you mean 'three'")
 API.abort()
 assert(K.game.n == 0 and K.hash() == h0, "goals change nothing")
 
--- A search of depth 2 for a goal that never holds: every state within two
--- moves once (n = 0..4), and both orders of 1+2 reach one state.
-fails(function() API.solvebegin("thre", "100", "1") end, "unknown goal")
+-- Breadth-first to depth 2 for a goal that never holds: every state
+-- within two moves (n = 0..4) reached once: from n = 1 the moves reach 2
+-- (reached from 0 already: a transposition) and 3, from n = 2 they reach 3
+-- (another) and 4. States at depth 2 are not expanded: the search ends at
+-- the limit.
+fails(function() API.solvebegin("thre", "100", "1", "2", "shortest") end, "unknown goal")
 API.abort()
-API.solvebegin("never", "100", "1")
-API.solveiteration()
-local status, counts = API.solvevisit("0", "2", "1")
+assert(API.solvebegin("never", "100", "1", "2", "shortest") == "breadth")
+local status, counts = API.solvestep("100")
 counts = K.decode(counts)
-assert(status == "done", status)
-assert(API.solvecount() == "5", API.solvecount())
--- searched: 0, then 1 (and its 2, 3), then 2 again at depth 1 (shallower), 3 cut at depth 2, 4
-assert(counts.nodes == 6 and counts.cut == 1 and counts.performs == 6 and counts.frontier == 3, K.encode(counts))
-assert(K.hash() == h0 and API.depth() == 0, "the walk leaves the game as it was")
--- The root is searched now: visiting it again at depth 0 is a skip.
-assert(API.solvevisit("0", "2", "0") == "skip")
+assert(status == "depth", status)
+assert(counts.states == 5 and counts.expanded == 3 and counts.performs == 6 and counts.transpositions == 2, K.encode(counts))
+assert(K.hash() == h0 and API.depth() == 0, "the step leaves the game as it was")
 
--- Without the table every line is searched: 2 + 4 sequences, 6 nodes + the root.
-API.solvebegin("never", "100", "0")
-API.solveiteration()
-status, counts = API.solvevisit("0", "2", "1")
+-- Without the closed set every line is searched: 1 + 2 + 4 states.
+API.solvebegin("never", "100", "0", "2", "shortest")
+status, counts = API.solvestep("100")
 counts = K.decode(counts)
-assert(status == "done" and counts.nodes == 7 and counts.cut == 0 and counts.performs == 6, K.encode(counts))
+assert(status == "depth" and counts.states == 7 and counts.transpositions == 0, K.encode(counts))
 
--- The goal: found with its line from the walk's root (a shortest one at
--- the limit, so the iteration of depth 2 finds 1+2).
-API.solvebegin("three", "100", "1")
-API.solveiteration()
-local line
-status, counts, line = API.solvevisit("0", "2", "1")
-line = K.decode(line)
-assert(status == "found" and #line == 2 and line[1].params.by == 1 and line[2].params.by == 2, K.encode(line))
+-- One state per call: the search goes on where the last call stopped.
+API.solvebegin("never", "100", "1", "2", "shortest")
+assert(API.solvestep("1") == "more")
+assert(K.decode(select(2, API.solvestep("1"))).expanded == 2)
+
+-- The goal: tested when a state is first reached, its line played again
+-- from the start (1 + 2, the first line of two moves in legal order).
+API.solvebegin("three", "100", "1", "5", "shortest")
+assert(API.solvestep("100") == "found")
+local line = K.decode(API.solveline())
+assert(#line == 2 and line[1].params.by == 1 and line[2].params.by == 2, K.encode(line))
 assert(K.hash() == h0 and API.depth() == 0)
 
--- Swift's levels: "open" a state, walk its moves, then close it.
-API.solveiteration()
-assert(API.solvevisit("0", "3", "0") == "open")
-assert(API.solveclose("0") == "ok" and API.solvevisit("0", "3", "0") == "skip")
-
--- The bound: a full table stops the walk, rolled back.
-API.solvebegin("never", "2", "1")
-API.solveiteration()
-assert(API.solvevisit("0", "2", "1") == "full")
+-- No limit short of every state, and n grows without end: the bound stops it.
+API.solvebegin("never", "4", "1", "50", "shortest")
+assert(API.solvestep("100") == "full")
 assert(K.hash() == h0 and API.depth() == 0)
 
--- A walk that fails halfway is rolled back by abort, and the table keeps
--- only what it finished: the same walk made again finds the same states.
+-- A step that fails halfway is rolled back by abort, and the search keeps
+-- only the states it finished: the line to the failure is still known.
 API.set(K.encode({ "fail" }), K.encode(true))
 API.commit()
 local h1 = K.hash()
-API.solvebegin("never", "100", "1")
-API.solveiteration()
-fails(function() API.solvevisit("0", "3", "1") end, "five is forbidden")
+API.solvebegin("never", "100", "1", "5", "shortest")
+fails(function() API.solvestep("100") end, "five is forbidden")
 API.abort()
-assert(K.hash() == h1 and API.depth() == 0, "abort rolls the walk back")
-local kept = tonumber(API.solvecount())
-assert(kept > 0 and kept < 5, "finished states only: " .. kept)
+assert(K.hash() == h1 and API.depth() == 0, "abort rolls the step back")
+line = K.decode(API.solveline())
+local n = 0
+for _, call in ipairs(line) do n = n + call.params.by end
+assert(n == 5, "the line ends with the move that failed: " .. K.encode(line))
 API.solveend()

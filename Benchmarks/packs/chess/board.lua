@@ -95,4 +95,72 @@ function board.refuse(game, a)
   if not found then return "the " .. piece.kind .. " on " .. a.from .. " cannot move to " .. a.to end
 end
 
+-- Whether square (rank, file) is attacked by a piece of side `by`, once
+-- the move from -> to (squares; none when nil) is made in thought: the
+-- board is only read. Reads through `at`, which sees the moved piece on
+-- `to`, nothing on `from`, and an en passant victim gone.
+function board.attacked(game, rank, file, by, from, to)
+  local rows = game.board
+  local fr, ff, tr, tf, moving, passed
+  if from then
+    fr, ff = board.coords(from)
+    tr, tf = board.coords(to)
+    moving = rows[fr][ff]
+    passed = moving.kind == "pawn" and ff ~= tf and rows[tr][tf] == nil
+  end
+  local function at(r, f)
+    if r < 1 or r > 8 or f < 1 or f > 8 then return false end
+    if from then
+      if r == tr and f == tf then return moving end
+      if (r == fr and f == ff) or (passed and r == fr and f == tf) then return nil end
+    end
+    return rows[r][f]
+  end
+  local ahead = by == "white" and 1 or -1   -- the way `by`'s pawns move
+  for _, d in ipairs(ROYAL) do
+    local r, f, steps = rank + d[1], file + d[2], 1
+    local p = at(r, f)
+    while p == nil do
+      r, f, steps = r + d[1], f + d[2], steps + 1
+      p = at(r, f)
+    end
+    if p and p.side == by then
+      local kind, straight = p.kind, d[1] == 0 or d[2] == 0
+      if kind == "queen" or (straight and kind == "rook") or (not straight and kind == "bishop") then return true end
+      if steps == 1 and (kind == "king" or (kind == "pawn" and not straight and d[1] == -ahead)) then return true end
+    end
+  end
+  for _, d in ipairs(KNIGHT) do
+    local p = at(rank + d[1], file + d[2])
+    if p and p.side == by and p.kind == "knight" then return true end
+  end
+  return false
+end
+
+-- Whether the side to move is mated: its king attacked, and every move it
+-- has leaves its king attacked (moves are pseudo-legal: a king may walk
+-- into check, so this is what mate means here).
+function board.mated(game)
+  local side = game.side
+  local enemy = side == "white" and "black" or "white"
+  local king
+  for rank = 1, 8 do
+    for file = 1, 8 do
+      local p = game.board[rank][file]
+      if p and p.kind == "king" and p.side == side then king = board.square(rank, file) end
+    end
+  end
+  if not king then return false end
+  local kr, kf = board.coords(king)
+  if not board.attacked(game, kr, kf, enemy) then return false end
+  local escape = false
+  board.moves(game, function(m)
+    if escape then return end
+    local r, f = kr, kf
+    if m.from == king then r, f = board.coords(m.to) end
+    escape = not board.attacked(game, r, f, enemy, m.from, m.to)
+  end)
+  return not escape
+end
+
 return board

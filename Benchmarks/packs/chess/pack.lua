@@ -5,7 +5,9 @@
 -- engine's cost of reading state dominates; each move writes only a few
 -- slots. Moves are pseudo-legal: no check, checkmate or castling. Pawns
 -- push once or twice, capture diagonally and en passant, and become queens
--- on the last rank.
+-- on the last rank. The goal `mated` (board.mated) is mate for such moves:
+-- the side to move is attacked and every move leaves its king attacked;
+-- `rulebench solve` finds fool's mate, 4 plies from the start.
 local board = require "board"
 
 local BACK = { "rook", "knight", "bishop", "queen", "king", "bishop", "knight", "rook" }
@@ -44,6 +46,11 @@ return {
       if count ~= 32 then return false, count .. " pieces instead of 32" end
       return true
     end,
+  },
+
+  goals = {
+    -- the side to move is mated (`rulebench solve` finds fool's mate in 4 plies)
+    mated = function(game) return board.mated(game) end,
   },
 
   render = function(game)

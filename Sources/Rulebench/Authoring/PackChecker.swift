@@ -7,7 +7,9 @@ import Foundation
 /// - setup failing for the pack's declared options, and invariants failing
 ///   on the initial state (errors);
 /// - goals that fail, write to the state or answer something other than
-///   true or false, in any state the sampling reaches (errors);
+///   true or false, in any state the sampling reaches (errors); a goal's
+///   estimate above the moves of a line to the goal that a short search
+///   finds from such a state (warnings);
 /// - actions with no `legal` function that no other action queues as a
 ///   subaction, which play, explore and the fuzzer can never choose (warnings);
 /// - `act:sub` of an action the pack does not have (errors); an action other
@@ -35,6 +37,11 @@ public struct PackChecker {
         public var depth = 12
         /// At most this many emitted calls are tried in each state (a random sample when there are more).
         public var callsPerState = 40
+        /// A goal's estimate is checked against the lines to the goal a
+        /// breadth-first search of this many moves finds from each sampled state...
+        public var estimateDepth = 6
+        /// ...keeping at most this many states.
+        public var estimateStates = 2_000
         /// Limits, the rules folder, and where rule prints go (default: nowhere).
         public var configuration: Game.Configuration
 
@@ -264,11 +271,21 @@ public struct PackChecker {
     }
 
     /// Runs every goal of the pack in the current state: each must answer
-    /// true or false without failing or writing (it runs read-only).
+    /// true or false without failing or writing (it runs read-only); a
+    /// goal's estimate must not exceed the moves of a line to the goal
+    /// found by a short search (a warning: A* may then miss the shortest line).
     private func lintGoals(_ game: Game, context: String, report: (PackProblem) -> Void) {
         for goal in game.pack.goals {
             do {
                 _ = try game.goalHolds(goal)
+                let probe = try game.kernel.probeEstimate(goal: goal, depth: options.estimateDepth, bound: options.estimateStates)
+                if let over = probe {
+                    report(PackProblem(.warning, file: over.location?.file ?? game.pack.directory + "/pack.lua", line: over.location?.line,
+                        "goal '\(goal)': estimate says \(over.estimate) where the goal is at most \(over.most) move\(over.most == 1 ? "" : "s") away "
+                            + "(\(context)" + (over.at == 0 ? "" : ", then \(over.at) move\(over.at == 1 ? "" : "s") toward it")
+                            + "): an estimate above the moves still needed "
+                            + "lets `solve` miss the shortest line"))
+                }
             } catch {
                 report(failureProblem(error, game: game, during: "goal '\(goal)'", context: context))
             }

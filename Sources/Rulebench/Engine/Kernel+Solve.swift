@@ -1,87 +1,105 @@
-/// The typed face of the solver's walk (`Kernel/solve.lua`) and of goals:
-/// a search for a pack's goal keeps its transposition table inside the
-/// kernel, and each call visits one state or walks one whole subtree.
+/// The typed face of the solver's search (`Kernel/solve.lua`) and of goals:
+/// a search for a pack's goal keeps its closed set and open states inside
+/// the kernel, and each call expands a batch of states.
 extension Kernel {
-    /// What a `solveVisit` call found, with its counts.
-    struct SolveVisit {
-        /// What became of the state.
-        enum Status {
-            /// Its subtree was searched here to the limit (or it was a
-            /// transposition): no goal in it.
-            case done
-            /// It is already searched, or on the current path: not again.
-            case skip
-            /// Swift walks its moves (then `solveClose`).
-            case open
-            /// The goal holds at the end of `line` (from the visited state).
-            case found(line: [ActionCall])
-            /// The transposition table reached its bound.
+    /// What a `solveStep` call left: how the search stands, and its counts so far.
+    struct SolveStep {
+        /// How the search stands.
+        enum Status: Equatable {
+            /// States remain to expand.
+            case more
+            /// The goal is met: `solveLine` gives the line.
+            case found
+            /// Every state reachable from the start was expanded; none meets the goal.
+            case exhausted
+            /// Only states at the depth limit remain, unexpanded.
+            case depthLimit
+            /// The search keeps `bound` states and reached it.
             case full
-            /// An undo on `path` (from the visited state) did not restore the state.
-            case undoMismatch(path: [ActionCall], problems: [UndoProblem])
+            /// An undo did not restore the state (`solveLine` gives the line to it).
+            case undoMismatch([UndoProblem])
         }
 
         let status: Status
-        /// States searched (reached at a depth where they were new).
-        let nodes: Int
-        /// States not searched again: transpositions and cycles.
-        let cut: Int
-        /// Actions performed (each also undone, verified).
-        let performs: Int
-        /// States reached at the limit (0 for a whole iteration: nothing lies deeper).
-        let frontier: Int
+        /// The counts so far (`Solver.Statistics` without the time).
+        let expanded, states, performs, transpositions, pruned, depth, finished, open: Int
     }
 
-    /// Starts a search for `goal` whose table keeps at most `bound` states;
-    /// without `table`, every line is searched (to measure what it saves).
+    /// Which search `solveBegin` chose.
+    enum SolveSearch: String {
+        case breadth, best, depth
+    }
+
+    /// Starts a search for `goal` keeping at most `bound` states, lines of
+    /// at most `maxDepth` moves; without `table`, no closed set (every line
+    /// is searched). `how`: "shortest", "breadth" or "any" (solve.lua).
+    /// Returns the search chosen and whether the goal holds at the start.
     /// Throws `.badInput` for a goal the pack does not declare.
-    func solveBegin(goal: String, bound: Int, table: Bool) throws(RulebenchError) {
-        try user("solvebegin", [Array(goal.utf8), Array(String(bound).utf8), Array((table ? "1" : "0").utf8)])
+    func solveBegin(goal: String, bound: Int, table: Bool, maxDepth: Int, how: String) throws(RulebenchError) -> (SolveSearch, Bool) {
+        let reply = try user("solvebegin", [goal, String(bound), table ? "1" : "0", String(maxDepth), how].map { Array($0.utf8) })
+        let word = String(decoding: reply.first ?? [], as: UTF8.self)
+        let holds = reply.count > 1 && String(decoding: reply[1], as: UTF8.self) == "true"
+        return (SolveSearch(rawValue: word) ?? .breadth, holds)
     }
 
-    /// Empties the table for the next, deeper iteration.
-    func solveIteration() throws(RulebenchError) { try engine("solveiteration") }
-
-    /// Visits the current state, reached at `depth` of an iteration to
-    /// `limit`: with `walk`, searches its whole subtree here (one crossing);
-    /// without, says whether Swift should expand it. The state is the one
-    /// visited afterwards, whatever happened.
-    func solveVisit(depth: Int, limit: Int, walk: Bool) throws(ExplorationError) -> SolveVisit {
+    /// Expands up to `expansions` states of the search; the game is where
+    /// it was afterwards, whatever happened. A failure carries the line to it.
+    func solveStep(expansions: Int) throws(ExplorationError) -> SolveStep {
         do {
-            let reply = try user("solvevisit", [String(depth), String(limit), walk ? "1" : "0"].map { Array($0.utf8) })
+            let reply = try user("solvestep", [Array(String(expansions).utf8)])
             let word = String(decoding: reply.first ?? [], as: UTF8.self)
             let counts = decode(reply.count > 1 ? reply[1] : nil)
-            let detail = decode(reply.count > 2 && !reply[2].isEmpty ? reply[2] : nil)
-            let status: SolveVisit.Status
+            let status: SolveStep.Status
             switch word {
-            case "skip": status = .skip
-            case "open": status = .open
-            case "found": status = .found(line: Kernel.calls(detail))
+            case "found": status = .found
+            case "exhausted": status = .exhausted
+            case "depth": status = .depthLimit
             case "full": status = .full
-            case "undo": status = .undoMismatch(path: solvePath(), problems: Kernel.problems(detail))
-            default: status = .done
+            case "undo": status = .undoMismatch(Kernel.problems(decode(reply.count > 2 ? reply[2] : nil)))
+            default: status = .more
             }
             func count(_ key: String) -> Int { Int(counts?[key]?.intValue ?? 0) }
-            return SolveVisit(status: status, nodes: count("nodes"), cut: count("cut"), performs: count("performs"),
-                              frontier: count("frontier"))
+            return SolveStep(status: status, expanded: count("expanded"), states: count("states"), performs: count("performs"),
+                             transpositions: count("transpositions"), pruned: count("pruned"), depth: count("depth"),
+                             finished: count("finished"), open: count("open"))
         } catch {
-            throw ExplorationError(path: solvePath(), error: error)
+            throw ExplorationError(path: solveLine(), error: error)
         }
     }
 
-    /// Marks the state Swift opened at `depth` as searched; false when the
-    /// table is full.
-    func solveClose(depth: Int) throws(RulebenchError) -> Bool {
-        String(decoding: try engine("solveclose", [String(depth)]).first ?? [], as: UTF8.self) == "ok"
+    /// The line found, or after a failed step the line to the failure:
+    /// played again from the start through the engine, then rolled back.
+    func solveLine() -> [ActionCall] {
+        Kernel.calls(decode((try? user("solveline", [[UInt8]]()))?.first))
     }
 
-    /// The distinct states in this iteration's table.
-    func solveCount() throws(RulebenchError) -> Int {
-        Int(String(decoding: try engine("solvecount").first ?? [], as: UTF8.self)) ?? 0
-    }
-
-    /// Ends the search and lets its table go.
+    /// Ends the search and lets its tables go.
     func solveEnd() { _ = try? engine("solveend") }
+
+    /// A state where a goal's estimate says more moves than a line found
+    /// to the goal has left: `at` moves along the line from the probed
+    /// state, the estimate there, and the most moves that remain.
+    struct Overestimate: Equatable {
+        let at, most: Int
+        /// The estimate, as the kernel shows a number.
+        let estimate: String
+        let location: SourceLocation?
+    }
+
+    /// Probes goal `goal`'s estimate from the current state: a breadth-first
+    /// search of at most `depth` moves and `bound` states for the goal, and
+    /// the estimate along the line found (Kernel/solve.lua, solveprobe).
+    /// nil when the goal declares no estimate, or none overestimates there.
+    func probeEstimate(goal: String, depth: Int, bound: Int) throws(RulebenchError) -> Overestimate? {
+        let reply = try user("solveprobe", [goal, String(depth), String(bound)].map { Array($0.utf8) })
+        guard String(decoding: reply.first ?? [], as: UTF8.self) == "over", let value = decode(reply.count > 1 ? reply[1] : nil) else {
+            return nil
+        }
+        func int(_ key: String) -> Int { Int(value[key]?.intValue ?? 0) }
+        let file = value["file"]?.stringValue
+        return Overestimate(at: int("at"), most: int("most"), estimate: value["shown"]?.stringValue ?? "?",
+                            location: file.map { SourceLocation(file: $0, line: int("line")) })
+    }
 
     /// Whether the pack's goal `name` holds now (the state read-only).
     /// Throws `.badInput` for an unknown goal, `.script` for a goal that
@@ -90,19 +108,37 @@ extension Kernel {
         String(decoding: try user("goal", [Array(name.utf8)]).first ?? [], as: UTF8.self) == "true"
     }
 
-    /// Starts counting distinct states per level for `explore --unique`,
-    /// at most `bound` in all.
-    func resetDistinct(bound: Int) throws(RulebenchError) { try engine("distinct", [String(bound)]) }
-
-    /// The distinct states counted per level (`[d]`: level d + 1).
-    func distinctCounts() throws(RulebenchError) -> [Int] {
-        (decode(try engine("distinct", [""]).first)?.listItems ?? []).map { Int($0.intValue ?? 0) }
+    /// Starts `explore --unique`'s walk from the current state: `depth`
+    /// moves deep, at most `bound` states kept in all.
+    func uniqueBegin(depth: Int, bound: Int) throws(RulebenchError) {
+        try user("uniquebegin", [String(depth), String(bound)].map { Array($0.utf8) })
     }
 
-    /// The line the last walk was on (from the state it began at).
-    private func solvePath() -> [ActionCall] {
-        Kernel.calls(decode((try? engine("solvepath"))?.first))
+    /// Expands up to `expansions` states of the walk. Returns whether it is
+    /// done, and the sequences and distinct states of each depth finished;
+    /// the game is where it was afterwards. A failure carries the line to it.
+    func uniqueStep(expansions: Int) throws(ExplorationError) -> (done: Bool, sequences: [Int], distinct: [Int]) {
+        let reply: [[UInt8]]
+        do { reply = try user("uniquestep", [Array(String(expansions).utf8)]) } catch {
+            throw ExplorationError(path: uniqueLine(), error: error)
+        }
+        let word = String(decoding: reply.first ?? [], as: UTF8.self)
+        if word == "undo" {
+            let problems = Kernel.problems(decode(reply.count > 2 ? reply[2] : nil))
+            throw ExplorationError(path: uniqueLine(), error: .undoMismatch(problems))
+        }
+        let counts = decode(reply.count > 1 ? reply[1] : nil)
+        func list(_ key: String) -> [Int] { (counts?[key]?.listItems ?? []).map { Int($0.intValue ?? 0) } }
+        return (word == "done", list("sequences"), list("distinct"))
     }
+
+    /// The line to where the walk failed, played again from its start.
+    private func uniqueLine() -> [ActionCall] {
+        Kernel.calls(decode((try? user("uniqueline", [[UInt8]]()))?.first))
+    }
+
+    /// Ends the walk.
+    func uniqueEnd() { _ = try? engine("uniqueend") }
 
     /// A kernel list of `{ name, params }`.
     static func calls(_ value: StateValue?) -> [ActionCall] {

@@ -211,12 +211,10 @@ final class Kernel {
     /// Walks every sequence of legal actions up to `depth` from the current
     /// state inside the kernel: perform, recurse, undo (verified when
     /// `strict`), one crossing for the whole walk. The state is the one it
-    /// started from afterwards, whatever happened. With `distinctBase`,
-    /// each state reached is also counted once per level (see
-    /// `resetDistinct`), the walk's levels starting below that one.
-    func explore(depth: Int, strict: Bool, distinctBase: Int? = nil) throws(ExplorationError) -> Exploration {
+    /// started from afterwards, whatever happened.
+    func explore(depth: Int, strict: Bool) throws(ExplorationError) -> Exploration {
         do {
-            let reply = try user("explore", [String(depth), strict ? "1" : "0", distinctBase.map(String.init) ?? ""])
+            let reply = try user("explore", [String(depth), strict ? "1" : "0"])
             let status = String(decoding: reply.first ?? [], as: UTF8.self)
             let value = decode(reply.count > 1 ? reply[1] : nil)
             if status == "undo" {

@@ -43,8 +43,9 @@ public struct Explorer {
     public let game: Game
     /// The longest action sequences counted.
     public let depth: Int
-    /// When set, distinct states are counted per depth too, keeping at
-    /// most this many state hashes (the walk fails past it).
+    /// When set, distinct states are counted per depth too, by a walk
+    /// that expands each distinct state of a depth once, keeping at most
+    /// this many states in all (the walk fails past it).
     public let distinctBound: Int?
 
     /// A walk of `game` from its current state, `depth` actions deep;
@@ -58,49 +59,57 @@ public struct Explorer {
     /// Walks the tree. Any failure (an undo mismatch, a legal action that
     /// fails) stops the walk with the error and the path that led to it; the
     /// game is then undone back to where the walk began.
-    public func run(shouldStop: () -> Bool = { false }) throws(ExplorationFailure) -> Counts {
+    /// With `distinctBound`, `progress` gets the depths finished so far
+    /// after each call into the kernel (the walk of sequences reports none).
+    public func run(shouldStop: () -> Bool = { false }, progress: (Counts) -> Void = { _ in }) throws(ExplorationFailure) -> Counts {
+        if let distinctBound { return try walkDistinct(bound: distinctBound, shouldStop: shouldStop, progress: progress) }
         var counts = Counts(nodes: [])
         var path: [ActionCall] = []
-        var distinct = DistinctStates()
         let start = game.history.cursor
-        if let distinctBound {
-            do { try game.kernel.resetDistinct(bound: distinctBound) } catch { throw ExplorationFailure(path: [], error: error) }
-        }
         do {
-            try walk(counts: &counts, path: &path, distinct: &distinct, shouldStop: shouldStop)
+            try walk(counts: &counts, path: &path, shouldStop: shouldStop)
         } catch {
             game.unwind(to: start)
             throw error
         }
         counts.endAtFirstEmptyLevel()
-        if distinctBound != nil {
-            let inKernel: [Int]
-            do { inKernel = try game.kernel.distinctCounts() } catch { throw ExplorationFailure(path: [], error: error) }
-            // Each level is walked either here or in the kernel: one of the two counts is 0.
-            counts.distinct = counts.nodes.indices.map { level in
-                max(distinct.levels.indices.contains(level) ? distinct.levels[level].count : 0,
-                    inKernel.indices.contains(level) ? inKernel[level] : 0)
-            }
-        }
         return counts
     }
 
-    /// The states reached at each level walked here, by hash.
-    private struct DistinctStates {
-        var levels: [Set<StateHash>] = []
-
-        mutating func add(_ hash: StateHash, at level: Int) {
-            while levels.count <= level { levels.append([]) }
-            levels[level].insert(hash)
+    /// `distinctBound`'s walk, inside the kernel (Kernel/solve.lua): a depth
+    /// at a time, each distinct state of a depth expanded once, the number
+    /// of sequences that reach it carried as a count. It costs the distinct
+    /// states of each depth, not the sequences, and counts both. Each call
+    /// expands a batch of states (a tenth of a second or so); `shouldStop`
+    /// is polled between calls, and a stopped walk returns the depths it
+    /// finished.
+    private func walkDistinct(bound: Int, shouldStop: () -> Bool, progress: (Counts) -> Void) throws(ExplorationFailure) -> Counts {
+        let kernel = game.kernel
+        do { try kernel.uniqueBegin(depth: depth, bound: bound) } catch { throw ExplorationFailure(path: [], error: error) }
+        defer { kernel.uniqueEnd() }
+        var counts = Counts(nodes: [], distinct: [])
+        var batch = 16
+        while !shouldStop() {
+            let began = Fuzzer.monotonicClock()
+            let step: (done: Bool, sequences: [Int], distinct: [Int])
+            do { step = try kernel.uniqueStep(expansions: batch) } catch {
+                throw ExplorationFailure(path: error.path, error: error.error)
+            }
+            counts = Counts(nodes: step.sequences, distinct: step.distinct)
+            if step.done { break }
+            progress(counts)
+            batch = Solver.nextBatch(batch, seconds: Fuzzer.monotonicClock() - began)
         }
+        counts.endAtFirstEmptyLevel()
+        counts.distinct = Array(counts.distinct?.prefix(counts.nodes.count) ?? [])
+        return counts
     }
 
     /// Depth first, with a stack of the actions left to try at each level of
     /// the current path rather than recursion: a pack whose games never end,
     /// explored deep, would overflow the thread's stack. `shouldStop` is
     /// polled before each action; once it is true, every level is undone.
-    private func walk(counts: inout Counts, path: inout [ActionCall], distinct: inout DistinctStates,
-                      shouldStop: () -> Bool) throws(ExplorationFailure) {
+    private func walk(counts: inout Counts, path: inout [ActionCall], shouldStop: () -> Bool) throws(ExplorationFailure) {
         var pending: [ArraySlice<ActionCall>] = []
         if let first = try expand(level: 0, counts: &counts, path: path, shouldStop: shouldStop) { pending.append(first) }
         while let level = pending.indices.last {
@@ -113,7 +122,6 @@ public struct Explorer {
             path.append(call)
             do { try game.perform(call) } catch { throw ExplorationFailure(path: path, error: error) }
             counts.add(1, at: level)
-            if distinctBound != nil { distinct.add(game.stateHash, at: level) }
             if let next = try expand(level: level + 1, counts: &counts, path: path, shouldStop: shouldStop) {
                 pending.append(next)
             } else {
@@ -132,8 +140,7 @@ public struct Explorer {
         if depth - level <= Explorer.kernelDepth {
             let found: Kernel.Exploration
             do {
-                found = try game.kernel.explore(depth: depth - level, strict: game.configuration.strict,
-                                                distinctBase: distinctBound == nil ? nil : level)
+                found = try game.kernel.explore(depth: depth - level, strict: game.configuration.strict)
             } catch {
                 throw ExplorationFailure(path: path + error.path, error: error.error)
             }

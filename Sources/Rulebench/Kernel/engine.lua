@@ -181,6 +181,21 @@ local function run_chunk(pack, chunkname, chunk)
 end
 
 -- Runs pack.lua and checks the manifest it returns.
+-- A goal is a function, or a table { holds = fn, estimate = fn, dead_end = fn }
+-- (the last two optional, for `rulebench solve`: Kernel/solve.lua).
+local GOAL = { holds = true, estimate = true, dead_end = true }
+local function checkgoal(name, goal, chunkname, source)
+  for k, f in next, goal do
+    if not GOAL[k] or type(f) ~= "function" then
+      loadfail(chunkname, "goal '" .. name .. "' is a table of functions: holds (required), estimate and dead_end (optional); "
+        .. K.show(k) .. " is not one of them", fieldline(source, name))
+    end
+  end
+  if not goal.holds then
+    loadfail(chunkname, "goal '" .. name .. "' needs holds = function(game) return true or false end", fieldline(source, name))
+  end
+end
+
 local function definemanifest(pack)
   local chunkname = pack.file
   local manifest = run_chunk(pack, chunkname, pack.manifestchunk)
@@ -191,7 +206,9 @@ local function definemanifest(pack)
   if type(manifest.name) ~= "string" then loadfail(chunkname, "the pack needs a 'name'") end
   for _, field in ipairs({ "invariants", "goals" }) do
     for name, f in next, manifest[field] or {} do
-      if type(name) ~= "string" or type(f) ~= "function" then
+      if type(name) == "string" and field == "goals" and type(f) == "table" then
+        checkgoal(name, f, chunkname, pack.source)
+      elseif type(name) ~= "string" or type(f) ~= "function" then
         loadfail(chunkname, "'" .. field .. "' maps names to functions (entry " .. K.show(name) .. " is not)",
           fieldline(pack.source, type(name) == "string" and name or field))
       end
@@ -613,6 +630,7 @@ local function goalholds(name)
       .. (#names > 0 and " (goals: " .. concat(names, ", ") .. ")"
           or " (the pack declares no goals: add goals = { name = function(game) return ... end } to pack.lua)"))
   end
+  if type(fn) == "table" then fn = fn.holds end
   setwritable(false, "a goal")
   CONTEXT_ACTION = "goal '" .. name .. "'"
   CONTEXT_PHASE = CONTEXT_ACTION
@@ -857,51 +875,9 @@ local function unwind()
   EXPLORING = nil
 end
 
--- `explore --unique` counts the distinct states at each level: DISTINCT
--- keeps, per level of the whole walk (Swift walks the top levels, this
--- walks the rest), each state hash reached there once, as an integer (half
--- the memory of its hex text). It lives across calls, so Swift resets it
--- (API.distinct) before a walk and reads the counts after; past `limit`
--- hashes in all the walk fails with a message naming the bound.
-local DISTINCT = { sets = {}, count = 0, limit = 0 }
-
--- distinct(limit): "" starts counting afresh with at most `limit` hashes;
--- distinct(""): the encoded count per level of the walk.
-function API.distinct(limit)
-  if limit ~= "" then
-    DISTINCT.sets, DISTINCT.count, DISTINCT.limit = {}, 0, tointeger(tonumber(limit)) or 0
-    return ""
-  end
-  local counts = {}
-  for level, set in next, DISTINCT.sets do
-    local n = 0
-    for _ in next, set do n = n + 1 end
-    counts[level] = n
-  end
-  for level = 1, #DISTINCT.sets do counts[level] = counts[level] or 0 end
-  return encode(counts)
-end
-
--- Counts the current state as reached at `level` of the whole walk.
-local function distinct(level)
-  local sets = DISTINCT.sets
-  for l = #sets + 1, level do sets[l] = {} end
-  local set, key = sets[level], tonumber(hashof(), 16)
-  if set[key] then return end
-  if DISTINCT.count >= DISTINCT.limit then
-    K.fail("error", "explore --unique keeps every distinct state, and it reached its bound of " .. DISTINCT.limit
-      .. " states: lower --depth, or raise the bound with --max-states (about 40 bytes of the game's memory each)")
-  end
-  set[key] = true
-  DISTINCT.count = DISTINCT.count + 1
-end
-
--- explore(depth, strict, base): `base`, when not "", is the level of the
--- whole walk this one starts below; each state reached is then counted
--- in DISTINCT too.
-function API.explore(depth, strict, base)
+-- explore(depth, strict)
+function API.explore(depth, strict)
   strict = strict ~= "0"
-  base = base and tointeger(tonumber(base))
   nogame()
   if PENDING then rollback(PENDING.mark); PENDING = nil end
   depth = tointeger(tonumber(depth)) or 0
@@ -924,7 +900,6 @@ function API.explore(depth, strict, base)
       planof(rec, "do")
       RECS[#RECS + 1], PENDING = rec, nil
       counts[level] = counts[level] + 1
-      if base then distinct(base + level) end
       if level < depth and not visit(level + 1) then return false end
       operation()
       begin("undo")

@@ -1,30 +1,30 @@
 import Foundation
 
-/// Finds a shortest line of play from a game's current state to a state
-/// where one of the pack's goals holds: what `rulebench solve` runs.
+/// Finds a line of play from a game's current state to a state where one
+/// of the pack's goals holds: what `rulebench solve` runs.
 ///
-/// The search is iterative deepening: every line of 0 moves, then of 1, of
-/// 2, ... up to `maxDepth`, so the first line found is a shortest one. Each
-/// iteration is a depth-first walk that performs and undoes actions on the
-/// game itself, through the checked engine (check, apply, subactions,
-/// invariants, animation plan; every undo strictly verified), so nothing
-/// is copied or replayed: a breadth-first search would have to replay each
-/// position's line from the start, or keep every position, to expand it.
-/// Deepening repeats the shallower levels, but the deepest one is most of
-/// the work, and memory stays one path plus the table.
+/// Each distinct state (by the engine's state hash) is expanded once: its
+/// legal moves performed through the checked engine (check, apply,
+/// subactions, invariants, animation plan), each child looked up in the
+/// closed set, each move undone with strict verification. A state waiting
+/// to be expanded keeps a plain copy of its state; expanding it writes the
+/// slots that differ back over the game (its hash checked), so no line is
+/// replayed and nothing is searched twice. Which search runs:
 ///
-/// The transposition table, keyed by the engine's state hash, holds each
-/// state searched in the current iteration with the depth it was searched
-/// at: a state reached again by another order of the same moves, no
-/// shallower, is not searched again, and a line that returns to a state on
-/// the current path is cut. It lives inside the kernel and is bounded
-/// (`Options.maxStates`): a search that fills it stops with `.boundReached`.
+/// - **breadth-first** (the default): the first goal met is at the least
+///   depth, so the line is a shortest one. When every reachable state has
+///   been expanded without meeting the goal, that is a proof: `.unreachable`.
+/// - **best-first (A\*)**, when the goal declares an `estimate` of the moves
+///   still needed: states in order of moves + estimate. The line is shortest
+///   when the estimate never exceeds the true distance (`check` warns when
+///   it finds one that does).
+/// - **depth-first** (`Options.any`): the child with the least estimate
+///   first; the first line found, not a shortest one.
 ///
-/// Like `Explorer`, the top levels are walked here, through `Game`, so
-/// that `shouldStop` is polled between subtrees; each subtree a few levels
-/// deep is walked inside the kernel in one call. How deep is adjusted as the
-/// search goes, so that a call takes a few milliseconds to a few tenths of
-/// a second.
+/// A goal's `dead_end` prunes the states it is true of. The search lives
+/// inside the kernel, bounded by `Options.maxStates`; each call expands a
+/// batch of states, sized so that a call takes about a tenth of a second,
+/// and `shouldStop` and `progress` run between calls.
 ///
 /// ```swift
 /// let result = try Solver(game: game, options: .init(goal: "won")).run()
@@ -37,19 +37,26 @@ public struct Solver {
         public var goal: String
         /// The longest line searched.
         public var maxDepth = 20
-        /// The most states the transposition table keeps (about 40 bytes of
-        /// the game's Lua memory each).
+        /// The most distinct states the search keeps (see `bytesPerState`).
         public var maxStates = Options.defaultMaxStates
-        /// Search with the transposition table (the default); without it,
-        /// every line is searched, however many orders reach a state: what
-        /// the benchmark compares against.
+        /// Keep a closed set (the default); without it, every line is
+        /// searched, however many orders reach a state: what the
+        /// benchmark compares against.
         public var usesTranspositionTable = true
+        /// Use the goal's estimate, when it declares one (the default);
+        /// false searches breadth-first all the same.
+        public var usesEstimate = true
+        /// Any line will do: depth-first, the estimate ordering the moves.
+        public var any = false
 
-        /// The default bound of the table: a million states, about 40 MB.
+        /// The default bound: a million states.
         public static let defaultMaxStates = 1_000_000
-        /// The largest bound a command accepts: a hundred million states,
-        /// about 4 GB (a larger number can only be a typo).
+        /// The largest bound a command accepts: a hundred million states
+        /// (a larger number can only be a typo).
         public static let largestMaxStates = 100_000_000
+        /// The game's memory a kept state costs, at most, beyond the
+        /// states waiting to be expanded (measured: BENCHMARKS.md).
+        public static let bytesPerState = 100
 
         /// A search for `goal` with the defaults.
         public init(goal: String) {
@@ -57,42 +64,57 @@ public struct Solver {
         }
     }
 
+    /// Which search ran.
+    public enum Search: String, Sendable {
+        /// Breadth-first: a shortest line.
+        case breadthFirst = "breadth-first"
+        /// A* on the goal's estimate: a shortest line if it never overestimates.
+        case bestFirst = "best-first (A*)"
+        /// Depth-first (`--any`): a line.
+        case depthFirst = "depth-first"
+    }
+
     /// How the search went so far.
     public struct Statistics: Sendable {
-        /// The depth of the iteration in progress (or last run).
+        /// The search that runs.
+        public var search = Search.breadthFirst
+        /// The depth being searched: breadth-first, the depth of the states
+        /// being reached; best-first, moves + estimate of the states being
+        /// expanded; depth-first, the depth of the state being expanded.
         public var depth = 0
-        /// The deepest depth searched completely without finding the goal
-        /// (-1: not even the starting state's).
+        /// No line of this many moves or fewer reaches the goal (-1: not even
+        /// the start's; best-first: given an estimate that never overestimates).
         public var finishedDepth = -1
-        /// States searched, over every iteration (a state is counted again
-        /// in each deeper iteration).
+        /// States expanded (their moves performed and undone, verified).
         public var nodes = 0
-        /// Actions performed (and undone, verified), over every iteration.
+        /// Actions performed (and undone, verified).
         public var performs = 0
-        /// States reached but not searched again: transpositions (reached
-        /// by another order of moves, no shallower) and cycles.
+        /// Moves that reached a state already kept: not searched again.
         public var transpositions = 0
-        /// Distinct states within `finishedDepth` moves (the table's bound
-        /// when it filled up): 0 without the table.
+        /// States the goal's `dead_end` pruned.
+        public var pruned = 0
+        /// Distinct states kept: reached, the start included.
         public var distinctStates = 0
+        /// States waiting to be expanded.
+        public var open = 0
         /// Seconds since the search began.
         public var seconds = 0.0
 
-        /// States searched per second.
+        /// States expanded per second.
         public var statesPerSecond: Double { Double(nodes) / max(seconds, 1e-9) }
     }
 
     /// How a search ended.
     public enum Outcome: Sendable, Equatable {
-        /// A shortest line to the goal (empty when it holds at the start).
+        /// A line to the goal (empty when it holds at the start): a
+        /// shortest one unless the search was depth-first.
         case solved([ActionCall])
-        /// Every state reachable from the start was searched, in fewer moves
-        /// than the limit: the goal can never be reached.
+        /// Every state reachable from the start was expanded (less those
+        /// `dead_end` pruned): the goal can never be reached.
         case unreachable
         /// No line of at most this many moves reaches the goal.
         case notWithin(Int)
-        /// The transposition table reached `Options.maxStates` during the
-        /// iteration of this depth.
+        /// The search kept `Options.maxStates` states while searching this depth.
         case boundReached(depth: Int)
         /// `shouldStop` became true.
         case interrupted
@@ -122,137 +144,80 @@ public struct Solver {
     ///
     /// - Throws: an `ExplorationFailure` with the line that led to it when a
     ///   step fails (a legal action that fails, an undo that does not restore
-    ///   the state, a goal that errs), or, with an empty line, `.badInput` for
-    ///   a goal the pack does not declare. The game is back where it was.
+    ///   the state, a goal, estimate or dead end that errs), or, with an
+    ///   empty line, `.badInput` for a goal the pack does not declare. The
+    ///   game is back where it was.
     public func run(clock: @escaping () -> Double = Fuzzer.monotonicClock, shouldStop: @escaping () -> Bool = { false },
                     progress: @escaping (Statistics) -> Void = { _ in }) throws(ExplorationFailure) -> Result {
         let kernel = game.kernel
+        let start = clock()
+        var statistics = Statistics()
+        let how = options.any ? "any" : options.usesEstimate ? "shortest" : "breadth"
         do {
-            try kernel.solveBegin(goal: options.goal, bound: options.maxStates, table: options.usesTranspositionTable)
+            let (search, holds) = try kernel.solveBegin(goal: options.goal, bound: options.maxStates,
+                                                        table: options.usesTranspositionTable, maxDepth: options.maxDepth, how: how)
+            statistics.search = search == .best ? .bestFirst : search == .depth ? .depthFirst : .breadthFirst
+            statistics.distinctStates = 1
+            if holds {
+                statistics.nodes = 1
+                statistics.seconds = clock() - start
+                kernel.solveEnd()
+                return Result(outcome: .solved([]), statistics: statistics)
+            }
         } catch {
             throw ExplorationFailure(path: [], error: error)
         }
         defer { kernel.solveEnd() }
-        var walk = Walk(game: game, clock: clock, shouldStop: shouldStop, progress: progress, start: clock())
-        let start = game.history.cursor
-        do throws(ExplorationFailure) {
-            let outcome = try walk.deepen(to: options.maxDepth, table: options.usesTranspositionTable, bound: options.maxStates)
-            walk.statistics.seconds = clock() - walk.start
-            return Result(outcome: outcome, statistics: walk.statistics)
-        } catch {
-            game.unwind(to: start)
-            throw error
+        var batch = 16
+        while true {
+            if shouldStop() { return finish(.interrupted, statistics, start, clock) }
+            let began = clock()
+            let step: Kernel.SolveStep
+            do { step = try kernel.solveStep(expansions: batch) } catch {
+                throw ExplorationFailure(path: error.path, error: error.error)
+            }
+            statistics.update(from: step)
+            statistics.seconds = clock() - start
+            progress(statistics)
+            batch = Self.nextBatch(batch, seconds: clock() - began)
+            switch step.status {
+            case .more: continue
+            case .found: return finish(.solved(kernel.solveLine()), statistics, start, clock)
+            case .exhausted: return finish(.unreachable, statistics, start, clock)
+            case .depthLimit: return finish(.notWithin(options.maxDepth), statistics, start, clock)
+            case .full:
+                statistics.distinctStates = options.maxStates
+                return finish(.boundReached(depth: statistics.depth), statistics, start, clock)
+            case .undoMismatch(let problems):
+                throw ExplorationFailure(path: kernel.solveLine(), error: .undoMismatch(problems))
+            }
         }
     }
 
-    /// One search in progress: the iterations, the walk of each, the counts.
-    private struct Walk {
-        let game: Game
-        let clock: () -> Double
-        let shouldStop: () -> Bool
-        let progress: (Statistics) -> Void
-        let start: Double
-        var statistics = Statistics()
-        /// Subtrees this many levels deep (or less) are walked in one kernel call.
-        var kernelDepth = 3
-        /// The line from the start to the state being visited.
-        var line: [ActionCall] = []
+    private func finish(_ outcome: Outcome, _ statistics: Statistics, _ start: Double, _ clock: () -> Double) -> Result {
+        var statistics = statistics
+        statistics.seconds = clock() - start
+        return Result(outcome: outcome, statistics: statistics)
+    }
 
-        init(game: Game, clock: @escaping () -> Double, shouldStop: @escaping () -> Bool,
-             progress: @escaping (Statistics) -> Void, start: Double) {
-            self.game = game
-            self.clock = clock
-            self.shouldStop = shouldStop
-            self.progress = progress
-            self.start = start
-        }
+    /// Keeps a call near a tenth of a second: twice the batch after a quick
+    /// call, half after a slow one (so Ctrl-C is answered well within a second).
+    static func nextBatch(_ batch: Int, seconds: Double) -> Int {
+        if seconds < 0.05 { return min(batch * 2, 1 << 20) }
+        if seconds > 0.2 { return max(batch / 2, 1) }
+        return batch
+    }
+}
 
-        /// What the walk of a state found.
-        enum Found {
-            case nothing
-            case line([ActionCall])
-            case full
-            case stopped
-        }
-
-        /// Iterations to depth 0, 1, ... `maxDepth`.
-        mutating func deepen(to maxDepth: Int, table: Bool, bound: Int) throws(ExplorationFailure) -> Outcome {
-            for limit in 0...maxDepth {
-                statistics.depth = limit
-                if shouldStop() { return .interrupted }
-                do { try game.kernel.solveIteration() } catch { throw ExplorationFailure(path: [], error: error) }
-                var frontier = 0
-                let found = try visit(depth: 0, limit: limit, frontier: &frontier)
-                switch found {
-                case .line(let moves): return .solved(moves)
-                case .full:
-                    statistics.distinctStates = bound
-                    return .boundReached(depth: limit)
-                case .stopped: return .interrupted
-                case .nothing: break
-                }
-                // The table now holds every state within `limit` moves, once.
-                if table { statistics.distinctStates = (try? game.kernel.solveCount()) ?? statistics.distinctStates }
-                statistics.finishedDepth = limit
-                // No state lies `limit` moves away: every reachable one was searched.
-                if frontier == 0 { return .unreachable }
-            }
-            return .notWithin(maxDepth)
-        }
-
-        /// Visits the current state, reached at `depth`.
-        private mutating func visit(depth: Int, limit: Int, frontier: inout Int) throws(ExplorationFailure) -> Found {
-            let inKernel = limit - depth <= kernelDepth
-            let began = clock()
-            let reply: Kernel.SolveVisit
-            do {
-                reply = try game.kernel.solveVisit(depth: depth, limit: limit, walk: inKernel)
-            } catch {
-                throw ExplorationFailure(path: line + error.path, error: error.error)
-            }
-            statistics.nodes += reply.nodes
-            statistics.transpositions += reply.cut
-            statistics.performs += reply.performs
-            frontier += reply.frontier
-            if inKernel { pace(seconds: clock() - began, reply: reply) }
-            statistics.seconds = clock() - start
-            progress(statistics)
-            switch reply.status {
-            case .done, .skip: return .nothing
-            case .found(let moves): return .line(line + moves)
-            case .full: return .full
-            case .undoMismatch(let below, let problems):
-                throw ExplorationFailure(path: line + below, error: .undoMismatch(problems))
-            case .open: break
-            }
-            let calls: [ActionCall]
-            do { calls = try game.legalActions() } catch { throw ExplorationFailure(path: line, error: error) }
-            for call in calls {
-                if shouldStop() { return .stopped }
-                line.append(call)
-                do { try game.perform(call) } catch { throw ExplorationFailure(path: line, error: error) }
-                statistics.performs += 1
-                let found = try visit(depth: depth + 1, limit: limit, frontier: &frontier)
-                do { try game.undo() } catch { throw ExplorationFailure(path: line, error: error) }
-                line.removeLast()
-                if case .nothing = found { continue }
-                return found
-            }
-            let kept: Bool
-            do { kept = try game.kernel.solveClose(depth: depth) } catch { throw ExplorationFailure(path: line, error: error) }
-            return kept ? .nothing : .full
-        }
-
-        /// Keeps kernel calls between a few milliseconds and a quarter of a
-        /// second: one level less after a slow call; one more after a quick
-        /// one, when even a level's worth of its moves would stay quick.
-        private mutating func pace(seconds: Double, reply: Kernel.SolveVisit) {
-            if seconds > 0.25 {
-                kernelDepth = max(1, kernelDepth - 1)
-            } else if reply.nodes > 1 && kernelDepth < 24 {
-                let branching = max(2.0, Double(reply.performs) / Double(max(1, reply.nodes - reply.frontier)))
-                if seconds * branching < 0.02 { kernelDepth += 1 }
-            }
-        }
+extension Solver.Statistics {
+    mutating func update(from step: Kernel.SolveStep) {
+        nodes = step.expanded
+        distinctStates = step.states
+        performs = step.performs
+        transpositions = step.transpositions
+        pruned = step.pruned
+        depth = step.depth
+        finishedDepth = step.finished
+        open = step.open
     }
 }

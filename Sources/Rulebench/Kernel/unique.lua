@@ -1,0 +1,139 @@
+-- The walk of `explore --unique` (Fuzz/Explorer.swift): the distinct
+-- states at each depth, and the action sequences that reach them.
+-- It walks a depth at a time: each state of a depth is expanded once
+-- (a closed set per depth), its sequences carried over as a count, so the
+-- walk costs the distinct states of each depth, not the sequences. UNIQUE:
+--   layer, at   the states of the depth being expanded, and the next one
+--   nxt, order  key -> entry of the next depth, and the entries in order
+--   entry       { key, snap, paths (the sequences ending there), up (the
+--               entry and the move that first reached it: the line to a failure) }
+--   sequences, distinct   the counts of each depth finished
+-- Each step is the search's own (Kernel/solve.lua, through K.walk): a state
+-- written back from its copy, the checked perform, the verified undo.
+
+local K = ...
+local API = K.API
+local ops, encode, plain = K.ops, K.encode, K.plain
+local walk = K.walk
+local keyof, restore, perform, undo, replay = walk.keyof, walk.restore, walk.perform, walk.undo, walk.replay
+local operation = K.C.operation or function() end
+local tonumber, tointeger = tonumber, math.tointeger
+
+local UNIQUE   -- the walk in progress (see uniquebegin)
+
+local function add(a, b)   -- sequences grow exponentially: saturate, never wrap
+  local sum = a + b
+  return sum < a and math.maxinteger or sum
+end
+
+-- uniquebegin(depth, bound): a walk `depth` moves deep from the current
+-- state, keeping at most `bound` states in all.
+function API.uniquebegin(depth, bound)
+  if not K.game then K.fail("error", "no game is running") end
+  UNIQUE = { depth = tointeger(tonumber(depth)) or 0, bound = tointeger(tonumber(bound)) or 0, kept = 0,
+             layer = { { key = keyof(), snap = plain(K.game), paths = 1 } }, at = 1, nxt = {}, order = {},
+             sequences = {}, distinct = {} }
+  return ""
+end
+
+-- Moves the child reached by move k of entry e into `born`.
+local function uniquechild(e, k, born)
+  local U, key = UNIQUE, keyof()
+  local b = born.map[key] or U.nxt[key]
+  if not b then
+    if U.kept + #born >= U.bound then
+      K.fail("error", "explore --unique keeps every distinct state, and it reached its bound of " .. U.bound
+        .. " states: lower --depth, or raise the bound with --max-states (each a copy of the state)")
+    end
+    b = { key = key, snap = plain(K.game), paths = 0, up = e, k = k, new = true }
+  end
+  if not born.map[key] then
+    born.map[key] = b
+    born[#born + 1] = b
+  end
+  born.more[key] = add(born.more[key] or 0, e.paths)
+end
+
+-- Expands entry e of the layer; returns nil, or "undo" (U.problems).
+local function uniqueexpand(e)
+  local U = UNIQUE
+  restore(e)
+  U.current = e
+  operation()
+  local calls = ops.legal()
+  local born = { map = {}, more = {} }   -- the children, and the sequences this state adds to each
+  for k = 1, #calls do
+    U.move = k
+    perform(calls[k])
+    uniquechild(e, k, born)
+    U.problems = undo(calls[k], e.key)
+    if U.problems then return "undo" end
+  end
+  U.move = nil
+  -- Committed once every move is done, in move order: a failed call leaves
+  -- the walk as it was before this state.
+  for i = 1, #born do
+    local b = born[i]
+    b.paths = add(b.paths, born.more[b.key])
+    if b.new then
+      b.new = nil
+      U.kept = U.kept + 1
+      U.nxt[b.key] = b
+      U.order[#U.order + 1] = b
+    end
+  end
+  e.snap = nil
+  return nil
+end
+
+-- The depth being expanded is done: its children become the layer.
+local function nextdepth()
+  local U = UNIQUE
+  local level, sum = #U.sequences + 1, 0
+  for i = 1, #U.order do sum = add(sum, U.order[i].paths) end
+  U.sequences[level], U.distinct[level] = sum, #U.order
+  U.layer, U.at, U.nxt, U.order = U.order, 1, {}, {}
+end
+
+-- uniquestep(n): expands up to n states. Returns "more", "done" or "undo"
+-- (then the problems), and the counts of the depths finished, encoded.
+function API.uniquestep(n)
+  if not UNIQUE then K.fail("error", "no walk is running") end
+  local U = UNIQUE
+  walk.open()
+  local status
+  for _ = 1, tointeger(tonumber(n)) or 1 do
+    if #U.sequences >= U.depth or #U.layer == 0 then status = "done"; break end
+    local e = U.layer[U.at]
+    if e then
+      status = uniqueexpand(e)
+      if status then break end
+      U.at = U.at + 1
+    else
+      nextdepth()
+    end
+  end
+  walk.close()
+  local counts = encode({ sequences = U.sequences, distinct = U.distinct })
+  return status or "more", counts, status == "undo" and encode(U.problems) or ""
+end
+
+-- uniqueline(): after a failed step, the line to where it failed.
+function API.uniqueline()
+  if not UNIQUE then return encode({}) end
+  local moves, e = {}, UNIQUE.current
+  while e and e.up do
+    table.insert(moves, 1, e.k)
+    e = e.up
+  end
+  if UNIQUE.move then moves[#moves + 1] = UNIQUE.move end
+  return replay(moves)
+end
+
+-- uniqueend(): the walk is over.
+function API.uniqueend()
+  UNIQUE = nil
+  return ""
+end
+
+return API
