@@ -53,7 +53,19 @@ end
 -- journal began, and (for perform and undo) the action record.
 local OPERATION = { op = nil, mark = 0, rec = nil }
 
+-- The numbers tostring gives objects (identity.lua) go as far as the
+-- history: those the last record's apply (or setup) handed out are kept,
+-- any after them (a read-only call's, an undone or failed action's) are
+-- forgotten. A record keeps its count in `kept` (see run).
+local ids = K.ids
+local SETUPIDS = 0
+local function settleids()
+  local last = RECS[#RECS]
+  ids.forget(last and last.kept or SETUPIDS)
+end
+
 local function begin(op)
+  settleids()
   if PENDING then rollback(PENDING.mark) end
   PENDING = OPERATION
   OPERATION.op, OPERATION.mark, OPERATION.rec = op, mark(), nil
@@ -395,6 +407,7 @@ local function finish(id, baseid)
     pack.invariantlist[#pack.invariantlist + 1] = { name = name, fn = pack.invariants[name], label = "invariant " .. name }
   end
   pack.loading = false
+  ids.loaded()   -- what loading numbered keeps its number in every game
   return pack
 end
 
@@ -417,6 +430,7 @@ end
 
 function API.reloadpack(id)
   PACK = nil
+  ids.forget(0)    -- numbered afresh, as in a new Lua state
   reload(PACKS[id])
   return ""
 end
@@ -571,6 +585,7 @@ local function run(name, params, path, depth)
       rec.delays = delays
     end
   end
+  if depth == 0 then rec.kept = ids.count() end
   return rec
 end
 
@@ -588,7 +603,7 @@ local function checkinvariants()
     CONTEXT_ACTION, CONTEXT_PHASE = inv.label, "invariant"
     local ok, message = inv.fn(GAME)
     if ok ~= true then
-      local why = ok == false and (message ~= nil and tostring(message) or "it returned false")
+      local why = ok == false and (message ~= nil and K.tostring(message) or "it returned false")
         or ("it returned " .. K.show(ok) .. " (an invariant returns true, or false and a message)")
       first = first or inv
       lines = lines or {}
@@ -719,8 +734,11 @@ local function undorec(rec, strict, problems)
 end
 
 ---------------------------------------------------------------- operations
+-- Every operation on a game starts here, so numbers a read-only call
+-- handed out before are forgotten first (settleids).
 local function nogame()
   if not K.game or not PACK then K.fail("error", "no game is running") end
+  settleids()
 end
 
 function API.newgame(id, seed, options)
@@ -733,12 +751,15 @@ function API.newgame(id, seed, options)
   local opts = merged(PACK.options, K.decode(options))
   K.setwritable(true, "setup")
   game[RNG] = K.mix(tointeger(tonumber(seed)) ~ 0x5eed5eed5eed5eed)
+  ids.newgame()
+  SETUPIDS = ids.count()
   if PACK.setup then
     context("setup", "setup")
     if COVER then rulecover(true) end
     PACK.setup(game, opts)
     if COVER then rulecover(false) end
   end
+  SETUPIDS = ids.count()
   K.setwritable(false, "after setup")
   checkinvariants()
   if PACK.opening then return K.hash(), encode(openingof(game, opts)) end
@@ -990,6 +1011,7 @@ function API.abort()
   if PENDING then K.rollback(PENDING.mark) end
   PENDING = nil
   if EXPLORING then unwind() end
+  settleids()
   if K.onabort then K.onabort() end
 end
 
@@ -999,7 +1021,9 @@ K.ops = {
   perform = perform,        -- (name, params, expected, reply) -> hash, tree, plan
   undo = undo,              -- (strict, encoded or "values") -> hash, plan, problems or nil
   commit = API.commit,
-  abort = function() K.setwritable(false, ""); K.closeloads(); if PENDING then rollback(PENDING.mark) end; PENDING = nil end,
+  abort = function()
+    K.setwritable(false, ""); K.closeloads(); if PENDING then rollback(PENDING.mark) end; PENDING = nil; settleids()
+  end,
   legal = legalcalls,       -- () -> { {name, params}, ... }
   goal = goalholds,         -- (name) -> true or false (the state read-only)
   depth = function() return #RECS end,
@@ -1110,8 +1134,9 @@ end
 
 -- Settings fixed for the life of a game. leafsources: "1" to record the
 -- file:line of every animation leaf (for conflict reports and timelines).
-function API.configure(leafsources)
+function API.configure(leafsources, seedednext)
   K.leafsources = leafsources == "1"
+  K.seedednext = seedednext == "1"   -- a test's planted hole (Game.Configuration.plantsSeededNext)
 end
 
 return API
