@@ -60,12 +60,12 @@ local OPERATION = { op = nil, mark = 0, rec = nil }
 local ids = K.ids
 local SETUPIDS = 0
 local function settleids()
+  if ids.n == ids.base then return end     -- the rules numbered nothing
   local last = RECS[#RECS]
   ids.forget(last and last.kept or SETUPIDS)
 end
 
 local function begin(op)
-  settleids()
   if PENDING then rollback(PENDING.mark) end
   PENDING = OPERATION
   OPERATION.op, OPERATION.mark, OPERATION.rec = op, mark(), nil
@@ -585,7 +585,7 @@ local function run(name, params, path, depth)
       rec.delays = delays
     end
   end
-  if depth == 0 then rec.kept = ids.count() end
+  if depth == 0 then rec.kept = ids.n end
   return rec
 end
 
@@ -738,7 +738,7 @@ end
 -- handed out before are forgotten first (settleids).
 local function nogame()
   if not K.game or not PACK then K.fail("error", "no game is running") end
-  settleids()
+  if ids.n ~= ids.base then settleids() end
 end
 
 function API.newgame(id, seed, options)
@@ -752,14 +752,14 @@ function API.newgame(id, seed, options)
   K.setwritable(true, "setup")
   game[RNG] = K.mix(tointeger(tonumber(seed)) ~ 0x5eed5eed5eed5eed)
   ids.newgame()
-  SETUPIDS = ids.count()
+  SETUPIDS = ids.n
   if PACK.setup then
     context("setup", "setup")
     if COVER then rulecover(true) end
     PACK.setup(game, opts)
     if COVER then rulecover(false) end
   end
-  SETUPIDS = ids.count()
+  SETUPIDS = ids.n
   K.setwritable(false, "after setup")
   checkinvariants()
   if PACK.opening then return K.hash(), encode(openingof(game, opts)) end
@@ -939,6 +939,7 @@ function API.explore(depth, strict, base)
       path[level] = call
       local before = hashof()
       operation()
+      settleids()
       begin("perform")
       local rec = run(call.name, call.params, call.name, 0)
       checkinvariants()
@@ -948,6 +949,7 @@ function API.explore(depth, strict, base)
       if base then distinct(base + level) end
       if level < depth and not visit(level + 1) then return false end
       operation()
+      settleids()
       begin("undo")
       local problems = {}
       undorec(rec, strict, problems)

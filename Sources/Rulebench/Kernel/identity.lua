@@ -17,7 +17,7 @@
 -- functions, and not the actions undone or failed along the way. So the
 -- numbers are tied to the history, not the state: each action record keeps
 -- the count after its apply (`kept`), and the engine forgets every number
--- above the last record's count (K.ids.settle, called at the start of
+-- above the last record's count (settleids in engine.lua, at the start of
 -- every operation and at every abort). Numbers a read-only call hands out
 -- are scratch: the next operation forgets them. An undo pops its record,
 -- so the numbers its apply handed out are forgotten too, and a redo hands
@@ -35,26 +35,24 @@ local tostring, setmetatable, getmetatable = tostring, setmetatable, K.debug.get
 ---------------------------------------------------------------- identities
 local NUMBER = setmetatable({}, { __mode = "k" })   -- object -> its number
 local HOLDER = setmetatable({}, { __mode = "v" })   -- number -> object (to forget it)
-local COUNT = 0                                     -- numbers handed out in this game
-local LOADED = 0                                    -- of them, by pack loading (kept by every game)
-
-local ids = {}
+-- ids.n: the numbers handed out so far; ids.base: of them, those pack
+-- loading handed out (kept by every game). Fields, not locals: the engine
+-- reads them on every operation (ids.n == ids.base: nothing to forget).
+local ids = { n = 0, base = 0 }
 K.ids = ids
-
-function ids.count() return COUNT end
 
 -- Forgets every number above n: the objects are numbered afresh when asked again.
 function ids.forget(n)
-  for i = COUNT, n + 1, -1 do
+  for i = ids.n, n + 1, -1 do
     local object = HOLDER[i]
     if object ~= nil then NUMBER[object], HOLDER[i] = nil, nil end
   end
-  if n < COUNT then COUNT = n end
+  if n < ids.n then ids.n = n end
 end
 
 -- Pack loading is not undone: what it numbered keeps its number in every game.
-function ids.loaded() LOADED = COUNT end
-function ids.newgame() ids.forget(LOADED) end
+function ids.loaded() ids.base = ids.n end
+function ids.newgame() ids.forget(ids.base) end
 
 local UNNAMED = { table = true, ["function"] = true, thread = true, userdata = true }
 
@@ -70,8 +68,8 @@ local function identity(v)
   end
   local number = NUMBER[v]
   if not number then
-    COUNT = COUNT + 1
-    number = COUNT
+    number = ids.n + 1
+    ids.n = number
     NUMBER[v], HOLDER[number] = number, v
   end
   return name .. ": #" .. number
