@@ -90,6 +90,15 @@ extension HostileScriptTests {
         XCTAssertEqual(try game.state(at: "vars.running"), .bool(true))
     }
 
+    /// table.sort with a comparator keeps tied elements in their order from
+    /// 128 elements on (where Lua may take pivots from the clock).
+    func testSortBreaksTiesByPlaceFrom128Elements() throws {
+        let game = try corpusGame()
+        try game.perform("sort_ties")
+        let bySuit = (0..<4).flatMap { suit in (1...200).filter { ($0 * 7) % 4 == suit } }
+        XCTAssertEqual(try game.state(at: "vars.sorted"), .string(bySuit.map(String.init).joined(separator: ",")))
+    }
+
     /// The numbers follow the history, not what happened on the way: an
     /// undone action's numbers are handed out again by the next action,
     /// numbers that legal, render and a custom undo hand out are scratch,

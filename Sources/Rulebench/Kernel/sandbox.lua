@@ -453,9 +453,30 @@ function TABLE.move(a1, f, e, t, a2)
   if from and to and to >= from then spend((to + 0.0) - from + 1) end   -- one per element (in floats: no wrap)
   return move(a1, f, e, t, a2)
 end
+-- Lua picks its pivots from the clock (ltablib.c, l_randomizePivot) once a
+-- partition of 128 or more elements comes out badly unbalanced; elements a
+-- comparator calls equal may then end in another order from run to run.
+-- From 128 elements on, a comparator's ties are broken by the places the
+-- elements held before the sort (as a stable sort orders them), so the
+-- result is the one order the comparator allows, whatever the pivots.
+local STABLE_FROM = 128
+local function tiebroken(list, n, less)
+  local place = {}
+  for i = n, 1, -1 do
+    local v = list[i]
+    if v ~= nil and v == v then place[v] = i end     -- a value twice: its first place (the copies are alike)
+  end
+  return function(a, b)
+    if less(a, b) then return true end
+    if less(b, a) then return false end
+    return (place[a] or 0) < (place[b] or 0)
+  end
+end
+
 function TABLE.sort(list, less)
   local n = type(list) == "table" and safe_rawlen(list) or 0
   if less == nil and n > 1 then spend(n * math.ceil(math.log(n, 2))) end
+  if n >= STABLE_FROM and type(less) == "function" then less = tiebroken(list, n, less) end
   return sort(list, less)
 end
 local GC_CHARGED = { collect = true, step = true }   -- each a full collection (safe_collectgarbage)
