@@ -752,7 +752,7 @@ function API.newgame(id, seed, options)
   K.setwritable(true, "setup")
   game[RNG] = K.mix(tointeger(tonumber(seed)) ~ 0x5eed5eed5eed5eed)
   ids.newgame()
-  SETUPIDS = ids.n
+  SETUPIDS = ids.n              -- what an abort goes back to until setup ends
   if PACK.setup then
     context("setup", "setup")
     if COVER then rulecover(true) end

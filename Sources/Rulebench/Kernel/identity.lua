@@ -54,11 +54,13 @@ end
 function ids.loaded() ids.base = ids.n end
 function ids.newgame() ids.forget(ids.base) end
 
-local UNNAMED = { table = true, ["function"] = true, thread = true, userdata = true }
+-- The kinds of value whose plain tostring is an address.
+local ADDRESSED = { table = true, ["function"] = true, thread = true, userdata = true }
+K.addressed = ADDRESSED
 
 -- tostring as rules see it: Lua's, except for an address.
 local function identity(v)
-  if not UNNAMED[type(v)] then return tostring(v) end
+  if not ADDRESSED[type(v)] then return tostring(v) end
   local mt = getmetatable(v)
   local name = type(v)
   if mt ~= nil then

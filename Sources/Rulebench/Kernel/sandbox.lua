@@ -221,8 +221,7 @@ end
 -- address; it shows its identity instead (K.tostring, identity.lua). "%p"
 -- is nothing but an address, so it is refused. Which arguments a format
 -- string converts with %s or %p is worked out once per format string.
-local format, identity = string.format, K.tostring
-local UNNAMED = { table = true, ["function"] = true, thread = true, userdata = true }
+local format, identity, ADDRESSED = string.format, K.tostring, K.addressed
 local FORMATS, NFORMATS = {}, 0                      -- format string -> its %s/%p arguments (or false)
 
 -- The arguments of `f` converted by %s (their index) and %p (minus their
@@ -266,7 +265,7 @@ function STRING.format(f, ...)
         .. "use tostring(value), which numbers tables, functions and coroutines per game", 0)
     end
     local v = select(index, ...)
-    if UNNAMED[type(v)] then
+    if ADDRESSED[type(v)] then
       args = args or packargs(...)
       args[index] = identity(v)
     end
@@ -291,10 +290,12 @@ local LIBRARIES   -- read-only library faces (see readonly below)
 
 local orderednext = K.orderednext
 
-local function refusenext(kinds)
-  error(K.where(3) .. "next has no stable order for a table whose keys are " .. kinds .. " (it would follow memory"
-    .. " addresses, which differ from run to run); key it by strings or numbers, or keep a list and use ipairs", 0)
+-- `kinds` (K.unordered) have no order that is the same in every process.
+local function unorderedfault(walker, kinds)
+  error(K.where(2) .. walker .. " has no stable order for a table whose keys are " .. kinds .. " (it would follow"
+    .. " memory addresses, which differ from run to run); key it by strings or numbers, or keep a list and use ipairs", 0)
 end
+local function refusenext(kinds) unorderedfault("next", kinds) end
 
 -- next in the order pairs walks (identity.lua), never in the order of the
 -- hash part, which follows the per-process string hash seed.
@@ -313,10 +314,7 @@ local function safe_pairs(t)
     local mt = rawgetmetatable(t)
     if mt == nil or rawget(mt, "__pairs") == nil then
       local iterate, state, start, unordered = K.orderedpairs(t)
-      if unordered then
-        fault("pairs has no stable order for a table whose keys are " .. unordered .. " (it would follow memory"
-          .. " addresses, which differ from run to run); key it by strings or numbers, or keep a list and use ipairs")
-      end
+      if unordered then unorderedfault("pairs", unordered) end
       return iterate, state, start
     end
   end
