@@ -939,7 +939,7 @@ function API.explore(depth, strict, base)
       path[level] = call
       local before = hashof()
       operation()
-      settleids()
+      if ids.n ~= ids.base then settleids() end
       begin("perform")
       local rec = run(call.name, call.params, call.name, 0)
       checkinvariants()
@@ -949,7 +949,7 @@ function API.explore(depth, strict, base)
       if base then distinct(base + level) end
       if level < depth and not visit(level + 1) then return false end
       operation()
-      settleids()
+      if ids.n ~= ids.base then settleids() end
       begin("undo")
       local problems = {}
       undorec(rec, strict, problems)
