@@ -46,11 +46,14 @@ final class SeedVariedReplayTests: XCTestCase {
         let planted = fuzzer(planted: true, runs: 40).run().reports
         let property = try XCTUnwrap(planted.first?.finding.property, "the planted pack was not found")
         XCTAssertTrue([.deterministic, .rewindAndReplay].contains(property), "\(property)")
-        XCTAssertEqual(fuzzer(planted: false, runs: 40).run().reports.map(\.finding.message), [])
+        let sound = fuzzer(planted: false, runs: 40)
+        XCTAssertEqual(sound.run().reports.map(\.finding.message), [])
+        let orders = try XCTUnwrap(sound.seedReplay.orders, "run 32 was not played again in a second state")
+        XCTAssertNotEqual(orders.main, orders.second)
     }
 
     /// Only every `interval`-th run is played again: the check costs one
-    /// run in 32 (and a new Lua state every 256 runs), nothing in a session
+    /// run in 32 (and a new Lua state every 128 runs), nothing in a session
     /// of fewer than 32 runs.
     func testOneRunInThirtyTwoIsPlayedAgain() {
         let checked = (1...320).filter(SeedVariedReplay.isChecked(run:))

@@ -26,7 +26,7 @@ final class SeedVariedReplay {
     /// Runs between two checks.
     static let interval = 32
     /// Checks made in one second state before it is replaced.
-    static let renewal = 8
+    static let renewal = 4
     /// States made, at most, to find one whose hash order differs from the main game's.
     static let attempts = 4
 
