@@ -12,7 +12,8 @@ struct FuzzCommand: ParsableCommand {
             last checkpoint, and attempts with illegal params. Checked after every step: undo restores the \
             state exactly (with blame), redo reproduces the action, a failed action changes nothing, every \
             legal action applies, invariants hold; at the end of a run: rewinding gives the initial state, and \
-            the saved history replays with the same hashes. Ctrl-C (SIGINT) or SIGTERM (`timeout`, CI, \
+            the saved history replays with the same hashes (and every 32nd run plays the same in a second \
+            Lua state with another string hash seed). Ctrl-C (SIGINT) or SIGTERM (`timeout`, CI, \
             Kubernetes) stops cleanly, writes what was found, and exits 130 or 143.
 
             Search (--search): guided, the default, chooses each step rare kinds first: a call's kind is \

@@ -405,7 +405,7 @@ final class HostileScriptTests: XCTestCase {
         }
     }
 
-    private func run(_ cases: [Case]) throws {
+    func run(_ cases: [Case]) throws {
         for c in cases {
             try check(c)
         }

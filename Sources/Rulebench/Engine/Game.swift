@@ -39,6 +39,11 @@ public final class Game {
         /// own code too, as before rule calls were bracketed (for the test
         /// that both ways count the same lines).
         var coversKernelLines = false
+        /// Give rules Lua's own `next`, whose order follows the string hash
+        /// seed, as the sandbox did before it ordered `next`: only for the
+        /// test that plants a pack depending on the seed, which the
+        /// fuzzer's replay in a second Lua state must find (`SeedVariedReplay`).
+        var plantsSeededNext = false
 
         public init() {}
     }

@@ -7,6 +7,7 @@ enum KernelSource {
     static let chunks: [LuaVM.Chunk] = [
         .init(name: "=rulebench/Kernel/core.lua", source: PackageResources.core_lua),
         .init(name: "=rulebench/Kernel/state.lua", source: PackageResources.state_lua),
+        .init(name: "=rulebench/Kernel/identity.lua", source: PackageResources.identity_lua),
         .init(name: "=rulebench/Kernel/sandbox.lua", source: PackageResources.sandbox_lua),
         .init(name: "=rulebench/Kernel/anim.lua", source: PackageResources.anim_lua),
         .init(name: "=rulebench/Kernel/engine.lua", source: PackageResources.engine_lua),

@@ -128,6 +128,8 @@ public struct Fuzzer {
     let executor: FuzzExecutor
     /// Runs a reported program once more with every source line recorded.
     let reportingExecutor: FuzzExecutor
+    /// Plays some runs again in a second Lua state, under another string hash seed.
+    let seedReplay: SeedVariedReplay
 
     /// A fuzzer for a session with these options (no game is made until it runs).
     public init(options: Options) {
@@ -138,6 +140,7 @@ public struct Fuzzer {
         // The guided search needs the kernel's edge counts.
         configuration.collectsCoverage = options.coverage || options.search == .guided
         executor = FuzzExecutor(configuration: configuration, base: options.base)
+        seedReplay = SeedVariedReplay(configuration: configuration, base: options.base)
         configuration.animationSources = true
         configuration.collectsCoverage = false
         reportingExecutor = FuzzExecutor(configuration: configuration, base: options.base)
@@ -314,6 +317,10 @@ public struct Fuzzer {
             played(PlayedRun(index: index, program: program))
             var findings: [(FuzzFinding, FuzzProgram, FuzzExecutor.Result)] = []
             if state.runs == 1, result.finding == nil, let nondeterministic = checkDeterminism(program, result) {
+                findings.append((nondeterministic, program, result))
+            }
+            if findings.isEmpty, result.finding == nil, SeedVariedReplay.isChecked(run: state.runs),
+               let nondeterministic = seedReplay.check(program, result, main: executor.games.main) {
                 findings.append((nondeterministic, program, result))
             }
             if let finding = result.finding { findings.append((finding, program, result)) }

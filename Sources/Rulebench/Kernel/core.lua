@@ -15,7 +15,6 @@ K.API = API
 
 -- Capture everything the kernel needs before removing it from the globals.
 K.debug = debug
-K.clock = os.clock
 K.G = _G
 K.collectgarbage = collectgarbage
 -- Generational collection: a step makes many short-lived tables (records,
@@ -113,20 +112,15 @@ function K.sortedkeys(t)
   return keys, n, native
 end
 
--- Keys that have no order of their own: two of one kind would follow
--- memory addresses, which change from process to process.
-local UNORDERED = { table = true, ["function"] = true, userdata = true, thread = true }
-
 -- Ordered pairs over a plain table: the order rules see must not depend on
 -- Lua's per-process string hash seed. Returns the iterator triple and, when
--- the table has two keys of a kind without an order (two tables, say), that
--- kind: no order of them would be the same in every process.
+-- the table has two keys of kinds without an order (two tables, or a table
+-- and a function, say), those kinds (K.unordered, identity.lua): no order
+-- of them would be the same in every process.
 function K.orderedpairs(t)
   local keys, n, native = K.sortedkeys(t)
-  for j = native and n + 1 or 2, n do       -- strings or numbers alone are ordered
-    local kind = type(keys[j])
-    if UNORDERED[kind] and type(keys[j - 1]) == kind then return nil, nil, nil, kind end
-  end
+  local kinds = K.unordered(keys, n, native)
+  if kinds then return nil, nil, nil, kinds end
   local i = 0
   return function()
     i = i + 1
@@ -154,7 +148,7 @@ local function show(v, depth)
     end
     return tostring(v)
   end
-  if t ~= "table" then return tostring(v) end
+  if t ~= "table" then return K.tostring(v) end   -- no address (identity.lua)
   local raw = K.backing and K.backing(v) or v
   if (depth or 0) >= 2 then return "{...}" end
   local keys, n = K.sortedkeys(raw)

@@ -53,6 +53,18 @@ end
 -- journal began, and (for perform and undo) the action record.
 local OPERATION = { op = nil, mark = 0, rec = nil }
 
+-- The numbers tostring gives objects (identity.lua) go as far as the
+-- history: those the last record's apply (or setup) handed out are kept,
+-- any after them (a read-only call's, an undone or failed action's) are
+-- forgotten. A record keeps its count in `kept` (see run).
+local ids = K.ids
+local SETUPIDS = 0
+local function settleids()
+  if ids.n == ids.base then return end     -- the rules numbered nothing
+  local last = RECS[#RECS]
+  ids.forget(last and last.kept or SETUPIDS)
+end
+
 local function begin(op)
   if PENDING then rollback(PENDING.mark) end
   PENDING = OPERATION
@@ -412,6 +424,7 @@ local function finish(id, baseid)
     pack.invariantlist[#pack.invariantlist + 1] = { name = name, fn = pack.invariants[name], label = "invariant " .. name }
   end
   pack.loading = false
+  ids.loaded()   -- what loading numbered keeps its number in every game
   return pack
 end
 
@@ -434,6 +447,7 @@ end
 
 function API.reloadpack(id)
   PACK = nil
+  ids.forget(0)    -- numbered afresh, as in a new Lua state
   reload(PACKS[id])
   return ""
 end
@@ -588,6 +602,7 @@ local function run(name, params, path, depth)
       rec.delays = delays
     end
   end
+  if depth == 0 then rec.kept = ids.n end
   return rec
 end
 
@@ -605,7 +620,7 @@ local function checkinvariants()
     CONTEXT_ACTION, CONTEXT_PHASE = inv.label, "invariant"
     local ok, message = inv.fn(GAME)
     if ok ~= true then
-      local why = ok == false and (message ~= nil and tostring(message) or "it returned false")
+      local why = ok == false and (message ~= nil and K.tostring(message) or "it returned false")
         or ("it returned " .. K.show(ok) .. " (an invariant returns true, or false and a message)")
       first = first or inv
       lines = lines or {}
@@ -737,8 +752,11 @@ local function undorec(rec, strict, problems)
 end
 
 ---------------------------------------------------------------- operations
+-- Every operation on a game starts here, so numbers a read-only call
+-- handed out before are forgotten first (settleids).
 local function nogame()
   if not K.game or not PACK then K.fail("error", "no game is running") end
+  if ids.n ~= ids.base then settleids() end
 end
 
 function API.newgame(id, seed, options)
@@ -751,12 +769,15 @@ function API.newgame(id, seed, options)
   local opts = merged(PACK.options, K.decode(options))
   K.setwritable(true, "setup")
   game[RNG] = K.mix(tointeger(tonumber(seed)) ~ 0x5eed5eed5eed5eed)
+  ids.newgame()
+  SETUPIDS = ids.n              -- what an abort goes back to until setup ends
   if PACK.setup then
     context("setup", "setup")
     if COVER then rulecover(true) end
     PACK.setup(game, opts)
     if COVER then rulecover(false) end
   end
+  SETUPIDS = ids.n
   K.setwritable(false, "after setup")
   checkinvariants()
   if PACK.opening then return K.hash(), encode(openingof(game, opts)) end
@@ -894,6 +915,7 @@ function API.explore(depth, strict)
       path[level] = call
       local before = hashof()
       operation()
+      if ids.n ~= ids.base then settleids() end
       begin("perform")
       local rec = run(call.name, call.params, call.name, 0)
       checkinvariants()
@@ -902,6 +924,7 @@ function API.explore(depth, strict)
       counts[level] = counts[level] + 1
       if level < depth and not visit(level + 1) then return false end
       operation()
+      if ids.n ~= ids.base then settleids() end
       begin("undo")
       local problems = {}
       undorec(rec, strict, problems)
@@ -965,6 +988,7 @@ function API.abort()
   if PENDING then K.rollback(PENDING.mark) end
   PENDING = nil
   if EXPLORING then unwind() end
+  settleids()
   if K.onabort then K.onabort() end
 end
 
@@ -974,7 +998,9 @@ K.ops = {
   perform = perform,        -- (name, params, expected, reply) -> hash, tree, plan
   undo = undo,              -- (strict, encoded or "values") -> hash, plan, problems or nil
   commit = API.commit,
-  abort = function() K.setwritable(false, ""); K.closeloads(); if PENDING then rollback(PENDING.mark) end; PENDING = nil end,
+  abort = function()
+    K.setwritable(false, ""); K.closeloads(); if PENDING then rollback(PENDING.mark) end; PENDING = nil; settleids()
+  end,
   legal = legalcalls,       -- () -> { {name, params}, ... }
   goal = goalholds,         -- (name) -> true or false (the state read-only)
   depth = function() return #RECS end,
@@ -1085,8 +1111,9 @@ end
 
 -- Settings fixed for the life of a game. leafsources: "1" to record the
 -- file:line of every animation leaf (for conflict reports and timelines).
-function API.configure(leafsources)
+function API.configure(leafsources, seedednext)
   K.leafsources = leafsources == "1"
+  K.seedednext = seedednext == "1"   -- a test's planted hole (Game.Configuration.plantsSeededNext)
 end
 
 return API

@@ -2,8 +2,12 @@
 --
 -- Each pack gets its own globals table over its own copies of the safe
 -- libraries, so one pack (or one hostile script) cannot change what another
--- pack or the kernel sees. Missing on purpose: io, os (but os.clock), debug,
--- package, dofile, loadfile, string.dump, binary chunks, __gc metamethods.
+-- pack or the kernel sees. Missing on purpose: io, os, debug, package,
+-- dofile, loadfile, string.dump, binary chunks, __gc metamethods. Nothing
+-- that differs between processes reaches rules: tostring and
+-- string.format("%s") number objects instead of showing addresses, next
+-- and pairs walk in a fixed order (identity.lua), there is no clock, and
+-- the collector's answers are fixed or refused (RELIABILITY.md, round three).
 -- Globals can be set while a pack loads; once the game runs they are frozen,
 -- because nothing would undo them.
 
@@ -213,6 +217,63 @@ function STRING.rep(s, n, sep)
   if type(n) == "number" then spend(n) end
   return out
 end
+-- string.format: "%s" of a table, a function or a coroutine would show its
+-- address; it shows its identity instead (K.tostring, identity.lua). "%p"
+-- is nothing but an address, so it is refused. Which arguments a format
+-- string converts with %s or %p is worked out once per format string.
+local format, identity, ADDRESSED = string.format, K.tostring, K.addressed
+local FORMATS, NFORMATS = {}, 0                      -- format string -> its %s/%p arguments (or false)
+
+-- The arguments of `f` converted by %s (their index) and %p (minus their
+-- index), or false when there are none. A malformed spec ends the scan:
+-- format itself then raises its usual error.
+local function conversions(f)
+  local found, i, arg = false, 1, 0
+  while true do
+    local at = find(f, "%", i, true)
+    if not at then return found end
+    if byte(f, at + 1) == 37 then
+      i = at + 2
+    else
+      local _, e, conversion = find(f, "^[-+ #0]*%d*%.?%d*(%a)", at + 1)
+      if not e then return found end
+      arg = arg + 1
+      if conversion == "s" or conversion == "p" then
+        found = found or {}
+        found[#found + 1] = conversion == "p" and -arg or arg
+      end
+      i = e + 1
+    end
+  end
+end
+
+local unpack, packargs = table.unpack, table.pack
+function STRING.format(f, ...)
+  if type(f) ~= "string" then return format(f, ...) end
+  local shape = FORMATS[f]
+  if shape == nil then
+    shape = conversions(f)
+    if NFORMATS >= 4096 then FORMATS, NFORMATS = {}, 0 end
+    FORMATS[f], NFORMATS = shape, NFORMATS + 1
+  end
+  if not shape then return format(f, ...) end
+  local args
+  for j = 1, #shape do
+    local index = shape[j]
+    if index < 0 then
+      error(K.where(2) .. "string.format('%p') shows a memory address, which differs from run to run; "
+        .. "use tostring(value), which numbers tables, functions and coroutines per game", 0)
+    end
+    local v = select(index, ...)
+    if ADDRESSED[type(v)] then
+      args = args or packargs(...)
+      args[index] = identity(v)
+    end
+  end
+  if not args then return format(f, ...) end
+  return format(f, unpack(args, 1, args.n))
+end
+
 -- Method calls on strings (s:find(...), ("").dump) see the guarded copy,
 -- without string.dump. Rules cannot reach this table.
 STRINGMETA.__index = STRING
@@ -227,25 +288,33 @@ local function fault(message) error(K.where(2) .. message, 0) end
 
 local LIBRARIES   -- read-only library faces (see readonly below)
 
+local orderednext = K.orderednext
+
+-- `kinds` (K.unordered) have no order that is the same in every process.
+local function unorderedfault(walker, kinds)
+  error(K.where(2) .. walker .. " has no stable order for a table whose keys are " .. kinds .. " (it would follow"
+    .. " memory addresses, which differ from run to run); key it by strings or numbers, or keep a list and use ipairs", 0)
+end
+local function refusenext(kinds) unorderedfault("next", kinds) end
+
+-- next in the order pairs walks (identity.lua), never in the order of the
+-- hash part, which follows the per-process string hash seed.
 local function safe_next(t, k)
   local m = NODE[t]
-  if m then return next(m.b, k) end
-  return next(LIBRARIES[t] or t, k)
+  if m then return orderednext(m.b, k, refusenext) end
+  return orderednext(LIBRARIES[t] or t, k, refusenext)
 end
 
 -- pairs in a stable order for plain tables (state tables order themselves).
 -- Keys that are tables (or functions, coroutines) have no order that is the
--- same in every process, so pairs refuses a table with two of them rather
--- than let a replay go another way.
+-- same in every process, so pairs refuses a table with two of them (of any
+-- kinds) rather than let a replay go another way.
 local function safe_pairs(t)
   if type(t) == "table" then
     local mt = rawgetmetatable(t)
     if mt == nil or rawget(mt, "__pairs") == nil then
       local iterate, state, start, unordered = K.orderedpairs(t)
-      if unordered then
-        fault("pairs has no stable order for a table whose keys are " .. unordered .. "s (it would follow memory"
-          .. " addresses, which differ from run to run); key it by strings or numbers, or keep a list and use ipairs")
-      end
+      if unordered then unorderedfault("pairs", unordered) end
       return iterate, state, start
     end
   end
@@ -284,11 +353,33 @@ local function safe_setmetatable(t, mt)
   return setmetatable(t, mt)
 end
 
-local GC_ALLOWED = { count = true, collect = true, step = true, isrunning = true }
-local function safe_collectgarbage(option, ...)
+-- The collector's answers depend on the heap, which the engine's own tables
+-- share and which differs from run to run; rules get fixed answers or an
+-- error. "collect" and "step" both run a full collection (charged, below)
+-- and answer as a full cycle does (0, true); the collector always runs.
+local GC_ANSWERS = { collect = 0, step = true, isrunning = true }
+local GC_WHY = {
+  count = "the heap's size differs from run to run (the engine's own tables share it); the memory cap"
+    .. " (256 MiB by default) is the game's whole budget",
+  incremental = "the collector's mode is the engine's", generational = "the collector's mode is the engine's",
+}
+local function safe_collectgarbage(option)
   option = option or "collect"
-  if not GC_ALLOWED[option] then fault("collectgarbage('" .. tostring(option) .. "') is not available to rules") end
-  return K.collectgarbage(option, ...)
+  local answer = GC_ANSWERS[option]
+  if answer == nil then
+    fault("collectgarbage('" .. tostring(option) .. "') is not available to rules"
+      .. (GC_WHY[option] and ": " .. GC_WHY[option] or ""))
+  end
+  if option ~= "isrunning" then K.collectgarbage("collect") end
+  return answer
+end
+
+-- os.clock is gone: the time an action takes differs from run to run, so a
+-- rule that read it would replay another way. A pack that still calls it
+-- learns what to write instead.
+local function removed_clock()
+  fault("os.clock is not available to rules: the time an action takes differs from run to run, so a replay"
+    .. " would go another way; count turns in the game state instead (game.turn = game.turn + 1)")
 end
 
 -- The budget error is raised from inside the count hook, and Lua runs a
@@ -307,7 +398,7 @@ end
 
 local function safe_print(...)
   local parts = {}
-  for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+  for i = 1, select("#", ...) do parts[i] = identity((select(i, ...))) end
   C.host("print", concat(parts, "\t"))
 end
 
@@ -360,12 +451,33 @@ function TABLE.move(a1, f, e, t, a2)
   if from and to and to >= from then spend((to + 0.0) - from + 1) end   -- one per element (in floats: no wrap)
   return move(a1, f, e, t, a2)
 end
+-- Lua picks its pivots from the clock (ltablib.c, l_randomizePivot) once a
+-- partition of 128 or more elements comes out badly unbalanced; elements a
+-- comparator calls equal may then end in another order from run to run.
+-- From 128 elements on, a comparator's ties are broken by the places the
+-- elements held before the sort (as a stable sort orders them), so the
+-- result is the one order the comparator allows, whatever the pivots.
+local STABLE_FROM = 128
+local function tiebroken(list, n, less)
+  local place = {}
+  for i = n, 1, -1 do
+    local v = list[i]
+    if v ~= nil and v == v then place[v] = i end     -- a value twice: its first place (the copies are alike)
+  end
+  return function(a, b)
+    if less(a, b) then return true end
+    if less(b, a) then return false end
+    return (place[a] or 0) < (place[b] or 0)
+  end
+end
+
 function TABLE.sort(list, less)
   local n = type(list) == "table" and safe_rawlen(list) or 0
   if less == nil and n > 1 then spend(n * math.ceil(math.log(n, 2))) end
+  if n >= STABLE_FROM and type(less) == "function" then less = tiebroken(list, n, less) end
   return sort(list, less)
 end
-local GC_CHARGED = { collect = true, step = true }
+local GC_CHARGED = { collect = true, step = true }   -- each a full collection (safe_collectgarbage)
 local function charged_collectgarbage(option, ...)
   if GC_CHARGED[option or "collect"] then
     spend(floor(K.collectgarbage("count") * 16))   -- 16 instructions a KiB of heap walked
@@ -378,14 +490,14 @@ local function library(pack)
   math_.random = function(m, n) return K.rulebench.random(K.game, m, n) end
   math_.randomseed = function() fault("the engine seeds the random generator; see require 'rulebench'") end
   return {
-    assert = assert, error = error, ipairs = ipairs, next = safe_next, pairs = safe_pairs,
-    pcall = pcall, xpcall = safe_xpcall, select = select, tonumber = tonumber, tostring = tostring,
+    assert = assert, error = error, ipairs = ipairs, next = K.seedednext and next or safe_next, pairs = safe_pairs,
+    pcall = pcall, xpcall = safe_xpcall, select = select, tonumber = tonumber, tostring = identity,
     type = type, rawequal = rawequal, rawget = safe_rawget, rawset = safe_rawset,
     rawlen = safe_rawlen, setmetatable = safe_setmetatable, getmetatable = getmetatable,
     collectgarbage = charged_collectgarbage, print = safe_print, _VERSION = _VERSION,
     string = readonly(pack, "string", copy(STRING)), table = readonly(pack, "table", copy(TABLE)),
     math = readonly(pack, "math", math_), utf8 = readonly(pack, "utf8", copy(utf8)),
-    coroutine = readonly(pack, "coroutine", copy(coroutine)), os = readonly(pack, "os", { clock = K.clock }),
+    coroutine = readonly(pack, "coroutine", copy(coroutine)), os = readonly(pack, "os", { clock = removed_clock }),
   }
 end
 
