@@ -470,6 +470,10 @@ static void rb_busy_restart(RBVM *vm) {
 /* Watchdog side, with rb_watch_lock held: stops the operation that has run
  * past its backstop, or any call once the process was asked to stop. */
 static void rb_backstop_look(RBVM *vm, int64_t now) {
+    int64_t seen = atomic_load(&vm->busy_start);    /* most ticks: nothing to do, no lock */
+    if (seen == 0 || (!atomic_load(&vm->stop_cause) && !atomic_load(&rb_interrupt_signal) &&
+                      now - seen < rb_backstop_ns(vm)))
+        return;
     pthread_mutex_lock(&vm->lock);
     int64_t start = atomic_load(&vm->busy_start);
     if (start != 0) {
@@ -783,10 +787,11 @@ static int rb_protect(lua_State *L) {
         return lua_error(L);
     }
     rb_coverage_restart(vm);
-    rb_busy_restart(vm);
+    int64_t now = rb_now();
+    if (atomic_load(&vm->busy_start) != 0) atomic_store(&vm->busy_start, now);   /* rb_busy_restart */
     vm->remaining = vm->budget;
     vm->spent = 0;
-    rb_watch_next(vm, rb_now());
+    rb_watch_next(vm, now);
     rb_watch_wake_up();                        /* it sleeps after a long stretch unwatched */
     size_t coverage_mark = vm->coverage.undone;
     uint64_t coverage_fresh = vm->coverage.fresh;
