@@ -122,7 +122,7 @@ static int64_t rb_shift_cost(lua_State *L, int insert) {
     int top = lua_gettop(L), ok = 1;
     if (lua_type(L, 1) != LUA_TTABLE || (insert ? top != 3 : top < 2)) return 0;
     int64_t pos = rb_int_at(L, 2, 0, &ok);
-    if (!ok) return 0;
+    if (!ok || pos < 1) return 0;   /* out of bounds: the library function says so */
     return rb_span(pos, rb_length(L, 1));
 }
 
