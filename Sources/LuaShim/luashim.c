@@ -310,7 +310,7 @@ static void rb_coverage_restart(RBVM *vm) {
  * when covering); otherwise only the line hook, or none. */
 static void rb_normal_hook(RBVM *vm, lua_State *L) {
     if (atomic_load(&vm->stop_cause)) {
-        lua_sethook(L, rb_hook, LUA_MASKCOUNT, 1);   /* stopped for good (see rb_stop) */
+        lua_sethook(L, rb_hook, LUA_MASKCOUNT, 1);   /* stopped for good (see rb_stop_locked) */
         return;
     }
     int line = rb_line_mask(vm);
@@ -1466,6 +1466,7 @@ static int rb_rulecover(lua_State *L) {
     int after = rb_line_mask(vm);
     if (before == after || vm->run == RB_RUN_COUNTED) return 0;
     if (vm->run == RB_RUN_WATCHED && atomic_load(&vm->fired)) return 0;
+    if (atomic_load(&vm->stop_cause)) return 0;   /* its stop hook stays too */
     if (after) lua_sethook(L, rb_hook, LUA_MASKLINE, 0);
     else if (lua_gethook(L) == rb_hook) lua_sethook(L, NULL, 0, 0);
     return 0;
