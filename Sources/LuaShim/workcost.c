@@ -19,10 +19,13 @@
 //
 // Rates: one instruction per element moved or produced (a table slot, a
 // value returned or passed), one per RB_WORK_BYTES bytes scanned or
-// rewritten byte by byte. The cheapest VM instruction takes about 2.5 ns
-// (luashim.c); a byte-by-byte C loop about 1 ns a byte, so 16 bytes are
-// several instructions' worth of time: a budget spent on C work ends no
-// later than one spent on instructions.
+// rewritten byte by byte. Measured (2026-11-26, the 2-core test machine,
+// Lua 5.4.4): a plain VM instruction 1.4 ns; lower, utf8.len, tonumber(s, 2),
+// format("%q"), string.pack's padding 0.9-1.6 ns a byte; table.concat
+// 13.5 ns an element. So a 10M budget spent on such C work ends within
+// about 0.3 s (16 bytes or one element: 10-25 ns), not in 14 ms as plain
+// instructions would, but bounded, and ordinary calls (under 256 bytes)
+// stay free.
 
 #include "workcost.h"
 
