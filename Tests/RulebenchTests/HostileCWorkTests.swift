@@ -92,6 +92,28 @@ final class HostileCWorkTests: XCTestCase {
         }
     }
 
+    /// A stop request (what the CLI's SIGINT/SIGTERM handler makes) fails
+    /// every later call at its first instruction as interrupted, rolled
+    /// back like any failure; cleared, the game plays on.
+    func testAStopRequestFailsCallsUntilCleared() throws {
+        let game = try game(budget: 10_000_000)
+        try game.perform("inc")
+        let hash = game.stateHash
+        Interruption.request(signal: SIGTERM)
+        defer { Interruption.clear() }
+        XCTAssertThrowsError(try game.perform("inc")) { error in
+            guard case RulebenchError.budgetExceeded(let failure)? = error as? RulebenchError else {
+                return XCTFail("expected an interruption, got \(error)")
+            }
+            XCTAssertEqual(failure.resource, .interrupt)
+            XCTAssertTrue(failure.description.contains("interrupted by SIGTERM"), failure.description)
+        }
+        XCTAssertEqual(game.stateHash, hash)
+        Interruption.clear()
+        try game.perform("inc")
+        XCTAssertEqual(try game.state(at: "counter"), .int(2))
+    }
+
     /// The corpus folder and the table agree.
     func testTheTableCoversTheCorpusFolder() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.pack.appendingPathComponent("actions").path)

@@ -9,4 +9,7 @@ public enum Interruption {
     /// Safe to call from a signal handler: it only stores `signal` atomically
     /// (the first one is kept).
     public static func request(signal: Int32) { rb_interrupt(signal) }
+
+    /// Lets calls run again (an app that stopped one task and starts another).
+    public static func clear() { rb_interrupt(0) }
 }
