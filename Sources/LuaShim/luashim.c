@@ -7,6 +7,7 @@
 #include "animcore.h"
 #include "blockpool.h"
 #include "statecore.h"
+#include "workcost.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -128,6 +129,10 @@ struct RBVM {
     int user;                /* a user call runs (coverage is collected only then) */
     RBReruns reruns;         /* watched work that ran again counted (see rb_reruns) */
     RBPool pool;             /* the allocator's small blocks (blockpool.c) */
+    /* The last line of defence (see RB_BACKSTOP_NS_PER_INSTRUCTION). */
+    _Atomic int64_t busy_start;      /* when the running operation of an armed
+                                        call began (ns); 0 when none runs */
+    atomic_int stop_cause;           /* RB_STOP_*: why the call was stopped */
 };
 
 /* ---------- buffers ---------- */
@@ -216,6 +221,7 @@ static void rb_push_where(lua_State *L) {
 
 static void rb_hook(lua_State *L, lua_Debug *ar);
 static void rb_cover_line(RBVM *vm, lua_State *L, lua_Debug *ar);
+static int rb_raise_stop(RBVM *vm, lua_State *L);
 
 
 /* A user call runs in one of three ways:
@@ -303,6 +309,10 @@ static void rb_coverage_restart(RBVM *vm) {
  * stopped, budget not spent): counted, a count hook (and the line hook
  * when covering); otherwise only the line hook, or none. */
 static void rb_normal_hook(RBVM *vm, lua_State *L) {
+    if (atomic_load(&vm->stop_cause)) {
+        lua_sethook(L, rb_hook, LUA_MASKCOUNT, 1);   /* stopped for good (see rb_stop_locked) */
+        return;
+    }
     int line = rb_line_mask(vm);
     if (vm->run == RB_RUN_COUNTED) lua_sethook(L, rb_hook, LUA_MASKCOUNT | line, RB_HOOK_PERIOD);
     else if (line) lua_sethook(L, rb_hook, line, 0);
@@ -386,6 +396,94 @@ static void rb_fire(RBVM *vm) {
     pthread_mutex_unlock(&vm->lock);
 }
 
+/* ---------- the last line of defence: the wall clock and signals ----------
+ *
+ * The budget counts instructions and what workcost.c, the allocator and the
+ * sandbox charge for C work: that verdict is deterministic, and it is the
+ * one a pack should meet. What no charge covers (a comparison of two long
+ * equal strings is one instruction; so is passing on a vararg list) could
+ * still make one operation run for minutes. So the watchdog also watches
+ * every operation of an armed call, counted ones too, and stops one that
+ * has run longer than RB_BACKSTOP_NS_PER_INSTRUCTION per instruction of its
+ * budget (10 s for 10M; at least RB_BACKSTOP_MIN_NS): "stopped by the wall
+ * clock", an error of its own that says it is not the budget's verdict.
+ * The same path stops the running call when the process is asked to stop
+ * (rb_interrupt, from a SIGINT or SIGTERM handler): the command's own poll
+ * then ends it as interrupted. Either stop raises at every instruction, in
+ * kernel code too, like a spent budget, so nothing carries on; the call is
+ * rolled back as after any failure, never run again. A single C call is not
+ * interrupted inside: it ends first (each is bounded by the charges and the
+ * memory cap). */
+#define RB_BACKSTOP_NS_PER_INSTRUCTION 1000
+#define RB_BACKSTOP_MIN_NS 1000000000LL
+enum { RB_STOP_NONE, RB_STOP_INTERRUPT, RB_STOP_WALLCLOCK };
+
+/* The signal that asked the process to stop, 0 while none has. */
+static atomic_int rb_interrupt_signal;
+
+void rb_interrupt(int signal) {
+    if (signal == 0) {
+        atomic_store(&rb_interrupt_signal, 0);
+        return;
+    }
+    int none = 0;
+    atomic_compare_exchange_strong(&rb_interrupt_signal, &none, signal);
+}
+
+static int64_t rb_backstop_ns(RBVM *vm) {
+    int64_t ns = vm->budget > INT64_MAX / RB_BACKSTOP_NS_PER_INSTRUCTION
+        ? INT64_MAX : vm->budget * RB_BACKSTOP_NS_PER_INSTRUCTION;
+    return ns < RB_BACKSTOP_MIN_NS ? RB_BACKSTOP_MIN_NS : ns;
+}
+
+/* Stops the running call for `cause`, with vm->lock held (the watchdog, or
+ * the Lua thread as a call begins). Set again on every tick while the call
+ * runs, since a store from another thread can be lost (see rb_restop_locked). */
+static void rb_stop_locked(RBVM *vm, int cause) {
+    int none = RB_STOP_NONE;
+    atomic_compare_exchange_strong(&vm->stop_cause, &none, cause);
+    lua_sethook(vm->L, rb_hook, LUA_MASKCOUNT, 1);
+    if (vm->running != NULL && vm->running != vm->L) lua_sethook(vm->running, rb_hook, LUA_MASKCOUNT, 1);
+}
+
+/* The error of a stopped call, at the innermost line of rule code. */
+static int rb_raise_stop(RBVM *vm, lua_State *L) {
+    lua_sethook(L, rb_hook, LUA_MASKCOUNT, 1);
+    rb_push_where(L);
+    if (atomic_load(&vm->stop_cause) == RB_STOP_INTERRUPT) {
+        int signal = atomic_load(&rb_interrupt_signal);
+        lua_pushfstring(L, "interrupted by %s", signal == 2 ? "SIGINT" : signal == 15 ? "SIGTERM" : "a signal");
+    } else {
+        lua_pushfstring(L, "stopped by the wall clock after %I ms (the backstop for a budget of %I instructions): "
+                        "work the instruction budget does not count ran too long",
+                        (lua_Integer)(rb_backstop_ns(vm) / 1000000), (lua_Integer)vm->budget);
+    }
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+/* A new operation of an armed call begins: its backstop starts now. */
+static void rb_busy_restart(RBVM *vm) {
+    if (atomic_load(&vm->busy_start) != 0) atomic_store(&vm->busy_start, rb_now());
+}
+
+/* Watchdog side, with rb_watch_lock held: stops the operation that has run
+ * past its backstop, or any call once the process was asked to stop. */
+static void rb_backstop_look(RBVM *vm, int64_t now) {
+    int64_t seen = atomic_load(&vm->busy_start);    /* most ticks: nothing to do, no lock */
+    if (seen == 0 || (!atomic_load(&vm->stop_cause) && !atomic_load(&rb_interrupt_signal) &&
+                      now - seen < rb_backstop_ns(vm)))
+        return;
+    pthread_mutex_lock(&vm->lock);
+    int64_t start = atomic_load(&vm->busy_start);
+    if (start != 0) {
+        if (atomic_load(&vm->stop_cause)) rb_stop_locked(vm, RB_STOP_NONE);
+        else if (atomic_load(&rb_interrupt_signal)) rb_stop_locked(vm, RB_STOP_INTERRUPT);
+        else if (now - start >= rb_backstop_ns(vm)) rb_stop_locked(vm, RB_STOP_WALLCLOCK);
+    }
+    pthread_mutex_unlock(&vm->lock);
+}
+
 /* The hook of a stopped watched call (see rb_stop_rules). */
 static void rb_watch_hook(RBVM *vm, lua_State *L, lua_Debug *ar) {
     if (!atomic_load(&vm->fired)) rb_fire(vm);
@@ -437,6 +535,10 @@ static void rb_hook(lua_State *L, lua_Debug *ar) {
         rb_cover_line(vm, L, ar);
         return;
     }
+    if (atomic_load(&vm->stop_cause)) {
+        rb_raise_stop(vm, L);
+        return;
+    }
     if (vm->run == RB_RUN_WATCHED) {
         rb_watch_hook(vm, L, ar);
         return;
@@ -453,10 +555,7 @@ static void rb_hook(lua_State *L, lua_Debug *ar) {
         lua_sethook(vm->L, rb_hook, LUA_MASKCOUNT, 1);
         if (L != vm->L) lua_sethook(L, rb_hook, LUA_MASKCOUNT, 1);
     }
-    rb_push_where(L);
-    lua_pushfstring(L, "instruction budget exceeded (%I instructions)", (lua_Integer)vm->budget);
-    lua_concat(L, 2);
-    lua_error(L);
+    rb_raise_budget(L);
 }
 
 /* A charge or an allocation overdrew the budget during a watched call:
@@ -474,12 +573,10 @@ static void rb_overdrawn(RBVM *vm) {
  * caller raises the error with the rule's file:line. In a watched call an
  * overdraft stops the call instead (it runs again counted), and charge(0)
  * is true once the call was stopped. */
-static int rb_charge(lua_State *L) {
+int rb_spend(lua_State *L, int64_t cost) {
     RBVM *vm = rb_vm_of(L);
-    lua_Number n = luaL_checknumber(L, 1);
     int out = 0;
-    if (vm->armed && n >= 1) {
-        int64_t cost = n >= 4e18 ? INT64_MAX / 2 : (int64_t)n;
+    if (vm->armed && cost >= 1) {
         vm->remaining -= cost;
         vm->spent += cost;
         if (vm->remaining <= 0) {
@@ -493,8 +590,21 @@ static int rb_charge(lua_State *L) {
             }
         }
     }
-    lua_pushboolean(L, out || (vm->armed && (vm->exhausted || atomic_load(&vm->fired))));
-    lua_pushinteger(L, (lua_Integer)vm->budget);
+    return out || (vm->armed && (vm->exhausted || atomic_load(&vm->fired)));
+}
+
+int rb_raise_budget(lua_State *L) {
+    rb_push_where(L);
+    lua_pushfstring(L, "instruction budget exceeded (%I instructions)", (lua_Integer)rb_vm_of(L)->budget);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+static int rb_charge(lua_State *L) {
+    lua_Number n = luaL_checknumber(L, 1);
+    int out = rb_spend(L, n >= 4e18 ? INT64_MAX / 2 : n >= 1 ? (int64_t)n : 0);
+    lua_pushboolean(L, out);
+    lua_pushinteger(L, (lua_Integer)rb_vm_of(L)->budget);
     return 2;
 }
 
@@ -515,6 +625,7 @@ static int rb_operation(lua_State *L) {
     RBVM *vm = rb_vm_of(L);
     rb_coverage_restart(vm);     /* edges stay within one operation */
     if (!vm->armed) return 0;
+    rb_busy_restart(vm);
     if (vm->run == RB_RUN_COUNTED) {
         if (vm->exhausted) return 0;   /* the hook raises at the next instruction */
         vm->remaining = vm->budget;
@@ -606,7 +717,7 @@ static int rb_call_no_yield(lua_State *L) {
  * watched nor counted. */
 static int rb_release(lua_State *L) {
     RBVM *vm = rb_vm_of(L);
-    if (!vm->armed || vm->exhausted || atomic_load(&vm->fired)) return 0;
+    if (!vm->armed || vm->exhausted || atomic_load(&vm->fired) || atomic_load(&vm->stop_cause)) return 0;
     if (vm->run == RB_RUN_WATCHED && rb_watch_close(vm)) {
         rb_fire(vm);                   /* an operation() of explore's kind ran long: the call runs again */
         return 0;
@@ -628,6 +739,7 @@ static int rb_protect_call(lua_State *L, RBVM *vm) {
 
 /* protect()'s results for a call that returned `status` (see protect). */
 static int rb_protect_results(lua_State *L, RBVM *vm, int status) {
+    if (status != LUA_OK && atomic_load(&vm->stop_cause)) return rb_raise_stop(vm, L);  /* not the operation's verdict */
     if (status == LUA_OK) {
         rb_operation_settle(vm);
         lua_pushboolean(L, 1);
@@ -675,9 +787,11 @@ static int rb_protect(lua_State *L) {
         return lua_error(L);
     }
     rb_coverage_restart(vm);
+    int64_t now = rb_now();
+    if (atomic_load(&vm->busy_start) != 0) atomic_store(&vm->busy_start, now);   /* rb_busy_restart */
     vm->remaining = vm->budget;
     vm->spent = 0;
-    rb_watch_next(vm, rb_now());
+    rb_watch_next(vm, now);
     rb_watch_wake_up();                        /* it sleeps after a long stretch unwatched */
     size_t coverage_mark = vm->coverage.undone;
     uint64_t coverage_fresh = vm->coverage.fresh;
@@ -701,6 +815,7 @@ static int rb_counted_protect(lua_State *L) {
     vm->hard = 0;
     vm->kernel_spent = 0;
     rb_coverage_restart(vm);
+    rb_busy_restart(vm);
     rb_operation_settle(vm);                   /* a fresh count */
     int results = rb_protect_results(L, vm, rb_protect_call(L, vm));   /* settled again */
     vm->run = RB_RUN_WATCHED;                  /* unwatched until the next operation */
@@ -746,7 +861,7 @@ static atomic_int rb_watch_sleeping;
 
 static int rb_watch_any(void) {
     for (RBVM *vm = rb_watch_list; vm; vm = vm->watch_next)
-        if (atomic_load(&vm->watch_id) != 0) return 1;
+        if (atomic_load(&vm->watch_id) != 0 || atomic_load(&vm->busy_start) != 0) return 1;
     return 0;
 }
 
@@ -794,6 +909,10 @@ static void *rb_watchdog(void *unused) {
         int64_t now = rb_now();
         int active = 0;
         for (RBVM *vm = rb_watch_list; vm; vm = vm->watch_next) {
+            if (atomic_load(&vm->busy_start) != 0) {
+                active = 1;
+                rb_backstop_look(vm, now);
+            }
             int64_t id = atomic_load(&vm->watch_id);
             if (id == 0) continue;
             active = 1;
@@ -925,7 +1044,9 @@ static void rb_thread_hook(RBVM *vm, lua_State *co) {
     lua_Hook hook = NULL;
     int line = rb_line_mask(vm);
     int mask = 0, count = 0;
-    if (vm->run == RB_RUN_COUNTED) {
+    if (atomic_load(&vm->stop_cause)) {
+        hook = rb_hook, mask = LUA_MASKCOUNT, count = 1;
+    } else if (vm->run == RB_RUN_COUNTED) {
         if (vm->exhausted) return; /* as before: it raises within RB_HOOK_PERIOD */
         hook = rb_hook, mask = LUA_MASKCOUNT | line, count = RB_HOOK_PERIOD;
     } else if (vm->run == RB_RUN_WATCHED && atomic_load(&vm->fired)) {
@@ -939,7 +1060,7 @@ static void rb_thread_hook(RBVM *vm, lua_State *co) {
 
 /* Brackets a switch to `co` (enter) and back to `L` (leave). */
 static void rb_thread_enter(RBVM *vm, lua_State *co) {
-    if (vm->run != RB_RUN_WATCHED) {
+    if (vm->run == RB_RUN_FREE) {
         rb_thread_hook(vm, co);
         return;
     }
@@ -950,10 +1071,11 @@ static void rb_thread_enter(RBVM *vm, lua_State *co) {
 }
 
 static void rb_thread_leave(RBVM *vm, lua_State *L) {
-    if (vm->run != RB_RUN_WATCHED) return;
+    if (vm->run == RB_RUN_FREE) return;
     pthread_mutex_lock(&vm->lock);
     vm->running = L;
-    if (atomic_load(&vm->fired)) rb_stop_rules(L);
+    if (atomic_load(&vm->stop_cause)) lua_sethook(L, rb_hook, LUA_MASKCOUNT, 1);
+    else if (vm->run == RB_RUN_WATCHED && atomic_load(&vm->fired)) rb_stop_rules(L);
     pthread_mutex_unlock(&vm->lock);
 }
 
@@ -1070,6 +1192,18 @@ static int rb_coclose(lua_State *L) {
     return luaL_error(L, "cannot close a %s coroutine", names[status]);
 }
 
+/* An armed call begins: the watchdog watches its backstop (and stops it at
+ * once when the process was asked to stop before it began). */
+static void rb_backstop_begin(RBVM *vm) {
+    if (!rb_watch_ready()) return;
+    pthread_mutex_lock(&vm->lock);
+    if (vm->running == NULL) vm->running = vm->L;
+    atomic_store(&vm->busy_start, rb_now());
+    if (atomic_load(&rb_interrupt_signal)) rb_stop_locked(vm, RB_STOP_INTERRUPT);
+    pthread_mutex_unlock(&vm->lock);
+    rb_watch_wake_up();
+}
+
 /* Arms the budget for a call. */
 static void rb_arm(RBVM *vm, RBCallMode mode, int watch) {
     vm->memory_hit = 0;
@@ -1084,8 +1218,10 @@ static void rb_arm(RBVM *vm, RBCallMode mode, int watch) {
     rb_coverage_restart(vm);     /* edges stay within one call */
     vm->limit = mode == RB_MODE_USER ? vm->cap : vm->cap + RB_ENGINE_RESERVE;
     vm->run = !vm->armed ? RB_RUN_FREE : watch ? RB_RUN_WATCHED : RB_RUN_COUNTED;
+    atomic_store(&vm->stop_cause, RB_STOP_NONE);
     rb_normal_hook(vm, vm->L);   /* counted: a fresh count */
     if (vm->run == RB_RUN_WATCHED) rb_watch_begin(vm, watch == RB_WATCH_OPERATIONS);   /* after: a stop must not be overwritten */
+    if (vm->armed) rb_backstop_begin(vm);
 }
 
 /* After a call: lift the budget and the hook, so the next call (and the
@@ -1094,6 +1230,12 @@ static void rb_arm(RBVM *vm, RBCallMode mode, int watch) {
 static int rb_disarm(RBVM *vm) {
     int again = 0;
     if (vm->run == RB_RUN_WATCHED) again = rb_watch_close(vm);   /* the hook below lifts a stop too */
+    if (atomic_load(&vm->busy_start) != 0) {
+        pthread_mutex_lock(&vm->lock);
+        atomic_store(&vm->busy_start, 0);
+        vm->running = NULL;
+        pthread_mutex_unlock(&vm->lock);
+    }
     if (lua_gethook(vm->L) == rb_hook) lua_sethook(vm->L, NULL, 0, 0);
     vm->run = RB_RUN_FREE;
     vm->armed = 0;
@@ -1324,6 +1466,7 @@ static int rb_rulecover(lua_State *L) {
     int after = rb_line_mask(vm);
     if (before == after || vm->run == RB_RUN_COUNTED) return 0;
     if (vm->run == RB_RUN_WATCHED && atomic_load(&vm->fired)) return 0;
+    if (atomic_load(&vm->stop_cause)) return 0;   /* its stop hook stays too */
     if (after) lua_sethook(L, rb_hook, LUA_MASKLINE, 0);
     else if (lua_gethook(L) == rb_hook) lua_sethook(L, NULL, 0, 0);
     return 0;
@@ -1802,6 +1945,8 @@ RBVM *rb_open(size_t memory_cap, void *host_context, RBHostFunction host) {
     atomic_init(&vm->watch_id, 0);
     atomic_init(&vm->watch_start, 0);
     atomic_init(&vm->watch_allowance, 0);
+    atomic_init(&vm->busy_start, 0);
+    atomic_init(&vm->stop_cause, RB_STOP_NONE);
     pthread_mutex_init(&vm->lock, NULL);
     rb_watch_register(vm);
     return vm;
@@ -1856,6 +2001,7 @@ static void rb_push_helpers(lua_State *L) {
     luaL_newlib(L, helpers);
     rb_open_statecore(L); /* C.state: state.lua's hot path (statecore.c) */
     rb_open_animcore(L); /* C.anim: anim.lua's builders (animcore.c) */
+    rb_open_workcost(L); /* C.chargework: the budget's charge for C work (workcost.c) */
     lua_newtable(L); /* the metatable that marks kernel error objects */
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RB_ERRMETA_KEY);
@@ -1891,6 +2037,8 @@ static int rb_load_kernel_protected(lua_State *L) {
 
 static RBStatus rb_status(RBVM *vm, int status) {
     if (status == LUA_OK) return RB_OK;
+    int stop = atomic_load(&vm->stop_cause);
+    if (stop) return stop == RB_STOP_INTERRUPT ? RB_INTERRUPTED : RB_WALLCLOCK;
     if (vm->exhausted) return RB_BUDGET;
     if (status == LUA_ERRMEM || vm->memory_hit) return RB_MEMORY;
     if (status == LUA_ERRERR) return RB_HANDLER;
@@ -1946,7 +2094,8 @@ static int rb_run(RBVM *vm, RBCallMode mode, RBCall *call, int watch) {
     lua_pushlightuserdata(L, call);
     rb_arm(vm, mode, watch);
     int status = lua_pcall(L, 1, LUA_MULTRET, 1);
-    if (rb_disarm(vm)) return RB_RERUN;
+    int again = rb_disarm(vm);
+    if (again && !atomic_load(&vm->stop_cause)) return RB_RERUN;   /* a stopped call never runs again */
     return (int)rb_status(vm, status);
 }
 

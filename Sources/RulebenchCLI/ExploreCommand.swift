@@ -94,6 +94,10 @@ struct ExploreCommand: ParsableCommand {
                 throw interruptExitCode
             }
         } catch let failure as ExplorationFailure {
+            if wasInterrupted {   // the stop request ended the running call
+                complain("interrupted: the walk stopped before its counts were complete")
+                throw interruptExitCode
+            }
             complain("\(failure)")
             throw Outcome.failed.exitCode
         }

@@ -14,7 +14,7 @@ struct FuzzCommand: ParsableCommand {
             legal action applies, invariants hold; at the end of a run: rewinding gives the initial state, and \
             the saved history replays with the same hashes (and every 32nd run plays the same in a second \
             Lua state with another string hash seed). Ctrl-C (SIGINT) or SIGTERM (`timeout`, CI, \
-            Kubernetes) stops cleanly, writes what was found, and exits 130 or 143.
+            Kubernetes) stops cleanly, also while a rule runs long, writes what was found, and exits 130 or 143.
 
             Search (--search): guided, the default, chooses each step rare kinds first: a call's kind is \
             the place in the rules that emitted it; a kind never played in the session is played as soon as \

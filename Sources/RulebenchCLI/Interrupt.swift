@@ -11,10 +11,13 @@ let stopSignal = Atomic<Int32>(0)
 /// Kubernetes send) to `stopSignal` instead of killing the process, so a
 /// long command stops at its next poll, writes what it found, and exits
 /// with `interruptExitCode`. The first signal is kept: it decides the code.
+/// The Lua call running at that moment is stopped too (`Interruption`), so
+/// the next poll comes within a second even when a rule runs long.
 func catchInterrupts() {
     for signalNumber in [SIGINT, SIGTERM] {
         signal(signalNumber) { received in
             _ = stopSignal.compareExchange(expected: 0, desired: received, ordering: .relaxed)
+            Interruption.request(signal: received)
         }
     }
 }

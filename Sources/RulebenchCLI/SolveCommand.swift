@@ -161,6 +161,10 @@ struct SolveCommand: ParsableCommand {
             result = value
         case .failure(let failure):
             progress.end(nil)
+            if wasInterrupted {   // the stop request ended the running call
+                complain("interrupted: the search stopped")
+                throw interruptExitCode
+            }
             complain("\(failure)")
             throw Outcome.failed.exitCode
         }

@@ -37,7 +37,9 @@ typedef enum RBStatus {
     RB_ERROR = 1,          ///< a Lua error; the error object is on the stack
     RB_BUDGET = 2,         ///< the instruction budget ran out
     RB_MEMORY = 3,         ///< the memory cap was reached
-    RB_HANDLER = 4         ///< the error handler itself failed
+    RB_HANDLER = 4,        ///< the error handler itself failed
+    RB_INTERRUPTED = 5,    ///< stopped because the process was asked to stop (rb_interrupt)
+    RB_WALLCLOCK = 6       ///< stopped by the wall-clock backstop, not the budget
 } RBStatus;
 
 /// A growable byte buffer owned by C, through which Swift hands results to Lua.
@@ -110,6 +112,11 @@ RBStatus rb_load_kernel(RBVM *vm, int count, const char *const *sources, const s
 /// reading them.
 RBStatus rb_call(RBVM *vm, RBCallMode mode, const char *function,
                  int argc, const char *const *argv, const size_t *lengths);
+
+/// Asks every running and later call of every VM to stop, as interrupted:
+/// for a SIGINT or SIGTERM handler (it only stores `signal` atomically, so
+/// it is async-signal-safe). The first signal is kept; 0 clears it.
+void rb_interrupt(int signal);
 
 /// Empties the Lua stack.
 void rb_clear(RBVM *vm);

@@ -89,7 +89,7 @@ public final class Game {
         self.seed = seed
         self.options = options
         self.configuration = configuration
-        let (id, info) = try Game.loadPack(at: url, into: kernel, chain: [])
+        let (id, info) = try Game.loadPack(at: url, into: kernel, chain: [], root: url.deletingLastPathComponent())
         self.packID = id
         self.pack = info
         try info.validate(options: options)
@@ -125,7 +125,9 @@ public final class Game {
 
     // MARK: Loading
 
-    private static func loadPack(at url: URL, into kernel: Kernel, chain: [String]) throws(RulebenchError) -> (String, PackInfo) {
+    /// `root` is the folder holding the pack that was asked for: base packs
+    /// (`extends`) are looked for there and nowhere else.
+    private static func loadPack(at url: URL, into kernel: Kernel, chain: [String], root: URL) throws(RulebenchError) -> (String, PackInfo) {
         let files = kernel.files
         let id = files.register(url)
         if chain.contains(id) {
@@ -137,12 +139,8 @@ public final class Game {
         let manifest = try kernel.definePack(id: id, file: PackFiles.display(manifestFile), source: source)
         var baseID = ""
         if let extends = manifest.extends {
-            let baseURL = url.deletingLastPathComponent().appendingPathComponent(extends)
-            guard FileManager.default.fileExists(atPath: baseURL.appendingPathComponent("pack.lua").path) else {
-                throw .packLoad(InputProblem("extends unknown pack '\(extends)' (no \(PackFiles.display(baseURL))/pack.lua)",
-                                             file: PackFiles.display(manifestFile)))
-            }
-            baseID = try loadPack(at: baseURL.standardizedFileURL, into: kernel, chain: chain + [id]).0
+            let baseURL = try basePack(extends, beside: url, root: root, manifest: manifestFile)
+            baseID = try loadPack(at: baseURL, into: kernel, chain: chain + [id], root: root).0
             try kernel.linkBase(pack: id, base: baseID)
         }
         for action in try PackFiles.actionFiles(in: url) {
@@ -151,6 +149,24 @@ public final class Game {
             try kernel.addAction(pack: id, name: action.name, file: PackFiles.display(action.url), source: text)
         }
         return (id, try kernel.finishPack(id: id, base: baseID, extends: manifest.extends))
+    }
+
+    /// The folder of the base pack named by `extends`: a folder with a
+    /// pack.lua inside `root`, symbolic links resolved. Anything else, a
+    /// missing pack as much as a path that leads out of `root` (`../../etc`),
+    /// gets one message that names only `extends` and `root`, so the answer
+    /// says nothing about what exists outside.
+    private static func basePack(_ extends: String, beside url: URL, root: URL, manifest: URL) throws(RulebenchError) -> URL {
+        let candidate = url.deletingLastPathComponent().appendingPathComponent(extends).standardizedFileURL
+        let inside = root.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+        let resolved = candidate.resolvingSymlinksInPath().path
+        guard resolved.hasPrefix(inside),
+              FileManager.default.fileExists(atPath: candidate.appendingPathComponent("pack.lua").path) else {
+            throw .packLoad(InputProblem("extends unknown pack '\(extends)': no pack of that name in \(PackFiles.display(root)) "
+                                         + "(a base pack is a folder beside the packs that extend it)",
+                                         file: PackFiles.display(manifest)))
+        }
+        return candidate
     }
 
     // MARK: Playing

@@ -344,6 +344,10 @@ struct KernelError: Error {
         case instructionBudget
         /// The memory cap was reached.
         case memoryCap
+        /// The wall-clock backstop stopped work the budget did not count.
+        case wallClock
+        /// The process was asked to stop (SIGINT, SIGTERM).
+        case interrupted
     }
 
     let kind: Kind
@@ -371,8 +375,8 @@ struct KernelError: Error {
         invariant = fields["invariant"]
         let running = action?.isEmpty == false ? action : nil
         switch failure.cause {
-        case .instructionBudget, .memoryCap:
-            kind = failure.cause == .memoryCap ? .memoryCap : .instructionBudget
+        case .instructionBudget, .memoryCap, .wallClock, .interrupted:
+            kind = [.memoryCap: .memoryCap, .wallClock: .wallClock, .interrupted: .interrupted][failure.cause] ?? .instructionBudget
             (location, message) = SourceLocation.split(failure.message)
             self.action = running
             return
@@ -433,6 +437,10 @@ struct KernelError: Error {
         case .memoryCap:
             return .budgetExceeded(BudgetFailure(resource: .memory, limit: Int64(memoryCap),
                                                  location: location, action: action, phase: phase))
+        case .wallClock, .interrupted:
+            return .budgetExceeded(BudgetFailure(resource: kind == .wallClock ? .wallClock : .interrupt,
+                                                 limit: instructionBudget, location: location, action: action,
+                                                 phase: phase, detail: message))
         case .rejected:
             return .rejected(reason: message, action: action ?? "")
         case .invariant:

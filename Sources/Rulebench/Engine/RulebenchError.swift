@@ -93,7 +93,13 @@ public enum RulebenchError: Error, CustomStringConvertible, Sendable {
         switch self {
         case .rejected: return "rejected"
         case .script: return "script error"
-        case .budgetExceeded(let failure): return failure.resource == .instructions ? "instruction budget" : "memory cap"
+        case .budgetExceeded(let failure):
+            switch failure.resource {
+            case .instructions: return "instruction budget"
+            case .memory: return "memory cap"
+            case .wallClock: return "wall clock"
+            case .interrupt: return "interrupted"
+            }
         case .invariant: return "invariant"
         case .undoMismatch: return "undo mismatch"
         case .redoMismatch: return "redo mismatch"
@@ -129,7 +135,10 @@ public struct ScriptFailure: Hashable, Sendable, CustomStringConvertible {
 /// A budget that ran out.
 public struct BudgetFailure: Hashable, Sendable, CustomStringConvertible {
     /// Which budget.
-    public enum Resource: String, Sendable { case instructions, memory }
+    /// `wallClock`: the last line of defence stopped work that the
+    /// instruction budget did not count (not a deterministic verdict);
+    /// `interrupt`: the process was asked to stop (SIGINT, SIGTERM).
+    public enum Resource: String, Sendable { case instructions, memory, wallClock, interrupt }
     public var resource: Resource
     /// The limit in force (instructions per call, or bytes).
     public var limit: Int64
@@ -139,11 +148,26 @@ public struct BudgetFailure: Hashable, Sendable, CustomStringConvertible {
     public var action: String?
     /// What was running.
     public var phase: String?
+    /// The stop's own message (`wallClock`, `interrupt`): what stopped the call.
+    public var detail: String?
+
+    public init(resource: Resource, limit: Int64, location: SourceLocation? = nil, action: String? = nil,
+                phase: String? = nil, detail: String? = nil) {
+        self.resource = resource
+        self.limit = limit
+        self.location = location
+        self.action = action
+        self.phase = phase
+        self.detail = detail
+    }
 
     public var description: String {
-        let what = resource == .instructions
-            ? "instruction budget exceeded (\(limit) instructions)"
-            : "memory cap exceeded (\(limit / (1 << 20)) MiB)"
+        let what: String
+        switch resource {
+        case .instructions: what = "instruction budget exceeded (\(limit) instructions)"
+        case .memory: what = "memory cap exceeded (\(limit / (1 << 20)) MiB)"
+        case .wallClock, .interrupt: what = detail ?? resource.rawValue
+        }
         var text = (location.map { "\($0): " } ?? "") + what
         if let phase, !phase.isEmpty { text += " in \(phase)" }
         if let action, !action.isEmpty, action != phase { text += " of '\(action)'" }

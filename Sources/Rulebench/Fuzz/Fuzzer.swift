@@ -281,7 +281,7 @@ public struct Fuzzer {
             if let limit = options.timeLimit, clock() - start >= limit { break }
             if sweepDue, state.steps >= Fuzzer.sweepAfter {
                 sweepDue = false
-                if let (program, result, nodes) = sweep(seed: runSeeds(0).game), let finding = result.finding {
+                if let (program, result, nodes) = sweep(seed: runSeeds(0).game), !shouldStop(), let finding = result.finding {
                     state.steps += nodes
                     if seen.insert(FindingKey(finding)).inserted {
                         let detectedAt = clock() - start
@@ -312,6 +312,7 @@ public struct Fuzzer {
             } else {
                 (program, result) = generate(gameSeed: seeds.game, choices: seeds.choices)
             }
+            if shouldStop() { break }   // a stop request may have cut the run short: not a finding
             state.runs += 1
             state.steps += program.steps.count
             played(PlayedRun(index: index, program: program))

@@ -7,6 +7,10 @@ struct LuaFailure: Error {
     /// What stopped the call.
     enum Cause {
         case error, instructionBudget, memoryCap, handler
+        /// The wall-clock backstop stopped it (luashim.c): not the budget's verdict.
+        case wallClock
+        /// The process was asked to stop (`rb_interrupt`, from a signal handler).
+        case interrupted
     }
 
     let cause: Cause
@@ -225,6 +229,8 @@ final class LuaVM {
         case RB_BUDGET: cause = .instructionBudget
         case RB_MEMORY: cause = .memoryCap
         case RB_HANDLER: cause = .handler
+        case RB_WALLCLOCK: cause = .wallClock
+        case RB_INTERRUPTED: cause = .interrupted
         default: cause = .error
         }
         let top = lua_gettop(L)

@@ -1,0 +1,1 @@
+return { apply = function(game) game.counter = game.counter + 1 end }

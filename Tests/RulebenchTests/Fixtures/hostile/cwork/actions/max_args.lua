@@ -1,0 +1,9 @@
+-- `math.max` of many arguments.
+return {
+  apply = function(game)
+    game.counter = game.counter + 1
+    local t = {}
+    for i = 1, 1000 do t[i] = i end
+    for _ = 1, 3000 do math.max(table.unpack(t)) end
+  end,
+}
