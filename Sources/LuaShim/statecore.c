@@ -483,14 +483,51 @@ static int sc_text(lua_State *L, int i) {
     return 0;
 }
 
+/* Whether the value at i can leave the kernel as data (JSON text, read
+ * back exactly): a string that is UTF-8 text, an integer, a finite float,
+ * a boolean or a table (its contents are checked as it is copied); as a
+ * key (`key` SC_KEY), only a string or an integer (a float key is never
+ * integral: Lua turns 2.0 into 2); as a name (SC_NAME: a param's), only a
+ * string. When not, pushes what it is, as a message says it. */
+enum { SC_VALUE = 0, SC_KEY = 1, SC_NAME = 2 };
+static int sc_carried(lua_State *L, int i, int key) {
+    switch (lua_type(L, i)) {
+    case LUA_TNIL: return 1;     /* textcopy(nil); never a key or a table's value */
+    case LUA_TSTRING: return sc_text(L, i);
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, i) && key != SC_NAME) return 1;
+        if (lua_isinteger(L, i)) {
+            lua_pushfstring(L, "the position %I", (LUAI_UACINT)lua_tointeger(L, i));
+            return 0;
+        }
+        lua_Number x = lua_tonumber(L, i);
+        if (!key && isfinite(x)) return 1;
+        if (x != x) lua_pushliteral(L, "NaN");
+        else if (isinf(x)) lua_pushstring(L, x > 0 ? "an infinite number (inf)" : "an infinite number (-inf)");
+        else lua_pushfstring(L, "a float key (%f)", x);   /* not lua_tostring: it would turn the key itself into a string */
+        return 0;
+    case LUA_TBOOLEAN:
+        if (!key) return 1;
+        lua_pushstring(L, lua_toboolean(L, i) ? "a boolean key (true)" : "a boolean key (false)");
+        return 0;
+    case LUA_TTABLE:
+        if (!key) return 1;
+        /* fall through */
+    default:
+        lua_pushfstring(L, key ? "a %s key" : "a %s", luaL_typename(L, i));
+        return 0;
+    }
+}
+
 /* How sc_copytop ended. */
 enum { SC_COPY_DEEP = 0, SC_COPY_OK = 1, SC_COPY_NOTTEXT = 2 };
 
 /* Replaces the table at the top by a plain deep copy. Returns SC_COPY_DEEP
  * when the value is nested more than 200 levels (or has a cycle). With
- * `text`, a string key or value that is not UTF-8 stops the copy
- * (SC_COPY_NOTTEXT) with the offending string and a description of its
- * first bad byte pushed. */
+ * `text`, a key or value that JSON text cannot carry (sc_carried: a string
+ * that is not UTF-8, NaN, an infinity, a function, a boolean key...) stops
+ * the copy (SC_COPY_NOTTEXT) with the offending value and a description
+ * pushed; with `text` SC_NAME, the top level's keys must be strings. */
 static int sc_copytop(lua_State *L, int depth, int text) {
     if (depth > 200 || !lua_checkstack(L, 8)) return SC_COPY_DEEP;
     int source = lua_gettop(L);
@@ -503,10 +540,10 @@ static int sc_copytop(lua_State *L, int depth, int text) {
         if (lua_type(L, -1) == LUA_TTABLE) {
             int status = sc_copytop(L, depth + 1, text);
             if (status != SC_COPY_OK) return status;
-        } else if (text && lua_type(L, -1) == LUA_TSTRING && !sc_text(L, -1)) {
+        } else if (text && !sc_carried(L, lua_gettop(L), SC_VALUE)) {
             return SC_COPY_NOTTEXT;
         }
-        if (text && lua_type(L, -2) == LUA_TSTRING && !sc_text(L, -2)) {
+        if (text && !sc_carried(L, lua_gettop(L) - 1, depth == 0 && text == SC_NAME ? SC_NAME : SC_KEY)) {
             lua_pushvalue(L, -3);   /* the key, then its description */
             lua_insert(L, -2);
             return SC_COPY_NOTTEXT;
@@ -539,26 +576,27 @@ static int sc_plain(lua_State *L) {
     return sc_toodeep(L);
 }
 
-/* textcopy(v): plain(v) for values that leave the kernel as data (the
- * params `emit` records, which histories and findings save as JSON text):
- * the copy, or nil, the first string that is not UTF-8 and a description
- * of its first bad byte. */
+/* textcopy(v, named): plain(v) for values that leave the kernel as data
+ * (the params `emit` records, which histories and findings save as JSON
+ * text): the copy, or nil, the first key or value JSON cannot carry (a
+ * string that is not UTF-8, NaN, ...) and a description of it
+ * (sc_carried). With `named`, v's own keys must be strings (param names). */
 static int sc_textcopy(lua_State *L) {
+    int named = lua_toboolean(L, 2);
     lua_settop(L, 1);
-    if (lua_type(L, 1) == LUA_TSTRING) {
-        if (sc_text(L, 1)) return 1;
+    if (lua_type(L, 1) != LUA_TTABLE) {
+        if (sc_carried(L, 1, 0)) return 1;
         lua_pushnil(L);
         lua_pushvalue(L, 1);
         lua_pushvalue(L, -3);
         return 3;
     }
-    if (lua_type(L, 1) != LUA_TTABLE) return 1;
     lua_pushvalue(L, 1);
-    int status = sc_copytop(L, 0, 1);
+    int status = sc_copytop(L, 0, named ? SC_NAME : SC_KEY);
     if (status == SC_COPY_OK) return 1;
     if (status == SC_COPY_DEEP) return sc_toodeep(L);
     lua_pushnil(L);
-    lua_insert(L, -3);           /* nil, the string, the description */
+    lua_insert(L, -3);           /* nil, the value, the description */
     return 3;
 }
 

@@ -422,8 +422,10 @@ struct YAMLReader {
     ///
     /// Mappings become tables with string keys (null members are left out,
     /// since a table cannot hold nil); lists become sequences 1...n.
-    /// `inState`: the value is (or is expected to be) in the game state,
-    /// which holds no NaN or infinity; options and params may.
+    /// No value holds NaN or an infinity: `inState`, the value is (or is
+    /// expected to be) in the game state, which refuses them; else it is an
+    /// option or a param, which a saved history writes as JSON text, which
+    /// cannot carry them (and `emit` refuses them for the same reason).
     func stateValue(_ node: Node, _ what: String, inState: Bool = false) throws(RulebenchError) -> StateValue? {
         try reporting(node, what) { () throws(RulebenchError) in
             try measure(node)
@@ -439,10 +441,11 @@ struct YAMLReader {
         case .bool(let b): return .bool(b)
         case .int(let i): return .int(i)
         case .double(let d):
-            // The state refuses them (state.lua), so an expectation of one could never pass.
-            guard d.isFinite || !inState else {
-                throw fail(node, "\(what) cannot hold \(d.isNaN ? "NaN" : "an infinite number") (a rule cannot store one in the state); "
-                           + "write a finite number, or a string")
+            // The state refuses them (state.lua), so an expectation of one could never pass;
+            // a history could not save an option or param holding one.
+            guard d.isFinite else {
+                let why = inState ? "a rule cannot store one in the state" : "a saved history, JSON text, cannot carry one"
+                throw fail(node, "\(what) cannot hold \(d.isNaN ? "NaN" : "an infinite number") (\(why)); write a finite number, or a string")
             }
             return .double(d)
         case .string(let s): return .string(s)
