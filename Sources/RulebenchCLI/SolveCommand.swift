@@ -41,14 +41,17 @@ struct SolveCommand: ParsableCommand {
     @Option(help: "The goal to reach: a name in the pack's `goals`.")
     var goal: String
 
-    @Option(help: ArgumentHelp("The longest line searched, in moves (0 to \(SolveCommand.maximumDepth)).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The longest line searched, in moves (0 to \(SolveCommand.maximumDepth)).", valueName: "n"),
+            transform: NumberArgument.whole("--max-depth"))
     var maxDepth = 20
 
-    @Option(help: ArgumentHelp("The most states the transposition table keeps (about 40 bytes each; the game's memory cap grows with it).",
-                               valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most states the transposition table keeps (about 40 bytes each; the game's memory cap grows with it).",
+                               valueName: "n"),
+            transform: NumberArgument.whole("--max-states"))
     var maxStates = Solver.Options.defaultMaxStates
 
-    @Option(help: "Seed of the game's random generator.")
+    @Option(parsing: .unconditional, help: "Seed of the game's random generator.",
+            transform: NumberArgument.whole("--seed"))
     var seed: Int64 = 0
 
     @Option(name: .customLong("state"), help: ArgumentHelp("A value written over the state after setup, path=value (repeatable; null removes it).",
