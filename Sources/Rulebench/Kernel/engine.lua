@@ -280,8 +280,8 @@ local function defineaction(pack, name, chunkname, chunk, source)
       loadfail(chunkname, "stagger (seconds between subactions' starts) needs subanimations = \"stagger\"",
         fieldline(source, "stagger"))
     end
-    if step ~= step or step < 0 or step == math.huge then
-      loadfail(chunkname, "stagger must be a finite number of seconds, at least 0", fieldline(source, "stagger"))
+    if type(step) ~= "number" or step ~= step or step < 0 or step > K.PLAN_SECONDS then
+      loadfail(chunkname, "stagger must be a finite number of seconds, from 0 to 1000000", fieldline(source, "stagger"))
     end
   end
   local copy = {}
@@ -497,8 +497,8 @@ local function suboptions(options)
     end
   end
   local delay = options.delay
-  if delay ~= nil and (type(delay) ~= "number" or delay ~= delay or delay < 0 or delay == math.huge) then
-    error(K.where(3) .. "act:sub: delay must be a finite number of seconds, at least 0", 0)
+  if delay ~= nil and (type(delay) ~= "number" or delay ~= delay or delay < 0 or delay > K.PLAN_SECONDS) then
+    error(K.where(3) .. "act:sub: delay must be a finite number of seconds, from 0 to 1000000", 0)
   end
   return delay and delay + 0.0
 end
