@@ -58,6 +58,7 @@ struct YAMLReader {
     func compose(_ text: String) throws(RulebenchError) -> Node? {
         try checkSize(of: text)
         tally.mayHoldAliases = text.utf8.contains(UInt8(ascii: "*"))
+        tally.byteOrderMarks = LeadingByteOrderMarks(in: text)
         if tally.mayHoldAliases { try refuseAliasKeys(in: text) }
         do {
             return try Yams.compose(yaml: text, .basic)
@@ -260,7 +261,7 @@ struct YAMLReader {
     }
 
     private func scalarValue(_ scalar: Node.Scalar, _ node: Node) throws(RulebenchError) -> YAMLValue {
-        let text = scalar.string
+        let text = tally.byteOrderMarks.text(of: scalar, at: node.mark)
         let tagName = scalar.tag.rawValue
         let explicit: String?
         switch tagName {
@@ -375,7 +376,7 @@ struct YAMLReader {
                 throw fail(keyNode, "a key in \(what) must be a plain name, not \(try value(keyNode).kindName)")
             }
             try charge(values: 0, textBytes: scalar.string.utf8.count, at: keyNode)
-            pairs.append((scalar.string, keyNode, valueNode))
+            pairs.append((tally.byteOrderMarks.text(of: scalar, at: keyNode.mark), keyNode, valueNode))
         }
         return pairs
     }
@@ -507,6 +508,8 @@ private final class Tally {
     var prepaid = false
     /// Whether the text has a `*` at all: without one, no alias repeats anything.
     var mayHoldAliases = true
+    /// The quoted scalars of the text that start with U+FEFF, which Yams drops.
+    var byteOrderMarks = LeadingByteOrderMarks(in: "")
 }
 
 /// Keys of tables written in YAML.
