@@ -9,7 +9,7 @@ struct RulebenchTool: ParsableCommand {
         commandName: "rulebench",
         abstract: "Run, check and fuzz game rules written in Lua, with undo the engine proves.",
         discussion: """
-            Exit codes: 0 all passed; 1 a check failed; 2 bad input (files, arguments, an output \
+            Exit codes: 0 all passed; 1 a check failed; 2 bad input (files, arguments, an output, standard output included, \
             that cannot be written); 130 interrupted by Ctrl-C (SIGINT), 143 stopped by SIGTERM (fuzz, \
             explore and solve stop cleanly on either and report what they found).
             """,

@@ -9,24 +9,14 @@
 /// U+0085, U+2028 and U+2029 for line breaks (folded to a space inside a
 /// quoted scalar) and U+FEFF for a byte order mark; each of these is
 /// written as an escape. Everything else is written as itself, so names in
-/// any script stay readable. Escapes are `\uXXXX` (and `\n`, `\r`, `\t`,
-/// `\"`, `\\`), which YAML and JSON both read: a flow value stays JSON.
+/// any script stay readable. Escapes are JSON's (`\uXXXX`, `\n`, `\r`, `\t`,
+/// `\"`, `\\`: `JSONValue.quote`), which YAML reads too: a flow value stays JSON.
 enum YAMLText {
     /// `text` as a double-quoted YAML scalar.
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where isWrittenAsItself(scalar): out.unicodeScalars.append(scalar)
-            default: out += escape(scalar)
-            }
-        }
-        return out + "\""
+        var out = ""
+        JSONValue.quote(text, into: &out) { !isWrittenAsItself($0) }
+        return out
     }
 
     /// `text` as the body of one comment line: line breaks shown as `\n`,

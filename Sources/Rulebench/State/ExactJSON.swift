@@ -116,7 +116,13 @@ public indirect enum JSONValue: Hashable, Sendable {
         }
     }
 
-    private static func quote(_ s: String, into out: inout String) {
+    /// `s` in double quotes, with JSON's escapes for `"`, `\`, line feed,
+    /// carriage return and tab, and `\uXXXX` for the other scalars
+    /// `escaping` names (by default JSON's: the other controls below
+    /// U+0020). YAML reads the same escapes (`YAMLText`); every scalar
+    /// escaped must lie in the Basic Multilingual Plane.
+    static func quote(_ s: String, into out: inout String,
+                      escaping: (Unicode.Scalar) -> Bool = { $0.value < 0x20 }) {
         out += "\""
         for scalar in s.unicodeScalars {
             switch scalar {
@@ -125,7 +131,7 @@ public indirect enum JSONValue: Hashable, Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where escaping(scalar):
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)
