@@ -732,6 +732,17 @@ static int sc_truncate(lua_State *L) {
     return 0;
 }
 
+/* forgetmemo(): drops the memo of long strings' hashes. Its keys are the
+ * strings themselves (a string is never a weak key), so it would keep up to
+ * SC_MEMO_MAX strings of a finished game alive: a new game's setup then
+ * found the old state's long strings still counted against the memory cap. */
+static int sc_forgetmemo(lua_State *L) {
+    lua_newtable(L);
+    lua_setiuservalue(L, SC_COREINDEX, SC_UV_MEMO);
+    sc_core(L)->memo = 0;
+    return 0;
+}
+
 /* ---------- verification, the fast pass ---------- */
 
 /* A slot seen by the scan: a node and a key. Short strings are interned, so
@@ -845,7 +856,7 @@ void rb_open_statecore(lua_State *L) {
         {"writable", sc_writable}, {"phase", sc_phase},       {"mark", sc_mark},
         {"serial", sc_serial},     {"rollback", sc_rollback}, {"revert", sc_revert},
         {"truncate", sc_truncate}, {"clean", sc_clean},       {"hash", sc_hash},
-        {"plain", sc_plain},       {"textcopy", sc_textcopy},
+        {"plain", sc_plain},       {"textcopy", sc_textcopy},   {"forgetmemo", sc_forgetmemo},
         {NULL, NULL}};
     int helpers = lua_gettop(L);
     lua_newtable(L);
