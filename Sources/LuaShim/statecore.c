@@ -77,6 +77,7 @@ typedef struct SCCore {
     lua_Integer jn;     /* journal slots used, three per write */
     lua_Integer serial; /* nodes created so far */
     lua_Integer memo;   /* entries in the memo of long strings' hashes */
+    size_t memo_bytes;  /* and the bytes of those strings */
     int writable;
 } SCCore;
 
@@ -91,6 +92,9 @@ enum { SC_M_NODE = 1, SC_M_B = 2, SC_M_KEYS = 3 };
  * over and over must not cost its length each time, outside the budget. */
 #define SC_MEMO_MIN 64
 #define SC_MEMO_MAX 65536
+/* The memo keeps its strings alive (a string is never a weak key), and they
+ * count against the game's memory cap: at most this many bytes of them. */
+#define SC_MEMO_BYTES ((size_t)16 << 20)
 
 /* Parent walks longer than this are charged to the instruction budget, as
  * they were when the walk ran in Lua. */
@@ -138,17 +142,19 @@ static uint64_t sc_strh(lua_State *L, SCCore *core, int i) {
     }
     lua_pop(L, 1);
     uint64_t h = sc_mix(sc_fnv(s, length) ^ SC_TAG_S);
-    if (core->memo >= SC_MEMO_MAX) {   /* bounded: start a fresh memo */
+    if (core->memo >= SC_MEMO_MAX || core->memo_bytes + length > SC_MEMO_BYTES) {   /* bounded: start a fresh memo */
         lua_pop(L, 1);
         lua_newtable(L);
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, SC_COREINDEX, SC_UV_MEMO);
         core->memo = 0;
+        core->memo_bytes = 0;
     }
     lua_pushvalue(L, i);
     lua_pushinteger(L, (lua_Integer)h);
     lua_rawset(L, -3);
     core->memo++;
+    core->memo_bytes += length;
     lua_pop(L, 1);
     return h;
 }
@@ -740,6 +746,7 @@ static int sc_forgetmemo(lua_State *L) {
     lua_newtable(L);
     lua_setiuservalue(L, SC_COREINDEX, SC_UV_MEMO);
     sc_core(L)->memo = 0;
+    sc_core(L)->memo_bytes = 0;
     return 0;
 }
 
