@@ -56,7 +56,10 @@
 ---@class rulebench.ActionObject
 ---@field [string] any
 
----Hands `legal` one legal param table at a time.
+---Hands `legal` one legal param table at a time. Params are named by strings
+---and hold only what a saved history (JSON) carries exactly: finite numbers,
+---UTF-8 strings, booleans, tables keyed by strings or integers; anything else
+---(NaN, inf, a function, a boolean key) is an error at the emit's line.
 ---@alias rulebench.Emit fun(params: rulebench.Params)
 
 ---The third argument of `apply`: queues subactions.

@@ -72,8 +72,13 @@ static int ac_slow(lua_State *L) {
 
 /* ---------- value checks (anim.lua's number, text, repeats, data) ---------- */
 
-/* A finite, non-negative number, as a float (`v + 0.0`, so -0 becomes 0);
- * nil gives `fallback`. 0 when the slow path must decide. */
+/* The longest time one number of a plan may give: anim.lua's K.PLAN_SECONDS
+ * (the slow path refuses larger ones, so every total stays finite). */
+#define AC_MAX_SECONDS 1e6
+
+/* A finite, non-negative number of at most AC_MAX_SECONDS, as a float
+ * (`v + 0.0`, so -0 becomes 0); nil gives `fallback`. 0 when the slow path
+ * must decide (a larger volume is fine there). */
 static int ac_number(lua_State *L, int index, double fallback, double *out) {
     int type = lua_type(L, index);
     if (type == LUA_TNIL) {
@@ -83,12 +88,12 @@ static int ac_number(lua_State *L, int index, double fallback, double *out) {
     if (type != LUA_TNUMBER) return 0;
     if (lua_isinteger(L, index)) {
         lua_Integer i = lua_tointeger(L, index);
-        if (i < 0) return 0;
+        if (i < 0 || i > (lua_Integer)AC_MAX_SECONDS) return 0;
         *out = (double)i + 0.0;
         return 1;
     }
     double d = lua_tonumber(L, index);
-    if (!(d >= 0 && d < HUGE_VAL)) return 0; /* also NaN */
+    if (!(d >= 0 && d <= AC_MAX_SECONDS)) return 0; /* also NaN */
     *out = d + 0.0;
     return 1;
 }
@@ -140,6 +145,9 @@ static int ac_data(lua_State *L, int index, int depth) {
     switch (lua_type(L, index)) {
     case LUA_TTABLE: break;
     case LUA_TFUNCTION: case LUA_TUSERDATA: case LUA_TLIGHTUSERDATA: case LUA_TTHREAD: return 0;
+    case LUA_TNUMBER:
+        if (!lua_isinteger(L, index) && !isfinite(lua_tonumber(L, index))) return 0;   /* NaN, inf */
+        /* fall through */
     default: lua_pushvalue(L, index); return 1;
     }
     if (depth >= AC_MAX_DEPTH) return 0;
@@ -263,7 +271,7 @@ static int ac_frames(lua_State *L) {
     int nofps = lua_getfield(L, 1, "fps") == LUA_TNIL;            /* 3 */
     int noduration = lua_getfield(L, 1, "duration") == LUA_TNIL;  /* 4 */
     if (nofps == noduration) return ac_slow(L);
-    if (!ac_number(L, 3, 0.0, &fps) || (!nofps && fps == 0)) return ac_slow(L);
+    if (!ac_number(L, 3, 0.0, &fps) || (!nofps && fps < 1 / AC_MAX_SECONDS)) return ac_slow(L);
     lua_getfield(L, 1, "target");                                 /* 5 */
     if (lua_getfield(L, 1, "property") == LUA_TNIL ||             /* 6 */
         (lua_type(L, 6) == LUA_TBOOLEAN && !lua_toboolean(L, 6))) {

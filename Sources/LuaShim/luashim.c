@@ -30,6 +30,19 @@
  * memory cap can still be rolled back. */
 #define RB_ENGINE_RESERVE ((size_t)64 << 20)
 
+/* Copies of the state the engine may hold on top of it, in units of the cap:
+ * handing a state near the cap to the host (`get`: `state`, and `run`
+ * before every step) makes its encoding as a Lua string, which can be a bit
+ * larger than the state's own memory (an integer takes 16 bytes in a table,
+ * up to 22 encoded). With only the reserve, a setup holding half the cap
+ * could be played by every command but exported by none. No rule code runs
+ * in engine mode, so this only bounds the engine's own copies. */
+#define RB_ENGINE_COPIES 2
+
+/* What the allocator allows the engine (not rule code): the cap, room for
+ * its copies of the state, and the reserve. */
+static size_t rb_engine_limit(size_t cap) { return cap * (1 + RB_ENGINE_COPIES) + RB_ENGINE_RESERVE; }
+
 /* Registry keys (their addresses are unique). */
 static const char RB_KERNEL_KEY = 'k';
 static const char RB_ERRMETA_KEY = 'e';
@@ -125,6 +138,7 @@ struct RBVM {
     void *host_context;
     RBHostFunction host;
     RBBuffer reply;
+    RBBuffer encoded;        /* the encoder's output (see rb_encode) */
     RBCoverage coverage;     /* lines and edges of rule code run (see coverage()) */
     int user;                /* a user call runs (coverage is collected only then) */
     RBReruns reruns;         /* watched work that ran again counted (see rb_reruns) */
@@ -829,7 +843,7 @@ void rb_set_instruction_budget(RBVM *vm, int64_t instructions) {
 
 void rb_set_memory_cap(RBVM *vm, size_t bytes) {
     vm->cap = bytes;
-    vm->limit = bytes + RB_ENGINE_RESERVE;
+    vm->limit = rb_engine_limit(bytes);
 }
 
 size_t rb_memory_used(RBVM *vm) { return vm->used; }
@@ -1216,7 +1230,7 @@ static void rb_arm(RBVM *vm, RBCallMode mode, int watch) {
     vm->armed = (mode == RB_MODE_USER && vm->budget > 0);
     vm->user = mode == RB_MODE_USER;
     rb_coverage_restart(vm);     /* edges stay within one call */
-    vm->limit = mode == RB_MODE_USER ? vm->cap : vm->cap + RB_ENGINE_RESERVE;
+    vm->limit = mode == RB_MODE_USER ? vm->cap : rb_engine_limit(vm->cap);
     vm->run = !vm->armed ? RB_RUN_FREE : watch ? RB_RUN_WATCHED : RB_RUN_COUNTED;
     atomic_store(&vm->stop_cause, RB_STOP_NONE);
     rb_normal_hook(vm, vm->L);   /* counted: a fresh count */
@@ -1240,7 +1254,7 @@ static int rb_disarm(RBVM *vm) {
     vm->run = RB_RUN_FREE;
     vm->armed = 0;
     vm->user = 0;
-    vm->limit = vm->cap + RB_ENGINE_RESERVE;
+    vm->limit = rb_engine_limit(vm->cap);
     return again;
 }
 
@@ -1734,26 +1748,26 @@ static int rb_key_compare(const void *a, const void *b) {
     return x->len < y->len ? -1 : x->len > y->len;
 }
 
-/* Output of the encoder: one buffer per Lua state, a userdata anchored in
- * the registry and kept between calls (a perform encodes a tree and a plan:
- * allocating a buffer for each was a tenth of a checked step). It only
- * grows while a value is encoded, and a buffer past RB_ENCODE_KEEP bytes is
- * dropped afterwards. The encoder never runs Lua code, so it is not
- * re-entered while the buffer is in use. */
-static const char RB_ENCODE_KEY = 'e';
+/* Output of the encoder: one buffer per VM (vm->encoded), kept between
+ * calls (a perform encodes a tree and a plan: allocating a buffer for each
+ * was a tenth of a checked step). It only grows while a value is encoded,
+ * and a buffer past RB_ENCODE_KEEP bytes is freed afterwards. It is host
+ * memory, outside the Lua heap: a state near the memory cap is encoded
+ * without its growing buffers (and their garbage) crowding the heap. The
+ * encoder never runs Lua code, so it is not re-entered while the buffer is
+ * in use; an error while encoding leaves the buffer with the VM. */
 #define RB_ENCODE_KEEP (1 << 20)
 
-typedef struct RBOut {
-    char *data;
-    size_t length, capacity;
-} RBOut;
+typedef RBBuffer RBOut;
 
 static void rb_out_grow(lua_State *L, RBOut *out, size_t needed) {
-    size_t capacity = out->capacity * 2;
+    size_t capacity = out->capacity ? out->capacity * 2 : 4096;
     while (capacity < needed) capacity *= 2;
-    char *bigger = lua_newuserdatauv(L, capacity, 0);
-    memcpy(bigger, out->data, out->length);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &RB_ENCODE_KEY);  /* the old one is garbage now */
+    char *bigger = realloc(out->data, capacity);
+    if (bigger == NULL) {
+        rb_vm_of(L)->memory_hit = 1;
+        luaL_error(L, "not enough memory to encode a value of %zu bytes", needed);
+    }
     out->data = bigger;
     out->capacity = capacity;
 }
@@ -1906,21 +1920,13 @@ static void rb_encode_value(lua_State *L, RBOut *out, int index, int depth) {
 
 static int rb_encode(lua_State *L) {
     lua_settop(L, 1);
-    RBOut out = {NULL, 0, 0};
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &RB_ENCODE_KEY) == LUA_TUSERDATA) {
-        out.data = lua_touserdata(L, -1);
-        out.capacity = lua_rawlen(L, -1);
-    } else {
-        out.data = lua_newuserdatauv(L, 4096, 0);
-        out.capacity = 4096;
-        lua_rawsetp(L, LUA_REGISTRYINDEX, &RB_ENCODE_KEY);
-    }
-    lua_settop(L, 1);
-    rb_encode_value(L, &out, 1, 0);
-    lua_pushlstring(L, out.data, out.length);
-    if (out.capacity > RB_ENCODE_KEEP) {
-        lua_pushnil(L);
-        lua_rawsetp(L, LUA_REGISTRYINDEX, &RB_ENCODE_KEY);
+    RBOut *out = &rb_vm_of(L)->encoded;
+    out->length = 0;
+    rb_encode_value(L, out, 1, 0);
+    lua_pushlstring(L, out->data ? out->data : "", out->length);
+    if (out->capacity > RB_ENCODE_KEEP) {
+        free(out->data);
+        *out = (RBOut){NULL, 0, 0};
     }
     return 1;
 }
@@ -1931,7 +1937,7 @@ RBVM *rb_open(size_t memory_cap, void *host_context, RBHostFunction host) {
     RBVM *vm = calloc(1, sizeof *vm);
     if (vm == NULL) return NULL;
     vm->cap = memory_cap;
-    vm->limit = memory_cap + RB_ENGINE_RESERVE;
+    vm->limit = rb_engine_limit(memory_cap);
     vm->host_context = host_context;
     vm->host = host;
     vm->L = lua_newstate(rb_alloc, vm);
@@ -1959,6 +1965,7 @@ void rb_close(RBVM *vm) {
     lua_close(vm->L);
     rb_pool_release(&vm->pool);
     free(vm->reply.data);
+    free(vm->encoded.data);
     free(vm->coverage.edges);
     for (size_t i = 0; i < vm->coverage.capacity; i++) free(vm->coverage.lines[i].name);
     free(vm->coverage.lines);

@@ -77,6 +77,7 @@ typedef struct SCCore {
     lua_Integer jn;     /* journal slots used, three per write */
     lua_Integer serial; /* nodes created so far */
     lua_Integer memo;   /* entries in the memo of long strings' hashes */
+    size_t memo_bytes;  /* and the bytes of those strings */
     int writable;
 } SCCore;
 
@@ -91,6 +92,9 @@ enum { SC_M_NODE = 1, SC_M_B = 2, SC_M_KEYS = 3 };
  * over and over must not cost its length each time, outside the budget. */
 #define SC_MEMO_MIN 64
 #define SC_MEMO_MAX 65536
+/* The memo keeps its strings alive (a string is never a weak key), and they
+ * count against the game's memory cap: at most this many bytes of them. */
+#define SC_MEMO_BYTES ((size_t)16 << 20)
 
 /* Parent walks longer than this are charged to the instruction budget, as
  * they were when the walk ran in Lua. */
@@ -138,17 +142,19 @@ static uint64_t sc_strh(lua_State *L, SCCore *core, int i) {
     }
     lua_pop(L, 1);
     uint64_t h = sc_mix(sc_fnv(s, length) ^ SC_TAG_S);
-    if (core->memo >= SC_MEMO_MAX) {   /* bounded: start a fresh memo */
+    if (core->memo >= SC_MEMO_MAX || core->memo_bytes + length > SC_MEMO_BYTES) {   /* bounded: start a fresh memo */
         lua_pop(L, 1);
         lua_newtable(L);
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, SC_COREINDEX, SC_UV_MEMO);
         core->memo = 0;
+        core->memo_bytes = 0;
     }
     lua_pushvalue(L, i);
     lua_pushinteger(L, (lua_Integer)h);
     lua_rawset(L, -3);
     core->memo++;
+    core->memo_bytes += length;
     lua_pop(L, 1);
     return h;
 }
@@ -483,14 +489,51 @@ static int sc_text(lua_State *L, int i) {
     return 0;
 }
 
+/* Whether the value at i can leave the kernel as data (JSON text, read
+ * back exactly): a string that is UTF-8 text, an integer, a finite float,
+ * a boolean or a table (its contents are checked as it is copied); as a
+ * key (`key` SC_KEY), only a string or an integer (a float key is never
+ * integral: Lua turns 2.0 into 2); as a name (SC_NAME: a param's), only a
+ * string. When not, pushes what it is, as a message says it. */
+enum { SC_VALUE = 0, SC_KEY = 1, SC_NAME = 2 };
+static int sc_carried(lua_State *L, int i, int key) {
+    switch (lua_type(L, i)) {
+    case LUA_TNIL: return 1;     /* textcopy(nil); never a key or a table's value */
+    case LUA_TSTRING: return sc_text(L, i);
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, i) && key != SC_NAME) return 1;
+        if (lua_isinteger(L, i)) {
+            lua_pushfstring(L, "the position %I", (LUAI_UACINT)lua_tointeger(L, i));
+            return 0;
+        }
+        lua_Number x = lua_tonumber(L, i);
+        if (!key && isfinite(x)) return 1;
+        if (x != x) lua_pushliteral(L, "NaN");
+        else if (isinf(x)) lua_pushstring(L, x > 0 ? "an infinite number (inf)" : "an infinite number (-inf)");
+        else lua_pushfstring(L, "a float key (%f)", x);   /* not lua_tostring: it would turn the key itself into a string */
+        return 0;
+    case LUA_TBOOLEAN:
+        if (!key) return 1;
+        lua_pushstring(L, lua_toboolean(L, i) ? "a boolean key (true)" : "a boolean key (false)");
+        return 0;
+    case LUA_TTABLE:
+        if (!key) return 1;
+        /* fall through */
+    default:
+        lua_pushfstring(L, key ? "a %s key" : "a %s", luaL_typename(L, i));
+        return 0;
+    }
+}
+
 /* How sc_copytop ended. */
 enum { SC_COPY_DEEP = 0, SC_COPY_OK = 1, SC_COPY_NOTTEXT = 2 };
 
 /* Replaces the table at the top by a plain deep copy. Returns SC_COPY_DEEP
  * when the value is nested more than 200 levels (or has a cycle). With
- * `text`, a string key or value that is not UTF-8 stops the copy
- * (SC_COPY_NOTTEXT) with the offending string and a description of its
- * first bad byte pushed. */
+ * `text`, a key or value that JSON text cannot carry (sc_carried: a string
+ * that is not UTF-8, NaN, an infinity, a function, a boolean key...) stops
+ * the copy (SC_COPY_NOTTEXT) with the offending value and a description
+ * pushed; with `text` SC_NAME, the top level's keys must be strings. */
 static int sc_copytop(lua_State *L, int depth, int text) {
     if (depth > 200 || !lua_checkstack(L, 8)) return SC_COPY_DEEP;
     int source = lua_gettop(L);
@@ -503,10 +546,10 @@ static int sc_copytop(lua_State *L, int depth, int text) {
         if (lua_type(L, -1) == LUA_TTABLE) {
             int status = sc_copytop(L, depth + 1, text);
             if (status != SC_COPY_OK) return status;
-        } else if (text && lua_type(L, -1) == LUA_TSTRING && !sc_text(L, -1)) {
+        } else if (text && !sc_carried(L, lua_gettop(L), SC_VALUE)) {
             return SC_COPY_NOTTEXT;
         }
-        if (text && lua_type(L, -2) == LUA_TSTRING && !sc_text(L, -2)) {
+        if (text && !sc_carried(L, lua_gettop(L) - 1, depth == 0 && text == SC_NAME ? SC_NAME : SC_KEY)) {
             lua_pushvalue(L, -3);   /* the key, then its description */
             lua_insert(L, -2);
             return SC_COPY_NOTTEXT;
@@ -539,26 +582,27 @@ static int sc_plain(lua_State *L) {
     return sc_toodeep(L);
 }
 
-/* textcopy(v): plain(v) for values that leave the kernel as data (the
- * params `emit` records, which histories and findings save as JSON text):
- * the copy, or nil, the first string that is not UTF-8 and a description
- * of its first bad byte. */
+/* textcopy(v, named): plain(v) for values that leave the kernel as data
+ * (the params `emit` records, which histories and findings save as JSON
+ * text): the copy, or nil, the first key or value JSON cannot carry (a
+ * string that is not UTF-8, NaN, ...) and a description of it
+ * (sc_carried). With `named`, v's own keys must be strings (param names). */
 static int sc_textcopy(lua_State *L) {
+    int named = lua_toboolean(L, 2);
     lua_settop(L, 1);
-    if (lua_type(L, 1) == LUA_TSTRING) {
-        if (sc_text(L, 1)) return 1;
+    if (lua_type(L, 1) != LUA_TTABLE) {
+        if (sc_carried(L, 1, 0)) return 1;
         lua_pushnil(L);
         lua_pushvalue(L, 1);
         lua_pushvalue(L, -3);
         return 3;
     }
-    if (lua_type(L, 1) != LUA_TTABLE) return 1;
     lua_pushvalue(L, 1);
-    int status = sc_copytop(L, 0, 1);
+    int status = sc_copytop(L, 0, named ? SC_NAME : SC_KEY);
     if (status == SC_COPY_OK) return 1;
     if (status == SC_COPY_DEEP) return sc_toodeep(L);
     lua_pushnil(L);
-    lua_insert(L, -3);           /* nil, the string, the description */
+    lua_insert(L, -3);           /* nil, the value, the description */
     return 3;
 }
 
@@ -694,6 +738,18 @@ static int sc_truncate(lua_State *L) {
     return 0;
 }
 
+/* forgetmemo(): drops the memo of long strings' hashes. Its keys are the
+ * strings themselves (a string is never a weak key), so it would keep up to
+ * SC_MEMO_MAX strings of a finished game alive: a new game's setup then
+ * found the old state's long strings still counted against the memory cap. */
+static int sc_forgetmemo(lua_State *L) {
+    lua_newtable(L);
+    lua_setiuservalue(L, SC_COREINDEX, SC_UV_MEMO);
+    sc_core(L)->memo = 0;
+    sc_core(L)->memo_bytes = 0;
+    return 0;
+}
+
 /* ---------- verification, the fast pass ---------- */
 
 /* A slot seen by the scan: a node and a key. Short strings are interned, so
@@ -807,7 +863,7 @@ void rb_open_statecore(lua_State *L) {
         {"writable", sc_writable}, {"phase", sc_phase},       {"mark", sc_mark},
         {"serial", sc_serial},     {"rollback", sc_rollback}, {"revert", sc_revert},
         {"truncate", sc_truncate}, {"clean", sc_clean},       {"hash", sc_hash},
-        {"plain", sc_plain},       {"textcopy", sc_textcopy},
+        {"plain", sc_plain},       {"textcopy", sc_textcopy},   {"forgetmemo", sc_forgetmemo},
         {NULL, NULL}};
     int helpers = lua_gettop(L);
     lua_newtable(L);

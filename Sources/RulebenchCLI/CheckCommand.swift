@@ -40,7 +40,8 @@ struct CheckCommand: ParsableCommand {
     /// only takes longer (a game that never ends would play them all).
     static let maximumDepth = 10_000
 
-    @Option(help: ArgumentHelp("Random legal actions played in each sample game (0 to \(CheckCommand.maximumDepth)).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Random legal actions played in each sample game (0 to \(CheckCommand.maximumDepth)).", valueName: "n"),
+            transform: NumberArgument.whole("--depth"))
     var depth: Int = 12
 
     func validate() throws {

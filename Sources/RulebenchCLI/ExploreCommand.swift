@@ -32,16 +32,19 @@ struct ExploreCommand: ParsableCommand {
 
     @OptionGroup var packOptions: PackOptions
 
-    @Option(help: ArgumentHelp("The depth to explore to (1 to \(ExploreCommand.maximumDepth)).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The depth to explore to (1 to \(ExploreCommand.maximumDepth)).", valueName: "n"),
+            transform: NumberArgument.whole("--depth"))
     var depth: Int
 
-    @Option(help: "Seed of the game's random generator.")
+    @Option(parsing: .unconditional, help: "Seed of the game's random generator.",
+            transform: NumberArgument.whole("--seed"))
     var seed: Int64 = 1
 
     @Flag(help: "Count the distinct states at each depth too.")
     var unique = false
 
-    @Option(help: ArgumentHelp("With --unique: the most distinct states kept (each a copy of the state).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --unique: the most distinct states kept (each a copy of the state).", valueName: "n"),
+            transform: NumberArgument.whole("--max-states"))
     var maxStates = Solver.Options.defaultMaxStates
 
     func validate() throws {

@@ -68,18 +68,22 @@ struct FuzzCommand: ParsableCommand {
 
     @OptionGroup var packOptions: PackOptions
 
-    @Option(help: "Seed of the session (each run derives its own game seed from it).")
+    @Option(parsing: .unconditional, help: "Seed of the session (each run derives its own game seed from it).",
+            transform: NumberArgument.whole("--seed"))
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("Number of runs (random games); without --time the default is \(Fuzzer.Options.defaultRuns), with --time no limit.",
-                               valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Number of runs (random games); without --time the default is \(Fuzzer.Options.defaultRuns), with --time no limit.",
+                               valueName: "n"),
+            transform: NumberArgument.whole("--runs"))
     var runs: Int?
 
-    @Option(help: ArgumentHelp("Maximum steps per run (1 to \(FuzzCommand.maximumDepth)).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Maximum steps per run (1 to \(FuzzCommand.maximumDepth)).", valueName: "n"),
+            transform: NumberArgument.whole("--depth"))
     var depth: Int = 100
 
-    @Option(help: ArgumentHelp("Fuzz for this many seconds: runs go on until the time is spent (or --runs is reached, when given).",
-                               valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Fuzz for this many seconds: runs go on until the time is spent (or --runs is reached, when given).",
+                               valueName: "seconds"),
+            transform: NumberArgument.seconds("--time"))
     var time: Double?
 
     @Flag(help: "Go on after the first finding and collect more, one per distinct bug (property, blamed action, file:line).")

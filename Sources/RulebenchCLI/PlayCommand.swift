@@ -38,7 +38,8 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var packOptions: PackOptions
 
-    @Option(help: "Seed of the game's random generator.")
+    @Option(parsing: .unconditional, help: "Seed of the game's random generator.",
+            transform: NumberArgument.whole("--seed"))
     var seed: Int64 = 1
 
     func run() throws {

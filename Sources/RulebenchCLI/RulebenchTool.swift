@@ -9,7 +9,7 @@ struct RulebenchTool: ParsableCommand {
         commandName: "rulebench",
         abstract: "Run, check and fuzz game rules written in Lua, with undo the engine proves.",
         discussion: """
-            Exit codes: 0 all passed; 1 a check failed; 2 bad input (files, arguments, an output \
+            Exit codes: 0 all passed; 1 a check failed; 2 bad input (files, arguments, an output, standard output included, \
             that cannot be written); 130 interrupted by Ctrl-C (SIGINT), 143 stopped by SIGTERM (fuzz, \
             explore and solve stop cleanly on either and report what they found).
             """,
@@ -32,22 +32,35 @@ struct RulebenchTool: ParsableCommand {
     /// Parses and runs a subcommand, mapping outcomes to the exit codes of the
     /// design: argument errors are bad input (2), not ArgumentParser's 64.
     static func main() {
+        StandardOutput.prepare()
         do {
             var command = try parseAsRoot()
             try command.run()
+            exit(0)
         } catch let code as ExitCode {
-            Foundation.exit(code.rawValue)
+            exit(code.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
                 print(fullMessage(for: error))   // --help, --version
-                Foundation.exit(0)
+                exit(0)
             }
             // One line, like every other bad input (the usage block is what --help is for).
             let message = self.message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
             if !message.isEmpty { complain(message + (code == .validationFailure ? " (see --help)" : "")) }
-            Foundation.exit(code == .validationFailure ? Outcome.badInput.rawValue : code.rawValue)
+            exit(code == .validationFailure ? Outcome.badInput.rawValue : code.rawValue)
         }
+    }
+
+    /// Ends the process with `code`, or with bad input (2) when the results
+    /// printed could not be written (`StandardOutput`); a signal's code
+    /// (130, 143) stands: the user asked to stop.
+    private static func exit(_ code: Int32) -> Never {
+        if let failure = StandardOutput.failure(), code != Outcome.interrupted.rawValue, code != Outcome.terminated.rawValue {
+            complain(failure)
+            Foundation.exit(Outcome.badInput.rawValue)
+        }
+        Foundation.exit(code)
     }
 }
 

@@ -53,11 +53,14 @@ struct SolveCommand: ParsableCommand {
     @Option(help: "The goal to reach: a name in the pack's `goals`.")
     var goal: String
 
-    @Option(help: ArgumentHelp("The longest line searched, in moves (0 to \(SolveCommand.maximumDepth)).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The longest line searched, in moves (0 to \(SolveCommand.maximumDepth)).", valueName: "n"),
+            transform: NumberArgument.whole("--max-depth"))
     var maxDepth = 20
 
-    @Option(help: ArgumentHelp("The most distinct states the search keeps (about \(Solver.Options.bytesPerState) bytes each; the game's memory cap grows with it).",
-                               valueName: "n"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("The most distinct states the search keeps (about \(Solver.Options.bytesPerState) bytes each; the game's memory cap grows with it).",
+                               valueName: "n"),
+            transform: NumberArgument.whole("--max-states"))
     var maxStates = Solver.Options.defaultMaxStates
 
     @Flag(help: "Any line will do: depth-first, the goal's estimate ordering the moves (fast; not a shortest line).")
@@ -66,7 +69,8 @@ struct SolveCommand: ParsableCommand {
     @Flag(help: "Search breadth-first even when the goal declares an estimate.")
     var noEstimate = false
 
-    @Option(help: "Seed of the game's random generator.")
+    @Option(parsing: .unconditional, help: "Seed of the game's random generator.",
+            transform: NumberArgument.whole("--seed"))
     var seed: Int64 = 0
 
     @Option(name: .customLong("state"), help: ArgumentHelp("A value written over the state after setup, path=value (repeatable; null removes it).",

@@ -23,7 +23,8 @@ struct StateCommand: ParsableCommand {
     @Argument(help: "A scenario file.")
     var scenario: String
 
-    @Option(help: "The step number (1-based; 0: after setup).")
+    @Option(parsing: .unconditional, help: "The step number (1-based; 0: after setup).",
+            transform: NumberArgument.whole("--step"))
     var step: Int?
 
     @Option(help: "Print only the value at this dotted state path.")

@@ -26,10 +26,12 @@ struct TimelineCommand: ParsableCommand {
     @Argument(help: "A scenario file.")
     var scenario: String
 
-    @Option(help: "The step number (1-based; 0 is the opening). Default: the step with the richest plan.")
+    @Option(parsing: .unconditional, help: "The step number (1-based; 0 is the opening). Default: the step with the richest plan.",
+            transform: NumberArgument.whole("--step"))
     var step: Int?
 
-    @Option(help: "Play the steps from --step through this one, one after another, on one chart (a deal and its undo, say).")
+    @Option(parsing: .unconditional, help: "Play the steps from --step through this one, one after another, on one chart (a deal and its undo, say).",
+            transform: NumberArgument.whole("--through"))
     var through: Int?
 
     @Option(help: "Also write the timeline as an SVG Gantt chart to this file.")

@@ -67,9 +67,24 @@ public struct SavedHistory: Sendable {
     /// relative to the file's folder, so that `replay` finds it from
     /// wherever it runs, and in a moved or fresh checkout.
     public func write(to url: URL) throws(RulebenchError) {
+        try checkCarried()
         var saved = self
         saved.packPath = SavedHistory.path(of: packPath, relativeTo: url.deletingLastPathComponent())
         try OutputFile(url, purpose: "the history").write(saved.json)
+    }
+
+    /// Refuses a history JSON cannot hold exactly: a param or option
+    /// holding NaN or an infinity (JSON has no words for them, and a file
+    /// holding `nan` does not replay). Rules cannot emit one (`emit` refuses
+    /// it at the rule's line), nor can a scenario give one; a host app can.
+    func checkCarried() throws(RulebenchError) {
+        func refuse(_ what: String) -> RulebenchError {
+            .badInput(InputProblem("\(what) holds NaN or an infinity, which a history (JSON text) cannot carry; the history was not saved"))
+        }
+        if options.values.contains(where: \.holdsNonFiniteNumber) { throw refuse("a setup option") }
+        for (index, step) in steps.enumerated() where step.call.params.values.contains(where: \.holdsNonFiniteNumber) {
+            throw refuse("step \(index + 1) (\(step.call.name))")
+        }
     }
 
     /// `target` relative to `folder` (`../rules/race`), or as given when it is
@@ -112,16 +127,25 @@ public struct SavedHistory: Sendable {
         } catch {
             throw bad("not a history file")
         }
+        func whole(_ name: String) throws(RulebenchError) -> Int64 {
+            switch root.wholeNumber(name) {
+            case .success(let value): return value
+            case .failure(let problem): throw bad(problem.message)
+            }
+        }
         guard root["format"] == .string(SavedHistory.format) else { throw bad("not a rulebench history (no \"format\": \"\(SavedHistory.format)\")") }
-        guard case .int(let version)? = root["formatVersion"], version == SavedHistory.formatVersion else {
+        guard try whole("formatVersion") == SavedHistory.formatVersion else {
             throw bad("unsupported history format version (this rulebench reads version \(SavedHistory.formatVersion))")
         }
         guard case .string(let name)? = root["pack"]?["name"], case .string(let packVersion)? = root["pack"]?["version"],
               case .string(let path)? = root["pack"]?["path"] else { throw bad("missing pack name, version or path") }
-        guard case .int(let seed)? = root["seed"] else { throw bad("missing seed") }
+        let seed = try whole("seed")
         guard case .string(let initial)? = root["initialHash"] else { throw bad("missing initialHash") }
         guard case .array(let stepValues)? = root["steps"] else { throw bad("missing steps") }
-        guard case .int(let cursor)? = root["cursor"], cursor >= 0, cursor <= stepValues.count else { throw bad("missing or impossible cursor") }
+        let cursor = try whole("cursor")
+        guard cursor >= 0, cursor <= stepValues.count else {
+            throw bad("impossible cursor \(cursor): \"cursor\" counts the steps applied, from 0 to \(stepValues.count) (the steps saved)")
+        }
         var steps: [Step] = []
         for (index, value) in stepValues.enumerated() {
             guard case .string(let action)? = value["action"], case .string(let hash)? = value["hash"],

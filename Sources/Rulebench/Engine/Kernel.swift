@@ -281,6 +281,13 @@ final class Kernel {
         do {
             return try vm.call(function, arguments, mode: .engine)
         } catch {
+            // The engine may use twice the cap for its copies of the state
+            // (luashim.c, RB_ENGINE_COPIES): running out means the state
+            // is near the cap, so the error names the cap, as a rule's would.
+            if error.cause == .memoryCap {
+                throw .budgetExceeded(BudgetFailure(resource: .memory, limit: Int64(vm.memoryCap), location: nil,
+                                                    action: nil, phase: "the engine's work (\(function))"))
+            }
             throw .script(ScriptFailure(message: "internal error in the engine: \(error.message)", location: nil, traceback: error.traceback))
         }
     }

@@ -23,7 +23,7 @@ public enum Reproduction {
         lines.append("# Found by: \(oneLine(origin.command))")
         if let shard = origin.shard { lines.append("# Shard: \(oneLine(shard))") }
         lines.append("# Finding: \(finding.property.rawValue) failed")
-        for line in finding.message.split(whereSeparator: \.isNewline) { lines.append("#   \(line)") }
+        for line in finding.message.split(whereSeparator: \.isNewline) { lines.append("#   \(oneLine(String(line)))") }
         if let blame = finding.blame { lines.append("# Blame: \(oneLine(blame))") }
         for difference in finding.differences.prefix(5) { lines.append("#   \(oneLine(UndoProblem.line(difference)))") }
         lines.append("# Shrunk from \(report.original.steps.count) steps to \(report.shrunk.steps.count).")
@@ -101,7 +101,7 @@ public enum Reproduction {
     /// Text for a comment line: a line break inside it (a state key may
     /// hold one) would end the comment and leave the rest as YAML.
     private static func oneLine(_ text: String) -> String {
-        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: "\\n")
+        YAMLText.comment(text)
     }
 
     private static func stepCount(_ step: FuzzStep) -> Int {
@@ -116,21 +116,33 @@ public enum Reproduction {
         .table(Dictionary(uniqueKeysWithValues: params.map { (StateKey.string($0.key), $0.value) }))
     }
 
-    /// A YAML flow rendering (JSON-compatible scalars, so every string is quoted).
+    /// A YAML flow rendering (JSON-compatible scalars, so every string is
+    /// quoted; see `YAMLText` for the characters written as escapes). NaN
+    /// and infinities, which no history holds, are written as YAML's
+    /// `.nan` and `.inf`, which the reader refuses at their line rather
+    /// than reading a string.
     static func yaml(_ value: StateValue) -> String {
         switch value {
         case .table:
             if let items = value.listItems, !items.isEmpty { return "[" + items.map(yaml).joined(separator: ", ") + "]" }
             return "{ " + value.sortedEntries.map { "\(yamlKey($0.key)): \(yaml($0.value))" }.joined(separator: ", ") + " }"
+        case .string(let text):
+            return YAMLText.quoted(text)
+        case .double(let d) where !d.isFinite:
+            return d.isNaN ? ".nan" : d > 0 ? ".inf" : "-.inf"
         default:
             return JSONValue(value).serialized(pretty: false)
         }
     }
 
+    /// A key of a flow mapping. libyaml gives up on an implicit key past
+    /// 1,024 characters, so a longer one is written as an explicit key (`? key`).
     private static func yamlKey(_ key: StateKey) -> String {
         switch key {
         case .int(let i): return String(i)
-        case .string(let s): return JSONValue.string(s).serialized(pretty: false)
+        case .string(let s):
+            let quoted = YAMLText.quoted(s)
+            return quoted.unicodeScalars.count < 1_000 ? quoted : "? " + quoted
         }
     }
 
@@ -283,7 +295,11 @@ public enum Reproduction {
     /// `redo`) never reaches the engine or the shrinker, which assume 1...n.
     static func decode(_ value: JSONValue) throws(DecodeError) -> FuzzProgram {
         guard case .string(let pack)? = value["pack"], !pack.isEmpty else { throw DecodeError(reason: "no \"pack\" (the pack's name or folder)") }
-        guard case .int(let seed)? = value["seed"] else { throw DecodeError(reason: "no whole-number \"seed\"") }
+        let seed: Int64
+        switch value.wholeNumber("seed") {
+        case .success(let whole): seed = whole
+        case .failure(let problem): throw DecodeError(reason: problem.message)
+        }
         guard case .array(let stepValues)? = value["steps"] else { throw DecodeError(reason: "no \"steps\" list") }
         guard stepValues.count <= FuzzProgram.maximumSteps else {
             throw DecodeError(reason: "\(stepValues.count) steps, more than the \(FuzzProgram.maximumSteps) a program may have")

@@ -42,6 +42,21 @@ local function number(v, name, what, default)
   return v + 0.0
 end
 
+-- The longest time one number of a plan may give (K.PLAN_SECONDS, also
+-- for a stagger's step and a subaction's delay in engine.lua): with every
+-- time bounded, no sum or product of them (a duration times its repeat
+-- count, a sequence of them, an interval times the items) reaches infinity
+-- or NaN, which a timeline would show as "duration 0 s" and which no redo
+-- could match. animcore.c's AC_MAX_SECONDS is the same number.
+K.PLAN_SECONDS = 1e6
+local function seconds(v, name, what, default)
+  v = number(v, name, what, default)
+  if v and v > K.PLAN_SECONDS then
+    fault(what .. ": '" .. name .. "' must be at most 1000000 seconds (about 11 days), not " .. K.show(v))
+  end
+  return v
+end
+
 local function text(v, name, what, required)
   if v == nil and not required then return nil end
   if type(v) ~= "string" or v == "" then fault(what .. ": '" .. name .. "' must be a non-empty string") end
@@ -69,6 +84,9 @@ local function data(v, name, what)
   if t == "function" or t == "userdata" or t == "thread" then
     fault(what .. ": '" .. name .. "' must be plain data")
   end
+  if v ~= v or v == huge or v == -huge then   -- a plan holding NaN never equals itself: redo could not match it
+    fault(what .. ": '" .. name .. "' must hold finite numbers, not " .. (v ~= v and "NaN" or K.show(v)))
+  end
   return v
 end
 
@@ -94,8 +112,8 @@ function slow.tween(s, src)
   return { kind = "tween", target = text(s.target, "target", "anim.tween", true),
            property = text(s.property, "property", "anim.tween", true),
            from = data(s.from, "from", "anim.tween"), to = data(s.to, "to", "anim.tween"),
-           duration = number(s.duration, "duration", "anim.tween", 0.0),
-           delay = number(s.delay, "delay", "anim.tween", 0.0), easing = easing,
+           duration = seconds(s.duration, "duration", "anim.tween", 0.0),
+           delay = seconds(s.delay, "delay", "anim.tween", 0.0), easing = easing,
            ["repeat"] = repeats(s["repeat"], "anim.tween"), autoreverse = s.autoreverse or false,
            src = src }
 end
@@ -108,16 +126,17 @@ function slow.frames(s, src)
   if (s.fps == nil) == (s.duration == nil) then fault("anim.frames: give exactly one of 'fps' and 'duration'") end
   local fps = number(s.fps, "fps", "anim.frames")
   if fps == 0 then fault("anim.frames: 'fps' must be positive") end
+  if fps and fps < 1 / K.PLAN_SECONDS then fault("anim.frames: 'fps' must be at least 0.000001 (a frame lasts at most 1000000 seconds)") end
   return { kind = "frames", target = text(s.target, "target", "anim.frames", true),
            property = text(s.property or "frame", "property", "anim.frames", true),
            frames = data(s.frames, "frames", "anim.frames"), fps = fps,
-           duration = number(s.duration, "duration", "anim.frames"),
-           delay = number(s.delay, "delay", "anim.frames", 0.0),
+           duration = seconds(s.duration, "duration", "anim.frames"),
+           delay = seconds(s.delay, "delay", "anim.frames", 0.0),
            ["repeat"] = repeats(s["repeat"], "anim.frames"), src = src }
 end
 
-function slow.wait(seconds, src)
-  return { kind = "wait", duration = number(seconds, "seconds", "anim.wait", 0.0), src = src }
+function slow.wait(time, src)
+  return { kind = "wait", duration = seconds(time, "seconds", "anim.wait", 0.0), src = src }
 end
 
 local SOUND = { name = true, volume = true, delay = true }
@@ -126,7 +145,7 @@ function slow.sound(s, src)
   fields(s, SOUND, "anim.sound")
   return { kind = "sound", name = text(s.name, "name", "anim.sound", true),
            volume = number(s.volume, "volume", "anim.sound", 1.0),
-           delay = number(s.delay, "delay", "anim.sound", 0.0), src = src }
+           delay = seconds(s.delay, "delay", "anim.sound", 0.0), src = src }
 end
 
 local CUE = { name = true, args = true, delay = true }
@@ -134,7 +153,7 @@ function slow.cue(s, src)
   fields(s, CUE, "anim.cue")
   return { kind = "cue", name = text(s.name, "name", "anim.cue", true),
            args = data(s.args or {}, "args", "anim.cue"),
-           delay = number(s.delay, "delay", "anim.cue", 0.0), src = src }
+           delay = seconds(s.delay, "delay", "anim.cue", 0.0), src = src }
 end
 
 local function items(list, what, skip)
@@ -165,7 +184,7 @@ end
 
 function slow.stagger(list, src)
   if type(list) ~= "table" then fault("anim.stagger expects a list of plans and an interval") end
-  return { kind = "stagger", interval = number(list.interval, "interval", "anim.stagger", 0.0),
+  return { kind = "stagger", interval = seconds(list.interval, "interval", "anim.stagger", 0.0),
            items = items(list, "anim.stagger", { interval = true }), src = src }
 end
 

@@ -258,19 +258,31 @@ local function compileparams(spec, file, source)
 end
 
 -- Runs an action file and checks the action it returns.
--- Raises the error for emitted params holding a string that is not UTF-8:
--- histories and findings save params as JSON text, which cannot carry
--- arbitrary bytes. Names the first such param in key order, at the line
--- of the rule's emit (the caller's caller).
+-- Raises the error for emitted params that JSON text cannot carry exactly
+-- (histories and findings save params as JSON, and `replay` must perform
+-- the very same call): a string that is not UTF-8, NaN or an infinity, a
+-- function, a key that is not a string or an integer, a param not named by
+-- a string. Names the first such param in key order, at the line of the
+-- rule's emit (the caller's caller).
 local function nottext(params)
   local copy = plain(params)
   for _, k in ipairs(K.sortedkeys(copy)) do
-    local name = tostring(k)
-    local _, _, what = textcopy(k)
-    if what then name = "a param name"; else _, _, what = textcopy(copy[k]); name = "param '" .. name .. "'" end
-    if what then
+    local name, bad, what = "a param name", nil, nil
+    if type(k) ~= "string" then
+      bad, what = k, type(k) == "number" and "the position " .. K.show(k) or "a " .. type(k) .. " key"
+    else
+      _, bad, what = textcopy({ [k] = true })
+      if not what then _, bad, what = textcopy(copy[k]); name = "param '" .. k .. "'" end
+    end
+    if type(bad) == "string" then
       error(K.where(3) .. "emit: " .. name .. " holds a string that is not UTF-8 text (" .. what
         .. "); params are saved as JSON text: keep bytes as a list of numbers (string.byte)", 0)
+    elseif what and type(k) ~= "string" then
+      error(K.where(3) .. "emit: params are named by strings, not by " .. what
+        .. " (a saved history names each param): write emit({ name = value }), a list inside one param", 0)
+    elseif what then
+      error(K.where(3) .. "emit: " .. name .. " holds " .. what .. ", which a saved history (JSON text) cannot carry"
+        .. " exactly; emit finite numbers, strings, booleans and tables keyed by strings or integers", 0)
     end
   end
   return copy
@@ -297,8 +309,8 @@ local function defineaction(pack, name, chunkname, chunk, source)
       loadfail(chunkname, "stagger (seconds between subactions' starts) needs subanimations = \"stagger\"",
         fieldline(source, "stagger"))
     end
-    if step ~= step or step < 0 or step == math.huge then
-      loadfail(chunkname, "stagger must be a finite number of seconds, at least 0", fieldline(source, "stagger"))
+    if type(step) ~= "number" or step ~= step or step < 0 or step > K.PLAN_SECONDS then
+      loadfail(chunkname, "stagger must be a finite number of seconds, from 0 to 1000000", fieldline(source, "stagger"))
     end
   end
   local copy = {}
@@ -317,7 +329,7 @@ local function defineaction(pack, name, chunkname, chunk, source)
     if type(params) ~= "table" then error(K.where(2) .. "emit expects a param table", 0) end
     local out = LEGAL
     if not out then error(K.where(2) .. "emit can only be called while legal runs", 0) end
-    local call = { name = name, params = textcopy(params) or nottext(params) }
+    local call = { name = name, params = textcopy(params, true) or nottext(params) }
     if SITES then call.site = emitsite() end
     out[#out + 1] = call
   end
@@ -516,8 +528,8 @@ local function suboptions(options)
     end
   end
   local delay = options.delay
-  if delay ~= nil and (type(delay) ~= "number" or delay ~= delay or delay < 0 or delay == math.huge) then
-    error(K.where(3) .. "act:sub: delay must be a finite number of seconds, at least 0", 0)
+  if delay ~= nil and (type(delay) ~= "number" or delay ~= delay or delay < 0 or delay > K.PLAN_SECONDS) then
+    error(K.where(3) .. "act:sub: delay must be a finite number of seconds, from 0 to 1000000", 0)
   end
   return delay and delay + 0.0
 end

@@ -357,6 +357,7 @@ end
 ---------------------------------------------------------------- the root
 function K.newroot()
   K.truncate(0)
+  SC.forgetmemo()   -- the old game's long strings must not outlive it (statecore.c)
   local proxy = {}
   ROOT = makenode(proxy, {})
   K.game = proxy

@@ -16,7 +16,7 @@ public enum ScenarioWriter {
     ///   - packReference: how the file names its pack (a name under
     ///     rules/, or a path relative to the scenario file).
     public static func scenario(of game: Game, title: String, packReference: String) throws(RulebenchError) -> String {
-        var lines = ["# Written by rulebench play (\(game.pack.name), seed \(game.seed)); check it with `rulebench run`."]
+        var lines = ["# Written by rulebench play (\(YAMLText.comment(game.pack.name)), seed \(game.seed)); check it with `rulebench run`."]
         lines.append("scenario: \(Reproduction.yaml(.string(title)))")
         lines.append("rules: \(Reproduction.yaml(.string(packReference)))")
         lines.append("setup:")

@@ -58,6 +58,7 @@ struct YAMLReader {
     func compose(_ text: String) throws(RulebenchError) -> Node? {
         try checkSize(of: text)
         tally.mayHoldAliases = text.utf8.contains(UInt8(ascii: "*"))
+        tally.byteOrderMarks = LeadingByteOrderMarks(in: text)
         if tally.mayHoldAliases { try refuseAliasKeys(in: text) }
         do {
             return try Yams.compose(yaml: text, .basic)
@@ -260,7 +261,7 @@ struct YAMLReader {
     }
 
     private func scalarValue(_ scalar: Node.Scalar, _ node: Node) throws(RulebenchError) -> YAMLValue {
-        let text = scalar.string
+        let text = tally.byteOrderMarks.text(of: scalar, at: node.mark)
         let tagName = scalar.tag.rawValue
         let explicit: String?
         switch tagName {
@@ -375,7 +376,7 @@ struct YAMLReader {
                 throw fail(keyNode, "a key in \(what) must be a plain name, not \(try value(keyNode).kindName)")
             }
             try charge(values: 0, textBytes: scalar.string.utf8.count, at: keyNode)
-            pairs.append((scalar.string, keyNode, valueNode))
+            pairs.append((tally.byteOrderMarks.text(of: scalar, at: keyNode.mark), keyNode, valueNode))
         }
         return pairs
     }
@@ -422,8 +423,10 @@ struct YAMLReader {
     ///
     /// Mappings become tables with string keys (null members are left out,
     /// since a table cannot hold nil); lists become sequences 1...n.
-    /// `inState`: the value is (or is expected to be) in the game state,
-    /// which holds no NaN or infinity; options and params may.
+    /// No value holds NaN or an infinity: `inState`, the value is (or is
+    /// expected to be) in the game state, which refuses them; else it is an
+    /// option or a param, which a saved history writes as JSON text, which
+    /// cannot carry them (and `emit` refuses them for the same reason).
     func stateValue(_ node: Node, _ what: String, inState: Bool = false) throws(RulebenchError) -> StateValue? {
         try reporting(node, what) { () throws(RulebenchError) in
             try measure(node)
@@ -439,10 +442,11 @@ struct YAMLReader {
         case .bool(let b): return .bool(b)
         case .int(let i): return .int(i)
         case .double(let d):
-            // The state refuses them (state.lua), so an expectation of one could never pass.
-            guard d.isFinite || !inState else {
-                throw fail(node, "\(what) cannot hold \(d.isNaN ? "NaN" : "an infinite number") (a rule cannot store one in the state); "
-                           + "write a finite number, or a string")
+            // The state refuses them (state.lua), so an expectation of one could never pass;
+            // a history could not save an option or param holding one.
+            guard d.isFinite else {
+                let why = inState ? "a rule cannot store one in the state" : "a saved history, JSON text, cannot carry one"
+                throw fail(node, "\(what) cannot hold \(d.isNaN ? "NaN" : "an infinite number") (\(why)); write a finite number, or a string")
             }
             return .double(d)
         case .string(let s): return .string(s)
@@ -504,6 +508,8 @@ private final class Tally {
     var prepaid = false
     /// Whether the text has a `*` at all: without one, no alias repeats anything.
     var mayHoldAliases = true
+    /// The quoted scalars of the text that start with U+FEFF, which Yams drops.
+    var byteOrderMarks = LeadingByteOrderMarks(in: "")
 }
 
 /// Keys of tables written in YAML.

@@ -59,8 +59,8 @@ public struct SolutionScenario: Sendable {
         let yaml = Reproduction.yaml
         let moves = "\(line.count) move\(line.count == 1 ? "" : "s")"
         var lines: [String] = [
-            "# Found by: \(command.split(whereSeparator: \.isNewline).joined(separator: " "))",
-            "# A shortest line to goal '\(goal)': \(moves)"
+            "# Found by: \(YAMLText.comment(command))",
+            "# A shortest line to goal '\(YAMLText.comment(goal))': \(moves)"
                 + (line.isEmpty ? " (it holds after setup)." : "; no line of \(line.count - 1) or fewer reaches it "
                    + "(\(statistics.distinctStates) distinct states within \(line.count - 1) moves, \(statistics.nodes) searched in all, "
                    + "every undo verified)."),

@@ -116,7 +116,13 @@ public indirect enum JSONValue: Hashable, Sendable {
         }
     }
 
-    private static func quote(_ s: String, into out: inout String) {
+    /// `s` in double quotes, with JSON's escapes for `"`, `\`, line feed,
+    /// carriage return and tab, and `\uXXXX` for the other scalars
+    /// `escaping` names (by default JSON's: the other controls below
+    /// U+0020). YAML reads the same escapes (`YAMLText`); every scalar
+    /// escaped must lie in the Basic Multilingual Plane.
+    static func quote(_ s: String, into out: inout String,
+                      escaping: (Unicode.Scalar) -> Bool = { $0.value < 0x20 }) {
         out += "\""
         for scalar in s.unicodeScalars {
             switch scalar {
@@ -125,7 +131,7 @@ public indirect enum JSONValue: Hashable, Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where escaping(scalar):
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)
@@ -157,8 +163,13 @@ public indirect enum JSONValue: Hashable, Sendable {
 
         /// An error at the current position. Columns count characters, not bytes.
         func error(_ message: String) -> ParseError {
+            error(message, at: position)
+        }
+
+        /// An error at byte `offset`.
+        func error(_ message: String, at offset: Int) -> ParseError {
             var line = 1, column = 1
-            for byte in bytes[..<min(position, bytes.count)] {
+            for byte in bytes[..<min(offset, bytes.count)] {
                 if byte == UInt8(ascii: "\n") {
                     line += 1
                     column = 1
@@ -236,6 +247,7 @@ public indirect enum JSONValue: Hashable, Sendable {
             try checkDepth(depth)
             position += 1
             var members: [(String, JSONValue)] = []
+            var firstAt: [String: Int] = [:]
             skipSpace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
             repeat {
@@ -243,7 +255,9 @@ public indirect enum JSONValue: Hashable, Sendable {
                 guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
                     throw error("unexpected \(describeCurrent()) in an object: expected a member name in quotes")
                 }
+                let keyStart = position
                 let key = try string()
+                try refuseDuplicate(key, at: keyStart, firstAt: &firstAt)
                 skipSpace()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
                     throw error("unexpected \(describeCurrent()) after the member name: expected ':'")
@@ -253,6 +267,21 @@ public indirect enum JSONValue: Hashable, Sendable {
                 members.append((key, try value(depth: depth)))
             } while try separator(closing: UInt8(ascii: "}"), in: "an object")
             return .object(members)
+        }
+
+        /// Refuses a member name given twice in one object: readers differ on
+        /// which one counts (this one took the first, Python's json the last),
+        /// so the file means two things. Names are compared as Swift compares
+        /// strings, canonically equivalent forms alike (`é` and `e` + U+0301),
+        /// since a Swift dictionary of the state would keep only one of them.
+        mutating func refuseDuplicate(_ key: String, at start: Int, firstAt: inout [String: Int]) throws {
+            guard let first = firstAt[key] else { firstAt[key] = start; return }
+            let firstKey = firstAt.keys.first { $0 == key } ?? key
+            let written = firstKey.utf8.elementsEqual(key.utf8) ? "" : " (written another way: the same text in Unicode)"
+            let firstLine = error("", at: first).line
+            position = start
+            throw error("member \(JSONValue.string(key).serialized(pretty: false)) appears twice in one object\(written), "
+                        + "first on line \(firstLine): give each name once")
         }
 
         mutating func array(depth: Int) throws -> JSONValue {
@@ -522,5 +551,40 @@ extension JSONValue {
             for (key, item) in members { table[.string(key)] = item.stateValue }
             return .table(table)
         }
+    }
+}
+
+extension JSONValue {
+    /// The value as a message names it: "the float 100.0", "the string \"7\"".
+    public var described: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return "the integer \(i)"
+        case .double: return "the float \(serialized(pretty: false))"
+        case .string: return "the string \(serialized(pretty: false).prefix(40))"
+        case .array: return "a list"
+        case .object: return "an object"
+        }
+    }
+
+    /// The whole number member `name` of an object; otherwise why not, for
+    /// a message: missing, or a float, a string... (`1E+2` and `-0.0` are
+    /// floats in JSON, `"7"` a string: a seed or a count is neither).
+    public func wholeNumber(_ name: String) -> Result<Int64, WholeNumberProblem> {
+        switch self[name] {
+        case .int(let value)?: return .success(value)
+        case nil: return .failure(WholeNumberProblem(message: "missing \"\(name)\" (a whole number)"))
+        case let other?:
+            var fix = ""
+            if case .double = other { fix = " (write it without a point or an exponent)" }
+            if case .string = other { fix = " (write it without quotes)" }
+            return .failure(WholeNumberProblem(message: "\"\(name)\" must be a whole number, not \(other.described)\(fix)"))
+        }
+    }
+
+    /// Why a member is not a whole number.
+    public struct WholeNumberProblem: Error, Sendable {
+        public let message: String
     }
 }

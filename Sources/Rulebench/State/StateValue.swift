@@ -38,6 +38,15 @@ public enum StateValue: Hashable, Sendable {
         return current
     }
 
+    /// Whether NaN or an infinity is in it (the state refuses them; JSON cannot write them).
+    public var holdsNonFiniteNumber: Bool {
+        switch self {
+        case .double(let d): return !d.isFinite
+        case .table(let table): return table.values.contains(where: \.holdsNonFiniteNumber)
+        default: return false
+        }
+    }
+
     /// The items 1...n when this table is a sequence, else nil.
     public var listItems: [StateValue]? {
         guard case .table(let table) = self else { return nil }
