@@ -56,8 +56,10 @@
 ---@class rulebench.ActionObject
 ---@field [string] any
 
----Hands `legal` one legal param table at a time.
----@alias rulebench.Emit fun(params: rulebench.Params)
+---Hands `legal` one legal param table at a time. `kind` (optional) names the
+---kind of move for the fuzzer's guided search (`emit(p, "capture")`); without
+---it, the kind is the line that called `emit`.
+---@alias rulebench.Emit fun(params: rulebench.Params, kind?: string)
 
 ---The third argument of `apply`: queues subactions.
 ---@class rulebench.Act
