@@ -446,8 +446,9 @@ public struct Fuzzer {
     }
 
     /// From a finding to its report: shrinking, the search for shorter
-    /// instances (a timed session that stops at its first finding), and
-    /// the judgement of the reproduction from a fresh start. A timed
+    /// instances (a timed session that stops at its first finding), the
+    /// breadth-first search for a shorter line (`shortestLine`), and the
+    /// judgement of the reproduction from a fresh start. A timed
     /// session's hand-off ends by the session's end (`--time`), with the
     /// shortest reproduction found by then: the first shrink gets a third
     /// of the time left, the search for other instances up to half of the
@@ -485,6 +486,8 @@ public struct Fuzzer {
                             clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
             report.run = index
         }
+        show(report.shrunk.steps.count, ", looking for a shorter line")
+        report = shortestLine(report, stop: { session.shouldStop() || end.map { clock() >= $0 } ?? false })
         show(report.shrunk.steps.count, ", judging it from a fresh start")
         return judgedFromAFreshStart(report)
     }
