@@ -19,7 +19,7 @@
 extension Fuzzer {
     /// The most nodes (perform and undo pairs) one search walks: a second
     /// or two at the kernel's speed.
-    static let shortestLineNodes = 200_000
+    public static let shortestLineNodes = 200_000
 
     /// How a deepening search ended.
     enum Deepening {
