@@ -197,6 +197,22 @@ final class FuzzHandOffTests: XCTestCase {
                           FindingWriter.name(of: report("move (undo at actions/move.lua:40)"), pack: "desert"))
     }
 
+    /// The `# Found by:` command quotes every argument for a POSIX shell:
+    /// a text option that reads as a number keeps its quotes, a path with
+    /// a space stays one word.
+    func testTheFoundByCommandQuotesEveryArgument() {
+        var options = Fuzzer.Options(pack: "my packs/race")
+        options.setupOptions = ["start": .string("0123"), "name": .string("it's")]
+        let program = FuzzProgram(pack: options.pack, seed: 0, options: [:])
+        let finding = FuzzFinding(property: .undoRestores, stepIndex: 0, message: "", differences: [], blame: nil)
+        let report = Fuzzer.Report(finding: finding, original: program, shrunk: program, outcomes: [], shrinkSeconds: 0,
+                                   shrinkAttempts: 0, stepsToDetection: 0)
+        let command = Fuzzer(options: options).origin(of: report).command
+        XCTAssertTrue(command.hasPrefix("rulebench fuzz 'my packs/race' "), command)
+        XCTAssertTrue(command.contains(#"--option 'start="0123"'"#), command)
+        XCTAssertTrue(command.contains(#"--option 'name=it'\''s'"#), command)
+    }
+
     /// A reproduction of a pack in the project's rules/ names the pack by
     /// name, and one of a pack elsewhere in the project by its path from
     /// the project's root: moved to another folder of the project, or into
