@@ -4,6 +4,10 @@ import Foundation
 /// into the corpus (replayed first next time) and a scenario file into
 /// `--out`. A write that fails is reported on its own line and counted, so
 /// the session can end with a non-zero code instead of losing it silently.
+///
+/// The invariant: a scenario file is only ever created, never replaced
+/// (`writeScenario`), and is named after the bug (`name(of:pack:)`), so
+/// sessions and shards sharing `--out` each keep every file they write.
 public struct FindingWriter {
     /// The corpus folder (`--corpus`, or `.rulebench/corpus/PACK`), as given.
     public let corpus: String
@@ -11,10 +15,9 @@ public struct FindingWriter {
     public let out: String
     /// The pack as the command line names it.
     public let pack: String
-    /// The session's seed, named in each scenario's header and file name.
+    /// The session's seed (the scenario's header names it, through the origin).
     public let seed: UInt64
-    /// "K/N" when the session is one shard of several: named in each file name,
-    /// so the findings of all shards can be gathered into one folder.
+    /// "K/N" when the session is one shard of several (the header names it).
     public let shard: String?
 
     /// The scenario file written for each report, by its shrunk program.

@@ -449,8 +449,9 @@ public struct Fuzzer {
     /// instances (a timed session that stops at its first finding), the
     /// breadth-first search for a shorter line (`shortestLine`), and the
     /// judgement of the reproduction from a fresh start. A timed
-    /// session's hand-off ends by the session's end (`--time`), with the
-    /// shortest reproduction found by then: the first shrink gets a third
+    /// session's hand-off ends by the session's end (`--time`, less
+    /// `handOffReserve`), with the shortest reproduction found by then:
+    /// the first shrink gets a third
     /// of the time left, the search for other instances up to half of the
     /// time limit, finishing the shrink the rest. `state` shows the phase
     /// and counts the seconds as shrinking.
@@ -458,7 +459,7 @@ public struct Fuzzer {
                  session: Session) -> Report {
         let clock = session.clock
         let begun = clock(), before = state.shrinkingSeconds
-        let end = options.timeLimit.map { session.start + $0 }
+        let end = options.timeLimit.map { session.start + $0 - Fuzzer.handOffReserve(of: $0) }
         let number = state.findings + 1
         let from = program.steps.count
         func show(_ best: Int, _ what: String = "") {
@@ -491,6 +492,13 @@ public struct Fuzzer {
         show(report.shrunk.steps.count, ", judging it from a fresh start")
         return judgedFromAFreshStart(report)
     }
+
+    /// The seconds at the end of a session of `limit` seconds that its
+    /// shrinking leaves for what follows it (the reproduction run again
+    /// with sources, judged from a fresh start, written): a quarter, at
+    /// most a second. On a loaded machine those take a good part of a
+    /// second; the session must still end within its limit and a second.
+    static func handOffReserve(of limit: Double) -> Double { min(1, limit / 4) }
 
     /// The most seconds a timed session spends, after its first finding,
     /// on other instances of the same bug (at most half of its time limit).
