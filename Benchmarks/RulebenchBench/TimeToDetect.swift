@@ -38,6 +38,8 @@ enum TimeToDetect {
         var shrunk: Int?
         /// The whole session's wall time (the run call, shrinking and all).
         var wall = 0.0
+        /// Whether the scenario runner fails on the reproduction from a fresh start.
+        var reproduces = false
         /// The property that failed, when it is not the one the tests expect.
         var otherProperty: String?
     }
@@ -55,6 +57,8 @@ enum TimeToDetect {
         var longestShrunk: Int?
         var wall: Double?
         var longestWall: Double?
+        /// Sessions whose reproduction the scenario runner fails on.
+        var reproduced: Int
         var otherProperties: Set<String>
 
         init(_ runs: [Session]) {
@@ -68,6 +72,7 @@ enum TimeToDetect {
             longestShrunk = runs.compactMap(\.shrunk).max()
             wall = TimeToDetect.median(runs.map(\.wall))
             longestWall = runs.map(\.wall).max()
+            reproduced = runs.count(where: \.reproduces)
             otherProperties = Set(runs.compactMap(\.otherProperty))
         }
     }
@@ -96,7 +101,8 @@ enum TimeToDetect {
         guard let report = reports.first else { return Session(wall: wall) }
         let property = "\(report.finding.property)"
         return Session(seconds: report.secondsToDetection, steps: report.stepsToDetection,
-                       shrunk: report.shrunk.steps.count, wall: wall, otherProperty: property == mutant.expected ? nil : property)
+                       shrunk: report.shrunk.steps.count, wall: wall, reproduces: report.freshStart == .fails,
+                       otherProperty: property == mutant.expected ? nil : property)
     }
 
     /// A mutant's true minimal length and how it was found: a breadth-first
@@ -152,8 +158,8 @@ enum TimeToDetect {
               "sessions of --time \(format(cap)) s, each stopped at its first finding; " +
               "\(ProcessInfo.processInfo.processorCount) cores")
         print("")
-        print("| mutant | search | found | median time to detect | median steps to detect | minimal length (method) | shrunk length: median, longest | whole session wall: median, longest |")
-        print("|---|---|---|---|---|---|---|---|")
+        print("| mutant | search | found | median time to detect | median steps to detect | minimal length (method) | shrunk length: median, longest | fails under run | whole session wall: median, longest |")
+        print("|---|---|---|---|---|---|---|---|---|")
         var rareRatios: [(name: String, text: String, ratio: Double?)] = []
         var lengths: [(shrunk: Int, minimal: Int)] = []
         for (index, mutant) in mutants.enumerated() {
@@ -162,11 +168,16 @@ enum TimeToDetect {
             var summaries: [SearchStrategy: Summary] = [:]
             for search in chosen {
                 let sessions = sessionSeeds.map { session(mutant, pack: pack, seed: $0, search: search, cap: cap) }
-                if let length = minimal.length { lengths += sessions.compactMap { $0.shrunk.map { ($0, length) } } }
+                // Only the planted bug's reproductions: another bug found first has another minimal.
+                if let length = minimal.length {
+                    lengths += sessions.filter { $0.otherProperty == nil }.compactMap { $0.shrunk.map { ($0, length) } }
+                }
                 // Progress on standard error, a line per mutant and strategy: a full table takes minutes.
                 let times = sessions.map { $0.seconds.map(format) ?? "-" }.joined(separator: " ")
                 let steps = sessions.map { $0.steps.map(String.init) ?? "-" }.joined(separator: " ")
-                FileHandle.standardError.write(Data("detect: \(mutant.shortName), \(search): \(times) s; steps \(steps)\n".utf8))
+                let shrunk = sessions.map { $0.shrunk.map(String.init) ?? "-" }.joined(separator: " ")
+                let walls = sessions.map { format($0.wall) }.joined(separator: " ")
+                FileHandle.standardError.write(Data("detect: \(mutant.shortName), \(search): \(times) s; steps \(steps); shrunk \(shrunk); wall \(walls) s\n".utf8))
                 let summary = Summary(sessions)
                 summaries[search] = summary
                 print(row(mutant, search, summary, minimal: minimal, cap: cap))
@@ -201,7 +212,8 @@ enum TimeToDetect {
         let shrunk = (summary.shrunk.map(String.init) ?? "-") + ", " + (summary.longestShrunk.map(String.init) ?? "-")
         let wall = (summary.wall.map { format($0) } ?? "-") + ", " + (summary.longestWall.map { format($0) + " s" } ?? "-")
         let other = summary.otherProperties.isEmpty ? "" : " (found as \(summary.otherProperties.sorted().joined(separator: ", ")))"
-        return "| \(name) | \(search) | \(summary.found)/\(summary.sessions)\(other) | \(time) | \(steps) | \(least) | \(shrunk) | \(wall) |"
+        return "| \(name) | \(search) | \(summary.found)/\(summary.sessions)\(other) | \(time) | \(steps) | \(least) | \(shrunk) | "
+            + "\(summary.reproduced)/\(summary.found) | \(wall) |"
     }
 
     /// Uniform's median time over guided's, as text and as a number. A
