@@ -462,16 +462,19 @@ public struct Fuzzer {
         let end = options.timeLimit.map { session.start + $0 - Fuzzer.handOffReserve(of: $0) }
         let number = state.findings + 1
         let from = program.steps.count
-        func show(_ best: Int, _ what: String = "") {
-            state.phase = "shrinking finding \(number): \(from) → \(best) steps" + what
+        /// Every second since `begun` is the hand-off's.
+        func account() {
             state.elapsed = clock() - session.start
             state.shrinkingSeconds = before + (state.elapsed - (begun - session.start))
+        }
+        func show(_ best: Int, _ what: String = "") {
+            state.phase = "shrinking finding \(number): \(from) → \(best) steps" + what
+            account()
             session.progress(state)
         }
         defer {
             state.phase = nil
-            state.elapsed = clock() - session.start
-            state.shrinkingSeconds = before + (state.elapsed - (begun - session.start))
+            account()
         }
         var report: Report
         if !options.keepGoing, let end, let index {
