@@ -5,6 +5,11 @@ import XCTest
 /// Each must be caught by the fuzzer from a fixed seed within a bounded number
 /// of steps, and shrunk to a small reproduction; the unmutated packs pass.
 ///
+/// Run alone with `make test-planted` (or `swift test --filter
+/// PlantedBugTests`). Sessions use a counted budget and, where time matters,
+/// an injected clock: the shrinker reads the session's clock, so no test
+/// waits on real time.
+///
 /// The mutants are listed in `Benchmarks/mutants.json`, which the
 /// time-to-detect benchmark (`rulebench-bench --detect`) reads too: one list,
 /// so the bench measures exactly the bugs the tests plant.
