@@ -16,7 +16,7 @@ struct FuzzCommand: ParsableCommand {
             Kubernetes) stops cleanly, writes what was found, and exits 130 or 143.
 
             Search (--search): guided, the default, chooses each step rare kinds first: a call's kind is \
-            the place in the rules that emitted it; a kind never played in the session is played as soon as \
+            the place in the rules that emitted it, or the kind `emit(params, "capture")` names; a kind never played in the session is played as soon as \
             it is offered, other kinds the less often the more they were played, and within a kind the call \
             played least so far. It keeps each run that reached lines of the pack's Lua no earlier run reached, \
             and builds on those: it walks every line one or two moves deep from where a kept run reached \
