@@ -506,6 +506,12 @@ public struct Fuzzer {
     /// The most seconds a timed session spends, after its first finding,
     /// on other instances of the same bug (at most half of its time limit).
     public static let refinementSeconds = 30.0
+    /// The most steps half the instance runs take: a long first line (42
+    /// random chess moves to a king capture) shrinks slowly, and runs as
+    /// long as it find mostly more long lines; short runs find the short
+    /// ones. The other half may take twice the best: a bug that needs a
+    /// long line (a pawn walked to promotion) is found only by those.
+    static let instanceDepth = 24
     /// Instances in a row that shrink no shorter than the best, after which
     /// the search for shorter ones ends (an easy bug is found every run).
     static let idleInstances = 4
@@ -515,7 +521,8 @@ public struct Fuzzer {
     /// reached by a long route shrinks to that route, and no edit of it
     /// leads to the shortest line. So a timed session that stops at its
     /// first finding spends some of the time left (until `end`) on fresh
-    /// runs at most twice as long as the best reproduction so far, chosen
+    /// runs at most twice as long as the best reproduction so far (half
+    /// of them at most `instanceDepth` steps), chosen
     /// as the session chooses steps; each instance of the same bug they
     /// find is shrunk too, and the shortest reproduction is reported, as
     /// Hypothesis keeps the smallest example of each failure it sees. It
@@ -535,7 +542,9 @@ public struct Fuzzer {
             guard owns(run: index) else { continue }
             let seeds = runSeeds(index)
             let start = FuzzProgram(pack: options.pack, seed: seeds.game, options: options.setupOptions)
-            let depth = min(options.depth, max(4, 2 * best.shrunk.steps.count))
+            // Half the runs short (see `instanceDepth`), half up to twice the best.
+            let longest = max(4, 2 * best.shrunk.steps.count)
+            let depth = min(options.depth, (index / 2) % 2 == 0 ? min(longest, Fuzzer.instanceDepth) : longest)
             var request = Kernel.RunRequest(program: nil, choices: seeds.choices, depth: depth, rewindAtEnd: true)
             request.favoursRareKinds = options.search == .guided
             request.leavesOutKinds = request.favoursRareKinds && index % 2 == 1
