@@ -60,7 +60,9 @@
 ---and hold only what a saved history (JSON) carries exactly: finite numbers,
 ---UTF-8 strings, booleans, tables keyed by strings or integers; anything else
 ---(NaN, inf, a function, a boolean key) is an error at the emit's line.
----@alias rulebench.Emit fun(params: rulebench.Params)
+---`kind` (optional) names the kind of move for the fuzzer's guided search
+---(`emit(p, "capture")`); without it, the kind is the line that called `emit`.
+---@alias rulebench.Emit fun(params: rulebench.Params, kind?: string)
 
 ---The third argument of `apply`: queues subactions.
 ---@class rulebench.Act

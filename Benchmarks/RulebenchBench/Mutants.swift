@@ -6,13 +6,17 @@ import Foundation
 ///
 /// The planted-bug tests (`Tests/RulebenchTests/PlantedBugTests.swift`) read
 /// the same file, so the benchmark times exactly the bugs the tests plant;
-/// the fields only the tests use (the hand-found minimal line, the test's
-/// fuzz budget) are not decoded here.
+/// the fields only the tests use (the hand-found minimal line's steps, the
+/// test's fuzz budget) are not decoded here.
 struct Mutant: Decodable {
     /// Marks a bug reachable only through one specific line of play.
     struct RarePath: Decodable {
+        /// The hand-found shortest reproduction: only its length is used here.
+        struct Line: Decodable { let steps: [String] }
         /// Which line, and why random play seldom takes it.
         let why: String
+        /// The shortest reproduction, found by hand (`minimalWhy` argues it).
+        let minimal: Line
     }
 
     let name: String

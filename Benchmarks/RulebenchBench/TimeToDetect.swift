@@ -1,20 +1,28 @@
 import Foundation
 import Rulebench
 
-/// `rulebench-bench --detect [NAME-SUBSTRING] [--seconds S]`: how long the
-/// fuzzer takes to find each planted bug of `Benchmarks/mutants.json`, with
-/// uniform random search and with the guided search, side by side. Only the
+/// `rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N]`:
+/// how long the fuzzer takes to find each planted bug of
+/// `Benchmarks/mutants.json`, with uniform random search and with the
+/// guided search, side by side, and how short its reproduction is. Only the
 /// mutants whose label contains NAME-SUBSTRING run ("rare path" picks the
 /// rare-path ones).
 ///
-/// Each mutant is fuzzed from 5 session seeds per strategy, each session
-/// capped at S seconds (default 30) and stopped at its first finding (the
-/// unmutated packs have none, so any finding is the planted bug's). It
-/// prints a Markdown table of medians and, for the rare-path mutants, the
-/// ratio of the median times, uniform over guided (the goal: at least 5x).
-/// Not part of the default run: a full table takes several minutes.
+/// Each mutant is fuzzed from N session seeds (default 5) per strategy,
+/// each session a `fuzz --time S` session (default 30) stopped at its first
+/// finding (the unmutated packs have none, so any finding is the planted
+/// bug's), its whole wall time measured: detection, shrinking, the search
+/// for shorter instances and lines, and the judgement from a fresh start
+/// (the goal: within S + 1 s). Each mutant's true minimal length is
+/// computed (`Fuzzer.shortestFailingLine`: a breadth-first search of every
+/// line from game seeds 0 to 7), or, for a rare path too deep to search,
+/// taken from its hand-found line (argued in mutants.json). It prints a
+/// Markdown table of medians, the rare-path ratio of the median times,
+/// uniform over guided (the goal: at least 5x), and the shrunk lengths
+/// against the minimal ones (the goal: median at most minimal + 1, none
+/// longer than 1.5x). Not part of the default run: a full table takes minutes.
 enum TimeToDetect {
-    /// The session seeds every mutant is fuzzed from, with each strategy.
+    /// The session seeds every mutant is fuzzed from, with each strategy (the first N of them).
     static let seeds: [UInt64] = [1, 2, 3, 4, 5]
     /// The strategies compared, in table order.
     static let strategies: [SearchStrategy] = [.uniform, .guided]
@@ -28,6 +36,10 @@ enum TimeToDetect {
         var steps: Int?
         /// Steps of the shrunk reproduction.
         var shrunk: Int?
+        /// The whole session's wall time (the run call, shrinking and all).
+        var wall = 0.0
+        /// Whether the scenario runner fails on the reproduction from a fresh start.
+        var reproduces = false
         /// The property that failed, when it is not the one the tests expect.
         var otherProperty: String?
     }
@@ -41,6 +53,12 @@ enum TimeToDetect {
         var steps: Int?
         /// Over the sessions that found the bug.
         var shrunk: Int?
+        /// The longest shrunk reproduction, and the whole sessions' wall times: median and longest.
+        var longestShrunk: Int?
+        var wall: Double?
+        var longestWall: Double?
+        /// Sessions whose reproduction the scenario runner fails on.
+        var reproduced: Int
         var otherProperties: Set<String>
 
         init(_ runs: [Session]) {
@@ -51,6 +69,10 @@ enum TimeToDetect {
             let steps = TimeToDetect.median(runs.map { $0.steps.map(Double.init) ?? .infinity })
             self.steps = steps.flatMap { $0.isFinite ? Int($0) : nil }
             shrunk = TimeToDetect.median(runs.compactMap { $0.shrunk.map(Double.init) }).map { Int($0.rounded()) }
+            longestShrunk = runs.compactMap(\.shrunk).max()
+            wall = TimeToDetect.median(runs.map(\.wall))
+            longestWall = runs.map(\.wall).max()
+            reproduced = runs.count(where: \.reproduces)
             otherProperties = Set(runs.compactMap(\.otherProperty))
         }
     }
@@ -73,11 +95,27 @@ enum TimeToDetect {
         options.runs = nil
         options.keepGoing = false
         options.configuration.printHandler = { _ in }
+        let began = Fuzzer.monotonicClock()
         let reports = Fuzzer(options: options).run().reports
-        guard let report = reports.first else { return Session() }
+        let wall = Fuzzer.monotonicClock() - began
+        guard let report = reports.first else { return Session(wall: wall) }
         let property = "\(report.finding.property)"
         return Session(seconds: report.secondsToDetection, steps: report.stepsToDetection,
-                       shrunk: report.shrunk.steps.count, otherProperty: property == mutant.expected ? nil : property)
+                       shrunk: report.shrunk.steps.count, wall: wall, reproduces: report.freshStart == .fails,
+                       otherProperty: property == mutant.expected ? nil : property)
+    }
+
+    /// A mutant's true minimal length and how it was found: a breadth-first
+    /// search from game seeds 0 to 7 (a length it found, or a bound when
+    /// the search was cut short), or the rare path's hand-found line.
+    static func minimal(_ mutant: Mutant, pack: String) -> (length: Int?, method: String) {
+        if let rare = mutant.rare { return (rare.minimal.steps.count, "by hand") }
+        guard let property = FuzzFinding.Property.allCases.first(where: { "\($0)" == mutant.expected }) else { return (nil, "-") }
+        var options = Fuzzer.Options(pack: pack)
+        options.configuration.printHandler = { _ in }
+        let found = Fuzzer(options: options).shortestFailingLine(property, seeds: Array(0...7), limit: mutant.maxShrunkSteps + 2)
+        guard let found else { return (nil, "not searchable") }
+        return (found.length, found.proven ? "BFS" : "BFS, cut short")
     }
 
     /// Runs the mode: `arguments` are what follows `--detect`.
@@ -85,6 +123,7 @@ enum TimeToDetect {
         var filter: String?
         var cap = 30.0
         var chosen = strategies
+        var sessionSeeds = seeds
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             if argument == "--search" {
@@ -92,6 +131,11 @@ enum TimeToDetect {
                     throw BenchError("--search needs one of: " + SearchStrategy.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 chosen = [search]
+            } else if argument == "--seeds" {
+                guard let text = rest.popFirst(), let count = Int(text), (1...seeds.count).contains(count) else {
+                    throw BenchError("--seeds needs a count from 1 to \(seeds.count)")
+                }
+                sessionSeeds = Array(seeds.prefix(count))
             } else if argument == "--seconds" {
                 guard let text = rest.popFirst(), let seconds = Double(text), seconds > 0 else {
                     throw BenchError("--seconds needs a number of seconds")
@@ -110,25 +154,33 @@ enum TimeToDetect {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        print("Time to detect: \(mutants.count) planted bug\(mutants.count == 1 ? "" : "s"), session seeds \(seeds.map(String.init).joined(separator: ", ")), " +
-              "at most \(format(cap)) s per session, each stopped at its first finding; " +
+        print("Time to detect: \(mutants.count) planted bug\(mutants.count == 1 ? "" : "s"), session seeds \(sessionSeeds.map(String.init).joined(separator: ", ")), " +
+              "sessions of --time \(format(cap)) s, each stopped at its first finding; " +
               "\(ProcessInfo.processInfo.processorCount) cores")
         print("")
-        print("| mutant | search | found | median time to detect | median steps to detect | median shrunk length (at most) |")
-        print("|---|---|---|---|---|---|")
+        print("| mutant | search | found | median time to detect | median steps to detect | minimal length (method) | shrunk length: median, longest | fails under run | whole session wall: median, longest |")
+        print("|---|---|---|---|---|---|---|---|---|")
         var rareRatios: [(name: String, text: String, ratio: Double?)] = []
+        var lengths: [(shrunk: Int, minimal: Int)] = []
         for (index, mutant) in mutants.enumerated() {
             let pack = try mutant.mutatedPack(root: root, into: folder, as: "mutant\(index)").path
+            let minimal = minimal(mutant, pack: pack)
             var summaries: [SearchStrategy: Summary] = [:]
             for search in chosen {
-                let sessions = seeds.map { session(mutant, pack: pack, seed: $0, search: search, cap: cap) }
+                let sessions = sessionSeeds.map { session(mutant, pack: pack, seed: $0, search: search, cap: cap) }
+                // Only the planted bug's reproductions: another bug found first has another minimal.
+                if let length = minimal.length {
+                    lengths += sessions.filter { $0.otherProperty == nil }.compactMap { $0.shrunk.map { ($0, length) } }
+                }
                 // Progress on standard error, a line per mutant and strategy: a full table takes minutes.
                 let times = sessions.map { $0.seconds.map(format) ?? "-" }.joined(separator: " ")
                 let steps = sessions.map { $0.steps.map(String.init) ?? "-" }.joined(separator: " ")
-                FileHandle.standardError.write(Data("detect: \(mutant.shortName), \(search): \(times) s; steps \(steps)\n".utf8))
+                let shrunk = sessions.map { $0.shrunk.map(String.init) ?? "-" }.joined(separator: " ")
+                let walls = sessions.map { format($0.wall) }.joined(separator: " ")
+                FileHandle.standardError.write(Data("detect: \(mutant.shortName), \(search): \(times) s; steps \(steps); shrunk \(shrunk); wall \(walls) s\n".utf8))
                 let summary = Summary(sessions)
                 summaries[search] = summary
-                print(row(mutant, search, summary, cap: cap))
+                print(row(mutant, search, summary, minimal: minimal, cap: cap))
             }
             if mutant.rare != nil, let uniform = summaries[.uniform], let guided = summaries[.guided] {
                 rareRatios.append(ratio(mutant.shortName, uniform: uniform.seconds, guided: guided.seconds, cap: cap))
@@ -142,16 +194,26 @@ enum TimeToDetect {
                   rareRatios.map { "\($0.name) \($0.text)" }.joined(separator: "; ") +
                   (least.map { "; the least \(String(format: "%.1fx", $0))" } ?? "") + " (goal: at least 5x).")
         }
+        if let excess = median(lengths.map { Double($0.shrunk - $0.minimal) }) {
+            let worst = lengths.map { Double($0.shrunk) / Double(max(1, $0.minimal)) }.max() ?? 1
+            print("")
+            print("Shrunk against minimal, over \(lengths.count) sessions: median excess \(String(format: "%+.1f", excess)) steps "
+                  + "(goal: at most +1), longest \(String(format: "%.2f", worst))x the minimal (goal: at most 1.5x).")
+        }
     }
 
     /// A table row: the medians of one mutant with one strategy.
-    static func row(_ mutant: Mutant, _ search: SearchStrategy, _ summary: Summary, cap: Double) -> String {
+    static func row(_ mutant: Mutant, _ search: SearchStrategy, _ summary: Summary,
+                    minimal: (length: Int?, method: String), cap: Double) -> String {
         let name = mutant.label + " [\(mutant.pack)]"
         let time = summary.seconds.map { format($0) + " s" } ?? "not found in \(format(cap)) s"
         let steps = summary.steps.map(String.init) ?? "-"
-        let shrunk = (summary.shrunk.map(String.init) ?? "-") + " (\(mutant.maxShrunkSteps))"
+        let least = (minimal.length.map(String.init) ?? "-") + " (\(minimal.method))"
+        let shrunk = (summary.shrunk.map(String.init) ?? "-") + ", " + (summary.longestShrunk.map(String.init) ?? "-")
+        let wall = (summary.wall.map { format($0) } ?? "-") + ", " + (summary.longestWall.map { format($0) + " s" } ?? "-")
         let other = summary.otherProperties.isEmpty ? "" : " (found as \(summary.otherProperties.sorted().joined(separator: ", ")))"
-        return "| \(name) | \(search) | \(summary.found)/\(summary.sessions)\(other) | \(time) | \(steps) | \(shrunk) |"
+        return "| \(name) | \(search) | \(summary.found)/\(summary.sessions)\(other) | \(time) | \(steps) | \(least) | \(shrunk) | "
+            + "\(summary.reproduced)/\(summary.found) | \(wall) |"
     }
 
     /// Uniform's median time over guided's, as text and as a number. A

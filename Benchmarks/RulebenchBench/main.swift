@@ -11,7 +11,7 @@
 //                                       a last argument `coverage`: with the coverage hook, as guided fuzzing runs)
 //        rulebench-bench --profile-restart PACK   VM instructions of a restart, by function
 //        rulebench-bench --loop-plain PACK ROUNDS  only row (2), ROUNDS x 3 passes (for callgrind)
-//        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--search S]   time to detect each planted bug (minutes)
+//        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N] [--search S]   time to detect each planted bug (minutes)
 //        rulebench-bench --solve               only row (8): solve against a plain-Lua breadth-first search
 import Foundation
 import Rulebench
@@ -156,7 +156,7 @@ func profile(pack: String) throws {
     }
 }
 
-/// `rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--search S]`: the planted
+/// `rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N] [--search S]`: the planted
 /// bugs' time to detect, uniform and guided search (TimeToDetect.swift).
 if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "--detect" {
     do {

@@ -17,7 +17,7 @@ struct FuzzCommand: ParsableCommand {
             Kubernetes) stops cleanly, also while a rule runs long, writes what was found, and exits 130 or 143.
 
             Search (--search): guided, the default, chooses each step rare kinds first: a call's kind is \
-            the place in the rules that emitted it; a kind never played in the session is played as soon as \
+            the place in the rules that emitted it, or the kind `emit(params, "capture")` names; a kind never played in the session is played as soon as \
             it is offered, other kinds the less often the more they were played, and within a kind the call \
             played least so far. It keeps each run that reached lines of the pack's Lua no earlier run reached, \
             and builds on those: it walks every line one or two moves deep from where a kept run reached \
@@ -30,13 +30,23 @@ struct FuzzCommand: ParsableCommand {
             Budget: with --time, runs go on until the time is spent, or until --runs when it is given too. \
             Without --time, \(Fuzzer.Options.defaultRuns) runs unless --runs says otherwise. The session stops \
             at the first finding; --keep-going goes on and reports each distinct bug once (the same property, \
-            blamed action and Lua file:line is the same bug). With --time, the session first spends up to half \
-            of it (at most \(Int(Fuzzer.refinementSeconds)) s) on short runs that look for other instances of the \
-            bug, and reports the shortest reproduction.
+            blamed action and Lua file:line is the same bug). --time T bounds the whole session: fuzzing, \
+            shrinking, the search for shorter instances and writing end within T + 1 s; after a finding, the \
+            session spends up to half of T (at most \(Int(Fuzzer.refinementSeconds)) s) on short runs that look \
+            for other instances of the bug, and reports the shortest reproduction. When the time (or Ctrl-C) stops \
+            a shrink, the shortest reproduction found so far is written, and the report says so. Without --time a \
+            shrink stops after \(Int(Fuzzer.Options.defaultShrinkSeconds)) s or \(Fuzzer.Options.defaultShrinkBudget) candidates. \
+            The progress line shows the phase ("shrinking finding 1: 21 → 9 steps"); steps/s counts fuzzing only.
 
             A finding is shrunk (chunks of steps deleted with the steps that depend on them, `undo turn` made \
-            `undo N`, counts, params and the game seed made smaller, until no single step can be removed) and \
-            written to --out as a scenario file that `rulebench run` fails on; the program is kept in --corpus \
+            `undo N`, counts, params and the game seed made smaller, until no single step can be removed; \
+            "1-minimal" in --json, "shortest" when a search proved no line shorter) and written to --out as a \
+            scenario file that `rulebench run` fails on: it is run once from a fresh start, as `run` runs it, \
+            before it is reported, and a finding that no fresh start reproduces (a rule keeping state outside \
+            `game`) is reported as such, without a file. Each bug gets its own file, named after its property, \
+            blamed action and file:line, never overwriting another (fuzzers may share --out); a pack under a \
+            rules/ folder is named by its name, so the file works wherever it is moved in the project. \
+            The program is kept in --corpus \
             and replayed first next time. Both folders are checked before fuzzing starts. A corpus file that \
             cannot be used (not JSON, a count out of range) or that is a finding of another pack is skipped \
             with a note. Progress goes to standard error: a line redrawn in place on a \
@@ -81,7 +91,7 @@ struct FuzzCommand: ParsableCommand {
             transform: NumberArgument.whole("--depth"))
     var depth: Int = 100
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Fuzz for this many seconds: runs go on until the time is spent (or --runs is reached, when given).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("The whole session's time: runs go on until it is spent (or --runs is reached, when given), and a finding's shrinking, its search for shorter instances and the writing end by then too (within 1 s more); a shrink the time stops writes the shortest reproduction found so far.",
                                valueName: "seconds"),
             transform: NumberArgument.seconds("--time"))
     var time: Double?
@@ -246,13 +256,16 @@ struct FuzzCommand: ParsableCommand {
         parts.append("steps \(state.steps)")
         parts.append("\(Int(state.stepsPerSecond)) steps/s")
         parts.append("findings \(state.findings)")
+        if let phase = state.phase { parts.append(phase) }
         return parts.joined(separator: "  ")
     }
 
     /// The last line of a session.
     private func summary(_ progress: Fuzzer.Progress, findings: Int) -> String {
-        var text = "\(progress.runs) runs, \(progress.steps) steps in \(String(format: "%.1f", progress.elapsed)) s"
-            + " (\(Int(progress.stepsPerSecond)) steps/s), \(findings) finding\(findings == 1 ? "" : "s")"
+        var text = "\(progress.runs) runs, \(progress.steps) steps in \(String(format: "%.1f", progress.fuzzingSeconds)) s"
+            + " of fuzzing (\(Int(progress.stepsPerSecond)) steps/s)"
+            + (progress.shrinkingSeconds > 0 ? String(format: " and %.1f s of shrinking", progress.shrinkingSeconds) : "")
+            + ", \(findings) finding\(findings == 1 ? "" : "s")"
         if progress.duplicates > 0 { text += " (\(progress.duplicates) more of the same bugs not reported again)" }
         if !keepGoing && progress.findings > 0 { text += "; stopped at the first, --keep-going looks for more" }
         return text
@@ -264,6 +277,14 @@ struct FuzzCommand: ParsableCommand {
     }
 
     private func describe(_ report: Fuzzer.Report, file: URL?, fuzzer: Fuzzer) {
+        if case .passes(let outcome)? = report.freshStart {
+            print("FINDING (not reproduced from a fresh start): \(report.finding)")
+            print("  the fuzz run failed \(report.finding.property.rawValue): \(report.finding.message)")
+            print("  run alone from a fresh start, as `rulebench run` runs a file: \(outcome); no file was written")
+            print("  does a rule keep state outside `game` (a module-level local, an upvalue) that earlier operations changed?")
+            print("  found by: \(fuzzer.origin(of: report).command)")
+            return
+        }
         print("FINDING: \(report.finding)")
         print("  shrunk from \(report.original.steps.count) to \(report.shrunk.steps.count) steps in \(String(format: "%.2f", report.shrinkSeconds)) s (\(report.shrinkAttempts) candidates)"
               + (report.instancesShrunk > 1 ? "; the shortest of \(report.instancesShrunk) instances of the bug" : "")
@@ -278,9 +299,12 @@ struct FuzzCommand: ParsableCommand {
     /// What the user should know about how shrinking ended, if anything.
     private func shrinkNote(_ status: ShrinkStatus) -> String {
         switch status {
-        case .minimal, .notShrunk: return ""
+        case .shortest: return "; no line of play is shorter"
+        case .minimal: return "; no single step can be deleted (1-minimal)"
+        case .notShrunk: return ""
         case .budgetSpent: return "; the shrink budget ran out, so a shorter reproduction may exist"
-        case .interrupted: return "; shrinking was interrupted, so a shorter reproduction may exist"
+        case .timeUp: return "; the session's time (--time) stopped the shrinking: the shortest reproduction found by then, a shorter one may exist"
+        case .interrupted: return "; shrinking was interrupted: the shortest reproduction found by then, a shorter one may exist"
         case .notReproducible: return "; it did not fail again when re-run alone, so it is shown as found (does a rule keep state outside `game`?)"
         }
     }

@@ -329,16 +329,18 @@ final class HostileInputCLITests: XCTestCase {
         XCTAssertFalse(exists("found") || exists("kept"))
     }
 
-    func testAFindingThatCannotBeWrittenIsReportedAndFailsTheSession() throws {
-        // The reproduction's file name is fixed by the seeds; a folder already has it.
-        let name = "broken-seed1-undoRestores-0.yaml"
-        try FileManager.default.createDirectory(atPath: path("out/\(name)"), withIntermediateDirectories: true)
+    func testAReproductionNeverReplacesWhatIsInTheWay() throws {
+        // The reproduction's file name is the bug's; a folder already has it:
+        // the folder stays, and the reproduction takes the next free name.
+        let name = "broken-undoRestores-bump-bump.lua-5"
+        try FileManager.default.createDirectory(atPath: path("out/\(name).yaml"), withIntermediateDirectories: true)
         let result = try run(["fuzz", "broken", "--runs", "2", "--depth", "5", "--out", "out", "--corpus", "kept"])
-        XCTAssertEqual(result.status, 2, result.output)
+        XCTAssertEqual(result.status, 1, result.output)
         assertNoCrash(result)
-        XCTAssertTrue(result.stderr.contains("\(name): cannot write the reproduction (--out): it is a folder"), result.stderr)
         XCTAssertTrue(result.stdout.contains("FINDING"), result.stdout)
-        // The other half of the finding was kept.
+        var isFolder: ObjCBool = false
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("out/\(name).yaml"), isDirectory: &isFolder) && isFolder.boolValue)
+        XCTAssertTrue(result.stdout.contains("/out/\(name)-2.yaml"), result.stdout)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("kept")).count, 1)
     }
 

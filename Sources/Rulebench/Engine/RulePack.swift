@@ -134,6 +134,15 @@ final class PackFiles: LuaHost {
                 candidates.append(cwd.appendingPathComponent("rules").appendingPathComponent(reference))
             }
             candidates.append(cwd.appendingPathComponent(reference))
+            if reference.contains("/"), !reference.hasPrefix("."), let base {
+                // A path from the project's root (`Benchmarks/packs/chess`, as
+                // fuzz writes it): found from any folder of the project.
+                var folder = base.standardizedFileURL.deletingLastPathComponent()
+                while folder.path != "/" {
+                    candidates.append(folder.appendingPathComponent(reference))
+                    folder = folder.deletingLastPathComponent()
+                }
+            }
         }
         for candidate in candidates where fm.fileExists(atPath: candidate.appendingPathComponent("pack.lua").path) {
             return candidate.standardizedFileURL

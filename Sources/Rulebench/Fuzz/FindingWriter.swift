@@ -4,6 +4,10 @@ import Foundation
 /// into the corpus (replayed first next time) and a scenario file into
 /// `--out`. A write that fails is reported on its own line and counted, so
 /// the session can end with a non-zero code instead of losing it silently.
+///
+/// The invariant: a scenario file is only ever created, never replaced
+/// (`writeScenario`), and is named after the bug (`name(of:pack:)`), so
+/// sessions and shards sharing `--out` each keep every file they write.
 public struct FindingWriter {
     /// The corpus folder (`--corpus`, or `.rulebench/corpus/PACK`), as given.
     public let corpus: String
@@ -11,10 +15,9 @@ public struct FindingWriter {
     public let out: String
     /// The pack as the command line names it.
     public let pack: String
-    /// The session's seed, named in each scenario's header and file name.
+    /// The session's seed (the scenario's header names it, through the origin).
     public let seed: UInt64
-    /// "K/N" when the session is one shard of several: named in each file name,
-    /// so the findings of all shards can be gathered into one folder.
+    /// "K/N" when the session is one shard of several (the header names it).
     public let shard: String?
 
     /// The scenario file written for each report, by its shrunk program.
@@ -47,7 +50,9 @@ public struct FindingWriter {
     }
 
     /// Keeps a finding in the corpus and writes its scenario file, both
-    /// naming `origin` (the command that found it, and its shard).
+    /// naming `origin` (the command that found it, and its shard). A
+    /// finding that no fresh start reproduces (`FreshStart.passes`) gets
+    /// no scenario file: `rulebench run` would pass it.
     public mutating func write(_ report: Fuzzer.Report, origin: FindingOrigin) {
         guard handled.insert(report.shrunk).inserted else { return }
         do {
@@ -56,10 +61,10 @@ public struct FindingWriter {
         } catch {
             fail("\(error)")
         }
+        if case .passes? = report.freshStart { return }
         do {
-            let shardPart = shard.map { "-shard" + $0.replacingOccurrences(of: "/", with: "of") } ?? ""
-            let name = "\(Self.packPart(pack))-seed\(seed)\(shardPart)-\(report.finding.property)-\(report.shrunk.seed).yaml"
-            scenarios[report.shrunk] = try Self.writeScenario(report, pack: pack, out: out, name: name, origin: origin)
+            scenarios[report.shrunk] = try Self.writeScenario(report, pack: pack, out: out, name: Self.name(of: report, pack: pack),
+                                                              origin: origin)
         } catch {
             fail("\(error)")
         }
@@ -75,19 +80,81 @@ public struct FindingWriter {
         PackInfo.fileName(for: URL(fileURLWithPath: pack).lastPathComponent)
     }
 
-    /// Writes `report` as the scenario file `name` in `out` (created when
-    /// missing); the scenario names its pack as `pack` says, or by a path
-    /// relative to `out` when `pack` is a pack folder.
+    /// A reproduction's file name: the bug's identity, the pack, the failed
+    /// property, the blamed action path and the blamed file:line (its last
+    /// part), so distinct bugs never share a name, whatever seed or shard
+    /// found them: `desert-undoRestores-jetpack_move-move.lua-31.yaml`.
+    public static func name(of report: Fuzzer.Report, pack: String) -> String {
+        let key = report.key
+        var parts = [packPart(pack), "\(key.property)"]
+        if let action = key.action { parts.append(action) }
+        if let location = key.location {
+            parts.append(URL(fileURLWithPath: location).lastPathComponent.replacingOccurrences(of: ":", with: "-"))
+        }
+        let safe = parts.map { part in
+            String(part.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar))
+                    ? Character(scalar) : "_"
+            }).split(separator: "_").joined(separator: "_")
+        }
+        return String(safe.filter { !$0.isEmpty }.joined(separator: "-").prefix(150)) + ".yaml"
+    }
+
+    /// The most files of one name (`NAME.yaml`, `NAME-2.yaml`, ...) in one folder.
+    static let maximumSuffix = 1_000
+
+    /// Writes `report` as a new scenario file in `out` (created when
+    /// missing), named `name`, or `name` with a number (`-2`, `-3`, ...)
+    /// when that file exists: a file is created, never replaced, so
+    /// fuzzers sharing `out` keep every finding. The scenario names its
+    /// pack as `packReference(pack:out:)` says.
     public static func writeScenario(_ report: Fuzzer.Report, pack: String, out: String, name: String,
-                              origin: FindingOrigin) throws(RulebenchError) -> URL {
+                                     origin: FindingOrigin) throws(RulebenchError) -> URL {
         let purpose = "the reproduction (--out)"
         try OutputFolder(path: out, purpose: purpose).create()
         let folder = URL(fileURLWithPath: out)
-        let packFolder = URL(fileURLWithPath: pack).standardizedFileURL
-        let reference = FileManager.default.fileExists(atPath: packFolder.appendingPathComponent("pack.lua").path)
-            ? ScenarioWriter.relativePath(from: folder.standardizedFileURL, to: packFolder) : pack
-        let url = folder.appendingPathComponent(name)
-        try OutputFile(url, purpose: purpose).write(Reproduction.scenario(for: report, packReference: reference, origin: origin))
-        return url
+        let text = Reproduction.scenario(for: report, packReference: packReference(pack: pack, out: folder), origin: origin)
+        let stem = name.hasSuffix(".yaml") ? String(name.dropLast(5)) : name
+        for number in 1...maximumSuffix {
+            let url = folder.appendingPathComponent(number == 1 ? "\(stem).yaml" : "\(stem)-\(number).yaml")
+            if try OutputFile(url, purpose: purpose).create(text) { return url }
+        }
+        throw .badInput(InputProblem("cannot write \(purpose): \(maximumSuffix) files named \(stem)*.yaml are there already; "
+                                     + "move them away", file: out))
+    }
+
+    /// How a reproduction in `out` names its pack, so that it still finds
+    /// it when moved within the project or downloaded into a checkout:
+    /// - a pack named by name stays so (`desert`);
+    /// - a pack folder in a `rules/` folder: its name, when that name finds
+    ///   it from `out` (the runner looks in `rules/` beside every parent);
+    /// - a pack folder elsewhere in a project (a folder with `rules/`): its
+    ///   path from the project's root (`Benchmarks/packs/chess`), which the
+    ///   runner also looks for from every parent;
+    /// - otherwise the path from `out`, or the absolute path when the two
+    ///   share no folder but `/` (no climb to the root and down again).
+    public static func packReference(pack: String, out: URL) -> String {
+        let fm = FileManager.default
+        let folder = URL(fileURLWithPath: pack).standardizedFileURL
+        guard fm.fileExists(atPath: folder.appendingPathComponent("pack.lua").path) else { return pack }
+        func finds(_ reference: String) -> Bool {
+            (try? PackFiles.locate(reference, rulesDirectory: nil, relativeTo: out.standardizedFileURL))?.path == folder.path
+        }
+        if folder.deletingLastPathComponent().lastPathComponent == "rules", finds(folder.lastPathComponent) {
+            return folder.lastPathComponent
+        }
+        var root = folder.deletingLastPathComponent()
+        while root.path != "/" {
+            var isFolder: ObjCBool = false
+            if fm.fileExists(atPath: root.appendingPathComponent("rules").path, isDirectory: &isFolder), isFolder.boolValue {
+                let fromRoot = ScenarioWriter.relativePath(from: root, to: folder)
+                if finds(fromRoot) { return fromRoot }
+                break
+            }
+            root = root.deletingLastPathComponent()
+        }
+        let relative = ScenarioWriter.relativePath(from: out.standardizedFileURL, to: folder)
+        let shared = zip(out.standardizedFileURL.pathComponents, folder.pathComponents).prefix { $0 == $1 }.count
+        return shared <= 1 ? folder.path : relative
     }
 }

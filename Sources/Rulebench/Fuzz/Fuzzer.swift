@@ -19,6 +19,10 @@ public struct Fuzzer {
     public struct Options: Sendable {
         /// The run count when neither `runs` nor `timeLimit` is given.
         public static let defaultRuns = 100
+        /// The most seconds one shrink takes without a session time limit.
+        public static let defaultShrinkSeconds = 60.0
+        /// The most candidate programs one shrink runs, by default.
+        public static let defaultShrinkBudget = Shrinker.defaultBudget
 
         /// The pack: a name under rules/ or a path to a pack folder.
         public var pack: String
@@ -91,6 +95,9 @@ public struct Fuzzer {
         /// How many instances of the bug were shrunk, this one the shortest
         /// (see `Fuzzer.refinementSeconds`); 1 when only the first was.
         public var instancesShrunk = 1
+        /// How the reproduction fared run alone, as `rulebench run` runs its
+        /// file (nil: not judged, as for a corpus replay; see `FreshStart`).
+        public var freshStart: FreshStart? = nil
 
         /// Which bug this is, for deduplication.
         public var key: FindingKey { FindingKey(finding) }
@@ -108,12 +115,20 @@ public struct Fuzzer {
         public var duplicates = 0
         /// Seconds since the session started.
         public var elapsed = 0.0
+        /// Of `elapsed`, the seconds spent after findings: shrinking, the
+        /// search for shorter instances, judging the reproduction.
+        public var shrinkingSeconds = 0.0
+        /// What the session is doing when it is not fuzzing
+        /// ("shrinking finding 1: 21 → 9 steps"); nil while it fuzzes.
+        public var phase: String?
         /// The run count the session stops at (nil: only time limits it).
         public var runLimit: Int?
         /// The seconds the session may take (nil: no time limit).
         public var timeLimit: Double?
-        /// Steps per second so far.
-        public var stepsPerSecond: Double { elapsed > 0 ? Double(steps) / elapsed : 0 }
+        /// Seconds spent fuzzing: `elapsed` less the shrinking.
+        public var fuzzingSeconds: Double { max(0, elapsed - shrinkingSeconds) }
+        /// Steps per second of fuzzing (shrinking time left out).
+        public var stepsPerSecond: Double { fuzzingSeconds > 0 ? Double(steps) / fuzzingSeconds : 0 }
     }
 
     /// Seconds on a monotonic clock (for budgets; wall-clock changes must not end a session).
@@ -247,11 +262,11 @@ public struct Fuzzer {
     /// CI job's timeout) has already written it. `progress` is called after
     /// every run; it decides itself how often to show it (see `ProgressPacer`).
     /// `played` is told each run this shard made, as it was played.
-    public func run(known: Set<FindingKey> = [], clock: Clock = Fuzzer.monotonicClock,
-                    shouldStop: () -> Bool = { false },
+    public func run(known: Set<FindingKey> = [], clock: @escaping Clock = Fuzzer.monotonicClock,
+                    shouldStop: @escaping () -> Bool = { false },
                     found: (Report) -> Void = { _ in },
-                    progress: (Progress) -> Void = { _ in },
-                    played: (PlayedRun) -> Void = { _ in }) -> (reports: [Report], progress: Progress) {
+                    progress: @escaping (Progress) -> Void = { _ in },
+                    played: @escaping (PlayedRun) -> Void = { _ in }) -> (reports: [Report], progress: Progress) {
         let start = clock()
         var state = Progress(runLimit: options.runLimit, timeLimit: options.timeLimit)
         var reports: [Report] = []
@@ -285,7 +300,8 @@ public struct Fuzzer {
                     state.steps += nodes
                     if seen.insert(FindingKey(finding)).inserted {
                         let detectedAt = clock() - start
-                        var report = shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop)
+                        let session = Session(start: start, clock: clock, shouldStop: shouldStop, progress: progress, played: played)
+                        var report = handOff(program, finding, run: nil, state: &state, session: session)
                         report.secondsToDetection = detectedAt
                         keep(report)
                         state.findings = reports.count
@@ -334,21 +350,8 @@ public struct Fuzzer {
                                 shrinkSeconds: 0, shrinkAttempts: 0, stepsToDetection: state.steps,
                                 secondsToDetection: detectedAt, run: index))
                 } else {
-                    var report: Report
-                    if !options.keepGoing, let limit = options.timeLimit {
-                        // A third of the time left for this instance, then
-                        // other instances (see `shortestInstance`).
-                        report = shrink(program, finding, stepsToDetection: state.steps,
-                                        timeLimit: max(2, (start + limit - clock()) / 3), shouldStop: shouldStop)
-                        report.run = index
-                        let end = min(start + limit, clock() + min(limit / 2, Fuzzer.refinementSeconds))
-                        report = shortestInstance(of: report, until: end, clock: clock, firstRun: index + 1, state: &state,
-                                                  started: start, shouldStop: shouldStop, progress: progress, played: played)
-                        report = finishShrinking(report, shouldStop: shouldStop)
-                    } else {
-                        report = shrink(program, finding, stepsToDetection: state.steps, shouldStop: shouldStop)
-                        report.run = index
-                    }
+                    let session = Session(start: start, clock: clock, shouldStop: shouldStop, progress: progress, played: played)
+                    var report = handOff(program, finding, run: index, state: &state, session: session)
                     report.secondsToDetection = detectedAt
                     keep(report)
                 }
@@ -440,9 +443,83 @@ public struct Fuzzer {
         return nil
     }
 
+    /// What the hand-off of a finding needs of the session that found it.
+    struct Session {
+        /// When the session started, on `clock`.
+        let start: Double
+        let clock: Clock
+        let shouldStop: () -> Bool
+        let progress: (Progress) -> Void
+        let played: (PlayedRun) -> Void
+    }
+
+    /// From a finding to its report: shrinking, the search for shorter
+    /// instances (a timed session that stops at its first finding), the
+    /// breadth-first search for a shorter line (`shortestLine`), and the
+    /// judgement of the reproduction from a fresh start. A timed
+    /// session's hand-off ends by the session's end (`--time`, less
+    /// `handOffReserve`), with the shortest reproduction found by then:
+    /// the first shrink gets a third
+    /// of the time left, the search for other instances up to half of the
+    /// time limit, finishing the shrink the rest. `state` shows the phase
+    /// and counts the seconds as shrinking.
+    func handOff(_ program: FuzzProgram, _ finding: FuzzFinding, run index: Int?, state: inout Progress,
+                 session: Session) -> Report {
+        let clock = session.clock
+        let begun = clock(), before = state.shrinkingSeconds
+        let end = options.timeLimit.map { session.start + $0 - Fuzzer.handOffReserve(of: $0) }
+        let number = state.findings + 1
+        let from = program.steps.count
+        /// Every second since `begun` is the hand-off's.
+        func account() {
+            state.elapsed = clock() - session.start
+            state.shrinkingSeconds = before + (state.elapsed - (begun - session.start))
+        }
+        func show(_ best: Int, _ what: String = "") {
+            state.phase = "shrinking finding \(number): \(from) → \(best) steps" + what
+            account()
+            session.progress(state)
+        }
+        defer {
+            state.phase = nil
+            account()
+        }
+        var report: Report
+        if !options.keepGoing, let end, let index {
+            report = shrink(program, finding, stepsToDetection: state.steps, timeLimit: (end - clock()) / 3,
+                            clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
+            report.run = index
+            let searchEnd = min(end, clock() + min(options.timeLimit! / 2, Fuzzer.refinementSeconds))
+            report = shortestInstance(of: report, until: searchEnd, firstRun: index + 1, session: session,
+                                      observe: { show($0, ", looking for a shorter instance") })
+            report = finishShrinking(report, until: end, clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
+        } else {
+            report = shrink(program, finding, stepsToDetection: state.steps, timeLimit: end.map { $0 - clock() },
+                            clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
+            report.run = index
+        }
+        show(report.shrunk.steps.count, ", looking for a shorter line")
+        report = shortestLine(report, stop: { session.shouldStop() || end.map { clock() >= $0 } ?? false })
+        show(report.shrunk.steps.count, ", judging it from a fresh start")
+        return judgedFromAFreshStart(report)
+    }
+
+    /// The seconds at the end of a session of `limit` seconds that its
+    /// shrinking leaves for what follows it (the reproduction run again
+    /// with sources, judged from a fresh start, written): a quarter, at
+    /// most a second. On a loaded machine those take a good part of a
+    /// second; the session must still end within its limit and a second.
+    static func handOffReserve(of limit: Double) -> Double { min(1, limit / 4) }
+
     /// The most seconds a timed session spends, after its first finding,
     /// on other instances of the same bug (at most half of its time limit).
     public static let refinementSeconds = 30.0
+    /// The most steps half the instance runs take: a long first line (42
+    /// random chess moves to a king capture) shrinks slowly, and runs as
+    /// long as it find mostly more long lines; short runs find the short
+    /// ones. The other half may take twice the best: a bug that needs a
+    /// long line (a pawn walked to promotion) is found only by those.
+    static let instanceDepth = 24
     /// Instances in a row that shrink no shorter than the best, after which
     /// the search for shorter ones ends (an easy bug is found every run).
     static let idleInstances = 4
@@ -452,44 +529,46 @@ public struct Fuzzer {
     /// reached by a long route shrinks to that route, and no edit of it
     /// leads to the shortest line. So a timed session that stops at its
     /// first finding spends some of the time left (until `end`) on fresh
-    /// runs at most twice as long as the best reproduction so far, chosen
+    /// runs at most twice as long as the best reproduction so far (half
+    /// of them at most `instanceDepth` steps), chosen
     /// as the session chooses steps; each instance of the same bug they
     /// find is shrunk too, and the shortest reproduction is reported, as
     /// Hypothesis keeps the smallest example of each failure it sees. It
-    /// ends early after `idleInstances` instances in a row that were no shorter.
-    private func shortestInstance(of first: Report, until end: Double, clock: Clock, firstRun: Int, state: inout Progress,
-                                  started: Double, shouldStop: () -> Bool, progress: (Progress) -> Void,
-                                  played: (PlayedRun) -> Void) -> Report {
+    /// ends early after `idleInstances` instances in a row that were no
+    /// shorter. Its runs are part of the hand-off, not of the fuzzing:
+    /// they are not counted in the session's runs and steps.
+    private func shortestInstance(of first: Report, until end: Double, firstRun: Int, session: Session,
+                                  observe: (Int) -> Void) -> Report {
+        let clock = session.clock
         var best = first
         var index = firstRun
         var instances = 1   // shrunk so far, the first included
         var idle = 0        // instances shrunk since the best last got shorter
-        while clock() < end, best.shrunk.steps.count > 1, idle < Fuzzer.idleInstances, !shouldStop(),
+        while clock() < end, best.shrunk.steps.count > 1, idle < Fuzzer.idleInstances, !session.shouldStop(),
               options.runLimit.map({ index < $0 }) ?? true {
             defer { index += 1 }
             guard owns(run: index) else { continue }
             let seeds = runSeeds(index)
             let start = FuzzProgram(pack: options.pack, seed: seeds.game, options: options.setupOptions)
-            let depth = min(options.depth, max(4, 2 * best.shrunk.steps.count))
+            // Half the runs short (see `instanceDepth`), half up to twice the best.
+            let longest = max(4, 2 * best.shrunk.steps.count)
+            let depth = min(options.depth, (index / 2) % 2 == 0 ? min(longest, Fuzzer.instanceDepth) : longest)
             var request = Kernel.RunRequest(program: nil, choices: seeds.choices, depth: depth, rewindAtEnd: true)
             request.favoursRareKinds = options.search == .guided
             request.leavesOutKinds = request.favoursRareKinds && index % 2 == 1
             request.collectsCoverage = options.coverage
             let (program, result) = executor.play(start, request)
-            state.runs += 1
-            state.steps += program.steps.count
-            played(PlayedRun(index: index, program: program))
+            session.played(PlayedRun(index: index, program: program))
             if let finding = result.finding, first.key.admits(finding) {
-                state.duplicates += 1
                 instances += 1
                 idle += 1
-                if let shorter = shorterInstance(program, finding, than: best, until: end, clock: clock, shouldStop: shouldStop) {
+                if let shorter = shorterInstance(program, finding, than: best, until: end, clock: clock,
+                                                 shouldStop: session.shouldStop, observe: observe) {
                     best = shorter
                     idle = 0
                 }
             }
-            state.elapsed = clock() - started
-            progress(state)
+            observe(best.shrunk.steps.count)
         }
         best.instancesShrunk = instances
         return best
@@ -499,11 +578,11 @@ public struct Fuzzer {
     /// shorter. The cheap passes first: an instance that they leave more
     /// than 2 steps longer than the best is not worth the rest.
     private func shorterInstance(_ program: FuzzProgram, _ finding: FuzzFinding, than best: Report, until end: Double,
-                                 clock: Clock, shouldStop: () -> Bool) -> Report? {
-        let quick = shrink(program, finding, stepsToDetection: best.stepsToDetection,
-                           timeLimit: end - clock(), costlyPasses: false, shouldStop: shouldStop)
+                                 clock: @escaping Clock, shouldStop: () -> Bool, observe: (Int) -> Void) -> Report? {
+        let quick = shrink(program, finding, stepsToDetection: best.stepsToDetection, timeLimit: end - clock(),
+                           costlyPasses: false, clock: clock, shouldStop: shouldStop, observe: observe)
         guard quick.shrunk.steps.count <= best.shrunk.steps.count + 2 else { return nil }
-        var instance = finishShrinking(quick, timeLimit: max(1, end - clock()), shouldStop: shouldStop)
+        var instance = finishShrinking(quick, until: end, clock: clock, shouldStop: shouldStop, observe: observe)
         guard instance.key == best.key, instance.shrunk.steps.count < best.shrunk.steps.count else { return nil }
         instance.run = best.run   // the run that found the bug first (see `origin(of:)`)
         return instance
@@ -511,12 +590,14 @@ public struct Fuzzer {
 
     /// Shrinks a report's reproduction further when its shrinking was cut
     /// short (by a time limit, or without the costly passes), with what is
-    /// left of the candidate budget, within `timeLimit` seconds when given.
-    private func finishShrinking(_ report: Report, timeLimit: Double? = nil, shouldStop: () -> Bool) -> Report {
+    /// left of the candidate budget, until `end` on `clock`.
+    private func finishShrinking(_ report: Report, until end: Double, clock: @escaping Clock, shouldStop: () -> Bool,
+                                 observe: (Int) -> Void) -> Report {
         let left = options.shrinkBudget - report.shrinkAttempts
-        guard report.shrinkStatus == .budgetSpent, left > 0, !shouldStop() else { return report }
+        guard report.shrinkStatus == .budgetSpent || report.shrinkStatus == .timeUp, left > 0, !shouldStop(),
+              clock() < end else { return report }
         var finished = shrink(report.shrunk, report.finding, stepsToDetection: report.stepsToDetection,
-                              budget: left, timeLimit: timeLimit, shouldStop: shouldStop)
+                              budget: left, timeLimit: end - clock(), clock: clock, shouldStop: shouldStop, observe: observe)
         finished.original = report.original
         finished.run = report.run
         finished.instancesShrunk = report.instancesShrunk
@@ -525,19 +606,21 @@ public struct Fuzzer {
         return finished
     }
 
-    /// Shrinks a failing program and times it.
+    /// Shrinks a failing program and times it on `clock`; `timeLimit` (the
+    /// session's time left) caps the shrinker's own default.
     func shrink(_ program: FuzzProgram, _ finding: FuzzFinding, stepsToDetection: Int,
                 budget: Int? = nil, timeLimit: Double? = nil, costlyPasses: Bool = true,
-                shouldStop: () -> Bool = { false }) -> Report {
-        let start = Fuzzer.monotonicClock()
-        var shrinker = Shrinker(executor: executor, budget: budget ?? options.shrinkBudget)
+                clock: @escaping Clock = Fuzzer.monotonicClock, shouldStop: () -> Bool = { false },
+                observe: (Int) -> Void = { _ in }) -> Report {
+        let start = clock()
+        var shrinker = Shrinker(executor: executor, budget: budget ?? options.shrinkBudget, clock: clock)
         shrinker.runsCostlyPasses = costlyPasses
-        if let timeLimit { shrinker.timeLimit = max(0, timeLimit) }
-        let (small, smallFinding) = shrinker.shrink(program, finding, shouldStop: shouldStop)
+        if let timeLimit { shrinker.timeLimit = max(0, min(shrinker.timeLimit, timeLimit)) }
+        let (small, smallFinding) = shrinker.shrink(program, finding, shouldStop: shouldStop, observe: observe)
         let final = reportingExecutor.execute(small, checkLegality: false, finalChecks: false)
         let reported = final.finding.flatMap { $0.property == smallFinding.property ? $0 : nil } ?? smallFinding
         return Report(finding: reported, original: program, shrunk: small, outcomes: final.outcomes,
-                      shrinkSeconds: Fuzzer.monotonicClock() - start, shrinkAttempts: shrinker.attempts,
+                      shrinkSeconds: clock() - start, shrinkAttempts: shrinker.attempts,
                       shrinkStatus: shrinker.status, stepsToDetection: stepsToDetection)
     }
 
@@ -551,16 +634,30 @@ public struct Fuzzer {
 
 /// How shrinking a finding ended.
 public enum ShrinkStatus: String, Sendable {
-    /// No single step of the reproduction can be deleted (the shrinker's fixpoint).
-    case minimal
+    /// No line of play is shorter: a breadth-first search proved it (`ShortestLine`).
+    case shortest
+    /// No single step of the reproduction can be deleted (the shrinker's
+    /// fixpoint); a shorter line may still exist. Earlier reports said
+    /// `minimal` for this (see `init(reading:)`).
+    case minimal = "1-minimal"
     /// The shrinker's budget ran out first: a shorter reproduction may exist.
     case budgetSpent = "budget spent"
-    /// Stopped by the user (Ctrl-C): the shortest reproduction found so far.
+    /// The session's time (`--time`) ran out while shrinking: the shortest reproduction found so far.
+    case timeUp = "time limit"
+    /// Stopped by the user (Ctrl-C, SIGTERM): the shortest reproduction found so far.
     case interrupted
     /// The program did not fail the same way when re-run alone, so it was kept as found.
     case notReproducible = "not reproducible"
     /// Not shrunk at all (a corpus replay, or a determinism finding: there is no one program to shrink).
     case notShrunk = "not shrunk"
+
+    /// A status as a report writes it, also as older reports wrote it (`minimal`).
+    public init?(reading text: String) {
+        self.init(rawValue: text == "minimal" ? ShrinkStatus.minimal.rawValue : text)
+    }
+
+    /// Whether the shrinking was cut short, so that a shorter reproduction may exist.
+    public var wasCutShort: Bool { self == .budgetSpent || self == .timeUp || self == .interrupted }
 }
 
 /// Which bug a finding is: the failed property, the blamed action path and

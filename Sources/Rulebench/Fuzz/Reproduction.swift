@@ -40,6 +40,12 @@ public enum Reproduction {
             let last = index == report.shrunk.steps.count - 1 && !listing && !rewinds
             lines.append(contentsOf: stepLines(step, outcome: outcome, isFailing: last, property: finding.property))
         }
+        if report.shrunk.steps.isEmpty && !listing && !rewinds {
+            // A finding at step 0 (setup, or the invariants right after it):
+            // a scenario needs a step, and this one checks the invariants.
+            lines.append("  # the finding is at setup, before any step")
+            lines.append("  - expect: { invariants: hold }")
+        }
         if listing {
             // Listing the legal actions is what fails: ask for it (any list contains nothing).
             lines.append("  - expect: { legal: { contains: [] } }")

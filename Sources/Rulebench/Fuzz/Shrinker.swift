@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Reduces a failing program to a small one that fails the same way, in
@@ -32,7 +31,9 @@ import Foundation
 /// (one crossing), with every `perform` checked against `legal`: the result
 /// is a game a player could have played. Verdicts are remembered, so no
 /// program runs twice. The last round deleted every single step in vain:
-/// the result is 1-minimal, unless the budget ran out first (`status`).
+/// the result is 1-minimal, unless the budget or the time ran out first
+/// (`status`). Time is read from the session's clock (`clock`, injected:
+/// tests use a fake one), once per candidate.
 struct Shrinker {
     /// The default candidate budget: a few seconds at the kernel's speed.
     static let defaultBudget = 20_000
@@ -40,8 +41,11 @@ struct Shrinker {
     let executor: FuzzExecutor
     /// Stop after this many candidate runs.
     var budget: Int
-    /// Stop after this many seconds (the budget's fallback on a slow pack).
+    /// Stop after this many seconds (the budget's fallback on a slow pack,
+    /// or the share of a timed session's time left for shrinking).
     var timeLimit: Double
+    /// The session's clock (seconds).
+    var clock: Fuzzer.Clock
     /// How far apart (in steps) the two parts of a split deletion may be.
     var pairWindow = 8
     /// Run passes 4-6 too. Without them a round that finds nothing ends
@@ -68,13 +72,22 @@ struct Shrinker {
     /// Verdicts of the candidates run so far.
     private var verdicts: [FuzzProgram: Verdict] = [:]
     private var deadline = Double.infinity
+    /// The clock's reading before the last candidate ran.
+    private var now = 0.0
     /// The caller's `shouldStop`, while `shrink` runs.
     private var stopRequested: () -> Bool = { false }
+    /// The caller's `observe`, while `shrink` runs.
+    private var observer: (Int) -> Void = { _ in }
 
-    init(executor: FuzzExecutor, budget: Int = Shrinker.defaultBudget, timeLimit: Double = 60) {
+    /// The default time limit, without a session's.
+    static let defaultTimeLimit = Fuzzer.Options.defaultShrinkSeconds
+
+    init(executor: FuzzExecutor, budget: Int = Shrinker.defaultBudget, timeLimit: Double = Shrinker.defaultTimeLimit,
+         clock: @escaping Fuzzer.Clock = Fuzzer.monotonicClock) {
         self.executor = executor
         self.budget = budget
         self.timeLimit = timeLimit
+        self.clock = clock
     }
 
     /// What running a candidate gave.
@@ -90,18 +103,22 @@ struct Shrinker {
     /// The shrunk program and its finding. A finding the shrinker cannot
     /// reproduce from the program alone (determinism) is returned as it is.
     /// `shouldStop` is polled between candidates (Ctrl-C): the best program
-    /// so far is returned at once.
-    mutating func shrink(_ program: FuzzProgram, _ finding: FuzzFinding,
-                         shouldStop: () -> Bool = { false }) -> (FuzzProgram, FuzzFinding) {
+    /// so far is returned at once. `observe` hears the best length after
+    /// every candidate (the progress line).
+    mutating func shrink(_ program: FuzzProgram, _ finding: FuzzFinding, shouldStop: () -> Bool = { false },
+                         observe: (Int) -> Void = { _ in }) -> (FuzzProgram, FuzzFinding) {
         withoutActuallyEscaping(shouldStop) { stop in
-            stopRequested = stop
-            defer { stopRequested = { false } }
-            return shrinkUntilFixpoint(program, finding)
+            withoutActuallyEscaping(observe) { observe in
+                (stopRequested, observer) = (stop, observe)
+                defer { (stopRequested, observer) = ({ false }, { _ in }) }
+                return shrinkUntilFixpoint(program, finding)
+            }
         }
     }
 
     private mutating func shrinkUntilFixpoint(_ program: FuzzProgram, _ finding: FuzzFinding) -> (FuzzProgram, FuzzFinding) {
-        deadline = Shrinker.now() + timeLimit
+        now = clock()
+        deadline = now + timeLimit
         target = FindingKey(finding)
         listsLegalAtEnd = finding.isLegalListingFailure
         guard start(from: program, finding) else {
@@ -125,15 +142,21 @@ struct Shrinker {
                 return (best, bestFinding ?? finding)
             }
         }
-        status = stopRequested() ? .interrupted : .budgetSpent   // or the costly passes were left out
+        // Or the costly passes were left out (`runsCostlyPasses`).
+        status = stopRequested() ? .interrupted : now >= deadline ? .timeUp : .budgetSpent
         return (best, bestFinding ?? finding)
     }
 
     // MARK: Candidates
 
-    private var hasBudget: Bool { attempts < budget && !stopRequested() && Shrinker.now() < deadline }
+    private var hasBudget: Bool { attempts < budget && !stopRequested() && now < deadline }
 
-    private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    /// Counts a candidate run (or a listing of legal calls) and reads the clock.
+    private mutating func count() {
+        attempts += 1
+        now = clock()
+        observer(best.steps.count)
+    }
 
     /// Finds out how the program fails under the shrinker's rules: trimmed
     /// after its failing step, without the end-of-run checks when it fails
@@ -156,7 +179,7 @@ struct Shrinker {
     /// that reproduces becomes the best, trimmed after its failing step.
     private mutating func run(_ candidate: FuzzProgram, keep: Bool) -> Verdict {
         if let known = verdicts[candidate] { return known }
-        attempts += 1
+        count()
         let result = executor.execute(candidate, checkLegality: true, finalChecks: finalChecks, listLegalAtEnd: listsLegalAtEnd)
         let verdict: Verdict
         if !result.valid {
@@ -226,7 +249,7 @@ struct Shrinker {
         guard case .perform(let call) = candidate.steps[index], hasBudget else { return false }
         var prefix = candidate
         prefix.steps = Array(candidate.steps[...index])
-        attempts += 1
+        count()
         let legal = executor.execute(prefix, checkLegality: false, recordLegal: true, finalChecks: false).legal
         guard legal.indices.contains(index) else { return false }
         let fanOut = first ? Shrinker.mendingsPerStep.first : Shrinker.mendingsPerStep.later

@@ -288,6 +288,17 @@ local function nottext(params)
   return copy
 end
 
+-- The site of a kind the rules named (emit's second argument): a hash of
+-- the action's name and the kind (FNV-1a, shifted to stay a non-negative
+-- integer like emitsite's), so the same name is the same kind wherever it
+-- is emitted from, and no address or folder reaches it.
+local function namedsite(action, kind)
+  local h = -3750763034362895579   -- the FNV-1a 64-bit offset basis
+  local text = action .. "\0" .. kind
+  for i = 1, #text do h = (h ~ text:byte(i)) * 0x100000001b3 end
+  return h >> 1
+end
+
 local function defineaction(pack, name, chunkname, chunk, source)
   local def = run_chunk(pack, chunkname, chunk)
   if type(def) ~= "table" then
@@ -325,12 +336,27 @@ local function defineaction(pack, name, chunkname, chunk, source)
   copy.step = mode == "stagger" and (step or 0.1) + 0.0 or nil
   copy.animsrc = K.defined(def.animate)
   -- One emit function per action, reused by every legal enumeration.
-  copy.emit = function(params)
+  -- emit(params, kind): `kind`, when given, names the guided search's kind
+  -- of the call (see namedsite); without it the kind is the emitting line.
+  local kinds = {}
+  copy.emit = function(params, kind)
     if type(params) ~= "table" then error(K.where(2) .. "emit expects a param table", 0) end
+    if kind ~= nil and type(kind) ~= "string" then
+      error(K.where(2) .. "emit: the kind (second argument) must be a string naming the kind of move, not a "
+        .. type(kind), 0)
+    end
     local out = LEGAL
     if not out then error(K.where(2) .. "emit can only be called while legal runs", 0) end
     local call = { name = name, params = textcopy(params, true) or nottext(params) }
-    if SITES then call.site = emitsite() end
+    if SITES then
+      if kind then
+        local site = kinds[kind]
+        if not site then site = namedsite(name, kind); kinds[kind] = site end
+        call.site = site
+      else
+        call.site = emitsite()
+      end
+    end
     out[#out + 1] = call
   end
   pack.own[name] = copy

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// The report is one JSON object: `format` ("rulebench-fuzz"),
 /// `formatVersion`, `rulebench` (the version that wrote it), `pack`, `seed`,
-/// `shard`, `runs`, `steps`, `seconds`, `stepsPerSecond`, `interrupted`,
+/// `shard`, `runs`, `steps`, `seconds` (the whole session), `fuzzingSeconds`
+/// and `shrinkingSeconds` (its two parts), `stepsPerSecond` (of fuzzing), `interrupted`,
 /// `duplicates` and `findings`. docs/scenarios.md ("Machine-readable reports")
 /// describes every field.
 public enum FuzzReportFormat {
@@ -54,6 +55,13 @@ public enum FuzzReportFormat {
                 ("instancesShrunk", .int(Int64(report.instancesShrunk))),
             ]
             if let file = written[report.shrunk] { members.append(("scenario", .string(file.path))) }
+            switch report.freshStart {
+            case .fails?: members.append(("freshStart", .string("fails")))
+            case .passes(let outcome)?:
+                members.append(("freshStart", .string("passes")))
+                members.append(("freshStartOutcome", .string(outcome)))
+            case nil: break
+            }
             // A corpus replay was not found by this session: it has no origin here.
             if report.shrinkStatus != .notShrunk || report.run != nil {
                 let origin = fuzzer.origin(of: report)
@@ -70,6 +78,7 @@ public enum FuzzReportFormat {
             ("shard", fuzzer.options.shardName.map { .string($0) } ?? .null),
             ("runs", .int(Int64(progress.runs))),
             ("steps", .int(Int64(progress.steps))), ("seconds", .double(progress.elapsed)),
+            ("fuzzingSeconds", .double(progress.fuzzingSeconds)), ("shrinkingSeconds", .double(progress.shrinkingSeconds)),
             ("stepsPerSecond", .double(progress.stepsPerSecond)), ("interrupted", .bool(interrupted)),
             ("duplicates", .int(Int64(progress.duplicates))),
             ("findings", findings),

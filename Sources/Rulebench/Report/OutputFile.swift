@@ -60,6 +60,16 @@ public struct OutputFile: Sendable {
         }
     }
 
+    /// Writes `text` as a new file: false, writing nothing, when the path
+    /// exists (of any kind). All or nothing, as `write` replaces a file: a
+    /// temporary file beside it, then linked to the path, which fails when
+    /// the path was taken meanwhile (another process writing the same name).
+    public func create(_ text: String) throws(RulebenchError) -> Bool {
+        var status = stat()
+        if lstat(path, &status) == 0 { return false }
+        return try replace(with: Data(text.utf8), keepingMode: nil, exclusive: true)
+    }
+
     /// Checks, without writing, that a write would not be refused for what
     /// the path is or for its folder (so a long command can fail before it
     /// works rather than after). A write can still fail later (a full disk).
@@ -125,8 +135,10 @@ public struct OutputFile: Sendable {
 
     // MARK: Writing
 
-    /// Temporary file beside the path, then rename: all or nothing.
-    private func replace(with data: Data, keepingMode mode: mode_t?) throws(RulebenchError) {
+    /// Temporary file beside the path, then rename: all or nothing. With
+    /// `exclusive`, linked to the path instead (false when it exists).
+    @discardableResult
+    private func replace(with data: Data, keepingMode mode: mode_t?, exclusive: Bool = false) throws(RulebenchError) -> Bool {
         let name = PathText.lastComponent(of: path)
         var temporary = ""
         var fd: Int32 = -1
@@ -143,11 +155,18 @@ public struct OutputFile: Sendable {
         if problem == 0 { problem = OutputFile.writeAll(data, to: fd) }
         if problem == 0, fsync(fd) != 0 { problem = errno }
         if close(fd) != 0, problem == 0 { problem = errno }
-        if problem == 0, rename(temporary, path) != 0 { problem = errno }
+        if exclusive {
+            if problem == 0, link(temporary, path) != 0 { problem = errno }
+            unlink(temporary)
+            if problem == EEXIST { return false }
+        } else if problem == 0, rename(temporary, path) != 0 {
+            problem = errno
+        }
         if problem != 0 {
             unlink(temporary)
             throw failure(OutputFile.reason(problem, folder: parentFolder))
         }
+        return true
     }
 
     /// Opens the path itself (following links) and writes into it.

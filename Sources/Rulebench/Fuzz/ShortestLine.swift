@@ -1,0 +1,120 @@
+/// The breadth-first search for a finding's shortest line of play, after
+/// the shrinker: every line of legal actions from the reproduction's setup,
+/// one action deeper at a time (iterative deepening with `Explorer`, each
+/// perform and undo checked, inside the kernel), until a line fails at the
+/// same place (`FindingKey.admits`) or the reproduction's own length is
+/// reached.
+///
+/// What it proves: a reproduction fails at a state some line of performs
+/// from its setup reaches (undo and redo steps only revisit states, and
+/// attempts change nothing), and the walk checks every perform and the undo
+/// of every action on every line up to its depth. So when every depth
+/// below the reproduction's length was walked whole and nothing failed
+/// there, no reproduction from that setup is shorter: `shortest`. A walk
+/// cut short (its node limit, the session's time, a signal) or stopped by
+/// another bug proves nothing, and the shrinker's status stands. It applies
+/// to the findings the walk can see: a broken undo, a failing action, a
+/// broken invariant; the rest keep their status. It assumes, as every
+/// verdict of the fuzzer does, that rules keep their state in `game`.
+extension Fuzzer {
+    /// The most nodes (perform and undo pairs) one search walks: a second
+    /// or two at the kernel's speed.
+    public static let shortestLineNodes = 200_000
+
+    /// How a deepening search ended.
+    enum Deepening {
+        /// A line of this many actions (the path) failed, and no shorter line did.
+        case failed([ActionCall])
+        /// No line shorter than the limit fails; `proven` unless the walk was cut short.
+        case passed(proven: Bool)
+    }
+
+    /// Every line of legal actions from `start`'s setup, one action deeper
+    /// at a time, up to `limit - 1` actions, until one fails (a perform, or
+    /// the undo of its last action). Cut short by `nodeLimit` or `stop`.
+    func deepen(from start: FuzzProgram, below limit: Int, nodeLimit: Int = Fuzzer.shortestLineNodes,
+                stop: @escaping () -> Bool) -> Deepening {
+        var nodes: [Int] = []
+        var walked = 0
+        for depth in 1..<max(1, limit) {
+            if let last = nodes.last {
+                let previous = nodes.count > 1 ? nodes[nodes.count - 2] : 1
+                if walked + last * last / max(1, previous) * 2 > nodeLimit { return .passed(proven: false) }
+            }
+            guard !stop(), let game = try? executor.newGame(start) else { return .passed(proven: false) }
+            do {
+                let counts = try Explorer(game: game, depth: depth).run(shouldStop: stop)
+                if stop() { return .passed(proven: false) }   // a walk stopped between subtrees is not whole
+                nodes = counts.nodes
+                walked += counts.total
+                if counts.nodes.count < depth || counts.nodes.last == 0 { break }   // no line is this long
+            } catch {
+                return .failed(error.path)
+            }
+        }
+        return .passed(proven: true)
+    }
+
+    /// The length of the shortest program that fails with `property` from
+    /// any of `seeds` (the shortest line of actions, by `deepen`; a broken
+    /// undo counts the performs alone, as the end-of-run rewind undoes
+    /// them), or nil when none is found within `limit` actions and the
+    /// node limit. For measuring the shrinker (the bench's time to detect).
+    public func shortestFailingLine(_ property: FuzzFinding.Property, seeds: [Int64], limit: Int,
+                                    nodeLimit: Int = Fuzzer.shortestLineNodes) -> (length: Int, seed: Int64, proven: Bool)? {
+        var best: (length: Int, seed: Int64, proven: Bool)?
+        for seed in seeds {
+            let start = FuzzProgram(pack: options.pack, seed: seed, options: options.setupOptions)
+            switch deepen(from: start, below: min(limit, best?.length ?? limit) + 1, nodeLimit: nodeLimit, stop: { false }) {
+            case .failed(let path):
+                // Another bug first: this seed proves nothing about the length.
+                guard let (program, _) = failing(along: path, from: start, as: { $0.property == property }) else {
+                    best?.proven = false
+                    continue
+                }
+                if best.map({ program.steps.count < $0.length }) ?? true { best = (program.steps.count, seed, best?.proven ?? true) }
+            case .passed(let proven):
+                if !proven { best?.proven = false }
+            }
+        }
+        return best
+    }
+
+    /// The shortest program along a failing walk's path (its performs, then
+    /// the undo of the last when the undo is what failed) that fails as
+    /// `matches` asks, with its result.
+    private func failing(along path: [ActionCall], from start: FuzzProgram,
+                         as matches: (FuzzFinding) -> Bool) -> (FuzzProgram, FuzzExecutor.Result)? {
+        let performs = path.map { FuzzStep.perform($0) }
+        for steps in [performs, performs + [.undo(1)]] {
+            var program = start
+            program.steps = steps
+            let result = reportingExecutor.execute(program, checkLegality: true, finalChecks: true)
+            if result.valid, let finding = result.finding, matches(finding) { return (program, result) }
+        }
+        return nil
+    }
+
+    /// `report` with a shorter reproduction when the search finds one, and
+    /// the status `shortest` when it proves none is shorter. `stop` ends
+    /// the walk between subtrees (the session's time, a signal).
+    func shortestLine(_ report: Report, stop: @escaping () -> Bool) -> Report {
+        let seen: Set<FuzzFinding.Property> = [.undoRestores, .invariantsHold, .legalIsAllowed]
+        guard seen.contains(report.finding.property), report.shrunk.steps.count > 1 else { return report }
+        let start = FuzzProgram(pack: report.shrunk.pack, seed: report.shrunk.seed, options: report.shrunk.options)
+        switch deepen(from: start, below: report.shrunk.steps.count, stop: stop) {
+        case .failed(let path):
+            // Another bug first proves nothing about this one.
+            guard let (program, result) = failing(along: path, from: start, as: report.key.admits),
+                  program.steps.count < report.shrunk.steps.count, let finding = result.finding else { return report }
+            var found = report
+            (found.shrunk, found.finding, found.outcomes) = (program, finding, result.outcomes)
+            found.shrinkStatus = .shortest
+            return found
+        case .passed(let proven):
+            var judged = report
+            if proven { judged.shrinkStatus = .shortest }
+            return judged
+        }
+    }
+}
