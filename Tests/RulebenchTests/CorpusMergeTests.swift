@@ -266,7 +266,8 @@ final class FuzzShardTests: XCTestCase {
         XCTAssertEqual(run % 3, 1, "run \(run) is shard 2's")
         XCTAssertEqual(command, "rulebench fuzz planted --seed 1 --search uniform --depth 20 --shard 2/3 --runs \(run + 1)")
         guard case .string(let scenario)? = finding["scenario"] else { return XCTFail(first.stdout) }
-        XCTAssertTrue(scenario.contains("/planted-seed1-shard2of3-undoRestores-"), scenario)
+        // Named after the bug, not the shard: shards sharing a folder keep every file (FindingWriter).
+        XCTAssertTrue(scenario.hasSuffix("/planted-undoRestores-dash_step-step.lua-30.yaml"), scenario)
         let text = try String(contentsOfFile: scenario, encoding: .utf8)
         XCTAssertTrue(text.hasPrefix("# Found by: \(command)\n# Shard: 2/3\n"), text)
 
