@@ -75,16 +75,12 @@ public final class Game {
     ///   - base: a folder to resolve a relative pack path against (a scenario's folder).
     public init(pack reference: String, options: [String: StateValue] = [:], seed: Int64 = 0,
                 configuration: Configuration = Configuration(), relativeTo base: URL? = nil) throws(RulebenchError) {
-        let url = try PackFiles.locate(reference, rulesDirectory: configuration.rulesDirectory, relativeTo: base)
-        let files = PackFiles()
-        files.printHandler = configuration.printHandler
-        let kernel = try Kernel(configuration: configuration, files: files)
+        let (kernel, url, id, info) = try Game.load(reference, configuration: configuration, relativeTo: base)
         self.kernel = kernel
         self.packURL = url
         self.seed = seed
         self.options = options
         self.configuration = configuration
-        let (id, info) = try Game.loadPack(at: url, into: kernel, chain: [])
         self.packID = id
         self.pack = info
         try info.validate(options: options)
@@ -119,6 +115,26 @@ public final class Game {
     }
 
     // MARK: Loading
+
+    /// What a pack declares, loaded without setting a game up: what a caller
+    /// needs before it has the options (`PackInfo.options(fromText:)`).
+    public static func packInfo(_ reference: String, configuration: Configuration = Configuration(),
+                                relativeTo base: URL? = nil) throws(RulebenchError) -> PackInfo {
+        var quiet = configuration
+        quiet.printHandler = { _ in }
+        return try load(reference, configuration: quiet, relativeTo: base).info
+    }
+
+    /// A fresh kernel with the pack at `reference` (and its bases) loaded.
+    private static func load(_ reference: String, configuration: Configuration, relativeTo base: URL?)
+        throws(RulebenchError) -> (kernel: Kernel, url: URL, id: String, info: PackInfo) {
+        let url = try PackFiles.locate(reference, rulesDirectory: configuration.rulesDirectory, relativeTo: base)
+        let files = PackFiles()
+        files.printHandler = configuration.printHandler
+        let kernel = try Kernel(configuration: configuration, files: files)
+        let (id, info) = try loadPack(at: url, into: kernel, chain: [])
+        return (kernel, url, id, info)
+    }
 
     private static func loadPack(at url: URL, into kernel: Kernel, chain: [String]) throws(RulebenchError) -> (String, PackInfo) {
         let files = kernel.files

@@ -1,0 +1,46 @@
+import XCTest
+@testable import Rulebench
+
+/// What authors of draughts and puzzle packs tripped over (issue 33), each
+/// kept fixed: setup options typed by declaration, taking back a turn when
+/// every move is a checkpoint, goals expected not to hold, explore's divide.
+/// The fixture is `Fixtures/packs/slide`, a one-row sliding puzzle.
+final class RoundThreeAuthoringTests: XCTestCase {
+    static let slide = ScenarioFixtures.repository.appendingPathComponent("Tests/RulebenchTests/Fixtures/packs/slide").path
+
+    // MARK: --option typed by the option's declared type
+
+    func testAStringOptionTakesDigitsExactlyAsWritten() throws {
+        let info = try Game.packInfo(Self.slide)
+        let typed = info.options(fromText: ["start": "012345678"])
+        XCTAssertEqual(typed["start"], .string("012345678"))
+        XCTAssertEqual(info.options(fromText: ["start": "867254301"])["start"], .string("867254301"))
+        XCTAssertEqual(info.options(fromText: ["start": "'102345678'"])["start"], .string("102345678"), "quotes as before")
+        let template = try Game.packInfo("template", configuration: Self.repositoryRules())
+        XCTAssertEqual(template.options(fromText: ["players": "3"])["players"], .int(3), "an integer option still takes numbers")
+    }
+
+    func testTheCommandLineSetsAStringOptionUpAsWritten() throws {
+        // With its leading zero the row is solved at the start; read as the
+        // number 12345678 it would be refused (not a string), and without its
+        // zero it would have no blank.
+        let solved = try RulebenchCommand.run(["solve", Self.slide, "--goal", "solved", "--option", "start=012345678"],
+                                              in: ScenarioFixtures.repository)
+        XCTAssertEqual(solved.status, 0, solved.output)
+        XCTAssertTrue(solved.stdout.contains("reached in 0 moves"), solved.stdout)
+        let digits = try RulebenchCommand.run(["solve", Self.slide, "--goal", "solved", "--option", "start=120345678"],
+                                              in: ScenarioFixtures.repository)
+        XCTAssertTrue(digits.stdout.contains("reached in 2 moves"), digits.output)
+        let numbers = try RulebenchCommand.run(["explore", "template", "--depth", "1", "--option", "players=3"], in: ScenarioFixtures.repository)
+        XCTAssertEqual(numbers.status, 0, numbers.output)
+        let wrong = try RulebenchCommand.run(["explore", "template", "--depth", "1", "--option", "players=three"], in: ScenarioFixtures.repository)
+        XCTAssertEqual(wrong.status, 2, wrong.output)
+        XCTAssertTrue(wrong.stderr.contains("option 'players' must be an integer"), wrong.stderr)
+    }
+
+    static func repositoryRules() -> Game.Configuration {
+        var configuration = Game.Configuration()
+        configuration.rulesDirectory = ScenarioFixtures.repository.appendingPathComponent("rules")
+        return configuration
+    }
+}
