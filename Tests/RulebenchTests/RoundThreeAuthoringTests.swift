@@ -38,6 +38,45 @@ final class RoundThreeAuthoringTests: XCTestCase {
         XCTAssertTrue(wrong.stderr.contains("option 'players' must be an integer"), wrong.stderr)
     }
 
+    // MARK: Taking back the last turn
+
+    func testUndoLastTurnTakesBackAWholeTurnAndUndoTurnStaysAtItsCheckpoint() throws {
+        let game = try EngineFixtures.labGame()
+        try game.perform("inc")
+        try game.perform("checkpoint")
+        try game.perform("inc", ["by": 2])
+        try game.perform("checkpoint")
+        let afterFirstTurn = game.history.entries[1].hash
+        XCTAssertEqual(try game.undoTurn().count, 0, "undo turn keeps its meaning: the checkpoint stays")
+        XCTAssertEqual(try game.undoLastTurn().map(\.entry.call.name), ["checkpoint", "inc"])
+        XCTAssertEqual(game.stateHash, afterFirstTurn)
+        try game.perform("inc")
+        XCTAssertEqual(try game.undoLastTurn().map(\.entry.call.name), ["inc"], "within a turn: the turn under way")
+        XCTAssertEqual(try game.undoLastTurn().map(\.entry.call.name), ["checkpoint", "inc"])
+        XCTAssertThrowsError(try game.undoLastTurn(), "nothing to undo at the start") { XCTAssertTrue("\($0)".contains("nothing to undo")) }
+        XCTAssertThrowsError(try game.undoTurn(), "nothing to undo at the start") { XCTAssertTrue("\($0)".contains("nothing to undo")) }
+    }
+
+    func testAScenarioTakesBackOneMoveWhenEveryMoveIsACheckpoint() throws {
+        let url = ScenarioFixtures.folder.appendingPathComponent("slide/take-back-a-move.yaml")
+        let report = ScenarioFixtures.runner.run(fileAt: url)
+        XCTAssertEqual(report.status, .passed, TextReport.render(report))
+        let parsed = try ScenarioParser.parse(contentsOf: url)
+        XCTAssertEqual(parsed.steps.map(\.operation).filter { $0 == .undoLastTurn }.count, 3)
+    }
+
+    func testUndoTurnAtTheStartFailsLikeUndoOne() throws {
+        let report = try ScenarioFixtures.run("""
+            scenario: nothing to undo
+            rules: ../packs/slide
+            steps:
+              - undo: turn
+            """)
+        XCTAssertEqual(report.status, .failed, TextReport.render(report))
+        XCTAssertTrue(TextReport.render(report).contains("nothing to undo"), TextReport.render(report))
+        XCTAssertNotNil(ScenarioFixtures.parseProblem("scenario: x\nrules: ../packs/slide\nsteps:\n  - undo: last trun\n"))
+    }
+
     static func repositoryRules() -> Game.Configuration {
         var configuration = Game.Configuration()
         configuration.rulesDirectory = ScenarioFixtures.repository.appendingPathComponent("rules")

@@ -257,11 +257,27 @@ public final class Game {
         try kernel.paramProblem(call)
     }
 
-    /// Undoes back to the last checkpoint action (which stays applied); returns what was undone.
+    /// Undoes back to the last checkpoint action (which stays applied);
+    /// returns what was undone, nothing right after a checkpoint. Throws
+    /// "nothing to undo" at the start, as `undo` does.
     @discardableResult
     public func undoTurn() throws(RulebenchError) -> [UndoOutcome] {
+        try undo(times: history.undosToLastCheckpoint)
+    }
+
+    /// Takes back the last turn (`History.undosToLastTurn`): the last action
+    /// and those before it back to the checkpoint before it, so in a game
+    /// whose every move is a checkpoint, the last move. Throws "nothing to
+    /// undo" at the start; returns what was undone.
+    @discardableResult
+    public func undoLastTurn() throws(RulebenchError) -> [UndoOutcome] {
+        try undo(times: history.undosToLastTurn)
+    }
+
+    private func undo(times: Int) throws(RulebenchError) -> [UndoOutcome] {
+        guard history.cursor > 0 else { throw .badInput(InputProblem("nothing to undo")) }
         var outcomes: [UndoOutcome] = []
-        for _ in 0..<history.undosToLastCheckpoint { outcomes.append(try undo()) }
+        for _ in 0..<times { outcomes.append(try undo()) }
         return outcomes
     }
 

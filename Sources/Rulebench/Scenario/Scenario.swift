@@ -65,8 +65,12 @@ public struct ScenarioStep: Sendable {
         case perform(action: String, params: [String: StateValue])
         /// `undo: N`.
         case undo(count: Int)
-        /// `undo: turn`: back to the last checkpoint action.
+        /// `undo: turn`: back to the last checkpoint action (nothing right after one).
         case undoTurn
+        /// `undo: last turn`: the last action and those before it back to the
+        /// checkpoint before it (in a game whose every move is a checkpoint,
+        /// the last move).
+        case undoLastTurn
         /// `redo: N`.
         case redo(count: Int)
         /// A step with only `expect:`.
@@ -94,6 +98,7 @@ public struct ScenarioStep: Sendable {
             return "do: \(action) {" + params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "}"
         case .undo(let count): return "undo: \(count)"
         case .undoTurn: return "undo: turn"
+        case .undoLastTurn: return "undo: last turn"
         case .redo(let count): return "redo: \(count)"
         case .check: return "expect"
         }

@@ -148,7 +148,9 @@ final class ScenarioExecution {
         case .undo(let count):
             effects = undo(count: count, into: &mismatches)
         case .undoTurn:
-            effects = undoTurn(into: &mismatches)
+            effects = undoTurn(last: false, into: &mismatches)
+        case .undoLastTurn:
+            effects = undoTurn(last: true, into: &mismatches)
         case .redo(let count):
             effects = redo(count: count, into: &mismatches)
         case .check:
@@ -272,9 +274,13 @@ final class ScenarioExecution {
         return effects
     }
 
-    private func undoTurn(into mismatches: inout [Mismatch]) -> Effects {
+    /// `undo: turn` and `undo: last turn`: as `undo: N` with the count the
+    /// history gives; at the start, the same "nothing to undo" as `undo: 1`.
+    private func undoTurn(last: Bool, into mismatches: inout [Mismatch]) -> Effects {
+        guard game.history.cursor > 0 else { return undo(count: 1, into: &mismatches) }
         var effects = Effects()
-        for _ in 0..<game.history.undosToLastCheckpoint where !effects.failed {
+        let count = last ? game.history.undosToLastTurn : game.history.undosToLastCheckpoint
+        for _ in 0..<count where !effects.failed {
             do {
                 let outcome = try game.undo()
                 effects.animations.append(outcome.animation)

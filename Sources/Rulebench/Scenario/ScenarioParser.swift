@@ -198,11 +198,11 @@ public enum ScenarioParser {
                 step.actionLocation = reader.location(of: action.value)
             } else if let undo = keys["undo"] {
                 if case .string(let word) = try reader.value(undo.value) {
-                    guard word == "turn" else {
-                        throw fail(undo.value, "'undo' takes a count (undo: 2) or 'turn' (undo: turn), not '\(word)'"
-                                    + Suggestion.hint(for: word, in: ["turn"]))
+                    guard word == "turn" || word == "last turn" else {
+                        throw fail(undo.value, "'undo' takes a count (undo: 2), 'turn' (undo: turn) or 'last turn' (undo: last turn), not '\(word)'"
+                                    + Suggestion.hint(for: word, in: ["turn", "last turn"]))
                     }
-                    step.operation = .undoTurn
+                    step.operation = word == "turn" ? .undoTurn : .undoLastTurn
                 } else {
                     step.operation = .undo(count: try count(undo.value, "'undo'"))
                 }
