@@ -63,6 +63,8 @@ final class RoundThreeAuthoringTests: XCTestCase {
         XCTAssertEqual(report.status, .passed, TextReport.render(report))
         let parsed = try ScenarioParser.parse(contentsOf: url)
         XCTAssertEqual(parsed.steps.map(\.operation).filter { $0 == .undoLastTurn }.count, 3)
+        let json = try ScenarioParser.json(try String(contentsOf: url, encoding: .utf8), file: url.path)
+        XCTAssertEqual(try ScenarioSchemaTests.loadSchema().problems(json), [], "undo: last turn and not_goal are in the schema")
     }
 
     func testUndoTurnAtTheStartFailsLikeUndoOne() throws {
@@ -75,6 +77,29 @@ final class RoundThreeAuthoringTests: XCTestCase {
         XCTAssertEqual(report.status, .failed, TextReport.render(report))
         XCTAssertTrue(TextReport.render(report).contains("nothing to undo"), TextReport.render(report))
         XCTAssertNotNil(ScenarioFixtures.parseProblem("scenario: x\nrules: ../packs/slide\nsteps:\n  - undo: last trun\n"))
+    }
+
+    // MARK: Expecting that a goal does not hold
+
+    func testNotGoalPassesWhenTheGoalDoesNotHoldAndFailsWhenItDoes() throws {
+        func run(_ expect: String, start: String) throws -> String {
+            TextReport.render(try ScenarioFixtures.run("""
+                scenario: not_goal
+                rules: ../packs/slide
+                setup:
+                  options: { start: "\(start)" }
+                steps:
+                  - expect: \(expect)
+                """))
+        }
+        XCTAssertTrue(try run("{ not_goal: solved }", start: "102345678").contains("PASS"))
+        let solved = try run("{ not_goal: solved }", start: "012345678")
+        XCTAssertTrue(solved.contains("FAIL") && solved.contains("the goal 'solved' not to hold") && solved.contains("it holds"), solved)
+        XCTAssertTrue(try run("{ goal: solved }", start: "102345678").contains("it does not hold"))
+        let unknown = ScenarioFixtures.parseProblem("scenario: x\nrules: ../packs/slide\nsteps:\n  - expect: { not_goal: solved, goal: solved }\n")
+        XCTAssertTrue(unknown?.contains("a goal either holds or does not") == true, unknown ?? "parsed")
+        let misspelt = TextReport.render(try ScenarioFixtures.run("scenario: x\nrules: ../packs/slide\nsteps:\n  - expect: { not_goal: solvd }\n"))
+        XCTAssertTrue(misspelt.contains("unknown goal 'solvd'"), misspelt)
     }
 
     static func repositoryRules() -> Game.Configuration {

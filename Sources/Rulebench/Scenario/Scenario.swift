@@ -140,6 +140,13 @@ public struct Expectations: Sendable {
     public var legal: Located<LegalExpectation>?
     /// `goal:` a goal of the pack that holds after the step.
     public var goal: Located<String>?
+    /// `not_goal:` a goal of the pack that does not hold after the step.
+    public var notGoal: Located<String>?
+
+    /// The goals named, each with whether it must hold (`goal:` first).
+    public var goals: [(name: Located<String>, holds: Bool)] {
+        [goal.map { ($0, true) }, notGoal.map { ($0, false) }].compactMap { $0 }
+    }
 
     /// No expectations.
     public init() {}
@@ -148,7 +155,7 @@ public struct Expectations: Sendable {
     public var isEmpty: Bool {
         state.isEmpty && rejected == nil && error == nil && subactions == nil && sounds == nil
             && duration == nil && conflicts == nil && starts == nil && mirrored == nil && invariantsHold == nil && hash == nil && legal == nil
-            && invariantsBroken == nil && exists.isEmpty && absent.isEmpty && goal == nil
+            && invariantsBroken == nil && exists.isEmpty && absent.isEmpty && goal == nil && notGoal == nil
     }
 }
 
