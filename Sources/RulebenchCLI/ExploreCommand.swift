@@ -17,9 +17,16 @@ struct ExploreCommand: ParsableCommand {
             shows how much a transposition table saves (`rulebench solve`); it keeps every distinct state, \
             at most --max-states of them.
 
+            --divide also prints, as perft tools do, one line per legal first action with the number of \
+            sequences of length D that begin with it (`call: count`), then their total, which is the \
+            `depth D` count: when a count differs from a published one, the first action whose count \
+            differs is where to look. Progress goes to standard error while the walk runs (without \
+            --unique): a line redrawn in place on a terminal, one line every 5 seconds when it is piped.
+
             Example:
               rulebench explore template --depth 4 --option players=3
               rulebench explore template --depth 4 --unique
+              rulebench explore Benchmarks/packs/chess --depth 4 --divide
             """
     )
 
@@ -39,10 +46,16 @@ struct ExploreCommand: ParsableCommand {
     @Flag(help: "Count the distinct states at each depth too.")
     var unique = false
 
+    @Flag(help: "Print the count of sequences of length D under each first action (perft's divide), then their total.")
+    var divide = false
+
     @Option(help: ArgumentHelp("With --unique: the most distinct states kept (about 40 bytes each).", valueName: "n"))
     var maxStates = Solver.Options.defaultMaxStates
 
     func validate() throws {
+        if divide && unique {
+            throw ValidationError("--divide counts each first action's subtree on its own, which distinct states (--unique) cannot be summed over: use one or the other")
+        }
         guard (1...Solver.Options.largestMaxStates).contains(maxStates) else {
             throw ValidationError("--max-states must be from 1 to \(Solver.Options.largestMaxStates), got \(maxStates)")
         }
@@ -64,6 +77,7 @@ struct ExploreCommand: ParsableCommand {
             complain("\(error)")
             throw Outcome.badInput.exitCode
         }
+        if !unique { return try runDivided(game) }
         let start = Date()
         do {
             let counts = try Explorer(game: game, depth: depth, distinctBound: unique ? maxStates : nil).run(shouldStop: { wasInterrupted })
@@ -78,6 +92,39 @@ struct ExploreCommand: ParsableCommand {
                 throw interruptExitCode
             }
         } catch let failure as ExplorationFailure {
+            complain("\(failure)")
+            throw Outcome.failed.exitCode
+        }
+    }
+
+    /// The walk one first action at a time (`Explorer.runDivided`), with
+    /// progress on standard error; with --divide, each first action's count.
+    private func runDivided(_ game: Game) throws {
+        let clock = Fuzzer.monotonicClock
+        let started = clock()
+        let progress = ProgressLine(pacer: ProgressPacer(toTerminal: stderrIsTerminal, start: started), quiet: false)
+        func status(_ done: Int, _ of: Int, _ counted: Int) -> String {
+            "explore: \(done)/\(of) first actions, \(counted) sequences in \(String(format: "%.0f", clock() - started)) s"
+        }
+        do {
+            let divided = try Explorer(game: game, depth: depth).runDivided(shouldStop: { wasInterrupted }) { done, of, counted in
+                progress.show(status(done, of, counted), at: clock())
+            }
+            progress.end(nil)
+            let seconds = clock() - started
+            let counts = divided.counts
+            for (level, nodes) in counts.nodes.enumerated() { print("depth \(level + 1): \(nodes)") }
+            if divide {
+                for (call, count) in divided.byFirstAction { print("\(call): \(count)") }
+                print("total: \(divided.byFirstAction.reduce(0) { $0 + $1.count }) sequences of length \(depth)")
+            }
+            print("total \(counts.total) nodes in \(String(format: "%.2f", seconds)) s (\(Int(Double(counts.total) / max(seconds, 1e-9))) nodes/s), every undo verified")
+            if wasInterrupted {
+                complain("interrupted: the counts are partial")
+                throw interruptExitCode
+            }
+        } catch let failure as ExplorationFailure {
+            progress.end(nil)
             complain("\(failure)")
             throw Outcome.failed.exitCode
         }

@@ -102,6 +102,33 @@ final class RoundThreeAuthoringTests: XCTestCase {
         XCTAssertTrue(misspelt.contains("unknown goal 'solvd'"), misspelt)
     }
 
+    // MARK: explore --divide
+
+    func testADividedWalkCountsWhatTheWholeWalkCountsAndItsFirstActionsSumToTheLastLevel() throws {
+        let chess = ScenarioFixtures.repository.appendingPathComponent("Benchmarks/packs/chess").path
+        for (pack, depth) in [(chess, 3), (Self.slide, 4)] {
+            let game = try Game(pack: pack, seed: 1)
+            let whole = try Explorer(game: game, depth: depth).run()
+            var heard: [Int] = []
+            let divided = try Explorer(game: game, depth: depth).runDivided(progress: { done, _, _ in heard.append(done) })
+            XCTAssertEqual(divided.counts.nodes, whole.nodes, pack)
+            XCTAssertEqual(divided.byFirstAction.map(\.count).reduce(0, +), whole.nodes[depth - 1], pack)
+            XCTAssertEqual(divided.byFirstAction.map(\.call), try game.legalActions(), pack)
+            XCTAssertEqual(heard, Array(1...divided.byFirstAction.count), "progress after each first action")
+            XCTAssertTrue(game.history.isAtStart, "the game is back where it began")
+        }
+    }
+
+    func testExploreDividePrintsPerMoveCountsThatSumToTheTotal() throws {
+        let result = try RulebenchCommand.run(["explore", "Benchmarks/packs/chess", "--depth", "2", "--divide"], in: ScenarioFixtures.repository)
+        XCTAssertEqual(result.status, 0, result.output)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let perMove = lines.filter { $0.hasPrefix("move ") }.compactMap { Int($0.split(separator: " ").last ?? "") }
+        XCTAssertEqual(perMove.count, 20, result.stdout)
+        XCTAssertEqual(perMove.reduce(0, +), 400)
+        XCTAssertTrue(lines.contains("depth 2: 400") && lines.contains("total: 400 sequences of length 2"), result.stdout)
+    }
+
     static func repositoryRules() -> Game.Configuration {
         var configuration = Game.Configuration()
         configuration.rulesDirectory = ScenarioFixtures.repository.appendingPathComponent("rules")
