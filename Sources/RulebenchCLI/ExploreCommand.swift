@@ -21,12 +21,14 @@ struct ExploreCommand: ParsableCommand {
             sequences of length D that begin with it (`call: count`), then their total, which is the \
             `depth D` count: when a count differs from a published one, the first action whose count \
             differs is where to look. Progress goes to standard error while the walk runs (without \
-            --unique): a line redrawn in place on a terminal, one line every 5 seconds when it is piped.
+            --unique): a line redrawn in place on a terminal, one line every 5 seconds when it is piped. \
+            --no-invariants counts without running the pack's invariants or building animation plans, \
+            which is most of the time on some packs; every undo is still verified.
 
             Example:
               rulebench explore template --depth 4 --option players=3
               rulebench explore template --depth 4 --unique
-              rulebench explore Benchmarks/packs/chess --depth 4 --divide
+              rulebench explore Benchmarks/packs/chess --depth 4 --divide --no-invariants
             """
     )
 
@@ -48,6 +50,9 @@ struct ExploreCommand: ParsableCommand {
 
     @Flag(help: "Print the count of sequences of length D under each first action (perft's divide), then their total.")
     var divide = false
+
+    @Flag(help: "Count without running invariants or building animation plans (every undo is still verified): to check a move generator fast.")
+    var noInvariants = false
 
     @Option(help: ArgumentHelp("With --unique: the most distinct states kept (about 40 bytes each).", valueName: "n"))
     var maxStates = Solver.Options.defaultMaxStates
@@ -71,6 +76,7 @@ struct ExploreCommand: ParsableCommand {
             var configuration = Game.Configuration()
             configuration.printHandler = { _ in }
             configuration.animationSources = false
+            configuration.checksInvariants = !noInvariants
             if unique { configuration.memoryCap += maxStates * 64 }
             game = try Game(pack: packOptions.pack, options: try packOptions.setupOptionValues(), seed: seed, configuration: configuration)
         } catch let error as RulebenchError {
@@ -86,7 +92,7 @@ struct ExploreCommand: ParsableCommand {
                 let distinct = counts.distinct.map { "  (\($0[level]) distinct)" } ?? ""
                 print("depth \(level + 1): \(nodes)" + distinct)
             }
-            print("total \(counts.total) nodes in \(String(format: "%.2f", seconds)) s (\(Int(Double(counts.total) / max(seconds, 1e-9))) nodes/s), every undo verified")
+            print(summary(total: counts.total, seconds: seconds))
             if wasInterrupted {
                 complain("interrupted: the counts are partial")
                 throw interruptExitCode
@@ -118,7 +124,7 @@ struct ExploreCommand: ParsableCommand {
                 for (call, count) in divided.byFirstAction { print("\(call): \(count)") }
                 print("total: \(divided.byFirstAction.reduce(0) { $0 + $1.count }) sequences of length \(depth)")
             }
-            print("total \(counts.total) nodes in \(String(format: "%.2f", seconds)) s (\(Int(Double(counts.total) / max(seconds, 1e-9))) nodes/s), every undo verified")
+            print(summary(total: counts.total, seconds: seconds))
             if wasInterrupted {
                 complain("interrupted: the counts are partial")
                 throw interruptExitCode
@@ -128,5 +134,11 @@ struct ExploreCommand: ParsableCommand {
             complain("\(failure)")
             throw Outcome.failed.exitCode
         }
+    }
+
+    /// The last line: how many nodes, how fast, and what was checked.
+    private func summary(total: Int, seconds: Double) -> String {
+        "total \(total) nodes in \(String(format: "%.2f", seconds)) s (\(Int(Double(total) / max(seconds, 1e-9))) nodes/s), every undo verified"
+            + (noInvariants ? " (invariants and plans not run)" : "")
     }
 }

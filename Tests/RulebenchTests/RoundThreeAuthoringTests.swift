@@ -129,6 +129,49 @@ final class RoundThreeAuthoringTests: XCTestCase {
         XCTAssertTrue(lines.contains("depth 2: 400") && lines.contains("total: 400 sequences of length 2"), result.stdout)
     }
 
+    // MARK: explore --no-invariants
+
+    /// A pack whose invariant fails from depth 3 on; with `leak`, an action
+    /// whose undo forgets its write.
+    private func steppingPack(leak: Bool) throws -> String {
+        let step = """
+            return {
+              legal = function(game, emit) emit{} end,
+              apply = function(game) game.n = game.n + 1\(leak ? "; game.trail = (game.trail or 0) + 1" : "") end,
+              undo = function(game) game.n = game.n - 1 end,
+              animate = function(anim) error("plans are built") end,
+            }
+            """
+        let manifest = """
+            return {
+              name = "stepping", version = "1",
+              setup = function(game) game.n = 0 end,
+              invariants = { small = function(game) return game.n < 3, "n reached " .. game.n end },
+            }
+            """
+        return try temporaryPack(["step": step], manifest: manifest).path
+    }
+
+    func testNoInvariantsCountsWithoutInvariantsOrPlansButStillVerifiesUndo() throws {
+        let pack = try steppingPack(leak: false)
+        var configuration = Game.Configuration()
+        configuration.animationSources = false
+        XCTAssertThrowsError(try Explorer(game: try Game(pack: pack, configuration: configuration), depth: 4).run(),
+                             "invariants and plans run by default")
+        configuration.checksInvariants = false
+        let counts = try Explorer(game: try Game(pack: pack, configuration: configuration), depth: 4).run()
+        XCTAssertEqual(counts.nodes, [1, 1, 1, 1])
+        let leaky = try Game(pack: try steppingPack(leak: true), configuration: configuration)
+        XCTAssertThrowsError(try Explorer(game: leaky, depth: 4).run(), "undo is still verified") {
+            XCTAssertTrue("\($0)".contains("trail"), "\($0)")
+        }
+        let cli = try RulebenchCommand.run(["explore", pack, "--depth", "4", "--no-invariants"], in: ScenarioFixtures.repository)
+        XCTAssertEqual(cli.status, 0, cli.output)
+        XCTAssertTrue(cli.stdout.contains("depth 4: 1") && cli.stdout.contains("invariants and plans not run"), cli.stdout)
+        let checked = try RulebenchCommand.run(["explore", pack, "--depth", "4"], in: ScenarioFixtures.repository)
+        XCTAssertEqual(checked.status, 1, checked.output)
+    }
+
     static func repositoryRules() -> Game.Configuration {
         var configuration = Game.Configuration()
         configuration.rulesDirectory = ScenarioFixtures.repository.appendingPathComponent("rules")

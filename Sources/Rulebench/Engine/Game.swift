@@ -32,6 +32,12 @@ public final class Game {
         /// the plan, so the fuzzer and `explore` turn it off; a leaf without one
         /// is attributed to its action's `animate`.
         public var animationSources = true
+        /// Run the pack's invariants after setup and every action, and build
+        /// each action's animation plan (sounds, animate). `explore
+        /// --no-invariants` turns it off to count moves only, when a move
+        /// generator is checked against published counts: every action then
+        /// has a bare plan, and every undo is still verified (`strict`).
+        public var checksInvariants = true
         /// Count every line of rule code run (the fuzzer's `--coverage`):
         /// a line hook that costs time on every line while on.
         public var collectsCoverage = false
