@@ -42,7 +42,7 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The depth to explore to (1 to \(ExploreCommand.maximumDepth)).", valueName: "n"))
     var depth: Int
 
-    @Option(help: "Seed of the game's random generator.")
+    @Option(help: "Seed of the game's random generator. It is part of the state hash: a scenario without `seed:` uses 0, so a hash copied from here matches a scenario whose setup says `seed: N`.")
     var seed: Int64 = 1
 
     @Flag(help: "Count the distinct states at each depth too.")

@@ -40,7 +40,7 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var packOptions: PackOptions
 
-    @Option(help: "Seed of the game's random generator.")
+    @Option(help: "Seed of the game's random generator. It is part of the state hash: a scenario without `seed:` uses 0, so a hash copied from here matches a scenario whose setup says `seed: N`.")
     var seed: Int64 = 1
 
     func run() throws {

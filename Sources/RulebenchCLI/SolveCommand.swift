@@ -48,7 +48,7 @@ struct SolveCommand: ParsableCommand {
                                valueName: "n"))
     var maxStates = Solver.Options.defaultMaxStates
 
-    @Option(help: "Seed of the game's random generator.")
+    @Option(help: "Seed of the game's random generator. It is part of the state hash: a scenario without `seed:` uses 0, so a hash copied from here matches a scenario whose setup says `seed: N`.")
     var seed: Int64 = 0
 
     @Option(name: .customLong("state"), help: ArgumentHelp("A value written over the state after setup, path=value (repeatable; null removes it).",

@@ -172,6 +172,23 @@ final class RoundThreeAuthoringTests: XCTestCase {
         XCTAssertEqual(checked.status, 1, checked.output)
     }
 
+    // MARK: Default seeds, stated
+
+    func testEachCommandsDefaultSeedIsInItsHelpAndInTheHashDocs() throws {
+        let docs = try String(contentsOf: ScenarioFixtures.repository.appendingPathComponent("docs/scenarios.md"), encoding: .utf8)
+        for (command, seed) in [("play", 1), ("explore", 1), ("solve", 0), ("fuzz", 1)] {
+            let help = try RulebenchCommand.run([command, "--help"], in: ScenarioFixtures.repository)
+            let flat = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            let seedHelp = flat.components(separatedBy: "--seed <seed> Seed").dropFirst().first?.components(separatedBy: " --").first ?? ""
+            XCTAssertTrue(seedHelp.contains("(default: \(seed))"), "\(command): \(seedHelp)")
+            XCTAssertTrue(docs.contains("| `rulebench \(command)`") && docs.contains("`rulebench \(command)`"), command)
+            let row = docs.split(separator: "\n").first { $0.hasPrefix("| `rulebench \(command)`") }
+            XCTAssertEqual(row.map { $0.hasSuffix("| \(seed) |") }, true, "\(command): \(row ?? "no row")")
+        }
+        let game = try Game(pack: Self.slide, seed: 0), other = try Game(pack: Self.slide, seed: 1)
+        XCTAssertNotEqual(game.stateHash, other.stateHash, "the generator is part of the hash, as the docs say")
+    }
+
     static func repositoryRules() -> Game.Configuration {
         var configuration = Game.Configuration()
         configuration.rulesDirectory = ScenarioFixtures.repository.appendingPathComponent("rules")
