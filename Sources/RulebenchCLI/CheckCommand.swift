@@ -13,7 +13,9 @@ struct CheckCommand: ParsableCommand {
               - setup failing with the pack's options (and any --option), and
                 invariants failing on the initial state;
               - goals that fail, write to the state, or answer anything but true
-                or false, in any state the sampling reaches;
+                or false, and invariants that fail, in any state the sampling
+                reaches or a breadth-first search from the start (300 states,
+                nearest first) visits: goal positions random play rarely reaches;
               - actions with no legal function that no action queues with act:sub
                 (warning: play, explore and the fuzzer never choose them);
               - params declared but never read as a.NAME, and a.NAME read but

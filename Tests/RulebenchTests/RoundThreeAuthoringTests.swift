@@ -189,6 +189,40 @@ final class RoundThreeAuthoringTests: XCTestCase {
         XCTAssertNotEqual(game.stateHash, other.stateHash, "the generator is part of the hash, as the docs say")
     }
 
+    // MARK: check searches goal positions
+
+    func testCheckCatchesAGoalThatWritesTheStateOnlyInASolvedPosition() throws {
+        let slide = try String(contentsOfFile: Self.slide + "/actions/slide.lua", encoding: .utf8)
+        let manifest = """
+            return {
+              name = "tidy", version = "1", options = { start = "123045678" },
+              setup = function(game, options)
+                game.row = {}
+                for i = 1, #options.start do game.row[i] = options.start:sub(i, i) end
+                game.moves = 0
+              end,
+              goals = {
+                solved = function(game)
+                  local solved = table.concat(game.row) == "012345678"
+                  if solved then game.celebrated = true end   -- a goal must not write
+                  return solved
+                end,
+              },
+            }
+            """
+        let pack = try temporaryPack(["slide": slide], manifest: manifest).path
+        var options = PackChecker.Options()
+        options.seeds = [1]
+        options.depth = 0   // random play never leaves the start: only the search reaches the solved row
+        let found = try PackChecker(pack: pack, options: options).check().filter { $0.message.contains("goal 'solved'") }
+        XCTAssertEqual(found.count, 1, "\(found)")
+        XCTAssertTrue(found.first?.message.contains("search, after slide from=3 ; slide from=2 ; slide from=1") == true, "\(found)")
+        XCTAssertTrue(found.first?.file.hasSuffix("pack.lua") == true && found.first?.line == 11, "\(found)")
+        options.searchStates = 0
+        XCTAssertEqual(try PackChecker(pack: pack, options: options).check().filter { $0.message.contains("goal 'solved'") }, [],
+                       "without the search the sampling misses it")
+    }
+
     static func repositoryRules() -> Game.Configuration {
         var configuration = Game.Configuration()
         configuration.rulesDirectory = ScenarioFixtures.repository.appendingPathComponent("rules")
