@@ -79,6 +79,13 @@ final class RoundThreeAuthoringTests: XCTestCase {
         XCTAssertNotNil(ScenarioFixtures.parseProblem("scenario: x\nrules: ../packs/slide\nsteps:\n  - undo: last trun\n"))
     }
 
+    func testAFuzzTurnThatUndidNothingIsLeftOutOfItsReproduction() {
+        XCTAssertEqual(Reproduction.stepLines(.undoTurn, outcome: .undone(0), isFailing: false, property: .undoMirrorsDo),
+                       ["  # (undo turn with nothing to undo)"], "a scenario's undo: turn at the start is an error")
+        XCTAssertEqual(Reproduction.stepLines(.undoTurn, outcome: .undone(2), isFailing: false, property: .undoMirrorsDo),
+                       ["  - undo: turn"])
+    }
+
     // MARK: Expecting that a goal does not hold
 
     func testNotGoalPassesWhenTheGoalDoesNotHoldAndFailsWhenItDoes() throws {
