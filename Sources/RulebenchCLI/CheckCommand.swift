@@ -13,9 +13,12 @@ struct CheckCommand: ParsableCommand {
               - setup failing with the pack's options (and any --option), and
                 invariants failing on the initial state;
               - goals that fail, write to the state, or answer anything but true
-                or false, in any state the sampling reaches; a goal's estimate
-                that says more moves than a line to the goal found by a short
-                search from such a state (warning: solve may miss the shortest line);
+                or false, and invariants that fail, in any state the sampling
+                reaches or a breadth-first search from the start (300 states,
+                nearest first) visits: goal positions random play rarely reaches;
+                a goal's estimate that says more moves than a line to the goal
+                found by a short search from a sampled state (warning: solve may
+                miss the shortest line);
               - actions with no legal function that no action queues with act:sub
                 (warning: play, explore and the fuzzer never choose them);
               - params declared but never read as a.NAME, and a.NAME read but

@@ -19,9 +19,18 @@ struct ExploreCommand: ParsableCommand {
             sequence counts. It keeps a copy of each distinct state of the depth it expands and the next, \
             at most --max-states in all.
 
+            --divide also prints, as perft tools do, one line per legal first action with the number of \
+            sequences of length D that begin with it (`call: count`), then their total, which is the \
+            `depth D` count: when a count differs from a published one, the first action whose count \
+            differs is where to look. Progress goes to standard error while the walk runs: \
+            a line redrawn in place on a terminal, one line every 5 seconds when it is piped. \
+            --no-invariants counts without running the pack's invariants or building animation plans, \
+            which is most of the time on some packs; every undo is still verified.
+
             Example:
               rulebench explore template --depth 4 --option players=3
               rulebench explore template --depth 4 --unique
+              rulebench explore Benchmarks/packs/chess --depth 4 --divide --no-invariants
             """
     )
 
@@ -36,18 +45,28 @@ struct ExploreCommand: ParsableCommand {
             transform: NumberArgument.whole("--depth"))
     var depth: Int
 
-    @Option(parsing: .unconditional, help: "Seed of the game's random generator.",
+    @Option(parsing: .unconditional,
+            help: "Seed of the game's random generator. It is part of the state hash: a scenario without `seed:` uses 0, so a hash copied from here matches a scenario whose setup says `seed: N`.",
             transform: NumberArgument.whole("--seed"))
     var seed: Int64 = 1
 
     @Flag(help: "Count the distinct states at each depth too.")
     var unique = false
 
+    @Flag(help: "Print the count of sequences of length D under each first action (perft's divide), then their total.")
+    var divide = false
+
+    @Flag(help: "Count without running invariants or building animation plans (every undo is still verified): to check a move generator fast.")
+    var noInvariants = false
+
     @Option(parsing: .unconditional, help: ArgumentHelp("With --unique: the most distinct states kept (each a copy of the state).", valueName: "n"),
             transform: NumberArgument.whole("--max-states"))
     var maxStates = Solver.Options.defaultMaxStates
 
     func validate() throws {
+        if divide && unique {
+            throw ValidationError("--divide counts each first action's subtree on its own, which distinct states (--unique) cannot be summed over: use one or the other")
+        }
         guard (1...Solver.Options.largestMaxStates).contains(maxStates) else {
             throw ValidationError("--max-states must be from 1 to \(Solver.Options.largestMaxStates), got \(maxStates)")
         }
@@ -63,12 +82,14 @@ struct ExploreCommand: ParsableCommand {
             var configuration = Game.Configuration()
             configuration.printHandler = { _ in }
             configuration.animationSources = false
+            configuration.checksInvariants = !noInvariants
             if unique { configuration.memoryCap += maxStates * Solver.Options.bytesPerState * 2 }
             game = try Game(pack: packOptions.pack, options: try packOptions.setupOptionValues(), seed: seed, configuration: configuration)
         } catch let error as RulebenchError {
             complain("\(error)")
             throw Outcome.badInput.exitCode
         }
+        if !unique { return try runDivided(game) }
         let start = Date()
         let clock = Fuzzer.monotonicClock
         let progress = ProgressLine(pacer: ProgressPacer(toTerminal: stderrIsTerminal, start: clock()))
@@ -90,7 +111,7 @@ struct ExploreCommand: ParsableCommand {
                 print("total \(counts.total) sequences, counted by expanding each of the \(states) distinct states of each depth once, "
                       + "in \(String(format: "%.2f", seconds)) s (\(Int(Double(states) / max(seconds, 1e-9))) states/s), every undo verified")
             } else {
-                print("total \(counts.total) nodes in \(String(format: "%.2f", seconds)) s (\(Int(Double(counts.total) / max(seconds, 1e-9))) nodes/s), every undo verified")
+                print(summary(total: counts.total, seconds: seconds))
             }
             if wasInterrupted {
                 complain("interrupted: the counts are partial")
@@ -104,5 +125,44 @@ struct ExploreCommand: ParsableCommand {
             complain("\(failure)")
             throw Outcome.failed.exitCode
         }
+    }
+
+    /// The walk one first action at a time (`Explorer.runDivided`), with
+    /// progress on standard error; with --divide, each first action's count.
+    private func runDivided(_ game: Game) throws {
+        let clock = Fuzzer.monotonicClock
+        let started = clock()
+        let progress = ProgressLine(pacer: ProgressPacer(toTerminal: stderrIsTerminal, start: started), quiet: false)
+        func status(_ done: Int, _ of: Int, _ counted: Int) -> String {
+            "explore: \(done)/\(of) first actions, \(counted) sequences in \(String(format: "%.0f", clock() - started)) s"
+        }
+        do {
+            let divided = try Explorer(game: game, depth: depth).runDivided(shouldStop: { wasInterrupted }) { done, of, counted in
+                progress.show(status(done, of, counted), at: clock())
+            }
+            progress.end(nil)
+            let seconds = clock() - started
+            let counts = divided.counts
+            for (level, nodes) in counts.nodes.enumerated() { print("depth \(level + 1): \(nodes)") }
+            if divide {
+                for (call, count) in divided.byFirstAction { print("\(call): \(count)") }
+                print("total: \(divided.byFirstAction.reduce(0) { $0 + $1.count }) sequences of length \(depth)")
+            }
+            print(summary(total: counts.total, seconds: seconds))
+            if wasInterrupted {
+                complain("interrupted: the counts are partial")
+                throw interruptExitCode
+            }
+        } catch let failure as ExplorationFailure {
+            progress.end(nil)
+            complain("\(failure)")
+            throw Outcome.failed.exitCode
+        }
+    }
+
+    /// The last line: how many nodes, how fast, and what was checked.
+    private func summary(total: Int, seconds: Double) -> String {
+        "total \(total) nodes in \(String(format: "%.2f", seconds)) s (\(Int(Double(total) / max(seconds, 1e-9))) nodes/s), every undo verified"
+            + (noInvariants ? " (invariants and plans not run)" : "")
     }
 }

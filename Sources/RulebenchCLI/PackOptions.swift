@@ -7,23 +7,29 @@ struct PackOptions: ParsableArguments {
     @Argument(help: "The pack: a name under rules/ or a path to a pack folder.")
     var pack: String
 
-    @Option(name: .customLong("option"), help: "A setup option, key=value (repeatable), over the pack's defaults.")
+    @Option(name: .customLong("option"), help: "A setup option, key=value (repeatable), over the pack's defaults; the value is read as the option's declared type (a string option takes the text as written).")
     var setupOptions: [String] = []
 
-    /// The setup options as values (read as `play` reads values: `3`, `1.5`, `true`, `'text'`, `[a,b]`).
+    /// The setup options as values, each read as the type the pack declares
+    /// for it (`PackInfo.options(fromText:)`): a string option takes its text
+    /// as written. When the pack does not load, they are read as `play` reads
+    /// values, and the command's own load reports the pack's problem.
     func setupOptionValues() throws -> [String: StateValue] {
-        try parsePairs(setupOptions, what: "--option")
+        let texts = try splitPairs(setupOptions, what: "--option")
+        guard !texts.isEmpty else { return [:] }
+        if let info = try? Game.packInfo(pack) { return info.options(fromText: texts) }
+        return texts.mapValues { StateValue(argument: $0) }
     }
 }
 
-/// Parses `k=v` pairs (setup options, state overrides) into state values.
-func parsePairs(_ pairs: [String], what: String) throws -> [String: StateValue] {
-    var values: [String: StateValue] = [:]
+/// Splits `k=v` pairs into their keys and the text of their values.
+func splitPairs(_ pairs: [String], what: String) throws -> [String: String] {
+    var texts: [String: String] = [:]
     for pair in pairs {
         guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
             throw ValidationError("\(what) expects key=value, got '\(pair)'")
         }
-        values[String(pair[..<equals])] = StateValue(argument: String(pair[pair.index(after: equals)...]))
+        texts[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
     }
-    return values
+    return texts
 }

@@ -14,6 +14,8 @@ struct PlayCommand: ParsableCommand {
               N                     perform action N of the list
               ACTION key=value ...  perform an action by name (values as in --option)
               undo [N], undo turn   undo the last action(s), or to the last checkpoint
+              undo last turn        take back the last turn, back to the checkpoint before the last
+                                    action (where every move is a checkpoint: the last move)
               redo [N]              redo what was undone
               history               the actions performed, and those undone
               state [PATH]          a value of the state: state tokens.p1.square
@@ -38,7 +40,8 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var packOptions: PackOptions
 
-    @Option(parsing: .unconditional, help: "Seed of the game's random generator.",
+    @Option(parsing: .unconditional,
+            help: "Seed of the game's random generator. It is part of the state hash: a scenario without `seed:` uses 0, so a hash copied from here matches a scenario whose setup says `seed: N`.",
             transform: NumberArgument.whole("--seed"))
     var seed: Int64 = 1
 

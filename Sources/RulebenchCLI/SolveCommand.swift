@@ -69,7 +69,8 @@ struct SolveCommand: ParsableCommand {
     @Flag(help: "Search breadth-first even when the goal declares an estimate.")
     var noEstimate = false
 
-    @Option(parsing: .unconditional, help: "Seed of the game's random generator.",
+    @Option(parsing: .unconditional,
+            help: "Seed of the game's random generator. It is part of the state hash: a scenario without `seed:` uses 0, so a hash copied from here matches a scenario whose setup says `seed: N`.",
             transform: NumberArgument.whole("--seed"))
     var seed: Int64 = 0
 

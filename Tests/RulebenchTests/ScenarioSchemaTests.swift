@@ -7,7 +7,7 @@ import XCTest
 final class ScenarioSchemaTests: XCTestCase {
     private static let schemaURL = ScenarioFixtures.repository.appendingPathComponent("scenarios/scenario.schema.json")
 
-    private func loadSchema() throws -> SchemaSubset {
+    static func loadSchema() throws -> SchemaSubset {
         let text = try String(contentsOf: Self.schemaURL, encoding: .utf8)
         return try SchemaSubset(try JSONValue.parse(text))
     }
@@ -19,7 +19,7 @@ final class ScenarioSchemaTests: XCTestCase {
     }
 
     func testEveryScenarioInTheRepositoryPassesTheParserAndTheSchema() throws {
-        let schema = try loadSchema()
+        let schema = try Self.loadSchema()
         let files = repositoryScenarios()
         XCTAssertGreaterThanOrEqual(files.count, 3)
         for url in files {
@@ -39,7 +39,7 @@ final class ScenarioSchemaTests: XCTestCase {
     /// Structural mistakes are caught by both; mistakes that need the rule
     /// pack (unknown action, param types) or finer reading are the parser's.
     func testStructuralMistakesFailTheSchemaToo() throws {
-        let schema = try loadSchema()
+        let schema = try Self.loadSchema()
         for name in Self.structural {
             let text = try String(contentsOf: ScenarioFixtures.malformed.appendingPathComponent(name + ".yaml"), encoding: .utf8)
             let json = try ScenarioParser.json(text, file: name)
@@ -49,7 +49,7 @@ final class ScenarioSchemaTests: XCTestCase {
     }
 
     func testTheValidatorItselfRejectsWhatItShould() throws {
-        let schema = try loadSchema()
+        let schema = try Self.loadSchema()
         let base: [(String, JSONValue)] = [("scenario", .string("s")), ("rules", .string("r"))]
         func steps(_ step: JSONValue) -> JSONValue { .object(base + [("steps", .array([step]))]) }
         XCTAssertEqual(schema.problems(steps(.object([("undo", .string("turn"))]))), [])

@@ -7,9 +7,10 @@ import Foundation
 /// - setup failing for the pack's declared options, and invariants failing
 ///   on the initial state (errors);
 /// - goals that fail, write to the state or answer something other than
-///   true or false, in any state the sampling reaches (errors); a goal's
+///   true or false, and invariants that fail, in any state the sampling or a
+///   short breadth-first search from the start reaches (errors); a goal's
 ///   estimate above the moves of a line to the goal that a short search
-///   finds from such a state (warnings);
+///   finds from a sampled state (warnings);
 /// - actions with no `legal` function that no other action queues as a
 ///   subaction, which play, explore and the fuzzer can never choose (warnings);
 /// - `act:sub` of an action the pack does not have (errors); an action other
@@ -42,6 +43,9 @@ public struct PackChecker {
         public var estimateDepth = 6
         /// ...keeping at most this many states.
         public var estimateStates = 2_000
+        /// States the short search visits, breadth first from the start of
+        /// the first seed's game, running goals and invariants in each (0: none).
+        public var searchStates = 300
         /// Limits, the rules folder, and where rule prints go (default: nowhere).
         public var configuration: Game.Configuration
 
@@ -81,6 +85,7 @@ public struct PackChecker {
                 info = info ?? game.pack
                 if let problem = PackChecker.openingProblem(game, manifest: manifest),
                    !startProblems.contains(problem) { startProblems.append(problem) }
+                if seed == options.seeds.first ?? 1 { search(game, seed: seed) { Self.add($0, to: &sampled) } }
                 sample(game, seed: seed, into: &sampled)
             } catch {
                 guard let problem = startProblem(error, manifest: manifest, seed: seed) else { continue }
@@ -229,10 +234,7 @@ public struct PackChecker {
     /// Performs and undoes every call `legal` emits in states reached by random legal play.
     private func sample(_ game: Game, seed: Int64, into problems: inout [PackProblem]) {
         var random = FuzzRandom(seed: UInt64(bitPattern: seed) &* 0x2545_F491_4F6C_DD1D &+ 17)
-        // One report per place, whichever seed, state or call finds it first.
-        func report(_ problem: PackProblem) {
-            if !problems.contains(where: { $0.file == problem.file && $0.line == problem.line }) { problems.append(problem) }
-        }
+        func report(_ problem: PackProblem) { Self.add(problem, to: &problems) }
         for move in 0...options.depth {
             lintGoals(game, context: "seed \(seed), after \(move) move\(move == 1 ? "" : "s")", report: report)
             let calls: [ActionCall]
@@ -270,14 +272,23 @@ public struct PackChecker {
         }
     }
 
+    /// Adds a problem unless one at its place is there: one report per
+    /// place, whichever seed, state or call finds it first.
+    static func add(_ problem: PackProblem, to problems: inout [PackProblem]) {
+        if !problems.contains(where: { $0.file == problem.file && $0.line == problem.line }) { problems.append(problem) }
+    }
+
     /// Runs every goal of the pack in the current state: each must answer
     /// true or false without failing or writing (it runs read-only); a
     /// goal's estimate must not exceed the moves of a line to the goal
-    /// found by a short search (a warning: A* may then miss the shortest line).
-    private func lintGoals(_ game: Game, context: String, report: (PackProblem) -> Void) {
+    /// found by a short search (a warning: A* may then miss the shortest line),
+    /// probed only when `probingEstimates` (the sampled states; `check`'s
+    /// breadth-first walk has hundreds of states, each a search of its own).
+    func lintGoals(_ game: Game, context: String, probingEstimates: Bool = true, report: (PackProblem) -> Void) {
         for goal in game.pack.goals {
             do {
                 _ = try game.goalHolds(goal)
+                guard probingEstimates else { continue }
                 let probe = try game.kernel.probeEstimate(goal: goal, depth: options.estimateDepth, bound: options.estimateStates)
                 if let over = probe {
                     report(PackProblem(.warning, file: over.location?.file ?? game.pack.directory + "/pack.lua", line: over.location?.line,
@@ -323,7 +334,7 @@ public struct PackChecker {
         return failureProblem(error, game: game, during: "undo of `\(call)`", context: context)
     }
 
-    private func failureProblem(_ error: RulebenchError, game: Game, during what: String, context: String) -> PackProblem {
+    func failureProblem(_ error: RulebenchError, game: Game, during what: String, context: String) -> PackProblem {
         let fallback = game.pack.directory + "/pack.lua"
         switch error {
         case .script(let failure):

@@ -154,12 +154,14 @@ public final class PlaySession {
     }
 
     private func undo(_ arguments: [String]) {
-        if arguments.first?.lowercased() == "turn" {
+        let words = arguments.map { $0.lowercased() }
+        if words == ["turn"] || words == ["last", "turn"] {
             do {
-                let outcomes = try game.undoTurn()
+                let outcomes = try words == ["turn"] ? game.undoTurn() : game.undoLastTurn()
                 if let last = outcomes.last { lastAnimation = ("undo of \(last.entry.call)", last.animation) }
                 let checkpoint = game.history.cursor > 0 ? "the last checkpoint" : "the start"
-                say(outcomes.isEmpty ? "nothing to undo in this turn" : "undid \(outcomes.count) action\(outcomes.count == 1 ? "" : "s"), back to \(checkpoint)")
+                say(outcomes.isEmpty ? "nothing to undo in this turn (the last action is a checkpoint): undo last turn takes that turn back"
+                                     : "undid \(outcomes.count) action\(outcomes.count == 1 ? "" : "s"), back to \(checkpoint)")
             } catch {
                 report(error)
             }
@@ -449,6 +451,8 @@ public final class PlaySession {
                                  anything else a string ("quotes" force a string)
           undo [N]               undo the last action (or N actions)
           undo turn              undo back to the last checkpoint action
+          undo last turn         take back the last turn: the last action and those before it back
+                                 to the checkpoint before it (where every move is a checkpoint: one move)
           redo [N]               redo what was undone
           history                the actions performed, and those undone
           state [PATH]           a value of the state, e.g. state tokens.p1.square (no path: all of it)

@@ -32,6 +32,12 @@ public final class Game {
         /// the plan, so the fuzzer and `explore` turn it off; a leaf without one
         /// is attributed to its action's `animate`.
         public var animationSources = true
+        /// Run the pack's invariants after setup and every action, and build
+        /// each action's animation plan (sounds, animate). `explore
+        /// --no-invariants` turns it off to count moves only, when a move
+        /// generator is checked against published counts: every action then
+        /// has a bare plan, and every undo is still verified (`strict`).
+        public var checksInvariants = true
         /// Count every line of rule code run (the fuzzer's `--coverage`):
         /// a line hook that costs time on every line while on.
         public var collectsCoverage = false
@@ -80,16 +86,12 @@ public final class Game {
     ///   - base: a folder to resolve a relative pack path against (a scenario's folder).
     public init(pack reference: String, options: [String: StateValue] = [:], seed: Int64 = 0,
                 configuration: Configuration = Configuration(), relativeTo base: URL? = nil) throws(RulebenchError) {
-        let url = try PackFiles.locate(reference, rulesDirectory: configuration.rulesDirectory, relativeTo: base)
-        let files = PackFiles()
-        files.printHandler = configuration.printHandler
-        let kernel = try Kernel(configuration: configuration, files: files)
+        let (kernel, url, id, info) = try Game.load(reference, configuration: configuration, relativeTo: base)
         self.kernel = kernel
         self.packURL = url
         self.seed = seed
         self.options = options
         self.configuration = configuration
-        let (id, info) = try Game.loadPack(at: url, into: kernel, chain: [], root: url.deletingLastPathComponent())
         self.packID = id
         self.pack = info
         try info.validate(options: options)
@@ -124,6 +126,26 @@ public final class Game {
     }
 
     // MARK: Loading
+
+    /// What a pack declares, loaded without setting a game up: what a caller
+    /// needs before it has the options (`PackInfo.options(fromText:)`).
+    public static func packInfo(_ reference: String, configuration: Configuration = Configuration(),
+                                relativeTo base: URL? = nil) throws(RulebenchError) -> PackInfo {
+        var quiet = configuration
+        quiet.printHandler = { _ in }
+        return try load(reference, configuration: quiet, relativeTo: base).info
+    }
+
+    /// A fresh kernel with the pack at `reference` (and its bases) loaded.
+    private static func load(_ reference: String, configuration: Configuration, relativeTo base: URL?)
+        throws(RulebenchError) -> (kernel: Kernel, url: URL, id: String, info: PackInfo) {
+        let url = try PackFiles.locate(reference, rulesDirectory: configuration.rulesDirectory, relativeTo: base)
+        let files = PackFiles()
+        files.printHandler = configuration.printHandler
+        let kernel = try Kernel(configuration: configuration, files: files)
+        let (id, info) = try loadPack(at: url, into: kernel, chain: [], root: url.deletingLastPathComponent())
+        return (kernel, url, id, info)
+    }
 
     /// `root` is the folder holding the pack that was asked for: base packs
     /// (`extends`) are looked for there and nowhere else.
@@ -262,11 +284,27 @@ public final class Game {
         try kernel.paramProblem(call)
     }
 
-    /// Undoes back to the last checkpoint action (which stays applied); returns what was undone.
+    /// Undoes back to the last checkpoint action (which stays applied);
+    /// returns what was undone, nothing right after a checkpoint. Throws
+    /// "nothing to undo" at the start, as `undo` does.
     @discardableResult
     public func undoTurn() throws(RulebenchError) -> [UndoOutcome] {
+        try undo(times: history.undosToLastCheckpoint)
+    }
+
+    /// Takes back the last turn (`History.undosToLastTurn`): the last action
+    /// and those before it back to the checkpoint before it, so in a game
+    /// whose every move is a checkpoint, the last move. Throws "nothing to
+    /// undo" at the start; returns what was undone.
+    @discardableResult
+    public func undoLastTurn() throws(RulebenchError) -> [UndoOutcome] {
+        try undo(times: history.undosToLastTurn)
+    }
+
+    private func undo(times: Int) throws(RulebenchError) -> [UndoOutcome] {
+        guard history.cursor > 0 else { throw .badInput(InputProblem("nothing to undo")) }
         var outcomes: [UndoOutcome] = []
-        for _ in 0..<history.undosToLastCheckpoint { outcomes.append(try undo()) }
+        for _ in 0..<times { outcomes.append(try undo()) }
         return outcomes
     }
 

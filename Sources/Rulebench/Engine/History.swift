@@ -112,8 +112,20 @@ public struct History: Sendable {
     /// True when nothing has been performed.
     public var isAtStart: Bool { cursor == 0 }
     /// How many undos `undo turn` makes: back to the last checkpoint action,
-    /// which stays applied (to the start when there is none).
+    /// which stays applied (to the start when there is none): the turn under
+    /// way. 0 right after a checkpoint.
     public var undosToLastCheckpoint: Int {
         cursor - (performed.lastIndex(where: \.isCheckpoint).map { $0 + 1 } ?? 0)
+    }
+
+    /// How many undos `undo last turn` makes: the last action and every one
+    /// before it back to the checkpoint before it, which stays applied (to
+    /// the start when there is none). Right after a checkpoint (in draughts,
+    /// chess or a puzzle, where every move is one, always) that is the whole
+    /// turn the checkpoint ended; within a turn, the turn under way, as
+    /// `undosToLastCheckpoint`. 0 only at the start.
+    public var undosToLastTurn: Int {
+        guard let last = performed.last, last.isCheckpoint else { return undosToLastCheckpoint }
+        return cursor - (performed.dropLast().lastIndex(where: \.isCheckpoint).map { $0 + 1 } ?? 0)
     }
 }

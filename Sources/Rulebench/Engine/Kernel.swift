@@ -32,7 +32,8 @@ final class Kernel {
         } catch {
             throw .script(ScriptFailure(message: "cannot start Lua: \(error)", location: nil, traceback: ""))
         }
-        try engine("configure", [configuration.animationSources ? "1" : "0", configuration.plantsSeededNext ? "1" : "0"])
+        try engine("configure", [configuration.animationSources ? "1" : "0", configuration.plantsSeededNext ? "1" : "0",
+                                 configuration.checksInvariants ? "1" : "0"])
         coverageMode = configuration.coversKernelLines ? "all" : "1"
         if configuration.collectsCoverage { try engine("coverage", [coverageMode]) }
     }

@@ -30,6 +30,25 @@ extension PackInfo {
         }
     }
 
+    /// Setup options given as text (`--option key=value`), each read as the
+    /// type the pack declares for it. An option declared `string` takes the
+    /// text exactly as written (`012345678` keeps its zero, `867254301` is no
+    /// number), less one pair of quotes around it (`'text'`, as before typing
+    /// by declaration). Any other option, and one the pack does not declare,
+    /// is read as `play` reads values (`3`, `1.5`, `true`, `'text'`,
+    /// `[a,b]`); `validate(options:)` then judges it.
+    public func options(fromText given: [String: String]) -> [String: StateValue] {
+        given.reduce(into: [:]) { typed, option in
+            typed[option.key] = optionTypes[option.key] == "string" ? .string(PackInfo.unquoted(option.value)) : StateValue(argument: option.value)
+        }
+    }
+
+    /// The text without one pair of matching quotes around it.
+    private static func unquoted(_ text: String) -> String {
+        guard text.count >= 2, let first = text.first, first == text.last, first == "\"" || first == "'" else { return text }
+        return String(text.dropFirst().dropLast())
+    }
+
     /// "an integer", "a string", ... for a type name.
     static func article(_ type: String) -> String {
         type == "integer" || type == "any" ? "an \(type)" : "a \(type)"

@@ -71,7 +71,7 @@ public enum Reproduction {
         }
     }
 
-    private static func stepLines(_ step: FuzzStep, outcome: FuzzExecutor.Outcome?, isFailing: Bool,
+    static func stepLines(_ step: FuzzStep, outcome: FuzzExecutor.Outcome?, isFailing: Bool,
                                   property: FuzzFinding.Property) -> [String] {
         switch step {
         case .perform(let call), .attempt(let call):
@@ -99,6 +99,9 @@ public enum Reproduction {
             if case .redone(let n)? = outcome { return ["  - redo: \(n)"] }
             return ["  - redo: \(stepCount(step))"]
         case .undoTurn:
+            // A turn that undid nothing is left out: a scenario's `undo: turn`
+            // with nothing to undo (at the start) is an error.
+            if case .undone(let n)? = outcome, n == 0 { return ["  # (undo turn with nothing to undo)"] }
             if isFailing && property == .undoMirrorsDo { return ["  - undo: turn", "    expect: { animation: { mirrored: true } }"] }
             return ["  - undo: turn"]
         }

@@ -34,6 +34,8 @@ local COVER = false
 function K.covering(on) COVER = on end
 -- For the kernel's other files (a module's top level runs from sandbox.lua).
 function K.rulecover(open) if COVER then rulecover(open) end end
+-- Invariants run and plans are built (off: `explore --no-invariants`).
+local CHECKS = true
 local PACKS = {}          -- id -> pack
 local PACK                -- the pack of the current game
 local ACTIONS             -- PACK.actions
@@ -649,6 +651,7 @@ end
 -- why"), so a report shows them all (RulebenchError.brokenInvariants reads
 -- the lines back).
 local function checkinvariants()
+  if not CHECKS then return end
   setwritable(false, "an invariant")
   local list = PACK.invariantlist
   local first, lines
@@ -748,6 +751,13 @@ local function planof(rec, direction)
   return node
 end
 
+-- The plan of a performed or undone action; with checks off (`explore
+-- --no-invariants`), a bare node: no sound, animate or subaction is run.
+local function planorbare(rec, direction)
+  if CHECKS then return planof(rec, direction) end
+  return { action = rec.name, mode = rec.def.mode }
+end
+
 -- The opening animation: the pack's `opening(anim, game, options)` run
 -- read-only on the state setup made, as the plan node of a "setup" action
 -- (played by `timeline --step 0` and `play`; nil when it returns nil).
@@ -835,7 +845,7 @@ local function perform(name, params, expected, reply)
   local rec = run(name, params, name, 0)
   local hash = hashof()
   if expected == nil or expected == "" or hash ~= expected then checkinvariants() end
-  local plan = planof(rec, "do")
+  local plan = planorbare(rec, "do")
   PENDING.rec = rec
   if reply == nil then return hash, encode(treeof(rec)), encode(plan) end
   if reply == "values" then return hash, treeof(rec), plan end
@@ -857,7 +867,7 @@ local function undo(strict, encoded)
   begin("undo")
   local problems = {}
   undorec(rec, strict, problems)
-  local plan = planof(rec, "undo")
+  local plan = planorbare(rec, "undo")
   PENDING.rec = rec
   if encoded == "values" then return hashof(), plan, #problems > 0 and problems or nil end
   return hashof(), encoded and encode(plan) or "", #problems > 0 and problems or nil
@@ -957,7 +967,7 @@ function API.explore(depth, strict)
       begin("perform")
       local rec = run(call.name, call.params, call.name, 0)
       checkinvariants()
-      planof(rec, "do")
+      planorbare(rec, "do")
       RECS[#RECS + 1], PENDING = rec, nil
       counts[level] = counts[level] + 1
       if level < depth and not visit(level + 1) then return false end
@@ -966,7 +976,7 @@ function API.explore(depth, strict)
       begin("undo")
       local problems = {}
       undorec(rec, strict, problems)
-      planof(rec, "undo")
+      planorbare(rec, "undo")
       RECS[#RECS], PENDING = nil, nil
       truncate(rec.s)
       local after = hashof()
@@ -1149,9 +1159,13 @@ end
 
 -- Settings fixed for the life of a game. leafsources: "1" to record the
 -- file:line of every animation leaf (for conflict reports and timelines).
-function API.configure(leafsources, seedednext)
+-- configure(leafsources, seedednext, checks): `checks` "0" turns invariants
+-- and animation plans off (`explore --no-invariants`, which counts moves
+-- only; undo is verified all the same).
+function API.configure(leafsources, seedednext, checks)
   K.leafsources = leafsources == "1"
   K.seedednext = seedednext == "1"   -- a test's planted hole (Game.Configuration.plantsSeededNext)
+  CHECKS = checks ~= "0"
 end
 
 return API

@@ -65,8 +65,12 @@ public struct ScenarioStep: Sendable {
         case perform(action: String, params: [String: StateValue])
         /// `undo: N`.
         case undo(count: Int)
-        /// `undo: turn`: back to the last checkpoint action.
+        /// `undo: turn`: back to the last checkpoint action (nothing right after one).
         case undoTurn
+        /// `undo: last turn`: the last action and those before it back to the
+        /// checkpoint before it (in a game whose every move is a checkpoint,
+        /// the last move).
+        case undoLastTurn
         /// `redo: N`.
         case redo(count: Int)
         /// A step with only `expect:`.
@@ -94,6 +98,7 @@ public struct ScenarioStep: Sendable {
             return "do: \(action) {" + params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "}"
         case .undo(let count): return "undo: \(count)"
         case .undoTurn: return "undo: turn"
+        case .undoLastTurn: return "undo: last turn"
         case .redo(let count): return "redo: \(count)"
         case .check: return "expect"
         }
@@ -135,6 +140,13 @@ public struct Expectations: Sendable {
     public var legal: Located<LegalExpectation>?
     /// `goal:` a goal of the pack that holds after the step.
     public var goal: Located<String>?
+    /// `not_goal:` a goal of the pack that does not hold after the step.
+    public var notGoal: Located<String>?
+
+    /// The goals named, each with whether it must hold (`goal:` first).
+    public var goals: [(name: Located<String>, holds: Bool)] {
+        [goal.map { ($0, true) }, notGoal.map { ($0, false) }].compactMap { $0 }
+    }
 
     /// No expectations.
     public init() {}
@@ -143,7 +155,7 @@ public struct Expectations: Sendable {
     public var isEmpty: Bool {
         state.isEmpty && rejected == nil && error == nil && subactions == nil && sounds == nil
             && duration == nil && conflicts == nil && starts == nil && mirrored == nil && invariantsHold == nil && hash == nil && legal == nil
-            && invariantsBroken == nil && exists.isEmpty && absent.isEmpty && goal == nil
+            && invariantsBroken == nil && exists.isEmpty && absent.isEmpty && goal == nil && notGoal == nil
     }
 }
 

@@ -75,7 +75,7 @@ final class ScenarioExecution {
     private func validateSteps() throws(RulebenchError) {
         let pack = game.pack
         for step in scenario.steps {
-            if let goal = step.expectations.goal, !pack.goals.contains(goal.value) {
+            for (goal, _) in step.expectations.goals where !pack.goals.contains(goal.value) {
                 throw .badInput(goal.location.problem("unknown goal '\(goal.value)' in rule pack '\(pack.name)'"
                     + Suggestion.hint(for: goal.value, in: pack.goals)
                     + (pack.goals.isEmpty ? " (the pack declares no goals: add `goals = { name = function(game) ... end }` to pack.lua)"
@@ -148,7 +148,9 @@ final class ScenarioExecution {
         case .undo(let count):
             effects = undo(count: count, into: &mismatches)
         case .undoTurn:
-            effects = undoTurn(into: &mismatches)
+            effects = undoTurn(last: false, into: &mismatches)
+        case .undoLastTurn:
+            effects = undoTurn(last: true, into: &mismatches)
         case .redo(let count):
             effects = redo(count: count, into: &mismatches)
         case .check:
@@ -272,9 +274,13 @@ final class ScenarioExecution {
         return effects
     }
 
-    private func undoTurn(into mismatches: inout [Mismatch]) -> Effects {
+    /// `undo: turn` and `undo: last turn`: as `undo: N` with the count the
+    /// history gives; at the start, the same "nothing to undo" as `undo: 1`.
+    private func undoTurn(last: Bool, into mismatches: inout [Mismatch]) -> Effects {
+        guard game.history.cursor > 0 else { return undo(count: 1, into: &mismatches) }
         var effects = Effects()
-        for _ in 0..<game.history.undosToLastCheckpoint where !effects.failed {
+        let count = last ? game.history.undosToLastTurn : game.history.undosToLastCheckpoint
+        for _ in 0..<count where !effects.failed {
             do {
                 let outcome = try game.undo()
                 effects.animations.append(outcome.animation)
@@ -492,17 +498,21 @@ final class ScenarioExecution {
         }
     }
 
-    /// `goal:` the pack's goal holds now; a goal that fails is a mismatch with its message.
+    /// `goal:` the pack's goal holds now, `not_goal:` it does not; a goal
+    /// that fails is a mismatch with its message either way.
     private func checkGoal(_ expect: Expectations, into mismatches: inout [Mismatch]) {
-        guard let goal = expect.goal else { return }
-        do {
-            if try !game.goalHolds(goal.value) {
-                mismatches.append(Mismatch(check: "goal", expected: "the goal '\(goal.value)' to hold", actual: "it does not hold",
-                                           location: goal.location))
+        for (goal, holds) in expect.goals {
+            let check = holds ? "goal" : "not_goal"
+            let expected = "the goal '\(goal.value)' \(holds ? "to hold" : "not to hold")"
+            do {
+                if try game.goalHolds(goal.value) != holds {
+                    mismatches.append(Mismatch(check: check, expected: expected, actual: holds ? "it does not hold" : "it holds",
+                                               location: goal.location))
+                }
+            } catch {
+                mismatches.append(Mismatch(check: check, expected: expected, actual: "\(error.kind): \(error)",
+                                           location: goal.location, details: ScenarioExecution.details(of: error)))
             }
-        } catch {
-            mismatches.append(Mismatch(check: "goal", expected: "the goal '\(goal.value)' to hold", actual: "\(error.kind): \(error)",
-                                       location: goal.location, details: ScenarioExecution.details(of: error)))
         }
     }
 

@@ -14,7 +14,7 @@ public enum ScenarioParser {
         static let setup = ["seed", "options", "state", "create"]
         static let step = ["do", "with", "undo", "redo", "expect"]
         static let expect = ["state", "rejected", "error", "subactions", "sounds", "animation", "invariants", "hash", "legal",
-                             "exists", "absent", "goal"]
+                             "exists", "absent", "goal", "not_goal"]
         static let invariants = ["broken"]
         static let legal = ["contains", "count"]
         static let call = ["do", "with"]
@@ -198,11 +198,11 @@ public enum ScenarioParser {
                 step.actionLocation = reader.location(of: action.value)
             } else if let undo = keys["undo"] {
                 if case .string(let word) = try reader.value(undo.value) {
-                    guard word == "turn" else {
-                        throw fail(undo.value, "'undo' takes a count (undo: 2) or 'turn' (undo: turn), not '\(word)'"
-                                    + Suggestion.hint(for: word, in: ["turn"]))
+                    guard word == "turn" || word == "last turn" else {
+                        throw fail(undo.value, "'undo' takes a count (undo: 2), 'turn' (undo: turn) or 'last turn' (undo: last turn), not '\(word)'"
+                                    + Suggestion.hint(for: word, in: ["turn", "last turn"]))
                     }
-                    step.operation = .undoTurn
+                    step.operation = word == "turn" ? .undoTurn : .undoLastTurn
                 } else {
                     step.operation = .undo(count: try count(undo.value, "'undo'"))
                 }
@@ -336,12 +336,20 @@ public enum ScenarioParser {
             if let legal = keys["legal"] {
                 out.legal = Located(try legalExpectation(legal.value), at: reader.location(of: legal.value))
             }
-            if let goal = keys["goal"] {
-                let name = try reader.string(goal.value, "'goal' (the name of a goal of the pack)")
-                guard !name.isEmpty else { throw fail(goal.value, "'goal' must name a goal of the pack's `goals`") }
-                out.goal = Located(name, at: reader.location(of: goal.value))
+            out.goal = try goalName(keys["goal"], key: "goal")
+            out.notGoal = try goalName(keys["not_goal"], key: "not_goal")
+            if let goal = out.goal, let notGoal = out.notGoal, goal.value == notGoal.value {
+                throw fail(keys["not_goal"]!.value, "'goal' and 'not_goal' both name '\(goal.value)': a goal either holds or does not")
             }
             return out
+        }
+
+        /// The goal a `goal:` or `not_goal:` key names, if given.
+        private func goalName(_ entry: (key: Node, value: Node)?, key: String) throws(RulebenchError) -> Located<String>? {
+            guard let entry else { return nil }
+            let name = try reader.string(entry.value, "'\(key)' (the name of a goal of the pack)")
+            guard !name.isEmpty else { throw fail(entry.value, "'\(key)' must name a goal of the pack's `goals`") }
+            return Located(name, at: reader.location(of: entry.value))
         }
 
         /// `legal:` a list of calls (exactly these), `none`, or `{ contains: [...] }` / `{ count: N }`.

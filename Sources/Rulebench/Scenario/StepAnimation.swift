@@ -101,6 +101,8 @@ public struct StepAnimation: Sendable {
                     for _ in 0..<min(count, game.history.cursor) { animations.append(try game.undo().animation) }
                 case .undoTurn:
                     animations = try game.undoTurn().map(\.animation)
+                case .undoLastTurn:
+                    animations = try game.undoLastTurn().map(\.animation)
                 case .redo(let count):
                     for _ in 0..<min(count, game.history.redoable.count) { animations.append(try game.redo().animation) }
                 case .check:

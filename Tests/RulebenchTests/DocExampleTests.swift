@@ -1,0 +1,58 @@
+import XCTest
+@testable import Rulebench
+
+/// The examples of docs/lua-api.md and docs/scenarios.md that describe
+/// behaviour, run: moving tables (the pile), undo's sound order,
+/// `error(msg, 0)`'s prefix, `state --json`'s table encoding and absolute
+/// `rules:` paths. The scenarios live in `Fixtures/scenarios/docs`.
+final class DocExampleTests: XCTestCase {
+    static let docs = ScenarioFixtures.folder.appendingPathComponent("docs")
+
+    private func text(of path: String) throws -> String {
+        try String(contentsOf: ScenarioFixtures.repository.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    func testEveryDocScenarioPasses() throws {
+        let files = ScenarioFixtures.yamlFiles(in: Self.docs)
+        XCTAssertEqual(Set(files.map(\.lastPathComponent)), ["moving-tables.yaml", "undo-sound-order.yaml", "error-level-zero.yaml"])
+        for url in files {
+            let report = ScenarioFixtures.runner.run(fileAt: url)
+            XCTAssertEqual(report.status, .passed, TextReport.render(report))
+        }
+    }
+
+    func testThePileExampleInTheDocsIsTheOneTheScenarioRuns() throws {
+        let docs = try text(of: "docs/lua-api.md")
+        let trap = try text(of: "Tests/RulebenchTests/Fixtures/packs/pile/actions/trap.lua")
+        for line in ["game.board[sq] = pile[#pile]", "pile[#pile] = nil"] {
+            XCTAssertTrue(docs.contains(line), line)
+            XCTAssertTrue(trap.contains(line.replacingOccurrences(of: "[sq]", with: "[a.sq]")), line)
+        }
+    }
+
+    func testStateJSONWritesOtherTablesAsDollarTable() throws {
+        let value = StateValue.table([.int(1): .string("a"), .int(5): .string("b"), .string("x"): .bool(true)])
+        let json = JSONValue(value).serialized(pretty: false)
+        XCTAssertEqual(json, #"{"$table":[[1,"a"],[5,"b"],["x",true]]}"#)
+        XCTAssertEqual(JSONValue(value).stateValue, value, "read back")
+        let docs = try text(of: "docs/scenarios.md").replacingOccurrences(of: " ", with: "")
+        XCTAssertTrue(docs.contains(json), "docs/scenarios.md shows the same encoding")
+        XCTAssertEqual(JSONValue(.list([.int(1), .double(1)])).serialized(pretty: false), "[1,1.0]")
+    }
+
+    func testRulesMayBeAnAbsolutePath() throws {
+        let folder = try scratchFolder("absolute-rules")
+        let pile = ScenarioFixtures.repository.appendingPathComponent("Tests/RulebenchTests/Fixtures/packs/pile").path
+        let scenario = folder.appendingPathComponent("absolute.yaml")
+        try """
+            scenario: rules given as an absolute path
+            rules: \(pile)
+            steps:
+              - do: deal
+                with: { sq: e4 }
+                expect: { state: { board.e4.name: c } }
+            """.write(to: scenario, atomically: true, encoding: .utf8)
+        let report = ScenarioFixtures.runner.run(fileAt: scenario)
+        XCTAssertEqual(report.status, .passed, TextReport.render(report))
+    }
+}
