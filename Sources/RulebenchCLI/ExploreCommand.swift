@@ -132,7 +132,7 @@ struct ExploreCommand: ParsableCommand {
     private func runDivided(_ game: Game) throws {
         let clock = Fuzzer.monotonicClock
         let started = clock()
-        let progress = ProgressLine(pacer: ProgressPacer(toTerminal: stderrIsTerminal, start: started), quiet: false)
+        let progress = ProgressLine(pacer: ProgressPacer(toTerminal: stderrIsTerminal, start: started))
         func status(_ done: Int, _ of: Int, _ counted: Int) -> String {
             "explore: \(done)/\(of) first actions, \(counted) sequences in \(String(format: "%.0f", clock() - started)) s"
         }
