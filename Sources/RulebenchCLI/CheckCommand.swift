@@ -42,10 +42,11 @@ struct CheckCommand: ParsableCommand {
     /// The most random actions per sample game: as for `fuzz --depth`, more
     /// only takes longer (a game that never ends would play them all).
     static let maximumDepth = 10_000
+    static let defaultDepth = 12
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Random legal actions played in each sample game (0 to \(CheckCommand.maximumDepth)).", valueName: "n"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Random legal actions played in each sample game (0 to \(CheckCommand.maximumDepth)). (default: \(CheckCommand.defaultDepth))", valueName: "n"),
             transform: NumberArgument.whole("--depth"))
-    var depth: Int = 12
+    var depth: Int = CheckCommand.defaultDepth
 
     func validate() throws {
         guard (0...Self.maximumDepth).contains(depth) else {

@@ -46,9 +46,10 @@ struct ExploreCommand: ParsableCommand {
     var depth: Int
 
     @Option(parsing: .unconditional,
-            help: "Seed of the game's random generator. It is part of the state hash: a scenario without `seed:` uses 0, so a hash copied from here matches a scenario whose setup says `seed: N`.",
+            help: "Seed of the game's random generator. It is part of the state hash: a scenario without `seed:` uses 0, so a hash copied from here matches a scenario whose setup says `seed: N`. (default: \(ExploreCommand.defaultSeed))",
             transform: NumberArgument.whole("--seed"))
-    var seed: Int64 = 1
+    var seed: Int64 = ExploreCommand.defaultSeed
+    static let defaultSeed: Int64 = 1
 
     @Flag(help: "Count the distinct states at each depth too.")
     var unique = false
@@ -59,7 +60,7 @@ struct ExploreCommand: ParsableCommand {
     @Flag(help: "Count without running invariants or building animation plans (every undo is still verified): to check a move generator fast.")
     var noInvariants = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("With --unique: the most distinct states kept (each a copy of the state).", valueName: "n"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --unique: the most distinct states kept (each a copy of the state). (default: \(Solver.Options.defaultMaxStates))", valueName: "n"),
             transform: NumberArgument.whole("--max-states"))
     var maxStates = Solver.Options.defaultMaxStates
 
@@ -118,13 +119,19 @@ struct ExploreCommand: ParsableCommand {
                 throw interruptExitCode
             }
         } catch let failure as ExplorationFailure {
-            if wasInterrupted {   // the stop request ended the running call
-                complain("interrupted: the walk stopped before its counts were complete")
-                throw interruptExitCode
-            }
-            complain("\(failure)")
-            throw Outcome.failed.exitCode
+            throw ended(by: failure)
         }
+    }
+
+    /// The exit a failed walk ends with: the stop request's when it ended the
+    /// running call (a rule stopped mid-operation), a failure's otherwise.
+    private func ended(by failure: ExplorationFailure) -> ExitCode {
+        if wasInterrupted {
+            complain("interrupted: the walk stopped before its counts were complete")
+            return interruptExitCode
+        }
+        complain("\(failure)")
+        return Outcome.failed.exitCode
     }
 
     /// The walk one first action at a time (`Explorer.runDivided`), with
@@ -155,8 +162,7 @@ struct ExploreCommand: ParsableCommand {
             }
         } catch let failure as ExplorationFailure {
             progress.end(nil)
-            complain("\(failure)")
-            throw Outcome.failed.exitCode
+            throw ended(by: failure)
         }
     }
 

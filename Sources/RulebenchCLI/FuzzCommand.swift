@@ -78,18 +78,20 @@ struct FuzzCommand: ParsableCommand {
 
     @OptionGroup var packOptions: PackOptions
 
-    @Option(parsing: .unconditional, help: "Seed of the session (each run derives its own game seed from it).",
+    @Option(parsing: .unconditional, help: "Seed of the session (each run derives its own game seed from it). (default: \(FuzzCommand.defaultSeed))",
             transform: NumberArgument.whole("--seed"))
-    var seed: UInt64 = 1
+    var seed: UInt64 = FuzzCommand.defaultSeed
+    static let defaultSeed: UInt64 = 1
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Number of runs (random games); without --time the default is \(Fuzzer.Options.defaultRuns), with --time no limit.",
                                valueName: "n"),
             transform: NumberArgument.whole("--runs"))
     var runs: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Maximum steps per run (1 to \(FuzzCommand.maximumDepth)).", valueName: "n"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Maximum steps per run (1 to \(FuzzCommand.maximumDepth)). (default: \(FuzzCommand.defaultDepth))", valueName: "n"),
             transform: NumberArgument.whole("--depth"))
-    var depth: Int = 100
+    var depth: Int = FuzzCommand.defaultDepth
+    static let defaultDepth = 100
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The whole session's time: runs go on until it is spent (or --runs is reached, when given), and a finding's shrinking, its search for shorter instances and the writing end by then too (within 1 s more); a shrink the time stops writes the shortest reproduction found so far.",
                                valueName: "seconds"),

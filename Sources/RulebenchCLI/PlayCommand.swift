@@ -41,9 +41,10 @@ struct PlayCommand: ParsableCommand {
     @OptionGroup var packOptions: PackOptions
 
     @Option(parsing: .unconditional,
-            help: "Seed of the game's random generator. It is part of the state hash: a scenario without `seed:` uses 0, so a hash copied from here matches a scenario whose setup says `seed: N`.",
+            help: "Seed of the game's random generator. It is part of the state hash: a scenario without `seed:` uses 0, so a hash copied from here matches a scenario whose setup says `seed: N`. (default: \(PlayCommand.defaultSeed))",
             transform: NumberArgument.whole("--seed"))
-    var seed: Int64 = 1
+    var seed: Int64 = PlayCommand.defaultSeed
+    static let defaultSeed: Int64 = 1
 
     func run() throws {
         let game: Game

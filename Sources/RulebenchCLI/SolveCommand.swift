@@ -53,12 +53,13 @@ struct SolveCommand: ParsableCommand {
     @Option(help: "The goal to reach: a name in the pack's `goals`.")
     var goal: String
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The longest line searched, in moves (0 to \(SolveCommand.maximumDepth)).", valueName: "n"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("The longest line searched, in moves (0 to \(SolveCommand.maximumDepth)). (default: \(SolveCommand.defaultMaxDepth))", valueName: "n"),
             transform: NumberArgument.whole("--max-depth"))
-    var maxDepth = 20
+    var maxDepth = SolveCommand.defaultMaxDepth
+    static let defaultMaxDepth = 20
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("The most distinct states the search keeps (about \(Solver.Options.bytesPerState) bytes each; the game's memory cap grows with it).",
+            help: ArgumentHelp("The most distinct states the search keeps (about \(Solver.Options.bytesPerState) bytes each; the game's memory cap grows with it). (default: \(Solver.Options.defaultMaxStates))",
                                valueName: "n"),
             transform: NumberArgument.whole("--max-states"))
     var maxStates = Solver.Options.defaultMaxStates
@@ -70,9 +71,10 @@ struct SolveCommand: ParsableCommand {
     var noEstimate = false
 
     @Option(parsing: .unconditional,
-            help: "Seed of the game's random generator. It is part of the state hash: a scenario without `seed:` uses 0, so a hash copied from here matches a scenario whose setup says `seed: N`.",
+            help: "Seed of the game's random generator. It is part of the state hash: a scenario without `seed:` uses 0, so a hash copied from here matches a scenario whose setup says `seed: N`. (default: \(SolveCommand.defaultSeed))",
             transform: NumberArgument.whole("--seed"))
-    var seed: Int64 = 0
+    var seed: Int64 = SolveCommand.defaultSeed
+    static let defaultSeed: Int64 = 0
 
     @Option(name: .customLong("state"), help: ArgumentHelp("A value written over the state after setup, path=value (repeatable; null removes it).",
                                                            valueName: "path=value"))
