@@ -1113,8 +1113,17 @@ static lua_State *rb_getco(lua_State *L) {
     return co;
 }
 
+/* A switch of thread and back is C work the count hook cannot see: a few
+ * VM instructions of the rule's loop, but two stack switches (a longjmp
+ * for the yield) and the watchdog's lock, some hundred plain instructions'
+ * time, and much more under AddressSanitizer, which tracks every switched
+ * stack. Charged per resume, so a loop of resumes meets the budget (one
+ * verdict on every machine) long before the wall-clock backstop. */
+#define RB_RESUME_COST 64
+
 static int rb_auxresume(lua_State *L, lua_State *co, int narg) {
     int status, nres;
+    if (rb_spend(L, RB_RESUME_COST)) return rb_raise_budget(L);
     if (!lua_checkstack(co, narg)) {
         lua_pushliteral(L, "too many arguments to resume");
         return -1;
