@@ -61,7 +61,7 @@ extension ParserPropertyTests {
     func testYAMLLineBreaksByteOrderMarksAndLongKeysReadBack() throws {
         let special: [String] = ["\u{FEFF}", "\u{FEFF}\u{FEFF}x", "\u{85}", "\u{2028}", "\u{2029}", "\u{0}", "\u{7F}", "\u{9F}", "\u{FFFE}",
                                  "\u{FFFF}", "\r\n", " \t", "# not a comment", "\"'\\", "e\u{301}"]
-        for text in special + special.map { " \($0) " } + [String(repeating: "long ", count: 2_000)] {
+        for text in special + special.map({ " \($0) " }) + [String(repeating: "long ", count: 2_000)] {
             let scenario = try ScenarioParser.parse(scenarioText(value: text, key: text + "k"), file: "special.yaml")
             guard case .perform(_, let params) = scenario.steps.first?.operation else { return XCTFail("no do step") }
             guard case .string(let read)? = params["v"] else { return XCTFail("no param v for \(text.debugDescription)") }
