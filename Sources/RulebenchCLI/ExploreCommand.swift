@@ -106,14 +106,10 @@ struct ExploreCommand: ParsableCommand {
                 let distinct = counts.distinct.map { "  (\($0[level]) distinct)" } ?? ""
                 print("depth \(level + 1): \(nodes)" + distinct)
             }
-            if let distinct = counts.distinct {
-                // The sequences were counted, not walked: the work is the distinct states.
-                let states = distinct.reduce(0, +)
-                print("total \(counts.total) sequences, counted by expanding each of the \(states) distinct states of each depth once, "
-                      + "in \(String(format: "%.2f", seconds)) s (\(Int(Double(states) / max(seconds, 1e-9))) states/s), every undo verified")
-            } else {
-                print(summary(total: counts.total, seconds: seconds))
-            }
+            // The sequences were counted, not walked: the work is the distinct states.
+            let states = counts.distinct?.reduce(0, +) ?? 0
+            print("total \(counts.total) sequences, counted by expanding each of the \(states) distinct states of each depth once, "
+                  + "in \(String(format: "%.2f", seconds)) s (\(Int(Double(states) / max(seconds, 1e-9))) states/s), every undo verified")
             if wasInterrupted {
                 complain("interrupted: the counts are partial")
                 throw interruptExitCode

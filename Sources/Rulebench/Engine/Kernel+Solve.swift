@@ -63,14 +63,20 @@ extension Kernel {
                              transpositions: count("transpositions"), pruned: count("pruned"), depth: count("depth"),
                              finished: count("finished"), open: count("open"))
         } catch {
-            throw ExplorationError(path: solveLine(), error: error)
+            throw ExplorationError(path: failedSolveLine(), error: error)
         }
     }
 
     /// The line found, or after a failed step the line to the failure:
     /// played again from the start through the engine, then rolled back.
-    func solveLine() -> [ActionCall] {
-        Kernel.calls(decode((try? user("solveline", [[UInt8]]()))?.first))
+    func solveLine() throws(RulebenchError) -> [ActionCall] {
+        Kernel.calls(decode(try user("solveline", [[UInt8]]()).first))
+    }
+
+    /// The line to a failed step, for its report: empty when even that
+    /// cannot be played back (the failure itself is what is reported).
+    func failedSolveLine() -> [ActionCall] {
+        (try? solveLine()) ?? []
     }
 
     /// Ends the search and lets its tables go.

@@ -182,14 +182,18 @@ public struct Solver {
             batch = Self.nextBatch(batch, seconds: clock() - began)
             switch step.status {
             case .more: continue
-            case .found: return finish(.solved(kernel.solveLine()), statistics, start, clock)
+            case .found:
+                // A line that cannot be played back is a failure, never a solution without moves.
+                let line: [ActionCall]
+                do { line = try kernel.solveLine() } catch { throw ExplorationFailure(path: [], error: error) }
+                return finish(.solved(line), statistics, start, clock)
             case .exhausted: return finish(.unreachable, statistics, start, clock)
             case .depthLimit: return finish(.notWithin(options.maxDepth), statistics, start, clock)
             case .full:
                 statistics.distinctStates = options.maxStates
                 return finish(.boundReached(depth: statistics.depth), statistics, start, clock)
             case .undoMismatch(let problems):
-                throw ExplorationFailure(path: kernel.solveLine(), error: .undoMismatch(problems))
+                throw ExplorationFailure(path: kernel.failedSolveLine(), error: .undoMismatch(problems))
             }
         }
     }
