@@ -45,7 +45,7 @@ extension Kernel {
     /// Expands up to `expansions` states of the search; the game is where
     /// it was afterwards, whatever happened. A failure carries the line to it.
     func solveStep(expansions: Int) throws(ExplorationError) -> SolveStep {
-        do {
+        do throws(RulebenchError) {
             let reply = try user("solvestep", [Array(String(expansions).utf8)])
             let word = String(decoding: reply.first ?? [], as: UTF8.self)
             let counts = decode(reply.count > 1 ? reply[1] : nil)
@@ -56,7 +56,11 @@ extension Kernel {
             case "depth": status = .depthLimit
             case "full": status = .full
             case "undo": status = .undoMismatch(Kernel.problems(decode(reply.count > 2 ? reply[2] : nil)))
-            default: status = .more
+            case "more": status = .more
+            default:
+                // Going on after a status this side does not know would search past a result.
+                throw RulebenchError.script(ScriptFailure(message: "internal error in the engine: solvestep answered '\(word)'",
+                                                          location: nil, traceback: ""))
             }
             func count(_ key: String) -> Int { Int(counts?[key]?.intValue ?? 0) }
             return SolveStep(status: status, expanded: count("expanded"), states: count("states"), performs: count("performs"),
