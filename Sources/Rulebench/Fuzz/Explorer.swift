@@ -164,16 +164,3 @@ public struct Explorer {
         path.removeLast()
     }
 }
-
-/// Where an exploration failed: the action sequence from the start, and the error.
-public struct ExplorationFailure: Error, CustomStringConvertible {
-    /// The actions performed from where the walk began, the failing one last.
-    public let path: [ActionCall]
-    /// What went wrong.
-    public let error: RulebenchError
-
-    /// "after a ; b: the error".
-    public var description: String {
-        "after " + (path.isEmpty ? "setup" : path.map(\.description).joined(separator: " ; ")) + ": \(error)"
-    }
-}

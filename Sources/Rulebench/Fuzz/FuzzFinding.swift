@@ -1,0 +1,60 @@
+// What a fuzz run found wrong: the failed property, the step, the message,
+// the differing slots and the blame. The property's raw value is the text
+// reports print, so renaming a case does not change a report.
+
+/// What the fuzzer found wrong.
+public struct FuzzFinding: Sendable, CustomStringConvertible {
+    /// Which of the fuzzer's properties failed.
+    public enum Property: String, Sendable, CaseIterable {
+        case undoRestores = "undo restores the state exactly"
+        case redoReproduces = "redo reproduces the action"
+        case undoMirrorsDo = "an undo plays its action's animation backwards"
+        case failureChangesNothing = "a rejected or failed action changes nothing"
+        case legalIsAllowed = "every legal action passes check and applies"
+        case invariantsHold = "pack invariants hold"
+        case rewindAndReplay = "rewinding and replaying give the same hashes"
+        case saveAndLoad = "saving and loading keep every hash"
+        case animationIsSound = "animation plans are finite and free of conflicts"
+        case deterministic = "the same seed gives the same run"
+    }
+
+    /// The property that failed.
+    public var property: Property
+    /// The step (0-based index in the program) where it failed.
+    public var stepIndex: Int
+    /// What happened, in a sentence or a few lines.
+    public var message: String
+    /// The first differing state paths, when the finding is about state.
+    public var differences: [StateChange]
+    /// The blamed action or subaction and its Lua file:line, when known.
+    public var blame: String?
+
+    /// How the message of a finding starts when listing the legal actions
+    /// failed (a rule's `legal` raised) rather than an action.
+    static let legalListingFailed = "legal raised an error: "
+
+    /// How the message of a finding starts when it showed only as the run
+    /// ended, rewinding the whole history: a reproduction then ends by
+    /// undoing every step still done.
+    static let rewindFailed = "rewinding the whole history"
+
+    /// Whether the end-of-run rewind is what failed.
+    public var isRewindFailure: Bool { message.hasPrefix(FuzzFinding.rewindFailed) }
+
+    /// Whether listing the legal actions failed, before step `stepIndex`
+    /// was chosen: a reproduction then ends with a `legal:` expectation.
+    public var isLegalListingFailure: Bool {
+        property == .legalIsAllowed && message.hasPrefix(FuzzFinding.legalListingFailed)
+    }
+
+    /// The property, the step and the message, then the blame and the first differences, a line each.
+    public var description: String {
+        var text = "\(property.rawValue) failed at step \(stepIndex + 1): \(message)"
+        if let blame { text += "\n  blame: \(blame)" }
+        for difference in differences.prefix(5) { text += "\n  " + UndoProblem.line(difference) }
+        return text
+    }
+
+    /// Two findings are the same bug for shrinking when the same property fails.
+    func matches(_ other: FuzzFinding) -> Bool { property == other.property }
+}

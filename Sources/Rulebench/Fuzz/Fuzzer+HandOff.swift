@@ -1,0 +1,185 @@
+// From a finding to its report: shrinking, the search for shorter instances,
+// finishing a shrink cut short, and the budget of each. A timed session's
+// hand-off ends by the session's end less `handOffReserve`.
+extension Fuzzer {
+    /// What the hand-off of a finding needs of the session that found it.
+    struct Session {
+        /// When the session started, on `clock`.
+        let start: Double
+        let clock: Clock
+        let shouldStop: () -> Bool
+        let progress: (Progress) -> Void
+        let played: (PlayedRun) -> Void
+    }
+
+    /// From a finding to its report: shrinking, the search for shorter
+    /// instances (a timed session that stops at its first finding), the
+    /// breadth-first search for a shorter line (`shortestLine`), and the
+    /// judgement of the reproduction from a fresh start. A timed
+    /// session's hand-off ends by the session's end (`--time`, less
+    /// `handOffReserve`), with the shortest reproduction found by then:
+    /// the first shrink gets a third
+    /// of the time left, the search for other instances up to half of the
+    /// time limit, finishing the shrink the rest. `state` shows the phase
+    /// and counts the seconds as shrinking.
+    func handOff(_ program: FuzzProgram, _ finding: FuzzFinding, run index: Int?, state: inout Progress,
+                 session: Session) -> Report {
+        let clock = session.clock
+        let begun = clock(), before = state.shrinkingSeconds
+        let end = options.timeLimit.map { session.start + $0 - Fuzzer.handOffReserve(of: $0) }
+        let number = state.findings + 1
+        let from = program.steps.count
+        /// Every second since `begun` is the hand-off's.
+        func account() {
+            state.elapsed = clock() - session.start
+            state.shrinkingSeconds = before + (state.elapsed - (begun - session.start))
+        }
+        func show(_ best: Int, _ what: String = "") {
+            state.phase = "shrinking finding \(number): \(from) → \(best) steps" + what
+            account()
+            session.progress(state)
+        }
+        defer {
+            state.phase = nil
+            account()
+        }
+        var report: Report
+        if !options.keepGoing, let end, let index {
+            report = shrink(program, finding, stepsToDetection: state.steps, timeLimit: (end - clock()) / 3,
+                            clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
+            report.run = index
+            let searchEnd = min(end, clock() + min(options.timeLimit! / 2, Fuzzer.refinementSeconds))
+            report = shortestInstance(of: report, until: searchEnd, firstRun: index + 1, session: session,
+                                      observe: { show($0, ", looking for a shorter instance") })
+            report = finishShrinking(report, until: end, clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
+        } else {
+            report = shrink(program, finding, stepsToDetection: state.steps, timeLimit: end.map { $0 - clock() },
+                            clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
+            report.run = index
+        }
+        show(report.shrunk.steps.count, ", looking for a shorter line")
+        report = shortestLine(report, stop: { session.shouldStop() || end.map { clock() >= $0 } ?? false })
+        show(report.shrunk.steps.count, ", judging it from a fresh start")
+        return judgedFromAFreshStart(report)
+    }
+
+    /// The seconds at the end of a session of `limit` seconds that its
+    /// shrinking leaves for what follows it (the reproduction run again
+    /// with sources, judged from a fresh start, written): a quarter, at
+    /// most a second. On a loaded machine those take a good part of a
+    /// second; the session must still end within its limit and a second.
+    static func handOffReserve(of limit: Double) -> Double { min(1, limit / 4) }
+
+    /// The most seconds a timed session spends, after its first finding,
+    /// on other instances of the same bug (at most half of its time limit).
+    public static let refinementSeconds = 30.0
+    /// The most steps half the instance runs take: a long first line (42
+    /// random chess moves to a king capture) shrinks slowly, and runs as
+    /// long as it find mostly more long lines; short runs find the short
+    /// ones. The other half may take twice the best: a bug that needs a
+    /// long line (a pawn walked to promotion) is found only by those.
+    static let instanceDepth = 24
+    /// Instances in a row that shrink no shorter than the best, after which
+    /// the search for shorter ones ends (an easy bug is found every run).
+    static let idleInstances = 4
+
+    /// The first finding's shortest reproduction. A shrinker only deletes
+    /// and simplifies steps of the line the fuzzer happened to play: a king
+    /// reached by a long route shrinks to that route, and no edit of it
+    /// leads to the shortest line. So a timed session that stops at its
+    /// first finding spends some of the time left (until `end`) on fresh
+    /// runs at most twice as long as the best reproduction so far (half
+    /// of them at most `instanceDepth` steps), chosen
+    /// as the session chooses steps; each instance of the same bug they
+    /// find is shrunk too, and the shortest reproduction is reported, as
+    /// Hypothesis keeps the smallest example of each failure it sees. It
+    /// ends early after `idleInstances` instances in a row that were no
+    /// shorter. Its runs are part of the hand-off, not of the fuzzing:
+    /// they are not counted in the session's runs and steps.
+    private func shortestInstance(of first: Report, until end: Double, firstRun: Int, session: Session,
+                                  observe: (Int) -> Void) -> Report {
+        let clock = session.clock
+        var best = first
+        var index = firstRun
+        var instances = 1   // shrunk so far, the first included
+        var idle = 0        // instances shrunk since the best last got shorter
+        while clock() < end, best.shrunk.steps.count > 1, idle < Fuzzer.idleInstances, !session.shouldStop(),
+              options.runLimit.map({ index < $0 }) ?? true {
+            defer { index += 1 }
+            guard owns(run: index) else { continue }
+            let seeds = runSeeds(index)
+            let start = FuzzProgram(pack: options.pack, seed: seeds.game, options: options.setupOptions)
+            // Half the runs short (see `instanceDepth`), half up to twice the best.
+            let longest = max(4, 2 * best.shrunk.steps.count)
+            let depth = min(options.depth, (index / 2) % 2 == 0 ? min(longest, Fuzzer.instanceDepth) : longest)
+            var request = Kernel.RunRequest(program: nil, choices: seeds.choices, depth: depth, rewindAtEnd: true)
+            request.favoursRareKinds = options.search == .guided
+            request.leavesOutKinds = request.favoursRareKinds && index % 2 == 1
+            request.collectsCoverage = options.coverage
+            let (program, result) = executor.play(start, request)
+            session.played(PlayedRun(index: index, program: program))
+            if let finding = result.finding, first.key.admits(finding) {
+                instances += 1
+                idle += 1
+                if let shorter = shorterInstance(program, finding, than: best, until: end, clock: clock,
+                                                 shouldStop: session.shouldStop, observe: observe) {
+                    best = shorter
+                    idle = 0
+                }
+            }
+            observe(best.shrunk.steps.count)
+        }
+        best.instancesShrunk = instances
+        return best
+    }
+
+    /// The reproduction of another instance of `best`'s bug, when it is
+    /// shorter. The cheap passes first: an instance that they leave more
+    /// than 2 steps longer than the best is not worth the rest.
+    private func shorterInstance(_ program: FuzzProgram, _ finding: FuzzFinding, than best: Report, until end: Double,
+                                 clock: @escaping Clock, shouldStop: () -> Bool, observe: (Int) -> Void) -> Report? {
+        let quick = shrink(program, finding, stepsToDetection: best.stepsToDetection, timeLimit: end - clock(),
+                           costlyPasses: false, clock: clock, shouldStop: shouldStop, observe: observe)
+        guard quick.shrunk.steps.count <= best.shrunk.steps.count + 2 else { return nil }
+        var instance = finishShrinking(quick, until: end, clock: clock, shouldStop: shouldStop, observe: observe)
+        guard instance.key == best.key, instance.shrunk.steps.count < best.shrunk.steps.count else { return nil }
+        instance.run = best.run   // the run that found the bug first (see `origin(of:)`)
+        return instance
+    }
+
+    /// Shrinks a report's reproduction further when its shrinking was cut
+    /// short (by a time limit, or without the costly passes), with what is
+    /// left of the candidate budget, until `end` on `clock`.
+    private func finishShrinking(_ report: Report, until end: Double, clock: @escaping Clock, shouldStop: () -> Bool,
+                                 observe: (Int) -> Void) -> Report {
+        let left = options.shrinkBudget - report.shrinkAttempts
+        guard report.shrinkStatus == .budgetSpent || report.shrinkStatus == .timeUp, left > 0, !shouldStop(),
+              clock() < end else { return report }
+        var finished = shrink(report.shrunk, report.finding, stepsToDetection: report.stepsToDetection,
+                              budget: left, timeLimit: end - clock(), clock: clock, shouldStop: shouldStop, observe: observe)
+        finished.original = report.original
+        finished.run = report.run
+        finished.instancesShrunk = report.instancesShrunk
+        finished.shrinkSeconds += report.shrinkSeconds
+        finished.shrinkAttempts += report.shrinkAttempts
+        return finished
+    }
+
+    /// Shrinks a failing program and times it on `clock`; `timeLimit` (the
+    /// session's time left) caps the shrinker's own default.
+    func shrink(_ program: FuzzProgram, _ finding: FuzzFinding, stepsToDetection: Int,
+                budget: Int? = nil, timeLimit: Double? = nil, costlyPasses: Bool = true,
+                clock: @escaping Clock = Fuzzer.monotonicClock, shouldStop: () -> Bool = { false },
+                observe: (Int) -> Void = { _ in }) -> Report {
+        let start = clock()
+        var shrinker = Shrinker(executor: executor, budget: budget ?? options.shrinkBudget, clock: clock)
+        shrinker.runsCostlyPasses = costlyPasses
+        if let timeLimit { shrinker.timeLimit = max(0, min(shrinker.timeLimit, timeLimit)) }
+        let (small, smallFinding) = shrinker.shrink(program, finding, shouldStop: shouldStop, observe: observe)
+        let final = reportingExecutor.execute(small, checkLegality: false, finalChecks: false)
+        let reported = final.finding.flatMap { $0.property == smallFinding.property ? $0 : nil } ?? smallFinding
+        return Report(finding: reported, original: program, shrunk: small, outcomes: final.outcomes,
+                      shrinkSeconds: clock() - start, shrinkAttempts: shrinker.attempts,
+                      shrinkStatus: shrinker.status, stepsToDetection: stepsToDetection)
+    }
+}
