@@ -120,31 +120,7 @@ enum TimeToDetect {
 
     /// Runs the mode: `arguments` are what follows `--detect`.
     static func run(arguments: [String]) throws {
-        var filter: String?
-        var cap = 30.0
-        var chosen = strategies
-        var sessionSeeds = seeds
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            if argument == "--search" {
-                guard let text = rest.popFirst(), let search = SearchStrategy(rawValue: text) else {
-                    throw BenchError("--search needs one of: " + SearchStrategy.allCases.map(\.rawValue).joined(separator: ", "))
-                }
-                chosen = [search]
-            } else if argument == "--seeds" {
-                guard let text = rest.popFirst(), let count = Int(text), (1...seeds.count).contains(count) else {
-                    throw BenchError("--seeds needs a count from 1 to \(seeds.count)")
-                }
-                sessionSeeds = Array(seeds.prefix(count))
-            } else if argument == "--seconds" {
-                guard let text = rest.popFirst(), let seconds = Double(text), seconds > 0 else {
-                    throw BenchError("--seconds needs a number of seconds")
-                }
-                cap = seconds
-            } else {
-                filter = argument
-            }
-        }
+        let (filter, cap, chosen, sessionSeeds) = try options(arguments)
         let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let mutants = try Mutant.all(root: root).filter { mutant in
             filter.map { mutant.label.localizedCaseInsensitiveContains($0) } ?? true
@@ -186,6 +162,43 @@ enum TimeToDetect {
                 rareRatios.append(ratio(mutant.shortName, uniform: uniform.seconds, guided: guided.seconds, cap: cap))
             }
         }
+        printGoals(rareRatios: rareRatios, lengths: lengths)
+    }
+
+    /// The mode's options: a mutant filter, `--search`, `--seeds` and `--seconds`.
+    static func options(_ arguments: [String]) throws
+        -> (filter: String?, cap: Double, chosen: [SearchStrategy], sessionSeeds: [UInt64]) {
+        var filter: String?
+        var cap = 30.0
+        var chosen = strategies
+        var sessionSeeds = seeds
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            if argument == "--search" {
+                guard let text = rest.popFirst(), let search = SearchStrategy(rawValue: text) else {
+                    throw BenchError("--search needs one of: " + SearchStrategy.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                chosen = [search]
+            } else if argument == "--seeds" {
+                guard let text = rest.popFirst(), let count = Int(text), (1...seeds.count).contains(count) else {
+                    throw BenchError("--seeds needs a count from 1 to \(seeds.count)")
+                }
+                sessionSeeds = Array(seeds.prefix(count))
+            } else if argument == "--seconds" {
+                guard let text = rest.popFirst(), let seconds = Double(text), seconds > 0 else {
+                    throw BenchError("--seconds needs a number of seconds")
+                }
+                cap = seconds
+            } else {
+                filter = argument
+            }
+        }
+        return (filter, cap, chosen, sessionSeeds)
+    }
+
+    /// The lines under the table that compare with the goals: the rare-path
+    /// mutants' ratio of uniform to guided, and shrunk against minimal lengths.
+    static func printGoals(rareRatios: [(name: String, text: String, ratio: Double?)], lengths: [(shrunk: Int, minimal: Int)]) {
         if !rareRatios.isEmpty {
             let least = rareRatios.compactMap(\.ratio).min()
             print("")

@@ -231,27 +231,7 @@ public enum ScenarioParser {
         private func expectations(_ node: Node, for operation: ScenarioStep.Operation) throws(RulebenchError) -> Expectations {
             var out = Expectations()
             let keys = try pairs(node, "'expect'", allowed: Keys.expect)
-            let isPerform: Bool
-            if case .perform = operation { isPerform = true } else { isPerform = false }
-            func only(_ key: String, _ allowed: Bool, _ why: String) throws(RulebenchError) {
-                if let pair = keys[key], !allowed { throw fail(pair.key, "'\(key)' \(why)") }
-            }
-            try only("rejected", isPerform, "can only be expected of a 'do' step")
-            try only("error", operation != .check, "can only be expected of a 'do', 'undo' or 'redo' step")
-            try only("subactions", isPerform, "can only be expected of a 'do' step")
-            try only("sounds", operation != .check, "needs a 'do', 'undo' or 'redo' in the same step")
-            try only("animation", operation != .check, "needs a 'do', 'undo' or 'redo' in the same step")
-            if keys["rejected"] != nil, let error = keys["error"] {
-                throw fail(error.key, "expect either 'rejected' (check refused) or 'error' (the action failed), not both")
-            }
-            if keys["rejected"] != nil || (keys["error"] != nil && isPerform) {
-                let outcome = keys["rejected"] != nil ? "rejected" : "expected to fail"
-                for key in ["subactions", "sounds", "animation"] {
-                    if let pair = keys[key] {
-                        throw fail(pair.key, "'\(key)' cannot be expected of an action that is \(outcome): it leaves no trace")
-                    }
-                }
-            }
+            try checkCombinations(keys, for: operation)
             if let state = keys["state"] { out.state = try assignments(state.value, "'expect.state'") }
             if let rejected = keys["rejected"] {
                 out.rejected = Located(try reader.string(rejected.value, "'rejected' (a part of the reason)"), at: reader.location(of: rejected.value))
@@ -267,59 +247,9 @@ public enum ScenarioParser {
                 for item in try reader.sequence(sounds.value, "'sounds'") { names.append(try reader.string(item, "a sound name")) }
                 out.sounds = Located(names, at: reader.location(of: sounds.value))
             }
-            if let animation = keys["animation"] {
-                let fields = try pairs(animation.value, "'animation'", allowed: Keys.animation)
-                if fields.isEmpty { throw fail(animation.value, "'animation' needs 'duration', 'conflicts', 'starts' or 'mirrored'") }
-                if let mirrored = fields["mirrored"] {
-                    guard case .bool(true) = try reader.value(mirrored.value) else {
-                        throw fail(mirrored.value, "'mirrored' takes only true (leave it out otherwise)")
-                    }
-                    out.mirrored = Located(true, at: reader.location(of: mirrored.value))
-                }
-                if let duration = fields["duration"] {
-                    let seconds = try reader.number(duration.value, "'duration' (seconds)")
-                    guard seconds >= 0 else { throw fail(duration.value, "'duration' cannot be negative") }
-                    out.duration = Located(seconds, at: reader.location(of: duration.value))
-                }
-                if let conflicts = fields["conflicts"] {
-                    let number = try reader.integer(conflicts.value, "'conflicts' (a count)")
-                    guard number >= 0 else { throw fail(conflicts.value, "'conflicts' cannot be negative") }
-                    out.conflicts = Located(Int(number), at: reader.location(of: conflicts.value))
-                }
-                if let starts = fields["starts"] {
-                    var list: [(key: String, seconds: Double)] = []
-                    for pair in try reader.mapping(starts.value, "'starts' (target.property: seconds)") {
-                        let seconds = try reader.number(pair.value, "the start of \(pair.key) (seconds)")
-                        guard seconds >= 0 else { throw fail(pair.value, "a start cannot be negative") }
-                        list.append((pair.key, seconds))
-                    }
-                    out.starts = Located(list.map { AnimationStart(key: $0.key, seconds: $0.seconds) }, at: reader.location(of: starts.value))
-                }
-            }
+            if let animation = keys["animation"] { try animationExpectations(animation.value, into: &out) }
             if let invariants = keys["invariants"] {
-                if case .mapping = invariants.value {
-                    let fields = try pairs(invariants.value, "'invariants'", allowed: Keys.invariants)
-                    guard let broken = fields["broken"] else {
-                        throw fail(invariants.value, "'invariants' takes 'hold' or { broken: NAME } (or a list of names)")
-                    }
-                    if keys["rejected"] != nil || keys["error"] != nil {
-                        throw fail(invariants.key, "'invariants: { broken }' already says how the action fails: leave out 'rejected' and 'error'")
-                    }
-                    var names: [String] = []
-                    if case .sequence = broken.value {
-                        for item in try reader.sequence(broken.value, "'broken'") { names.append(try reader.string(item, "an invariant name")) }
-                    } else {
-                        names.append(try reader.string(broken.value, "'broken' (an invariant name)"))
-                    }
-                    guard !names.isEmpty else { throw fail(broken.value, "'broken' needs at least one invariant name; write 'invariants: hold' for none") }
-                    out.invariantsBroken = Located(names, at: reader.location(of: broken.value))
-                } else {
-                    let word = try reader.string(invariants.value, "'invariants'")
-                    guard word == "hold" else {
-                        throw fail(invariants.value, "'invariants' takes 'hold' (invariants: hold) or { broken: NAME }, not '\(word)'")
-                    }
-                    out.invariantsHold = Located(true, at: reader.location(of: invariants.value))
-                }
+                try invariantsExpectation(invariants, alsoExpectsFailure: keys["rejected"] != nil || keys["error"] != nil, into: &out)
             }
             if let exists = keys["exists"] { out.exists = try paths(exists.value, "'exists'") }
             if let absent = keys["absent"] { out.absent = try paths(absent.value, "'absent'") }
@@ -342,6 +272,94 @@ public enum ScenarioParser {
                 throw fail(keys["not_goal"]!.value, "'goal' and 'not_goal' both name '\(goal.value)': a goal either holds or does not")
             }
             return out
+        }
+
+        /// Which keys a step's operation allows, and which go together:
+        /// `rejected` and `error` exclude each other, and an action expected
+        /// to be refused or to fail leaves no subactions or animation.
+        private func checkCombinations(_ keys: [String: (key: Node, value: Node)],
+                                       for operation: ScenarioStep.Operation) throws(RulebenchError) {
+            let isPerform: Bool
+            if case .perform = operation { isPerform = true } else { isPerform = false }
+            func only(_ key: String, _ allowed: Bool, _ why: String) throws(RulebenchError) {
+                if let pair = keys[key], !allowed { throw fail(pair.key, "'\(key)' \(why)") }
+            }
+            try only("rejected", isPerform, "can only be expected of a 'do' step")
+            try only("error", operation != .check, "can only be expected of a 'do', 'undo' or 'redo' step")
+            try only("subactions", isPerform, "can only be expected of a 'do' step")
+            try only("sounds", operation != .check, "needs a 'do', 'undo' or 'redo' in the same step")
+            try only("animation", operation != .check, "needs a 'do', 'undo' or 'redo' in the same step")
+            if keys["rejected"] != nil, let error = keys["error"] {
+                throw fail(error.key, "expect either 'rejected' (check refused) or 'error' (the action failed), not both")
+            }
+            if keys["rejected"] != nil || (keys["error"] != nil && isPerform) {
+                let outcome = keys["rejected"] != nil ? "rejected" : "expected to fail"
+                for key in ["subactions", "sounds", "animation"] {
+                    if let pair = keys[key] {
+                        throw fail(pair.key, "'\(key)' cannot be expected of an action that is \(outcome): it leaves no trace")
+                    }
+                }
+            }
+        }
+
+        /// `animation:` with `mirrored`, `duration`, `conflicts` and `starts`.
+        private func animationExpectations(_ node: Node, into out: inout Expectations) throws(RulebenchError) {
+            let fields = try pairs(node, "'animation'", allowed: Keys.animation)
+            if fields.isEmpty { throw fail(node, "'animation' needs 'duration', 'conflicts', 'starts' or 'mirrored'") }
+            if let mirrored = fields["mirrored"] {
+                guard case .bool(true) = try reader.value(mirrored.value) else {
+                    throw fail(mirrored.value, "'mirrored' takes only true (leave it out otherwise)")
+                }
+                out.mirrored = Located(true, at: reader.location(of: mirrored.value))
+            }
+            if let duration = fields["duration"] {
+                let seconds = try reader.number(duration.value, "'duration' (seconds)")
+                guard seconds >= 0 else { throw fail(duration.value, "'duration' cannot be negative") }
+                out.duration = Located(seconds, at: reader.location(of: duration.value))
+            }
+            if let conflicts = fields["conflicts"] {
+                let number = try reader.integer(conflicts.value, "'conflicts' (a count)")
+                guard number >= 0 else { throw fail(conflicts.value, "'conflicts' cannot be negative") }
+                out.conflicts = Located(Int(number), at: reader.location(of: conflicts.value))
+            }
+            if let starts = fields["starts"] {
+                var list: [(key: String, seconds: Double)] = []
+                for pair in try reader.mapping(starts.value, "'starts' (target.property: seconds)") {
+                    let seconds = try reader.number(pair.value, "the start of \(pair.key) (seconds)")
+                    guard seconds >= 0 else { throw fail(pair.value, "a start cannot be negative") }
+                    list.append((pair.key, seconds))
+                }
+                out.starts = Located(list.map { AnimationStart(key: $0.key, seconds: $0.seconds) }, at: reader.location(of: starts.value))
+            }
+        }
+
+        /// `invariants: hold`, or `invariants: { broken: NAME or [NAMES] }`
+        /// (which already says how the action fails: no `rejected` or `error` beside it).
+        private func invariantsExpectation(_ invariants: (key: Node, value: Node), alsoExpectsFailure: Bool,
+                                           into out: inout Expectations) throws(RulebenchError) {
+            if case .mapping = invariants.value {
+                let fields = try pairs(invariants.value, "'invariants'", allowed: Keys.invariants)
+                guard let broken = fields["broken"] else {
+                    throw fail(invariants.value, "'invariants' takes 'hold' or { broken: NAME } (or a list of names)")
+                }
+                if alsoExpectsFailure {
+                    throw fail(invariants.key, "'invariants: { broken }' already says how the action fails: leave out 'rejected' and 'error'")
+                }
+                var names: [String] = []
+                if case .sequence = broken.value {
+                    for item in try reader.sequence(broken.value, "'broken'") { names.append(try reader.string(item, "an invariant name")) }
+                } else {
+                    names.append(try reader.string(broken.value, "'broken' (an invariant name)"))
+                }
+                guard !names.isEmpty else { throw fail(broken.value, "'broken' needs at least one invariant name; write 'invariants: hold' for none") }
+                out.invariantsBroken = Located(names, at: reader.location(of: broken.value))
+            } else {
+                let word = try reader.string(invariants.value, "'invariants'")
+                guard word == "hold" else {
+                    throw fail(invariants.value, "'invariants' takes 'hold' (invariants: hold) or { broken: NAME }, not '\(word)'")
+                }
+                out.invariantsHold = Located(true, at: reader.location(of: invariants.value))
+            }
         }
 
         /// The goal a `goal:` or `not_goal:` key names, if given.
