@@ -50,18 +50,30 @@ enum PlainLua {
         }
     }
 
+    /// The kernel's generator, `Sources/Rulebench/Kernel/splitmix.lua`, read
+    /// from the repository the benchmark runs in (it runs from the root, as
+    /// it reads the packs there).
+    static let splitMix: String = {
+        let path = "Sources/Rulebench/Kernel/splitmix.lua"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            fatalError("cannot read \(path): run rulebench-bench from the repository's root")
+        }
+        return text
+    }()
+
     /// The Lua both harnesses start with (after reading their arguments,
     /// `dir` among them): the rulebench module on plain tables, with the
-    /// engine's generator (so a pack that draws random numbers plays the same
-    /// game), and the globals the pack's files load in. `GAME` is the game
-    /// math.random draws for.
+    /// engine's own generator (so a pack that draws random numbers plays the
+    /// same game), and the globals the pack's files load in. `GAME` is the
+    /// game math.random draws for.
     static let prelude = #"""
--- the rulebench module on plain tables: the same generator, no journal
-local GOLD = 0x9e3779b97f4a7c15
-local function mix(z)
-  z = (z ~ (z >> 30)) * 0xbf58476d1ce4e5b9
-  z = (z ~ (z >> 27)) * 0x94d049bb133111eb
-  return z ~ (z >> 31)
+-- the rulebench module on plain tables: the kernel's generator, no journal
+local mix, splitmix
+do
+  local generator = (function(...)
+"""# + splitMix + #"""
+  end)({})
+  mix, splitmix = generator.mix, generator.splitmix
 end
 local function copy(v)
   if type(v) ~= "table" then return v end
@@ -71,8 +83,8 @@ local function copy(v)
 end
 local R = { copy = copy }
 function R.random(game, m, n)
-  game._rng = game._rng + GOLD
-  local bits = mix(game._rng)
+  local bits
+  game._rng, bits = splitmix(game._rng)
   if m == nil then return (bits >> 11) * 0x1p-53 end
   if n == nil then m, n = 1, m end
   return m + (bits >> 11) % (n - m + 1)

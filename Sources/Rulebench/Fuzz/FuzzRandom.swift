@@ -9,12 +9,16 @@
 public struct FuzzRandom: Sendable {
     private var state: UInt64
 
+    /// SplitMix64's increment: the golden ratio's 64 bits (odd, so every
+    /// state is visited once in 2^64 steps).
+    static let gamma: UInt64 = 0x9E37_79B9_7F4A_7C15
+
     /// A generator whose sequence is fixed by `seed`.
     public init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits.
     public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
+        state &+= Self.gamma
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB

@@ -102,7 +102,7 @@ public struct Fuzzer {
 
     /// The game seed and choice generator of run `index`.
     func runSeeds(_ index: Int) -> (game: Int64, choices: UInt64) {
-        var mixer = FuzzRandom(seed: options.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index))
+        var mixer = FuzzRandom(seed: options.seed &* FuzzRandom.gamma &+ UInt64(index))
         let choices = mixer.next()
         return (Int64(mixer.next() % 100_000), choices)
     }

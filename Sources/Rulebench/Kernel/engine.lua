@@ -75,7 +75,6 @@ local function begin(op)
 end
 
 ---------------------------------------------------------------- the rulebench module
-local GOLD = 0x9e3779b97f4a7c15
 local RNG = "_rng"
 local R = {}
 
@@ -87,9 +86,10 @@ local function nextbits(game)
   if math_type(s) ~= "integer" then
     error(K.where(2) .. "the random generator's state (game." .. RNG .. ") is missing or damaged", 0)
   end
-  s = s + GOLD
+  local bits
+  s, bits = K.splitmix(s)
   game[RNG] = s
-  return K.mix(s)
+  return bits
 end
 
 -- random(game) -> float in [0, 1); random(game, n) -> 1..n; random(game, m, n) -> m..n

@@ -41,20 +41,19 @@ local type, next, ipairs, rawequal, getmetatable, setmetatable = type, next, ipa
 local math_type, ult, sort = math.type, math.ult, table.sort
 
 ---------------------------------------------------------------- choices
--- SplitMix64, bit for bit the generator of Swift's FuzzRandom, so a run's
--- choices depend only on its seed. Lua's integers wrap like UInt64 and its
--- `>>` is a logical shift; only comparison and remainder need care.
+-- SplitMix64 (splitmix.lua), bit for bit the generator of Swift's
+-- FuzzRandom, so a run's choices depend only on its seed. Lua's integers
+-- wrap like UInt64; only comparison and remainder need care.
 local Random = {}
 Random.__index = Random
+local splitmix = K.splitmix
 
 local function newrandom(seed) return setmetatable({ state = seed }, Random) end
 
 function Random:next()
-  local z = self.state + 0x9E3779B97F4A7C15
-  self.state = z
-  z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
-  z = (z ~ (z >> 27)) * 0x94D049BB133111EB
-  return z ~ (z >> 31)
+  local bits
+  self.state, bits = splitmix(self.state)
+  return bits
 end
 
 -- x mod b for x read as unsigned 64 bits and 0 < b < 2^62.

@@ -39,17 +39,7 @@ local ROOT                                         -- node record of the game ro
 K.NODE, K.NIL = NODE, NIL
 
 ---------------------------------------------------------------- hashing
--- The hash lives in statecore.c (same definitions as this file had, so the
--- values are unchanged). K.mix stays here for the random generator.
-local M1, M2 = 0xbf58476d1ce4e5b9, 0x94d049bb133111eb
-
--- splitmix64's finalizer: integer arithmetic wraps, >> is a logical shift.
-local function mix(z)
-  z = (z ~ (z >> 30)) * M1
-  z = (z ~ (z >> 27)) * M2
-  return z ~ (z >> 31)
-end
-K.mix = mix
+-- The hash lives in statecore.c; the random generator's mixing, in splitmix.lua.
 
 ---------------------------------------------------------------- raw slot updates
 -- statecore.c's put is the only place a backing table changes: it keeps

@@ -1,0 +1,29 @@
+-- SplitMix64, the kernel's one definition: the generator behind
+-- `rulebench.random` and `rulebench.shuffle` (engine.lua) and behind the
+-- fuzzer's choices (fuzz.lua), bit for bit Swift's FuzzRandom, so a game's
+-- draws and a run's choices depend only on their seeds. Lua's integers wrap
+-- like UInt64 and its `>>` is a logical shift, so the arithmetic is exact.
+--
+-- The chunk receives a table and adds `mix` (the finalizer) and `splitmix`
+-- (one step) to it: the kernel's `K`, and the plain-Lua harness of the
+-- benchmarks (Benchmarks/RulebenchBench/PlainLua.swift), which plays the
+-- same games without the engine.
+
+local K = ...
+local GOLD, M1, M2 = 0x9e3779b97f4a7c15, 0xbf58476d1ce4e5b9, 0x94d049bb133111eb
+
+-- The finalizer: 64 well-mixed bits of `z`.
+local function mix(z)
+  z = (z ~ (z >> 30)) * M1
+  z = (z ~ (z >> 27)) * M2
+  return z ~ (z >> 31)
+end
+
+-- One step of the generator from `state`: the next state and its 64 bits.
+local function splitmix(state)
+  state = state + GOLD
+  return state, mix(state)
+end
+
+K.mix, K.splitmix = mix, splitmix
+return K
