@@ -32,8 +32,8 @@ extension ParserPropertyTests {
     /// A scenario performing `do: x` with the value as a param and, in a
     /// second param, as a param name (shorter: names are written as keys).
     private func scenarioText(value: String, key: String) -> String {
-        let params = Reproduction.table(["v": .string(value), key: .int(1)])
-        return "scenario: \(Reproduction.yaml(.string(value)))\nrules: x\nsteps:\n  - do: x\n    with: \(Reproduction.yaml(params))\n"
+        let params = ScenarioYAML.table(["v": .string(value), key: .int(1)])
+        return "scenario: \(ScenarioYAML.value(.string(value)))\nrules: x\nsteps:\n  - do: x\n    with: \(ScenarioYAML.value(params))\n"
     }
 
     func testEveryScalarReadsBackFromTheScenarioWriter() throws {

@@ -19,43 +19,39 @@ public enum Reproduction {
     /// the fuzz command that found it (and finds it again) and its shard.
     public static func scenario(for report: Fuzzer.Report, packReference: String, origin: FindingOrigin) -> String {
         let finding = report.finding
-        var lines: [String] = []
-        lines.append("# Found by: \(oneLine(origin.command))")
-        if let shard = origin.shard { lines.append("# Shard: \(oneLine(shard))") }
-        lines.append("# Finding: \(finding.property.rawValue) failed")
-        for line in finding.message.split(whereSeparator: \.isNewline) { lines.append("#   \(oneLine(String(line)))") }
-        if let blame = finding.blame { lines.append("# Blame: \(oneLine(blame))") }
-        for difference in finding.differences.prefix(5) { lines.append("#   \(oneLine(UndoProblem.line(difference)))") }
-        lines.append("# Shrunk from \(report.original.steps.count) steps to \(report.shrunk.steps.count).")
-        lines.append("scenario: \(yaml(.string("fuzz finding: \(finding.property.rawValue)")))")
-        lines.append("rules: \(yaml(.string(packReference)))")
-        lines.append("setup:")
-        lines.append("  seed: \(report.shrunk.seed)")
-        if !report.shrunk.options.isEmpty { lines.append("  options: \(yaml(table(report.shrunk.options)))") }
-        lines.append("steps:")
+        var file = ScenarioYAML()
+        file.comment("Found by: \(origin.command)")
+        if let shard = origin.shard { file.comment("Shard: \(shard)") }
+        file.comment("Finding: \(finding.property.rawValue) failed")
+        for line in finding.message.split(whereSeparator: \.isNewline) { file.comment("  \(line)") }
+        if let blame = finding.blame { file.comment("Blame: \(blame)") }
+        for difference in finding.differences.prefix(5) { file.comment("  \(UndoProblem.line(difference))") }
+        file.comment("Shrunk from \(report.original.steps.count) steps to \(report.shrunk.steps.count).")
+        file.begin(title: "fuzz finding: \(finding.property.rawValue)", packReference: packReference,
+                   seed: report.shrunk.seed, options: report.shrunk.options)
         let listing = finding.isLegalListingFailure
         let rewinds = finding.isRewindFailure
         for (index, step) in report.shrunk.steps.enumerated() {
             let outcome = index < report.outcomes.count ? report.outcomes[index] : nil
             let last = index == report.shrunk.steps.count - 1 && !listing && !rewinds
-            lines.append(contentsOf: stepLines(step, outcome: outcome, isFailing: last, property: finding.property))
+            file.append(contentsOf: stepLines(step, outcome: outcome, isFailing: last, property: finding.property))
         }
         if report.shrunk.steps.isEmpty && !listing && !rewinds {
             // A finding at step 0 (setup, or the invariants right after it):
             // a scenario needs a step, and this one checks the invariants.
-            lines.append("  # the finding is at setup, before any step")
-            lines.append("  - expect: { invariants: hold }")
+            file.append("  # the finding is at setup, before any step")
+            file.append("  - expect: { invariants: hold }")
         }
         if listing {
             // Listing the legal actions is what fails: ask for it (any list contains nothing).
-            lines.append("  - expect: { legal: { contains: [] } }")
+            file.append("  - expect: { legal: { contains: [] } }")
         }
         if rewinds, case let done = actionsDone(after: report.outcomes), done > 0 {
             // The run's end rewound the whole history, and that failed: undo all of it.
-            lines.append("  # the end of the fuzz run: every step still done is undone")
-            lines.append("  - undo: \(done)")
+            file.append("  # the end of the fuzz run: every step still done is undone")
+            file.append("  - undo: \(done)")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return file.text
     }
 
     /// How many actions are done (and so undone by a rewind) after steps
@@ -75,12 +71,11 @@ public enum Reproduction {
                                   property: FuzzFinding.Property) -> [String] {
         switch step {
         case .perform(let call), .attempt(let call):
-            var lines = ["  - do: \(yaml(.string(call.name)))"]
-            if !call.params.isEmpty { lines.append("    with: \(yaml(table(call.params)))") }
+            var lines = ScenarioYAML.performLines(call)
             if case .attempt = step, !isFailing {
                 switch outcome {
-                case .rejected(let reason)?: lines.append("    expect: { rejected: \(yaml(.string(reason))) }")
-                case .failed(let message)?: lines.append("    expect: { error: \(yaml(.string(String(message.prefix(60))))) }")
+                case .rejected(let reason)?: lines.append("    expect: { rejected: \(ScenarioYAML.value(.string(reason))) }")
+                case .failed(let message)?: lines.append("    expect: { error: \(ScenarioYAML.value(.string(String(message.prefix(60))))) }")
                 default: break
                 }
             }
@@ -107,51 +102,10 @@ public enum Reproduction {
         }
     }
 
-    /// Text for a comment line: a line break inside it (a state key may
-    /// hold one) would end the comment and leave the rest as YAML.
-    private static func oneLine(_ text: String) -> String {
-        YAMLText.comment(text)
-    }
-
     private static func stepCount(_ step: FuzzStep) -> Int {
         switch step {
         case .undo(let n), .redo(let n): return n
         default: return 1
-        }
-    }
-
-    /// Params as one table value, to render with `yaml`.
-    static func table(_ params: [String: StateValue]) -> StateValue {
-        .table(Dictionary(uniqueKeysWithValues: params.map { (StateKey.string($0.key), $0.value) }))
-    }
-
-    /// A YAML flow rendering (JSON-compatible scalars, so every string is
-    /// quoted; see `YAMLText` for the characters written as escapes). NaN
-    /// and infinities, which no history holds, are written as YAML's
-    /// `.nan` and `.inf`, which the reader refuses at their line rather
-    /// than reading a string.
-    static func yaml(_ value: StateValue) -> String {
-        switch value {
-        case .table:
-            if let items = value.listItems, !items.isEmpty { return "[" + items.map(yaml).joined(separator: ", ") + "]" }
-            return "{ " + value.sortedEntries.map { "\(yamlKey($0.key)): \(yaml($0.value))" }.joined(separator: ", ") + " }"
-        case .string(let text):
-            return YAMLText.quoted(text)
-        case .double(let d) where !d.isFinite:
-            return d.isNaN ? ".nan" : d > 0 ? ".inf" : "-.inf"
-        default:
-            return JSONValue(value).serialized(pretty: false)
-        }
-    }
-
-    /// A key of a flow mapping. libyaml gives up on an implicit key past
-    /// 1,024 characters, so a longer one is written as an explicit key (`? key`).
-    private static func yamlKey(_ key: StateKey) -> String {
-        switch key {
-        case .int(let i): return String(i)
-        case .string(let s):
-            let quoted = YAMLText.quoted(s)
-            return quoted.unicodeScalars.count < 1_000 ? quoted : "? " + quoted
         }
     }
 
@@ -272,7 +226,7 @@ public enum Reproduction {
 
     static func encode(_ program: FuzzProgram, property: FuzzFinding.Property, origin: FindingOrigin? = nil) -> String {
         func call(_ c: ActionCall) -> JSONValue {
-            .object([("action", .string(c.name)), ("params", JSONValue(table(c.params)))])
+            .object([("action", .string(c.name)), ("params", JSONValue(ScenarioYAML.table(c.params)))])
         }
         let steps: [JSONValue] = program.steps.map { step in
             switch step {
@@ -285,7 +239,7 @@ public enum Reproduction {
         }
         var members: [(String, JSONValue)] = [
             ("property", .string(property.rawValue)), ("pack", .string(program.pack)), ("seed", .int(program.seed)),
-            ("options", JSONValue(table(program.options))), ("steps", .array(steps)),
+            ("options", JSONValue(ScenarioYAML.table(program.options))), ("steps", .array(steps)),
         ]
         if let origin {
             members.append(("foundBy", .string(origin.command)))

@@ -16,6 +16,6 @@ enum ShellWord {
         if case .string(let text) = value {
             return StateValue(argument: text) == value ? text : "\"" + text + "\""
         }
-        return Reproduction.yaml(value)
+        return ScenarioYAML.value(value)
     }
 }

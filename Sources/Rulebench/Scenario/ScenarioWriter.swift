@@ -16,28 +16,13 @@ public enum ScenarioWriter {
     ///   - packReference: how the file names its pack (a name under
     ///     rules/, or a path relative to the scenario file).
     public static func scenario(of game: Game, title: String, packReference: String) throws(RulebenchError) -> String {
-        var lines = ["# Written by rulebench play (\(YAMLText.comment(game.pack.name)), seed \(game.seed)); check it with `rulebench run`."]
-        lines.append("scenario: \(Reproduction.yaml(.string(title)))")
-        lines.append("rules: \(Reproduction.yaml(.string(packReference)))")
-        lines.append("setup:")
-        lines.append("  seed: \(game.seed)")
-        if !game.options.isEmpty { lines.append("  options: \(Reproduction.yaml(Reproduction.table(game.options)))") }
-        if !game.overrides.isEmpty {
-            lines.append("  create: true")
-            lines.append("  state:")
-            for override in game.overrides {
-                let value = override.value.map(Reproduction.yaml) ?? "null"
-                lines.append("    \(Reproduction.yaml(.string(override.path.description))): \(value)")
-            }
-        }
-        lines.append("steps:")
-        for entry in game.history.entries.prefix(game.history.cursor) {
-            lines.append("  - do: \(Reproduction.yaml(.string(entry.call.name)))")
-            if !entry.call.params.isEmpty { lines.append("    with: \(Reproduction.yaml(Reproduction.table(entry.call.params)))") }
-        }
+        var file = ScenarioYAML()
+        file.comment("Written by rulebench play (\(game.pack.name), seed \(game.seed)); check it with `rulebench run`.")
+        file.begin(title: title, packReference: packReference, seed: game.seed, options: game.options, state: game.overrides)
+        for entry in game.history.entries.prefix(game.history.cursor) { file.perform(entry.call) }
         let hash = try game.liveStateHash().hex
-        lines.append("  - expect: { hash: \"\(hash)\", invariants: hold }")
-        return lines.joined(separator: "\n") + "\n"
+        file.append("  - expect: { hash: \"\(hash)\", invariants: hold }")
+        return file.text
     }
 
     /// A path from `folder` to `target`, with `..` where needed ("../../rules/desert"):

@@ -56,39 +56,21 @@ public struct SolutionScenario: Sendable {
 
     /// The scenario's YAML text.
     public var text: String {
-        let yaml = Reproduction.yaml
         let moves = "\(line.count) move\(line.count == 1 ? "" : "s")"
-        var lines: [String] = [
-            "# Found by: \(YAMLText.comment(command))",
-            "# A shortest line to goal '\(YAMLText.comment(goal))': \(moves)"
-                + (line.isEmpty ? " (it holds after setup)." : "; no line of \(line.count - 1) or fewer reaches it "
-                   + "(\(statistics.distinctStates) distinct states within \(line.count - 1) moves, \(statistics.nodes) searched in all, "
-                   + "every undo verified)."),
-            "scenario: \(yaml(.string("the goal \(goal) is reached in \(moves), the fewest possible")))",
-            "rules: \(yaml(.string(packReference)))",
-            "setup:",
-            "  seed: \(seed)",
-        ]
-        if !options.isEmpty {
-            lines.append("  options: \(yaml(Reproduction.table(options)))")
-        }
-        if !state.isEmpty {
-            lines.append("  create: true")
-            lines.append("  state:")
-            for (path, value) in state {
-                lines.append("    \(yaml(.string(path.description))): \(value.map(yaml) ?? "null")")
-            }
-        }
-        lines.append("steps:")
-        let expectation = "{ goal: \(yaml(.string(goal))) }"
+        var file = ScenarioYAML()
+        file.comment("Found by: \(command)")
+        file.comment("A shortest line to goal '\(goal)': \(moves)"
+            + (line.isEmpty ? " (it holds after setup)." : "; no line of \(line.count - 1) or fewer reaches it "
+               + "(\(statistics.distinctStates) distinct states within \(line.count - 1) moves, \(statistics.nodes) searched in all, "
+               + "every undo verified)."))
+        file.begin(title: "the goal \(goal) is reached in \(moves), the fewest possible", packReference: packReference,
+                   seed: seed, options: options, state: state)
+        let expectation = "{ goal: \(ScenarioYAML.value(.string(goal))) }"
         for (index, call) in line.enumerated() {
-            lines.append("  - do: \(yaml(.string(call.name)))")
-            if !call.params.isEmpty {
-                lines.append("    with: \(yaml(Reproduction.table(call.params)))")
-            }
-            if index == line.count - 1 { lines.append("    expect: \(expectation)") }
+            file.perform(call)
+            if index == line.count - 1 { file.append("    expect: \(expectation)") }
         }
-        if line.isEmpty { lines.append("  - expect: \(expectation)") }
-        return lines.joined(separator: "\n") + "\n"
+        if line.isEmpty { file.append("  - expect: \(expectation)") }
+        return file.text
     }
 }
