@@ -21,33 +21,13 @@ public struct FindingKey: Hashable, Sendable, CustomStringConvertible {
         self.location = location
     }
 
-    /// The key of a finding, read from its blame.
-    ///
-    /// `FuzzFinding` carries its blame as one text, written by the executor
-    /// in one of three shapes: "ACTION (undo at FILE:LINE)", "ACTION at
-    /// FILE:LINE" (errors and invariants) or "ACTION". This is the one place
-    /// that reads it back; when findings carry the two parts separately,
-    /// only this initializer changes.
+    /// The key of a finding: its property and the parts of its blame (an
+    /// empty action path is none).
     public init(_ finding: FuzzFinding) {
         property = finding.property
-        guard let blame = finding.blame, !blame.isEmpty else { return }
-        if blame.hasSuffix(")"), let open = blame.range(of: " (undo at ", options: .backwards) {
-            action = String(blame[..<open.lowerBound])
-            location = String(blame[open.upperBound..<blame.index(before: blame.endIndex)])
-        } else if let at = blame.range(of: " at ", options: .backwards), Self.isLocation(blame[at.upperBound...]) {
-            action = String(blame[..<at.lowerBound])
-            location = String(blame[at.upperBound...])
-        } else {
-            action = blame
-        }
-        if action?.isEmpty == true { action = nil }
-    }
-
-    /// "FILE:LINE", as `SourceLocation` prints it.
-    private static func isLocation(_ text: Substring) -> Bool {
-        guard let colon = text.lastIndex(of: ":"), colon != text.startIndex else { return false }
-        let line = text[text.index(after: colon)...]
-        return !line.isEmpty && line.allSatisfy(\.isNumber)
+        guard let blamed = finding.blamed else { return }
+        action = blamed.action.isEmpty ? nil : blamed.action
+        location = blamed.location?.description
     }
 
     /// Whether `other` is the same bug as the finding this key was made

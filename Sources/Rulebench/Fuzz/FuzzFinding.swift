@@ -1,5 +1,5 @@
 // What a fuzz run found wrong: the failed property, the step, the message,
-// the differing slots and the blame. The property's raw value is the text
+// the differing slots and the blame (`Blame`). The property's raw value is the text
 // reports print, so renaming a case does not change a report.
 
 /// What the fuzzer found wrong.
@@ -27,7 +27,28 @@ public struct FuzzFinding: Sendable, CustomStringConvertible {
     /// The first differing state paths, when the finding is about state.
     public var differences: [StateChange]
     /// The blamed action or subaction and its Lua file:line, when known.
-    public var blame: String?
+    public var blamed: Blame?
+
+    /// The blame as reports write it (`Blame.description`); set from text, it is read as `Blame(text:)`.
+    public var blame: String? {
+        get { blamed?.description }
+        set { blamed = newValue.map { Blame(text: $0) } }
+    }
+
+    /// A finding from its parts.
+    public init(property: Property, stepIndex: Int, message: String, differences: [StateChange], blamed: Blame?) {
+        self.property = property
+        self.stepIndex = stepIndex
+        self.message = message
+        self.differences = differences
+        self.blamed = blamed
+    }
+
+    /// A finding whose blame is given as text (`Blame(text:)`).
+    public init(property: Property, stepIndex: Int, message: String, differences: [StateChange], blame: String?) {
+        self.init(property: property, stepIndex: stepIndex, message: message, differences: differences,
+                  blamed: blame.map { Blame(text: $0) })
+    }
 
     /// How the message of a finding starts when listing the legal actions
     /// failed (a rule's `legal` raised) rather than an action.

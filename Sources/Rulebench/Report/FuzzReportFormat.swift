@@ -19,10 +19,10 @@ public enum FuzzReportFormat {
     /// "rules/desert/actions/move.lua", "line": 31 }`, each part present when
     /// known; null when nothing is blamed. The finding's `blame` keeps the
     /// sentence.
-    public static func blamed(_ key: FindingKey) -> JSONValue {
+    public static func blamed(_ blame: Blame?) -> JSONValue {
         var members: [(String, JSONValue)] = []
-        if let action = key.action, !action.isEmpty { members.append(("action", .string(action))) }
-        if let location = SourceLocation(key.location) {
+        if let action = blame?.action, !action.isEmpty { members.append(("action", .string(action))) }
+        if let location = blame?.location {
             members.append(("file", .string(location.file)))
             members.append(("line", .int(Int64(location.line))))
         }
@@ -41,7 +41,7 @@ public enum FuzzReportFormat {
                 ("message", .string(report.finding.message)),
                 ("step", .int(Int64(report.finding.stepIndex + 1))),
                 ("blame", report.finding.blame.map { .string($0) } ?? .null),
-                ("blamed", blamed(report.key)),
+                ("blamed", blamed(report.finding.blamed)),
                 ("differences", .array(report.finding.differences.prefix(10).map {
                     .object([("path", .string($0.path)), ("before", .string($0.before)), ("after", .string($0.after))])
                 })),
