@@ -43,7 +43,7 @@ final class FuzzKernelTests: XCTestCase {
             options.configuration = configuration()
             let fuzzer = Fuzzer(options: options)
             for choices in [UInt64(1), 2, 0xFFFF_FFFF_FFFF_FFF0] {
-                let (program, result) = fuzzer.generate(gameSeed: 7, choices: choices)
+                let (program, result) = fuzzer.generate(gameSeed: 7, choiceSeed: choices)
                 XCTAssertNil(result.finding, "\(pack): \(result.finding?.description ?? "")")
                 XCTAssertEqual(program.steps.count, 80, pack)
                 XCTAssertTrue(program.steps.contains { if case .attempt = $0 { return true }; return false }, pack)
@@ -59,9 +59,9 @@ final class FuzzKernelTests: XCTestCase {
 
     func testSameChoicesGiveTheSameSteps() {
         let fuzzer = Fuzzer(options: Fuzzer.Options(pack: EngineFixtures.repository.appendingPathComponent("rules/cards").path))
-        let first = fuzzer.generate(gameSeed: 3, choices: 42)
-        let again = fuzzer.generate(gameSeed: 3, choices: 42)
-        let other = fuzzer.generate(gameSeed: 3, choices: 43)
+        let first = fuzzer.generate(gameSeed: 3, choiceSeed: 42)
+        let again = fuzzer.generate(gameSeed: 3, choiceSeed: 42)
+        let other = fuzzer.generate(gameSeed: 3, choiceSeed: 43)
         XCTAssertEqual(first.0, again.0)
         XCTAssertNotEqual(first.0.steps, other.0.steps)
     }

@@ -16,13 +16,13 @@ final class GuidedSearchTests: XCTestCase {
     func testNewEdgesAreCountedOnceAcrossRuns() {
         let executor = Fuzzer(options: options("cards")).executor
         let start = FuzzProgram(pack: "cards", seed: 5, options: [:])
-        let request = Kernel.RunRequest(program: nil, choices: 9, depth: 40, rewindAtEnd: true)
+        let request = Kernel.RunRequest(program: nil, choiceSeed: 9, depth: 40, rewindAtEnd: true)
         let (program, generated) = executor.play(start, request)
-        XCTAssertGreaterThan(generated.fresh, 10)
+        XCTAssertGreaterThan(generated.newEdges, 10)
         // Played as a program (legal runs before `do` steps only), then again.
         let first = executor.execute(program, checkLegality: true)
         let again = executor.execute(program, checkLegality: true)
-        XCTAssertEqual(again.fresh, 0, "the same program reaches nothing new")
+        XCTAssertEqual(again.newEdges, 0, "the same program reaches nothing new")
         XCTAssertEqual(again.trace, first.trace)
         XCTAssertEqual(first.trace, generated.trace)
     }
@@ -31,8 +31,8 @@ final class GuidedSearchTests: XCTestCase {
         let executor = Fuzzer(options: options("template")).executor
         let start = FuzzProgram(pack: "template", seed: 1, options: [:])
         // "Same action, other params": the step becomes a legal call of that action.
-        var other = Kernel.RunRequest(program: [.perform(ActionCall("step", ["token": "p1"]))], choices: 4, depth: 1, rewindAtEnd: true)
-        other.otherCall = (0, "step")
+        var other = Kernel.RunRequest(program: [.perform(ActionCall("step", ["token": "p1"]))], choiceSeed: 4, depth: 1, rewindAtEnd: true)
+        other.otherParams = (0, "step")
         let (played, outcome) = executor.play(start, other)
         XCTAssertTrue(outcome.valid)
         guard case .perform(let call)? = played.steps.first else { return XCTFail("\(played.steps)") }
@@ -44,7 +44,7 @@ final class GuidedSearchTests: XCTestCase {
         var kept = FuzzProgram(pack: "template", seed: 42, options: [:])
         kept.steps = (0..<10).map { _ in .perform(ActionCall("step", ["token": "p1"])) }
         var result = FuzzExecutor.Result()
-        result.fresh = 3
+        result.newEdges = 3
         result.novelSteps = [4]
         search.observe(kept, result)
         XCTAssertEqual(search.corpus.first?.frontier, [4])
@@ -57,7 +57,7 @@ final class GuidedSearchTests: XCTestCase {
         var fresh = (runs: 0, covered: 0)
         for index in 0..<300 {
             let start = FuzzProgram(pack: "template", seed: Int64(index), options: [:])
-            let run = search.next(fresh: start, choices: UInt64(index))
+            let run = search.next(newGame: start, choiceSeed: UInt64(index))
             kinds.insert(run.kind)
             XCTAssertEqual(run.request.favoursRareKinds, run.kind != .probe, "steps are chosen rare kinds first")
             if run.kind == .probe { probes.append(run.request.program?.count ?? 0) }
@@ -93,9 +93,9 @@ final class GuidedSearchTests: XCTestCase {
         // Coverage slows rule code: one fresh run in eight collects it.
         XCTAssertEqual(fresh.covered, (fresh.runs + 7) / 8)
         // A run that found nothing new, or was not a playable game, is not kept.
-        result.fresh = 0
+        result.newEdges = 0
         search.observe(kept, result)
-        result.fresh = 5
+        result.newEdges = 5
         result.valid = false
         search.observe(kept, result)
         XCTAssertEqual(search.corpus.count, 1)
@@ -157,7 +157,7 @@ final class GuidedSearchTests: XCTestCase {
         let fuzzer = Fuzzer(options: options)
         let start = FuzzProgram(pack: ExplorerTests.walk, seed: 1, options: options.setupOptions,
                                 steps: [.perform(ActionCall("mark", ["n": 1]))])
-        var request = Kernel.RunRequest(program: start.steps, choices: 1, depth: 1, checkLegality: true)
+        var request = Kernel.RunRequest(program: start.steps, choiceSeed: 1, depth: 1, checkLegality: true)
         request.rewindAtEnd = false
         let run = GuidedSearch.Run(start: start, request: request, kind: .probe)
         let (program, result, nodes) = fuzzer.probe(run)

@@ -342,8 +342,8 @@ final class PlantedBugTests: XCTestCase {
         var options = Fuzzer.Options(pack: path)
         options.seed = 5
         let fuzzer = Fuzzer(options: options)
-        let first = fuzzer.generate(gameSeed: 3, choices: 99)
-        let second = fuzzer.generate(gameSeed: 3, choices: 99)
+        let first = fuzzer.generate(gameSeed: 3, choiceSeed: 99)
+        let second = fuzzer.generate(gameSeed: 3, choiceSeed: 99)
         XCTAssertEqual(first.0, second.0)
         XCTAssertEqual(first.1.trace, second.1.trace)
     }

@@ -109,7 +109,7 @@ final class ShrinkerTests: XCTestCase {
         options.depth = 200
         options.configuration = configuration()
         let fuzzer = Fuzzer(options: options)
-        let games = (UInt64(1)...300).lazy.map { fuzzer.generate(gameSeed: 5, choices: $0) }
+        let games = (UInt64(1)...300).lazy.map { fuzzer.generate(gameSeed: 5, choiceSeed: $0) }
             .filter { $0.1.finding?.property == .undoRestores && $0.0.steps.count > 12 }
         let atAStep = games.first { self.executor().execute($0.0, checkLegality: true, finalChecks: false).finding != nil }
         let atTheEnd = games.first { self.executor().execute($0.0, checkLegality: true, finalChecks: false).finding == nil }
@@ -137,7 +137,7 @@ final class ShrinkerTests: XCTestCase {
         options.setupOptions = ["seeded": true]
         options.configuration = configuration()
         let fuzzer = Fuzzer(options: options)
-        let failing = (Int64(90_000)..<90_200).lazy.map { fuzzer.generate(gameSeed: $0, choices: UInt64($0)) }
+        let failing = (Int64(90_000)..<90_200).lazy.map { fuzzer.generate(gameSeed: $0, choiceSeed: UInt64($0)) }
             .first { $0.1.finding?.property == .undoRestores }
         let (program, _) = try XCTUnwrap(failing, "no game seed of 200 found the bug")
         let (shrunk, _, _, end) = try shrink(program)

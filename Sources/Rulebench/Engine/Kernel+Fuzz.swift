@@ -4,15 +4,15 @@
 extension Kernel {
     /// What a run is asked to play.
     struct RunRequest {
-        /// The steps to play first; nil to choose every step from `choices`.
+        /// The steps to play first; nil to choose every step from `choiceSeed`.
         var program: [FuzzStep]?
         /// The seed of the step generator.
-        var choices: UInt64 = 0
+        var choiceSeed: UInt64 = 0
         /// Steps in all: after the program's, the rest are chosen.
         var depth = 0
         /// The program's step at this index becomes a random legal call of
         /// this action (the guided search's "same action, other params").
-        var otherCall: (index: Int, action: String)?
+        var otherParams: (index: Int, action: String)?
         /// Chosen steps favour the kinds of move played least so far in
         /// the session (see `Kernel/fuzz.lua`, "rare kinds first"): the
         /// guided search's runs. Works with coverage off (kinds come from
@@ -57,7 +57,7 @@ extension Kernel {
         let stepIndex: Int
         /// What the step was doing: "failed", "after", "emitted", "legal",
         /// "undo", "turn", "redo", "rewind" or "rewound".
-        let context: String
+        let during: String
         /// The call concerned, when there is one.
         let call: ActionCall?
         let problem: RunProblem
@@ -89,7 +89,7 @@ extension Kernel {
         var history: History
         /// Line-to-line edges of rule code no earlier run of this game's
         /// Lua state reached (0 unless it collects coverage).
-        var fresh = 0
+        var newEdges = 0
         /// The steps (0-based) at which the run reached edges first (the
         /// step itself, or the legal enumeration just before it).
         var novelSteps: [Int] = []
@@ -98,7 +98,7 @@ extension Kernel {
     /// Plays a run in the current game, which must have no history yet.
     func run(_ request: RunRequest) throws(RulebenchError) -> RunReply {
         var fields: [String: StateValue] = [
-            "choices": .int(Int64(bitPattern: request.choices)),
+            "choices": .int(Int64(bitPattern: request.choiceSeed)),
             "depth": .int(Int64(request.depth)),
             "checklegal": .bool(request.checkLegality),
             "recordlegal": .bool(request.recordLegal),
@@ -107,7 +107,7 @@ extension Kernel {
         ]
         if let program = request.program {
             var steps = program.map(Kernel.encode)
-            if let other = request.otherCall, steps.indices.contains(other.index) {
+            if let other = request.otherParams, steps.indices.contains(other.index) {
                 steps[other.index] = .table([.string("op"): .string("any"), .string("name"): .string(other.action)])
             }
             fields["program"] = .list(steps)
@@ -140,7 +140,7 @@ extension Kernel {
                                 tree: bytes(entry["tree"]) ?? [], plan: bytes(entry["plan"]) ?? [])
         }
         result.history.cursor = Kernel.int(history?["cursor"])
-        result.fresh = Kernel.int(value?["fresh"])
+        result.newEdges = Kernel.int(value?["fresh"])
         result.novelSteps = (value?["novel"]?.listItems ?? []).map { Kernel.int($0) - 1 }
         return result
     }
@@ -262,6 +262,6 @@ extension Kernel {
         }
         let property = FuzzFinding.Property.allCases.first { "\($0)" == value["property"]?.stringValue } ?? .undoRestores
         return RunFinding(property: property, stepIndex: Kernel.int(value["step"]) - 1,
-                          context: value["what"]?.stringValue ?? "", call: value["call"].map(Kernel.call), problem: problem)
+                          during: value["what"]?.stringValue ?? "", call: value["call"].map(Kernel.call), problem: problem)
     }
 }

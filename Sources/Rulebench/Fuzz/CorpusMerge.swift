@@ -213,7 +213,7 @@ public struct CorpusMerge {
             _ = executor.execute(entry.program, checkLegality: false)
         }
         for index in result.entries.indices where result.entries[index].verdict == .fixed {
-            if executor.execute(result.entries[index].program, checkLegality: false).fresh > 0 {
+            if executor.execute(result.entries[index].program, checkLegality: false).newEdges > 0 {
                 result.entries[index].verdict = .regression
             }
         }

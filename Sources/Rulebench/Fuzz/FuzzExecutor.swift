@@ -56,7 +56,7 @@ struct FuzzExecutor {
         /// False when a `perform` step was not legal at its point (a shrink candidate to discard).
         var valid = true
         /// Line-to-line edges of rule code this run reached first (with coverage on).
-        var fresh = 0
+        var newEdges = 0
         /// The steps (0-based) at which it reached them (see `Kernel.RunReply.novelSteps`).
         var novelSteps: [Int] = []
     }
@@ -96,9 +96,9 @@ struct FuzzExecutor {
     }
 
     /// Plays a random game of up to `depth` steps chosen by the generator
-    /// seeded with `choices`; returns the program as played.
-    func generate(_ start: FuzzProgram, choices: UInt64, depth: Int) -> (FuzzProgram, Result) {
-        play(start, Kernel.RunRequest(program: nil, choices: choices, depth: depth, rewindAtEnd: true))
+    /// seeded with `choiceSeed`; returns the program as played.
+    func generate(_ start: FuzzProgram, choiceSeed: UInt64, depth: Int) -> (FuzzProgram, Result) {
+        play(start, Kernel.RunRequest(program: nil, choiceSeed: choiceSeed, depth: depth, rewindAtEnd: true))
     }
 
     /// Plays a run in a fresh game: the kernel plays every step and checks
@@ -126,7 +126,7 @@ struct FuzzExecutor {
         result.trace = reply.trace
         result.legal = reply.legal
         result.valid = reply.valid
-        result.fresh = reply.fresh
+        result.newEdges = reply.newEdges
         result.novelSteps = reply.novelSteps
         let sound = animationFinding(reply, in: program, before: reply.finding?.stepIndex)
         if !reply.valid {
@@ -165,30 +165,48 @@ struct FuzzExecutor {
             if let limit, sighting.stepIndex >= limit { break }
             guard case .some(.some(let problem)) = games.verdicts[sighting.id],
                   case .perform(let call) = program.steps[sighting.stepIndex] else { continue }
-            return FuzzFinding(property: .animationIsSound, stepIndex: sighting.stepIndex, message: "\(call): \(problem)", differences: [], blame: call.name)
+            return FuzzFinding(property: .animationIsSound, stepIndex: sighting.stepIndex, message: "\(call): \(problem)", differences: [], blamed: Blame(action: call.name))
         }
         return nil
+    }
+
+    /// What a step of the kernel's loop was doing when a check failed (the
+    /// kernel's word for it, `Kernel.RunFinding.during`).
+    private enum StepActivity: String {
+        /// A performed action failed, and its rollback left the state changed.
+        case failed
+        /// The checks after a perform (invariants, the animation).
+        case after
+        /// An action `legal` emitted failed.
+        case emitted
+        /// Listing the legal actions failed.
+        case legal
+        /// An undo of one step, an undo to the last checkpoint, a redo.
+        case undo, turn, redo
+        /// The end of the run: rewinding the whole history, and its result.
+        case rewind, rewound
     }
 
     /// A finding of the kernel's step loop, worded for the report.
     private func finding(_ found: Kernel.RunFinding) -> FuzzFinding {
         let index = found.stepIndex
         let call = found.call.map { "\($0)" } ?? "?"
+        let activity = StepActivity(rawValue: found.during)
         switch found.problem {
         case .error(let error) where found.property == .undoMirrorsDo:
-            return finding(found.property, index, "\(found.context == "turn" ? "undo turn" : "undo of \(call)"): \(error)", error)
+            return finding(found.property, index, "\(activity == .turn ? "undo turn" : "undo of \(call)"): \(error)", error)
         case .error(let error):
-            switch found.context {
-            case "failed": return finding(found.property, index, "\(call) failed and changed the state: \(error)", error)
-            case "after": return finding(found.property, index, "after \(call): \(error)", error)
-            case "emitted": return finding(found.property, index, "\(call) was emitted by legal but failed: \(error)", error)
-            case "legal": return finding(found.property, index, FuzzFinding.legalListingFailed + "\(error)", error)
-            case "turn": return finding(found.property, index, "undo turn", error)
-            case "rewind": return finding(found.property, index, FuzzFinding.rewindFailed, error)
-            default: return finding(found.property, index, "\(found.context) of \(call)", error)
+            switch activity {
+            case .failed?: return finding(found.property, index, "\(call) failed and changed the state: \(error)", error)
+            case .after?: return finding(found.property, index, "after \(call): \(error)", error)
+            case .emitted?: return finding(found.property, index, "\(call) was emitted by legal but failed: \(error)", error)
+            case .legal?: return finding(found.property, index, FuzzFinding.legalListingFailed + "\(error)", error)
+            case .turn?: return finding(found.property, index, "undo turn", error)
+            case .rewind?: return finding(found.property, index, FuzzFinding.rewindFailed, error)
+            default: return finding(found.property, index, "\(found.during) of \(call)", error)
             }
         case .undoMismatch(let problems):
-            let what = found.context == "turn" ? "undo turn" : found.context == "rewind" ? FuzzFinding.rewindFailed : "undo of \(call)"
+            let what = activity == .turn ? "undo turn" : activity == .rewind ? FuzzFinding.rewindFailed : "undo of \(call)"
             return finding(found.property, index, what, .undoMismatch(problems))
         case .redoMismatch(let mismatch):
             return finding(found.property, index, "redo of \(call)", .redoMismatch(mismatch))
@@ -233,15 +251,15 @@ struct FuzzExecutor {
         case .undoMismatch(let problems):
             return FuzzFinding(property: property, stepIndex: index, message: "\(message): the undo did not restore the state",
                                differences: problems.flatMap(\.differences),
-                               blame: problems.first.map { "\($0.action)" + ($0.undoFunction.map { " (undo at \($0))" } ?? "") })
+                               blamed: problems.first.map { Blame(action: $0.action, location: $0.undoFunction, inUndo: true) })
         case .redoMismatch(let mismatch):
-            return FuzzFinding(property: property, stepIndex: index, message: mismatch.description, differences: [], blame: mismatch.action)
+            return FuzzFinding(property: property, stepIndex: index, message: mismatch.description, differences: [], blamed: Blame(action: mismatch.action))
         case .script(let failure):
             return FuzzFinding(property: property, stepIndex: index, message: message, differences: [],
-                               blame: (failure.action ?? "") + (failure.location.map { " at \($0)" } ?? ""))
+                               blamed: Blame(action: failure.action ?? "", location: failure.location))
         case .invariant(let name, _, let location):
             return FuzzFinding(property: property, stepIndex: index, message: message, differences: [],
-                               blame: "invariant \(name)" + (location.map { " at \($0)" } ?? ""))
+                               blamed: Blame(action: "invariant \(name)", location: location))
         default:
             return FuzzFinding(property: property, stepIndex: index, message: message, differences: [], blame: nil)
         }

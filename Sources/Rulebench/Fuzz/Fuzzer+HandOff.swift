@@ -112,7 +112,7 @@ extension Fuzzer {
             // Half the runs short (see `instanceDepth`), half up to twice the best.
             let longest = max(4, 2 * best.shrunk.steps.count)
             let depth = min(options.depth, (index / 2) % 2 == 0 ? min(longest, Fuzzer.instanceDepth) : longest)
-            var request = Kernel.RunRequest(program: nil, choices: seeds.choices, depth: depth, rewindAtEnd: true)
+            var request = Kernel.RunRequest(program: nil, choiceSeed: seeds.choiceSeed, depth: depth, rewindAtEnd: true)
             request.favoursRareKinds = options.search == .guided
             request.leavesOutKinds = request.favoursRareKinds && index % 2 == 1
             request.collectsCoverage = options.coverage

@@ -100,11 +100,11 @@ public struct Fuzzer {
     }
 
 
-    /// The game seed and choice generator of run `index`.
-    func runSeeds(_ index: Int) -> (game: Int64, choices: UInt64) {
+    /// The game seed and the seed of the step choices of run `index`.
+    func runSeeds(_ index: Int) -> (game: Int64, choiceSeed: UInt64) {
         var mixer = FuzzRandom(seed: options.seed &* FuzzRandom.gamma &+ UInt64(index))
-        let choices = mixer.next()
-        return (Int64(mixer.next() % 100_000), choices)
+        let choiceSeed = mixer.next()
+        return (Int64(mixer.next() % 100_000), choiceSeed)
     }
 
     /// Plays `program` with every check a fuzz run makes after each step
@@ -194,11 +194,11 @@ public struct Fuzzer {
         -> (program: FuzzProgram, result: FuzzExecutor.Result, nodes: Int) {
         let seeds = runSeeds(index)
         guard search != nil else {
-            let (program, result) = generate(gameSeed: seeds.game, choices: seeds.choices)
+            let (program, result) = generate(gameSeed: seeds.game, choiceSeed: seeds.choiceSeed)
             return (program, result, 0)
         }
         let newGame = FuzzProgram(pack: options.pack, seed: seeds.game, options: options.setupOptions)
-        var next = search!.next(fresh: newGame, choices: seeds.choices)
+        var next = search!.next(newGame: newGame, choiceSeed: seeds.choiceSeed)
         next.start.steps = next.request.program ?? []
         if next.kind == .probe { return probe(next) }
         let (program, result) = executor.play(next.start, next.request)
@@ -255,9 +255,9 @@ public struct Fuzzer {
 
     /// Plays one random game, checking as it goes (the step loop runs in the
     /// kernel: `Kernel/fuzz.lua` chooses and checks every step).
-    func generate(gameSeed: Int64, choices: UInt64) -> (FuzzProgram, FuzzExecutor.Result) {
+    func generate(gameSeed: Int64, choiceSeed: UInt64) -> (FuzzProgram, FuzzExecutor.Result) {
         let start = FuzzProgram(pack: options.pack, seed: gameSeed, options: options.setupOptions)
-        return executor.generate(start, choices: choices, depth: options.depth)
+        return executor.generate(start, choiceSeed: choiceSeed, depth: options.depth)
     }
 }
 

@@ -24,7 +24,7 @@ struct GuidedSearch {
     struct Kept {
         var program: FuzzProgram
         /// The edges it reached first.
-        var fresh: Int
+        var newEdges: Int
         /// The steps at which it reached them: the frontier runs build on.
         var frontier: [Int]
         /// How often it was built on (the least built-on are preferred).
@@ -71,7 +71,7 @@ struct GuidedSearch {
         self.depth = max(1, depth)
     }
 
-    /// The next run. `fresh` is the fresh game the session would play now
+    /// The next run. `newGame` is the fresh game the session would play now
     /// (its game seed and generator seed come from the run's index).
     ///
     /// Every run chooses its steps rare kinds first (`Kernel.RunRequest.favoursRareKinds`).
@@ -81,20 +81,20 @@ struct GuidedSearch {
     /// built on the corpus, the runs whose edges the search uses: the line
     /// hook doubles the cost of a step, and measured on the planted bugs,
     /// runs without it found the rare paths sooner for the time spent.
-    mutating func next(fresh: FuzzProgram, choices: UInt64) -> Run {
-        var request = Kernel.RunRequest(program: nil, choices: choices, depth: depth, rewindAtEnd: true)
+    mutating func next(newGame: FuzzProgram, choiceSeed: UInt64) -> Run {
+        var request = Kernel.RunRequest(program: nil, choiceSeed: choiceSeed, depth: depth, rewindAtEnd: true)
         request.favoursRareKinds = true
         request.collectsCoverage = true
         let roll = random.below(100)
         if corpus.isEmpty || roll < 40 {
             freshRuns += 1
             request.collectsCoverage = coversEveryRun || freshRuns % 8 == 1
-            return Run(start: fresh, request: request, kind: .fresh)
+            return Run(start: newGame, request: request, kind: .fresh)
         }
         if roll < 85 {
             request.leavesOutKinds = true
             request.collectsCoverage = coversEveryRun
-            return Run(start: fresh, request: request, kind: .swarm)
+            return Run(start: newGame, request: request, kind: .swarm)
         }
         if roll < 89 {
             if !pending.isEmpty {
@@ -115,7 +115,7 @@ struct GuidedSearch {
         }
         if roll < 99, case .perform(let call)? = steps.indices.contains(cut - 1) ? steps[cut - 1] : nil {
             request.program = Array(steps.prefix(cut))
-            request.otherCall = (cut - 1, call.name)
+            request.otherParams = (cut - 1, call.name)
             return Run(start: start, request: request, kind: .otherParams)
         }
         // Splice: this program's start, then another kept program's end, of
@@ -137,11 +137,11 @@ struct GuidedSearch {
 
     /// Keeps a run that reached new edges (and was a game a player could play).
     mutating func observe(_ program: FuzzProgram, _ result: FuzzExecutor.Result) {
-        guard result.fresh > 0, result.valid, result.finding == nil, !program.steps.isEmpty else { return }
-        if corpus.count >= capacity, let weakest = corpus.indices.min(by: { corpus[$0].fresh < corpus[$1].fresh }) {
+        guard result.newEdges > 0, result.valid, result.finding == nil, !program.steps.isEmpty else { return }
+        if corpus.count >= capacity, let weakest = corpus.indices.min(by: { corpus[$0].newEdges < corpus[$1].newEdges }) {
             corpus.remove(at: weakest)
         }
-        corpus.append(Kept(program: program, fresh: result.fresh, frontier: result.novelSteps))
+        corpus.append(Kept(program: program, newEdges: result.newEdges, frontier: result.novelSteps))
         // Probe each new frontier: the state before the step (where `legal`
         // first showed the new branch) and after it (where it first ran).
         for step in result.novelSteps where step > 0 {
