@@ -191,24 +191,19 @@ final class ScenarioExecution {
                                                   actual: actual))
             return effects
         }
-        for _ in 0..<count where !effects.failed {
-            do {
-                let outcome = try game.undo()
-                effects.animations.append(outcome.animation)
-                effects.undone.append((outcome.entry.animation, outcome.animation))
-            } catch {
-                record(undoError: error, into: &mismatches, effects: &effects)
-            }
-        }
-        return effects
+        return undoing(count, into: &mismatches)
     }
 
     /// `undo: turn` and `undo: last turn`: as `undo: N` with the count the
     /// history gives; at the start, the same "nothing to undo" as `undo: 1`.
     private func undoTurn(last: Bool, into mismatches: inout [Mismatch]) -> StepEffects {
         guard game.history.cursor > 0 else { return undo(count: 1, into: &mismatches) }
+        return undoing(last ? game.history.undosToLastTurn : game.history.undosToLastCheckpoint, into: &mismatches)
+    }
+
+    /// Undoes `count` actions, one at a time, until one fails.
+    private func undoing(_ count: Int, into mismatches: inout [Mismatch]) -> StepEffects {
         var effects = StepEffects()
-        let count = last ? game.history.undosToLastTurn : game.history.undosToLastCheckpoint
         for _ in 0..<count where !effects.failed {
             do {
                 let outcome = try game.undo()
