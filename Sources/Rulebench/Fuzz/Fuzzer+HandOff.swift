@@ -1,6 +1,7 @@
 // From a finding to its report: shrinking, the search for shorter instances,
 // finishing a shrink cut short, and the budget of each. A timed session's
 // hand-off ends by the session's end less `handOffReserve`.
+
 extension Fuzzer {
     /// What the hand-off of a finding needs of the session that found it.
     struct Session {

@@ -1,8 +1,9 @@
-import Foundation
-
 // What a fuzz session is asked to do: its pack, seeds, budget (runs, time,
 // depth), shard, search and shrinking budget. Plain settings: every default
 // lives here, and `runLimit` is the one place that says when runs stop.
+
+import Foundation
+
 extension Fuzzer {
     /// What to fuzz and for how long.
     ///

@@ -1,5 +1,6 @@
 // A run as a shard played it, told to the caller (`run`'s `played`) so that
 // the runs of several shards can be put side by side.
+
 extension Fuzzer {
     /// A run as a shard played it (see `run`'s `played`).
     public struct PlayedRun: Sendable {

@@ -1,5 +1,6 @@
 // The counts a session reports as it goes (runs, steps, findings, seconds),
 // and the phase it is in when it is not fuzzing. Rates leave shrinking out.
+
 extension Fuzzer {
     /// Progress, reported as runs go.
     public struct Progress: Sendable {

@@ -1,6 +1,7 @@
 // A finding as the session reports it: what failed, the program as played and
 // as shrunk, and how the shrinking and the judgement from a fresh start went.
 // Invariant: `shrunk` fails as `finding` says (or `shrinkStatus` says it did not reproduce).
+
 extension Fuzzer {
     /// A finding with its shrunk reproduction.
     public struct Report: Sendable {

@@ -2,8 +2,8 @@
 // first depths and the probe of a kept program's frontier (both `Explorer`).
 // A walk's failure is always played again as a program, so that it is shrunk
 // and written like any other finding.
-extension Fuzzer {
 
+extension Fuzzer {
     /// Steps the guided search's runs take before its sweep: bugs that
     /// random runs find at once are not kept waiting behind it.
     static let sweepAfter = 5_000

@@ -1,3 +1,8 @@
+// A fuzz session: its run loop, the seeds of each run, and the checks that a
+// run is deterministic. Invariant: a run's seeds depend only on the session's
+// seed and the run's index (`runSeeds`), so a session, or a shard of one,
+// plays the same runs every time; the parts of a session are in Fuzzer+*.swift.
+
 import Dispatch
 import Foundation
 
