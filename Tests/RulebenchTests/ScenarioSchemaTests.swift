@@ -181,102 +181,142 @@ struct SchemaSubset {
         }
         guard case .object(let members) = schema else { return }
         for (key, value) in members {
-            switch key {
-            case "$ref":
-                if case .string(let reference) = value { validate(instance, against: resolve(reference), at: path, into: &out) }
-            case "type":
-                let types: [String]
-                switch value {
-                case .string(let one): types = [one]
-                case .array(let many): types = many.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
-                default: types = []
-                }
-                if !types.contains(where: { SchemaSubset.has(instance, type: $0) }) {
-                    out.append("\(path): expected \(types.joined(separator: " or "))")
-                }
-            case "properties":
-                guard case .object(let fields) = instance, case .object(let schemas) = value else { continue }
-                for (name, field) in fields {
-                    if let sub = schemas.first(where: { $0.0 == name })?.1 { validate(field, against: sub, at: "\(path).\(name)", into: &out) }
-                }
-            case "additionalProperties":
-                guard case .object(let fields) = instance else { continue }
-                let known = members.first { $0.0 == "properties" }.map { p -> [String] in
-                    if case .object(let props) = p.1 { return props.map(\.0) } else { return [] }
-                } ?? []
-                for (name, field) in fields where !known.contains(name) {
-                    validate(field, against: value, at: "\(path).\(name)", into: &out)
-                }
-            case "propertyNames":
-                guard case .object(let fields) = instance else { continue }
-                for (name, _) in fields { validate(.string(name), against: value, at: "\(path) key '\(name)'", into: &out) }
-            case "required":
-                guard case .object(let fields) = instance, case .array(let names) = value else { continue }
-                for case .string(let name) in names where !fields.contains(where: { $0.0 == name }) {
-                    out.append("\(path): missing \(name)")
-                }
-            case "items":
-                guard case .array(let items) = instance else { continue }
-                if case .array(let tuple) = value {
-                    // Draft-07's tuple form: one schema per leading item, `additionalItems` for the rest.
-                    let rest = members.first { $0.0 == "additionalItems" }?.1 ?? .bool(true)
-                    for (index, item) in items.enumerated() {
-                        validate(item, against: index < tuple.count ? tuple[index] : rest, at: "\(path)[\(index)]", into: &out)
-                    }
-                } else {
-                    for (index, item) in items.enumerated() { validate(item, against: value, at: "\(path)[\(index)]", into: &out) }
-                }
-            case "minItems":
-                if case .array(let items) = instance, case .int(let minimum) = value, items.count < minimum {
-                    out.append("\(path): fewer than \(minimum) items")
-                }
-            case "minProperties":
-                if case .object(let fields) = instance, case .int(let minimum) = value, fields.count < minimum {
-                    out.append("\(path): fewer than \(minimum) properties")
-                }
-            case "minLength":
-                if case .string(let text) = instance, case .int(let minimum) = value, text.count < minimum {
-                    out.append("\(path): shorter than \(minimum)")
-                }
-            case "minimum":
-                let number: Double?
-                switch instance {
-                case .int(let i): number = Double(i)
-                case .double(let d): number = d
-                default: number = nil
-                }
-                let bound: Double? = { if case .int(let i) = value { return Double(i) }; if case .double(let d) = value { return d }; return nil }()
-                if let number, let bound, number < bound { out.append("\(path): below \(bound)") }
-            case "pattern":
-                if case .string(let text) = instance, case .string(let pattern) = value,
-                   text.range(of: pattern, options: .regularExpression) == nil {
-                    out.append("\(path): does not match \(pattern)")
-                }
-            case "const":
-                if instance != value { out.append("\(path): must be \(value.serialized(pretty: false))") }
-            case "enum":
-                if case .array(let options) = value, !options.contains(instance) { out.append("\(path): not one of the allowed values") }
-            case "oneOf", "anyOf":
-                guard case .array(let options) = value else { continue }
-                let passing = options.filter { option in
-                    var scratch: [String] = []
-                    validate(instance, against: option, at: path, into: &scratch)
-                    return scratch.isEmpty
-                }.count
-                if key == "oneOf" ? passing != 1 : passing == 0 {
-                    out.append("\(path): matches \(passing) of the \(key) choices")
-                }
-            case "allOf":
-                guard case .array(let parts) = value else { continue }
-                for part in parts { validate(instance, against: part, at: path, into: &out) }
-            case "not":
-                var scratch: [String] = []
-                validate(instance, against: value, at: path, into: &scratch)
-                if scratch.isEmpty { out.append("\(path): matches a schema it must not") }
-            default:
-                break
-            }
+            _ = objectKeyword(key, value, of: members, instance, at: path, into: &out)
+                || arrayKeyword(key, value, of: members, instance, at: path, into: &out)
+                || valueKeyword(key, value, of: members, instance, at: path, into: &out)
+                || combinedKeyword(key, value, of: members, instance, at: path, into: &out)
         }
+    }
+
+    /// The keywords about an object's members; false when `key` is none of them.
+    private func objectKeyword(_ key: String, _ value: JSONValue, of members: [(String, JSONValue)], _ instance: JSONValue,
+                               at path: String, into out: inout [String]) -> Bool {
+        switch key {
+        case "properties":
+            guard case .object(let fields) = instance, case .object(let schemas) = value else { return true }
+            for (name, field) in fields {
+                if let sub = schemas.first(where: { $0.0 == name })?.1 { validate(field, against: sub, at: "\(path).\(name)", into: &out) }
+            }
+        case "additionalProperties":
+            guard case .object(let fields) = instance else { return true }
+            let known = members.first { $0.0 == "properties" }.map { p -> [String] in
+                if case .object(let props) = p.1 { return props.map(\.0) } else { return [] }
+            } ?? []
+            for (name, field) in fields where !known.contains(name) {
+                validate(field, against: value, at: "\(path).\(name)", into: &out)
+            }
+        case "propertyNames":
+            guard case .object(let fields) = instance else { return true }
+            for (name, _) in fields { validate(.string(name), against: value, at: "\(path) key '\(name)'", into: &out) }
+        case "required":
+            guard case .object(let fields) = instance, case .array(let names) = value else { return true }
+            for case .string(let name) in names where !fields.contains(where: { $0.0 == name }) {
+                out.append("\(path): missing \(name)")
+            }
+        case "minProperties":
+            if case .object(let fields) = instance, case .int(let minimum) = value, fields.count < minimum {
+                out.append("\(path): fewer than \(minimum) properties")
+            }
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The keywords about an array's items; false when `key` is none of them.
+    private func arrayKeyword(_ key: String, _ value: JSONValue, of members: [(String, JSONValue)], _ instance: JSONValue,
+                              at path: String, into out: inout [String]) -> Bool {
+        switch key {
+        case "items":
+            guard case .array(let items) = instance else { return true }
+            if case .array(let tuple) = value {
+                // Draft-07's tuple form: one schema per leading item, `additionalItems` for the rest.
+                let rest = members.first { $0.0 == "additionalItems" }?.1 ?? .bool(true)
+                for (index, item) in items.enumerated() {
+                    validate(item, against: index < tuple.count ? tuple[index] : rest, at: "\(path)[\(index)]", into: &out)
+                }
+            } else {
+                for (index, item) in items.enumerated() { validate(item, against: value, at: "\(path)[\(index)]", into: &out) }
+            }
+        case "minItems":
+            if case .array(let items) = instance, case .int(let minimum) = value, items.count < minimum {
+                out.append("\(path): fewer than \(minimum) items")
+            }
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The keywords about one value (its type, bounds, pattern, allowed values); false when `key` is none of them.
+    private func valueKeyword(_ key: String, _ value: JSONValue, of members: [(String, JSONValue)], _ instance: JSONValue,
+                              at path: String, into out: inout [String]) -> Bool {
+        switch key {
+        case "type":
+            let types: [String]
+            switch value {
+            case .string(let one): types = [one]
+            case .array(let many): types = many.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+            default: types = []
+            }
+            if !types.contains(where: { SchemaSubset.has(instance, type: $0) }) {
+                out.append("\(path): expected \(types.joined(separator: " or "))")
+            }
+        case "minLength":
+            if case .string(let text) = instance, case .int(let minimum) = value, text.count < minimum {
+                out.append("\(path): shorter than \(minimum)")
+            }
+        case "minimum":
+            let number: Double?
+            switch instance {
+            case .int(let i): number = Double(i)
+            case .double(let d): number = d
+            default: number = nil
+            }
+            let bound: Double? = { if case .int(let i) = value { return Double(i) }; if case .double(let d) = value { return d }; return nil }()
+            if let number, let bound, number < bound { out.append("\(path): below \(bound)") }
+        case "pattern":
+            if case .string(let text) = instance, case .string(let pattern) = value,
+               text.range(of: pattern, options: .regularExpression) == nil {
+                out.append("\(path): does not match \(pattern)")
+            }
+        case "const":
+            if instance != value { out.append("\(path): must be \(value.serialized(pretty: false))") }
+        case "enum":
+            if case .array(let options) = value, !options.contains(instance) { out.append("\(path): not one of the allowed values") }
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// `$ref` and the keywords that combine schemas; false when `key` is none of them.
+    private func combinedKeyword(_ key: String, _ value: JSONValue, of members: [(String, JSONValue)], _ instance: JSONValue,
+                                 at path: String, into out: inout [String]) -> Bool {
+        switch key {
+        case "$ref":
+            if case .string(let reference) = value { validate(instance, against: resolve(reference), at: path, into: &out) }
+        case "oneOf", "anyOf":
+            guard case .array(let options) = value else { return true }
+            let passing = options.filter { option in
+                var scratch: [String] = []
+                validate(instance, against: option, at: path, into: &scratch)
+                return scratch.isEmpty
+            }.count
+            if key == "oneOf" ? passing != 1 : passing == 0 {
+                out.append("\(path): matches \(passing) of the \(key) choices")
+            }
+        case "allOf":
+            guard case .array(let parts) = value else { return true }
+            for part in parts { validate(instance, against: part, at: path, into: &out) }
+        case "not":
+            var scratch: [String] = []
+            validate(instance, against: value, at: path, into: &scratch)
+            if scratch.isEmpty { out.append("\(path): matches a schema it must not") }
+        default:
+            return false
+        }
+        return true
     }
 
     private static func has(_ value: JSONValue, type: String) -> Bool {
