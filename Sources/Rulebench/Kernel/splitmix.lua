@@ -12,17 +12,21 @@
 local K = ...
 local GOLD, M1, M2 = 0x9e3779b97f4a7c15, 0xbf58476d1ce4e5b9, 0x94d049bb133111eb
 
--- The finalizer: 64 well-mixed bits of `z`.
-local function mix(z)
-  z = (z ~ (z >> 30)) * M1
-  z = (z ~ (z >> 27)) * M2
-  return z ~ (z >> 31)
-end
-
 -- One step of the generator from `state`: the next state and its 64 bits.
+-- (The finalizer is written inline: this is the call every draw makes.)
 local function splitmix(state)
   state = state + GOLD
-  return state, mix(state)
+  local z = state
+  z = (z ~ (z >> 30)) * M1
+  z = (z ~ (z >> 27)) * M2
+  return state, z ~ (z >> 31)
+end
+
+-- The finalizer alone: 64 well-mixed bits of `z` (a game's first state is
+-- its seed mixed so).
+local function mix(z)
+  local _, bits = splitmix(z - GOLD)
+  return bits
 end
 
 K.mix, K.splitmix = mix, splitmix
