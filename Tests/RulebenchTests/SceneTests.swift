@@ -19,16 +19,16 @@ final class SceneTests: XCTestCase {
     func testTheTemplatesSceneFollowsItsState() throws {
         let game = try Self.game("rules/template")
         let scene = try XCTUnwrap(try game.scene())
-        XCTAssertEqual(scene.grid, SceneGrid(columns: 10, rows: 3, cell: 48, gap: 4))
+        XCTAssertEqual(scene.grid, SceneGrid(columns: 10, rows: 2, cell: 48, gap: 4, x: 8, y: 8))
         let token = try XCTUnwrap(scene.node("token:p2"))
-        XCTAssertEqual(token.point, ScenePoint(x: 24, y: 52 + 24))
+        XCTAssertEqual(token.point, ScenePoint(x: 32, y: 84))
         XCTAssertEqual(token.shape, .circle)
         XCTAssertEqual(token.layer, 1)
         XCTAssertEqual(scene.node("moves")?.text, "moves: 0")
         XCTAssertEqual(scene.nodes.count, 2 * 10 + 2 + 1)
         _ = try game.perform("step", ["token": "p2"])
         let moved = try XCTUnwrap(try game.scene())
-        XCTAssertEqual(moved.node("token:p2")?.point, ScenePoint(x: 52 + 24, y: 52 + 24))
+        XCTAssertEqual(moved.node("token:p2")?.point, ScenePoint(x: 84, y: 84))
         XCTAssertEqual(moved.node("moves")?.text, "moves: 1")
     }
 
@@ -52,12 +52,12 @@ final class SceneTests: XCTestCase {
         let track = try XCTUnwrap(keys.track("token:p1"))
         func x(_ t: Double) throws -> Double { try XCTUnwrap(track.pose(at: t)).x }
         XCTAssertEqual(keys.duration, 0.2 + 0.25 + 0.25, accuracy: 1e-12)
-        XCTAssertEqual(try x(0), 24)
-        XCTAssertEqual(try x(0.2), 24)
-        XCTAssertEqual(try x(0.2 + 0.125), 50, accuracy: 1e-9)   // easeInOut is half way at half time
-        XCTAssertEqual(try x(0.45), 76, accuracy: 1e-9)
-        XCTAssertEqual(try x(0.45 + 0.125), 102, accuracy: 1e-9)
-        XCTAssertEqual(try x(0.7), 128, accuracy: 1e-9)
+        XCTAssertEqual(try x(0), 32)
+        XCTAssertEqual(try x(0.2), 32)
+        XCTAssertEqual(try x(0.2 + 0.125), 58, accuracy: 1e-9)   // easeInOut is half way at half time
+        XCTAssertEqual(try x(0.45), 84, accuracy: 1e-9)
+        XCTAssertEqual(try x(0.45 + 0.125), 110, accuracy: 1e-9)
+        XCTAssertEqual(try x(0.7), 136, accuracy: 1e-9)
         XCTAssertEqual(keys.sounds.map(\.name), ["whoosh", "step", "step"])
         XCTAssertEqual(keys.sounds.map(\.time), [0, 0.2, 0.45])
     }
@@ -78,7 +78,7 @@ final class SceneTests: XCTestCase {
             let forward = try XCTUnwrap(done.track("token:p1")?.pose(at: d - t)).x
             XCTAssertEqual(try XCTUnwrap(undone.track("token:p1")?.pose(at: t)).x, forward, accuracy: 1e-9, "at \(t)")
         }
-        XCTAssertEqual(undone.track("token:p1")?.pose(at: 0)?.x, 128)
+        XCTAssertEqual(undone.track("token:p1")?.pose(at: 0)?.x, 136)
         XCTAssertEqual(undone.track("moves")?.pose(at: d)?.text, "moves: 0")
     }
 }
