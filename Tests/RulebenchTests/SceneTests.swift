@@ -187,4 +187,16 @@ final class SceneTests: XCTestCase {
             XCTAssertEqual(track.pose(at: start + 0.3)?.point, card.point)
         }
     }
+
+    /// Files a host may serve: only those inside the pack folder.
+    func testPackFilesStayInsideThePack() throws {
+        let game = try Self.game("rules/desert")
+        let scene = try XCTUnwrap(try game.scene())
+        XCTAssertEqual(game.soundFile(named: "dig", in: scene)?.lastPathComponent, "dig.wav")
+        XCTAssertNil(game.soundFile(named: "no_such_sound", in: scene))
+        XCTAssertNotNil(game.packFile("art/pawn.svg"))
+        for path in ["../desert/pack.lua", "art/../pack.lua", "/etc/passwd", "", "art", "art//pawn.svg", "art\\pawn.svg"] {
+            XCTAssertNil(game.packFile(path), path)
+        }
+    }
 }

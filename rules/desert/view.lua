@@ -106,7 +106,7 @@ local function panel(game, add)
   end
 end
 
----@type table
+---@type rulebench.View
 local view = {
   background = "#e9d3a4",
   grid = { columns = 5, rows = 5, cell = CELL, gap = GAP, x = EDGE, y = EDGE },

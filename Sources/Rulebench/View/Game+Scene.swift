@@ -32,6 +32,29 @@ extension Game {
     }
 }
 
+extension Game {
+    /// A file of the pack folder a scene names (an image, an atlas), if it is
+    /// there: nil for a path that is absolute, climbs out with `..`, or names
+    /// no file. A host serves files through this, so nothing outside the pack leaks.
+    public func packFile(_ relativePath: String) -> URL? {
+        let parts = relativePath.split(separator: "/", omittingEmptySubsequences: false)
+        guard !relativePath.isEmpty, !relativePath.hasPrefix("/"), !relativePath.contains("\\"),
+              !parts.contains(where: { $0 == ".." || $0.isEmpty }) else { return nil }
+        let url = packURL.appendingPathComponent(relativePath)
+        var directory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &directory), !directory.boolValue else { return nil }
+        return url
+    }
+
+    /// The file of a sound in the view's sounds folder (`NAME.wav`, `.ogg`
+    /// or `.mp3`, looked for in that order); nil when the pack has no view,
+    /// no sounds folder or no such file (a host shows the sound as missing).
+    public func soundFile(named name: String, in scene: Scene) -> URL? {
+        guard let folder = scene.sounds else { return nil }
+        return ["wav", "ogg", "mp3"].lazy.compactMap { self.packFile(folder + "/" + name + "." + $0) }.first
+    }
+}
+
 extension Scene {
     /// The scene as JSON text, keys sorted (the same scene gives the same text).
     public func json() throws -> String { try ViewJSON.text(self) }
