@@ -116,4 +116,16 @@ final class ViewCheckTests: XCTestCase {
         XCTAssertTrue(problems.first?.contains("pack.lua:5: warning: view: node a shows art/missing.svg, which is not in the pack") == true,
                       "\(problems)")
     }
+
+    /// A view runs under the instruction budget like every rule call: one that never ends is stopped at its line.
+    func testAViewThatNeverEndsIsStoppedByTheBudget() throws {
+        let problems = try check(view: """
+        function(game, add)
+            while true do end
+          end
+        """)
+        XCTAssertEqual(problems.count, 1, "\(problems)")
+        XCTAssertTrue(problems.first?.contains("pack.lua:5: error: the view: ") == true, "\(problems)")
+        XCTAssertTrue(problems.first?.contains("budget") == true, "\(problems)")
+    }
 }
