@@ -23,6 +23,11 @@ extension Game {
     /// that brought the game from `before` to the current state.
     public func keyframes(of timeline: Timeline, from before: Scene?) throws(RulebenchError) -> PlanKeyframes? {
         guard let after = try scene() else { return nil }
+        return try keyframes(of: timeline, from: before, to: after)
+    }
+
+    /// The keyframes of `timeline` from `before` to `after`, the scene of the current state.
+    func keyframes(of timeline: Timeline, from before: Scene?, to after: Scene) throws(RulebenchError) -> PlanKeyframes {
         let requests = PlanKeyframes.placeRequests(timeline: timeline, scene: after)
         var places: [PlaceRequest: ScenePoint] = [:]
         for (request, place) in zip(requests, try kernel.places(requests)) {
