@@ -33,6 +33,8 @@ void rb_push_where(lua_State *L) {
     lua_pushliteral(L, "");
 }
 
+/* Whether a frame (its "S" info read) runs rule code: a Lua function
+ * outside the kernel's chunks, which are named "=rulebench...". */
 static int rb_is_rule(lua_Debug *ar) {
     return ar->what[0] != 'C' && strncmp(ar->source, "=rulebench", 10) != 0;
 }
