@@ -24,6 +24,7 @@
 // is the wrapping sum of one term per slot, carried up the parent chain.
 
 #include "statecore.h"
+#include "splitmix.h"
 #include "utf8text.h"
 
 #include <lauxlib.h>
@@ -33,25 +34,16 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---------- hashing (same constants and definitions as the Lua kernel had) ---------- */
+/* ---------- hashing (same constants and definitions as the Lua kernel had;
+ * the mixing step is splitmix.h's) ---------- */
 
-#define SC_M1 0xbf58476d1ce4e5b9ULL
-#define SC_M2 0x94d049bb133111ebULL
-#define SC_GOLD 0x9e3779b97f4a7c15ULL
 #define SC_TAG_I 0x1f2e3d4c5b6a7988ULL
 #define SC_TAG_F 0x2a3b4c5d6e7f8091ULL
 #define SC_TAG_S 0x3c4d5e6f708192a3ULL
 #define SC_TAG_T 0x4e5f60718293a4b5ULL
 #define SC_TAG_K 0x5a6b7c8d9eafb0c1ULL
 
-/* splitmix64's finalizer, as Lua computed it (wrapping, logical shifts). */
-static uint64_t sc_mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * SC_M1;
-    z = (z ^ (z >> 27)) * SC_M2;
-    return z ^ (z >> 31);
-}
-
-/* FNV-1a, as luashim.c's strhash: stable across runs, unlike Lua's seeded hash. */
+/* FNV-1a, as hash.c hashes strings: stable across runs, unlike Lua's seeded hash. */
 static uint64_t sc_fnv(const char *s, size_t length) {
     uint64_t h = 14695981039346656037ULL;
     for (size_t i = 0; i < length; i++) {
@@ -61,7 +53,7 @@ static uint64_t sc_fnv(const char *s, size_t length) {
     return h;
 }
 
-static uint64_t sc_term(uint64_t keyh, uint64_t valueh) { return sc_mix(keyh * SC_GOLD + valueh); }
+static uint64_t sc_term(uint64_t keyh, uint64_t valueh) { return rb_mix(keyh * RB_SPLITMIX_GAMMA + valueh); }
 
 /* ---------- the core: one per Lua state ---------- */
 
@@ -131,7 +123,7 @@ static SCNode *sc_pushrecord(lua_State *L, int i) {
 static uint64_t sc_strh(lua_State *L, SCCore *core, int i) {
     size_t length;
     const char *s = lua_tolstring(L, i, &length);
-    if (length <= SC_MEMO_MIN) return sc_mix(sc_fnv(s, length) ^ SC_TAG_S);
+    if (length <= SC_MEMO_MIN) return rb_mix(sc_fnv(s, length) ^ SC_TAG_S);
     i = lua_absindex(L, i);
     sc_pushuv(L, SC_UV_MEMO);
     lua_pushvalue(L, i);
@@ -141,7 +133,7 @@ static uint64_t sc_strh(lua_State *L, SCCore *core, int i) {
         return h;
     }
     lua_pop(L, 1);
-    uint64_t h = sc_mix(sc_fnv(s, length) ^ SC_TAG_S);
+    uint64_t h = rb_mix(sc_fnv(s, length) ^ SC_TAG_S);
     if (core->memo >= SC_MEMO_MAX || core->memo_bytes + length > SC_MEMO_BYTES) {   /* bounded: start a fresh memo */
         lua_pop(L, 1);
         lua_newtable(L);
@@ -162,26 +154,26 @@ static uint64_t sc_strh(lua_State *L, SCCore *core, int i) {
 static uint64_t sc_keyh(lua_State *L, SCCore *core, int i) {
     if (lua_type(L, i) == LUA_TSTRING) return sc_strh(L, core, i);
     if (!lua_isinteger(L, i)) luaL_error(L, "rulebench internal error: a state key of type %s", luaL_typename(L, i));
-    return sc_mix((uint64_t)lua_tointeger(L, i) ^ SC_TAG_K);
+    return rb_mix((uint64_t)lua_tointeger(L, i) ^ SC_TAG_K);
 }
 
 /* The hash of a non-nil scalar. */
 static uint64_t sc_valueh(lua_State *L, SCCore *core, int i) {
     switch (lua_type(L, i)) {
     case LUA_TSTRING: return sc_strh(L, core, i);
-    case LUA_TBOOLEAN: return sc_mix(lua_toboolean(L, i) ? 0x7a7a : 0x7b7b);
+    case LUA_TBOOLEAN: return rb_mix(lua_toboolean(L, i) ? 0x7a7a : 0x7b7b);
     case LUA_TNUMBER:
-        if (lua_isinteger(L, i)) return sc_mix((uint64_t)lua_tointeger(L, i) ^ SC_TAG_I);
+        if (lua_isinteger(L, i)) return rb_mix((uint64_t)lua_tointeger(L, i) ^ SC_TAG_I);
         double x = (double)lua_tonumber(L, i);
         uint64_t bits;
         memcpy(&bits, &x, sizeof bits);
-        return sc_mix(bits ^ SC_TAG_F);
+        return rb_mix(bits ^ SC_TAG_F);
     default:
         return (uint64_t)luaL_error(L, "rulebench internal error: a %s in the state", luaL_typename(L, i));
     }
 }
 
-static uint64_t sc_nodeh(const SCNode *node) { return sc_mix(node->h ^ SC_TAG_T); }
+static uint64_t sc_nodeh(const SCNode *node) { return rb_mix(node->h ^ SC_TAG_T); }
 
 /* A state value equals another when it is the same value of the same
  * number subtype: 1 and 1.0 hash differently, so they differ here too. */
@@ -786,7 +778,7 @@ static int sc_seen(lua_State *L, SCScan *scan, const SCNode *node, int ki) {
     } else {
         return -1;
     }
-    size_t i = (size_t)sc_mix((uint64_t)(uintptr_t)node * SC_GOLD + slot.key + (uint64_t)slot.kind) & scan->mask;
+    size_t i = (size_t)rb_mix((uint64_t)(uintptr_t)node * RB_SPLITMIX_GAMMA + slot.key + (uint64_t)slot.kind) & scan->mask;
     for (;; i = (i + 1) & scan->mask) {
         SCSlot *here = &scan->slots[i];
         if (here->kind == 0) { *here = slot; return 0; }
@@ -873,7 +865,7 @@ void rb_open_statecore(lua_State *L) {
     lua_setiuservalue(L, -2, SC_UV_PHASE);
     lua_newtable(L);
     lua_setiuservalue(L, -2, SC_UV_MEMO);
-    lua_getfield(L, helpers, "charge");   /* luashim.c's budget charge, for long parent walks */
+    lua_getfield(L, helpers, "charge");   /* budget.c's charge, for long parent walks */
     lua_setiuservalue(L, -2, SC_UV_CHARGE);
     luaL_setfuncs(L, functions, 1);
     lua_setfield(L, helpers, "state");

@@ -54,7 +54,7 @@ assert(hash("abc") == hash("ab" .. "c") and hash(1) ~= hash(1.0))
 assert(#hash({}) == 16 and hash({}) ~= hash({ {} }))
 
 -- A run and its abort. A fuzz call found to have run long after it ended
--- is run again (luashim.c, rb_call) after fuzzabort, which must take the
+-- is run again (vm.c, rb_call) after fuzzabort, which must take the
 -- game back to where the call began even though the run is over.
 local API = select(2, ...)
 API.definepack("f", "f", "f/pack.lua", [[ return { name = "f", setup = function(game) game.n = 0 end } ]])

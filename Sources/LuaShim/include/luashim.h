@@ -8,7 +8,7 @@
 // The VM also owns the two budgets that make hostile scripts stoppable: a
 // counting allocator with a memory cap, and an instruction budget. Most
 // user calls run with no hook under a wall-clock watchdog; one that runs
-// long is rolled back and run again under the count hook (see luashim.c),
+// long is rolled back and run again under the count hook (see vm.c),
 // so results and messages are always the counted run's.
 
 #ifndef LUASHIM_H
@@ -87,7 +87,7 @@ int64_t rb_instructions_used(RBVM *vm);
 
 /// Watched work that had to run again counted, since the state was opened:
 /// whole calls (a call stopped, or ended too late to be sure of its budget),
-/// and single operations of a kernel loop (see protect() in luashim.c).
+/// and single operations of a kernel loop (see protect() in protect.c).
 typedef struct RBReruns {
     int64_t calls;
     int64_t operations;

@@ -283,7 +283,7 @@ final class Kernel {
             return try vm.call(function, arguments, mode: .engine)
         } catch {
             // The engine may use twice the cap for its copies of the state
-            // (luashim.c, RB_ENGINE_COPIES): running out means the state
+            // (alloc.c, RB_ENGINE_COPIES): running out means the state
             // is near the cap, so the error names the cap, as a rule's would.
             if error.cause == .memoryCap {
                 throw .budgetExceeded(BudgetFailure(resource: .memory, limit: Int64(vm.memoryCap), location: nil,

@@ -1,7 +1,7 @@
 -- Coverage of the pack's own Lua: which lines of rule code ran and how
--- often while coverage is on (the C line hook counts them: luashim.c,
--- "coverage of rule code"), and which lines the pack has at all, so that a
--- report can name the lines and files a fuzz session never reached.
+-- often while coverage is on (the C line hook counts them: coverage.c),
+-- and which lines the pack has at all, so that a report can name the lines
+-- and files a fuzz session never reached.
 
 local K = ...
 local API = K.API

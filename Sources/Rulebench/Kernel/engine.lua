@@ -27,7 +27,7 @@ local SITES               -- emitted calls carry their site (see K.emitsites)
 local emitsite, rulecover = K.C.emitsite, K.C.rulecover
 -- Coverage is collected: every call of rule code is bracketed by
 -- rulecover(true) and rulecover(false), so the C line hook runs only in
--- rule code (luashim.c, rb_line_mask). A new place that calls rule code
+-- rule code (shim_private.h, rb_line_mask). A new place that calls rule code
 -- brackets it too, or its lines go uncounted (CoverageTests compares the
 -- bracketed counts with a hook on everywhere).
 local COVER = false

@@ -694,7 +694,7 @@ function API.replay(steps)
 end
 
 -- A fuzz call (or a replay) that was stopped between its operations runs
--- again counted (luashim.c, rb_call; an operation that ran long runs again
+-- again counted (vm.c, rb_call; an operation that ran long runs again
 -- alone, see protect above). It may have finished first: RUN is gone and
 -- the game is where the run ended. So the abort before the second run
 -- rolls back to where the last fuzz call began, whatever happened since; it

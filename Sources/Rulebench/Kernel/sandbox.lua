@@ -392,7 +392,7 @@ end
 -- off: `xpcall(f, function() while true do end end)` would never be
 -- stopped. Once the budget is spent, a rule's handler is skipped. So it is
 -- once the watchdog stopped a watched call (charge(0) is true then too; the
--- call runs again counted, see luashim.c).
+-- call runs again counted, see vm.c).
 local function safe_xpcall(f, handler, ...)
   if type(handler) ~= "function" then return xpcall(f, handler, ...) end
   return xpcall(f, function(e)
@@ -443,7 +443,7 @@ local function safe_load_for(env)
 end
 
 -- coroutine.resume, wrap and close switch the running thread. Their C
--- versions (luashim.c, the same code and messages as Lua's) give the thread
+-- versions (coroutine.c, the same code and messages as Lua's) give the thread
 -- about to run the call's instruction hook, and tell the watchdog which
 -- thread runs, so it can stop a loop inside a coroutine. They replace the
 -- entries of the library table itself, so package.loaded and tracebacks

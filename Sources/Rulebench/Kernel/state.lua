@@ -50,7 +50,7 @@ local journalput = SC.jput
 -- A node record is the proxy's metatable: [1] its C node (hash sums, parent
 -- link), [2] the backing table, [3] the sorted keys (false when stale);
 -- up/key are the parent's record and the key there (false when detached).
-local PROTECTED = "rulebench state table"   -- luashim.c (RB_STATE_PROTECTED) knows proxies by it
+local PROTECTED = "rulebench state table"   -- wire.c (RB_STATE_PROTECTED) knows proxies by it
 local cwrite, clen, cpairs, newnode = SC.write, SC.len, SC.pairs, SC.newnode
 
 local function makenode(proxy, b)

@@ -7,7 +7,7 @@ struct LuaFailure: Error {
     /// What stopped the call.
     enum Cause {
         case error, instructionBudget, memoryCap, handler
-        /// The wall-clock backstop stopped it (luashim.c): not the budget's verdict.
+        /// The wall-clock backstop stopped it (watchdog.c): not the budget's verdict.
         case wallClock
         /// The process was asked to stop (`rb_interrupt`, from a signal handler).
         case interrupted

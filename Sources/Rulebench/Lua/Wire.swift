@@ -1,4 +1,4 @@
-/// The string format values cross the bridge in (see luashim.c, rb_decode,
+/// The string format values cross the bridge in (see wire.c, rb_decode,
 /// and the kernel's K.encode):
 ///
 ///     n  t  f            nil, true, false

@@ -1,0 +1,145 @@
+// hash.c: hashing that must be the same in every process: a chunk's file
+// name, and plain values (valuehash, with same() its deep equality).
+//
+// Owns: nothing of the VM's; pure functions of their input.
+//
+// Invariant: no address, seed or allocator state reaches a hash: strings
+// by their bytes (FNV-1a), numbers by subtype and exact value, tables by a
+// sum over their pairs (so key order cannot matter), and a file by its
+// name after the last '/'. The mixing step is splitmix.h's, shared with
+// statecore.c.
+
+#include "shim_private.h"
+#include "splitmix.h"
+
+#include <lauxlib.h>
+
+/* `h` with a chunk's file folded in (FNV-1a), the same in every process
+ * and wherever the pack is: the text of its name after the last '/'
+ * (chunks are named by their path from the working directory), never its
+ * address. */
+uint64_t rb_hash_file(uint64_t h, const char *path) {
+    const char *base = strrchr(path, '/');
+    for (const char *p = base ? base + 1 : path; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    return h;
+}
+
+/* The fuzzer's step loop keeps each action's subaction tree and plan as Lua
+ * tables, compares a redo's with the original's, and names each distinct
+ * plan by an id (its hash). Encoding both for every perform (to compare bytes) cost a
+ * fifth of a checked step; these two walk the values once, without sorting
+ * or copying. Both read tables raw (plans and trees are plain tables). */
+
+/* A 128-bit hash of a plain value that equal values share: two 64-bit
+ * lanes with different constants, strings by their bytes (FNV-1a), numbers
+ * by subtype and exact value, tables by the wrapping sum of one term per
+ * pair (so key order cannot matter). 128 bits, so that a plan can be known
+ * by its hash alone: keeping the plans themselves to tell them apart made
+ * the collector walk thousands of old tables. */
+typedef struct RBHash {
+    uint64_t a, b;
+} RBHash;
+
+static RBHash rb_leafhash(uint64_t x, uint64_t tag) {
+    RBHash h = {rb_mix(x ^ tag), rb_mix((x + RB_SPLITMIX_GAMMA) ^ (tag << 17))};
+    return h;
+}
+
+static RBHash rb_valuehash(lua_State *L, int index, int depth) {
+    switch (lua_type(L, index)) {
+    case LUA_TNIL: return rb_leafhash(0, 1);
+    case LUA_TBOOLEAN: return rb_leafhash((uint64_t)lua_toboolean(L, index), 2);
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, index)) return rb_leafhash((uint64_t)lua_tointeger(L, index), 3);
+        else {
+            double x = (double)lua_tonumber(L, index);
+            uint64_t bits;
+            memcpy(&bits, &x, sizeof bits);
+            return rb_leafhash(bits, 4);
+        }
+    case LUA_TSTRING: {
+        size_t length;
+        const char *s = lua_tolstring(L, index, &length);
+        uint64_t h = 14695981039346656037ULL, g = 0x84222325cbf29ce4ULL;
+        for (size_t i = 0; i < length; i++) {
+            h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+            g = (g ^ (unsigned char)s[i]) * 0x100000001b3ULL + 0x51;
+        }
+        RBHash out = {rb_mix(h ^ 5), rb_mix(g ^ ((uint64_t)length << 8))};
+        return out;
+    }
+    case LUA_TTABLE: {
+        if (depth > 200) luaL_error(L, "cannot hash a table nested more than 200 levels (or a cycle)");
+        luaL_checkstack(L, 4, "value nested too deeply");
+        int t = lua_absindex(L, index);
+        RBHash sum = {6, 7};
+        lua_pushnil(L);
+        while (lua_next(L, t)) {
+            RBHash k = rb_valuehash(L, -2, depth + 1);
+            RBHash v = rb_valuehash(L, -1, depth + 1);
+            sum.a += rb_mix(k.a * 31 + v.a);
+            sum.b += rb_mix((k.b ^ 0x5bd1e995) * 37 + (v.b << 1));
+            lua_pop(L, 1);
+        }
+        RBHash out = {rb_mix(sum.a), rb_mix(sum.b ^ 0xabcdef)};
+        return out;
+    }
+    default:
+        luaL_error(L, "cannot hash a %s value", luaL_typename(L, index));
+        return rb_leafhash(0, 0);
+    }
+}
+
+/* valuehash(v): that hash, as a 16-byte string (a table key). */
+int rb_valuehash_call(lua_State *L) {
+    luaL_checkany(L, 1);
+    RBHash h = rb_valuehash(L, 1, 0);
+    char bytes[16];
+    memcpy(bytes, &h.a, 8);
+    memcpy(bytes + 8, &h.b, 8);
+    lua_pushlstring(L, bytes, sizeof bytes);
+    return 1;
+}
+
+/* Deep equality of plain values; numbers must agree in subtype (1 is not 1.0). */
+static int rb_same(lua_State *L, int a, int b, int depth) {
+    int type = lua_type(L, a);
+    if (type != lua_type(L, b)) return 0;
+    if (type == LUA_TNUMBER && lua_isinteger(L, a) != lua_isinteger(L, b)) return 0;
+    if (type != LUA_TTABLE) return lua_rawequal(L, a, b);
+    if (lua_rawequal(L, a, b)) return 1;
+    if (depth > 200) luaL_error(L, "cannot compare tables nested more than 200 levels (or a cycle)");
+    luaL_checkstack(L, 4, "value nested too deeply");
+    a = lua_absindex(L, a);
+    b = lua_absindex(L, b);
+    size_t count = 0;
+    lua_pushnil(L);
+    while (lua_next(L, a)) {
+        count++;
+        lua_pushvalue(L, -2);
+        lua_rawget(L, b);                       /* b[k] */
+        int equal = rb_same(L, -2, -1, depth + 1);
+        lua_pop(L, 2);
+        if (!equal) {
+            lua_pop(L, 1);
+            return 0;
+        }
+    }
+    lua_pushnil(L);
+    while (lua_next(L, b)) {
+        lua_pop(L, 1);
+        if (count-- == 0) {
+            lua_pop(L, 1);
+            return 0;                           /* b has a key a lacks */
+        }
+    }
+    return count == 0;
+}
+
+/* same(a, b): true when the plain values are deeply equal. */
+int rb_same_call(lua_State *L) {
+    luaL_checkany(L, 1);
+    luaL_checkany(L, 2);
+    lua_pushboolean(L, rb_same(L, 1, 2, 0));
+    return 1;
+}
