@@ -6,6 +6,13 @@ import Foundation
 /// (`FindingKey.admits`), and the passes repeat until none helps.
 ///
 /// Each round runs, in order:
+/// 0. the cheap passes, one candidate per edit and no repairs: the line
+///    the program leaves applied, played straight (`LiveLine`: undos,
+///    redos and rejected attempts out), then chunks deleted by halving,
+///    half a chunk apart, down to single steps (`deleteChunksQuickly`). A
+///    long random line (42 chess moves to a king capture) loses most of
+///    its steps here, for a few hundred candidates, before the passes
+///    that repair and mend (each chunk tried there can cost a dozen);
 /// 1. delete chunks of steps: halves, quarters, ... down to 8 steps, then
 ///    every chunk of 8, 7, ... 1 steps at every position. A deletion that
 ///    makes a later `perform` illegal is repaired: that step is mended
@@ -126,7 +133,9 @@ struct Shrinker {
             return (program, finding)
         }
         while hasBudget {
-            var improved = deleteChunks()
+            var improved = straighten()
+            improved = deleteChunksQuickly() || improved
+            improved = deleteChunks() || improved
             improved = simplifySteps() || improved
             improved = shrinkSeed() || improved
             // Split deletions cost the most candidates: tried only when
@@ -270,6 +279,38 @@ struct Shrinker {
     }
 
     // MARK: Passes
+
+    /// Pass 0a: the line the best program leaves applied before its
+    /// failing step (`LiveLine`), then that step; every step when the
+    /// finding comes after the last one (the end-of-run checks).
+    private mutating func straighten() -> Bool {
+        let failing = bestFinding?.stepIndex ?? best.steps.count
+        let end = failing >= 0 && failing < best.steps.count ? failing : best.steps.count
+        guard var line = LiveLine.of(best.steps, outcomes: bestOutcomes, end: end) else { return false }
+        if end < best.steps.count { line.append(best.steps[end]) }
+        var candidate = best
+        candidate.steps = line
+        return attempt(candidate)
+    }
+
+    /// Pass 0b: chunks of half the program, a quarter, ... one step,
+    /// each size at every half-chunk offset, each deletion one candidate
+    /// (no repair, no mending). Repeated while it helps.
+    private mutating func deleteChunksQuickly() -> Bool {
+        var improved = false
+        var size = best.steps.count / 2
+        while size >= 1 && hasBudget {
+            var start = 0
+            var deleted = false
+            while start + size <= best.steps.count && hasBudget {
+                if attempt(deleting(start..<start + size)) { deleted = true } else { start += max(1, size / 2) }
+            }
+            improved = improved || deleted
+            // After a deletion, the same size again from the start; else the next size.
+            if !deleted { size /= 2 }
+        }
+        return improved
+    }
 
     /// Pass 1: chunks, large ones first (by halving, for long programs),
     /// then every size from 8 to 1 at every position.
