@@ -27,11 +27,14 @@ struct FuzzCommand: ParsableCommand {
             calls. --coverage FILE writes the lines reached as LCOV, with per-action counts and the lines \
             never reached.
 
-            Budget: with --time, runs go on until the time is spent, or until --runs when it is given too. \
+            Budget: with --time, runs go on until the time is spent less its last share, or until --runs when \
+            it is given too. \
             Without --time, \(Fuzzer.Options.defaultRuns) runs unless --runs says otherwise. The session stops \
             at the first finding; --keep-going goes on and reports each distinct bug once (the same property, \
             blamed action and Lua file:line is the same bug). --time T bounds the whole session: fuzzing, \
-            shrinking, the search for shorter instances and writing end within T + 1 s; after a finding, the \
+            shrinking, the search for shorter instances and writing end within T + 1 s. No run starts in the \
+            last tenth of T (at most \(Int(Fuzzer.Options.defaultShrinkSeconds)) s) and the last second (a \
+            quarter of T when shorter): a bug found as the fuzzing ends still has that tenth to shrink. After a finding, the \
             session spends up to half of T (at most \(Int(Fuzzer.refinementSeconds)) s) on short runs that look \
             for other instances of the bug, and reports the shortest reproduction. When the time (or Ctrl-C) stops \
             a shrink, the shortest reproduction found so far is written, and the report says so. Without --time a \

@@ -42,16 +42,29 @@ final class FuzzBudgetTests: XCTestCase {
     }
 
     func testATimedSessionRunsUntilTheTimeIsSpent() {
-        // 150 seconds of fake time at one second per run: 150 runs, more
-        // than the default count, and none after the time is spent.
+        // 150 seconds of fake time at one second per run: runs until the
+        // session's last share (the hand-off's second and a tenth kept for
+        // shrinking, 134 s), more than the default count, none after.
         var options = options(template, depth: 5)
         options.timeLimit = 150
         let clock = FakeClock()
         let (reports, progress) = Fuzzer(options: options).run(clock: { clock.now }, progress: { _ in clock.now += 1 })
         XCTAssertEqual(reports.map(\.finding.description), [])
-        XCTAssertEqual(progress.runs, 150)
+        XCTAssertEqual(Fuzzer.fuzzingSeconds(of: 150), 150 - 1 - 15)
+        XCTAssertEqual(progress.runs, 134)
         XCTAssertGreaterThan(progress.runs, Fuzzer.Options.defaultRuns)
-        XCTAssertEqual(progress.elapsed, 150)
+        XCTAssertEqual(progress.elapsed, 134)
+    }
+
+    /// A finding made at the end of the fuzzing has the reserved share for
+    /// its first shrink, all of what is left; an early one gets a third
+    /// (the search for shorter instances and the finish take the rest).
+    func testALateFindingGetsTheReserveForItsShrink() {
+        XCTAssertEqual(Fuzzer.shrinkReserve(of: 20), 2)
+        XCTAssertEqual(Fuzzer.firstShrinkSeconds(left: 2, of: 20), 2, "found as the fuzzing stopped: all that is left")
+        XCTAssertEqual(Fuzzer.firstShrinkSeconds(left: 1.5, of: 20), 1.5, "never past the hand-off's end")
+        XCTAssertEqual(Fuzzer.firstShrinkSeconds(left: 18, of: 20), 6, "found early: a third")
+        XCTAssertEqual(Fuzzer.shrinkReserve(of: 36_000), Fuzzer.Options.defaultShrinkSeconds, "no more than an untimed shrink")
     }
 
     func testRunsEndATimedSessionFirstWhenGiven() {
@@ -75,7 +88,8 @@ final class FuzzBudgetTests: XCTestCase {
                                               "--out", scratch.appendingPathComponent("o").path], in: scratch)
         let seconds = Date().timeIntervalSince(started)
         XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertGreaterThanOrEqual(seconds, 2, result.output)
+        // Runs go on until the session's last share, kept for a finding's shrink and report.
+        XCTAssertGreaterThanOrEqual(seconds, Fuzzer.fuzzingSeconds(of: 2), result.output)
         let summary = try XCTUnwrap(result.stdout.split(separator: "\n").last { $0.contains(" runs, ") }, result.stdout)
         let runs = try XCTUnwrap(Int(summary.prefix { $0.isNumber }), String(summary))
         XCTAssertGreaterThan(runs, Fuzzer.Options.defaultRuns, String(summary))

@@ -123,6 +123,46 @@ final class ShrinkerTests: XCTestCase {
         }
     }
 
+    /// The cheap passes (the live line, chunks by halving) take a long
+    /// random line most of the way within a small candidate budget, on a
+    /// clock that stands still: a game of 60 steps or more of the lane
+    /// pack, full of undos and redos, comes within 1.5x of its known
+    /// minimal length (3 ticks, the poke, its undo) in 30 candidates.
+    /// Without them, the repairing passes leave it at 13 steps (measured).
+    func testALongRandomLineShrinksNearTheMinimalOnASmallBudget() throws {
+        var options = Fuzzer.Options(pack: Self.lane)
+        options.setupOptions = ["need": 3]
+        options.depth = 200
+        options.configuration = configuration()
+        let fuzzer = Fuzzer(options: options)
+        let games = (UInt64(1)...300).lazy.map { fuzzer.generate(gameSeed: 5, choiceSeed: $0) }
+            .filter { $0.1.finding?.property == .undoRestores && $0.0.steps.count >= 60 }
+        let (long, _) = try XCTUnwrap(games.first, "no random game of 300 failed after 60 steps or more")
+        // It may fail at a step, or only when the end-of-run check rewinds it.
+        let atTheEnd = executor().execute(long, checkLegality: true, finalChecks: false).finding == nil
+        let found = try XCTUnwrap(executor().execute(long, checkLegality: true, finalChecks: atTheEnd).finding)
+        var shrinker = Shrinker(executor: executor(), budget: 30, clock: { 0 })
+        let (shrunk, finding) = shrinker.shrink(long, found)
+        XCTAssertEqual(finding.property, .undoRestores)
+        XCTAssertTrue(fails(shrunk, as: .undoRestores, atTheEnd: atTheEnd), "the shrunk line does not reproduce")
+        // 3 ticks and the poke, then its undo (the rewind's, at the end).
+        let minimal = atTheEnd ? 4 : 5
+        XCTAssertLessThanOrEqual(shrunk.steps.count * 2, minimal * 3, "\(long.steps.count) steps shrank to \(shrunk.steps)")
+    }
+
+    /// The live line: undone steps, redos and rejected attempts out.
+    func testTheLiveLineKeepsOnlyWhatStaysApplied() {
+        let attempt = FuzzStep.attempt(ActionCall("poke", [:]))
+        let steps: [FuzzStep] = [tick, poke, .undo(2), .redo(1), attempt, move(1), .undoTurn, .redo(1), tick]
+        let hash = StateHash(hex: "0000000000000000")
+        let outcomes: [FuzzExecutor.Outcome] = [.performed(hash), .performed(hash), .undone(2), .redone(1),
+                                                 .rejected("already"), .performed(hash), .undone(1), .redone(1), .performed(hash)]
+        XCTAssertEqual(LiveLine.of(steps, outcomes: outcomes, end: 9), [tick, move(1), tick])
+        XCTAssertEqual(LiveLine.of(steps, outcomes: outcomes, end: 3), [])
+        XCTAssertEqual(LiveLine.of(steps, outcomes: outcomes, end: 4), [tick], "the redo brings back the first undone step")
+        XCTAssertNil(LiveLine.of(steps, outcomes: Array(outcomes.prefix(2)), end: 3), "outcomes missing")
+    }
+
     func testTheSeedShrinksWhenTheSetupIgnoresIt() throws {
         let (shrunk, _, _, _) = try shrink(program([poke, tick, .undo(2)], seed: 98_765))
         XCTAssertEqual(shrunk.seed, 0)

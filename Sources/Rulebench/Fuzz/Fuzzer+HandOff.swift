@@ -21,7 +21,9 @@ extension Fuzzer {
     /// `handOffReserve`), with the shortest reproduction found by then:
     /// the first shrink gets a third
     /// of the time left, the search for other instances up to half of the
-    /// time limit, finishing the shrink the rest. `state` shows the phase
+    /// time limit, finishing the shrink the rest (a finding made in the
+    /// session's last share has that share for its shrink: `shrinkReserve`).
+    /// `state` shows the phase
     /// and counts the seconds as shrinking.
     func handOff(_ program: FuzzProgram, _ finding: FuzzFinding, run index: Int?, state: inout Progress,
                  session: Session) -> Report {
@@ -46,7 +48,7 @@ extension Fuzzer {
         }
         var report: Report
         if !options.keepGoing, let end, let index {
-            report = shrink(program, finding, stepsToDetection: state.steps, timeLimit: (end - clock()) / 3,
+            report = shrink(program, finding, stepsToDetection: state.steps, timeLimit: Fuzzer.firstShrinkSeconds(left: end - clock(), of: options.timeLimit!),
                             clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
             report.run = index
             let searchEnd = min(end, clock() + min(options.timeLimit! / 2, Fuzzer.refinementSeconds))
@@ -70,6 +72,26 @@ extension Fuzzer {
     /// most a second. On a loaded machine those take a good part of a
     /// second; the session must still end within its limit and a second.
     static func handOffReserve(of limit: Double) -> Double { min(1, limit / 4) }
+
+    /// The share of a session of `limit` seconds kept for shrinking: no run
+    /// starts in it, so a bug found at the very end of the fuzzing still has
+    /// that much time to shrink (a 77-step line found at 19.7 s of 20 was
+    /// reported unshrunk). A tenth (2 s of 20: a few hundred candidates of
+    /// the shrinker's cheap passes on chess), at most what one shrink takes
+    /// without a time limit.
+    static func shrinkReserve(of limit: Double) -> Double { min(limit / 10, Options.defaultShrinkSeconds) }
+
+    /// Seconds into a session of `limit` seconds after which no run starts.
+    static func fuzzingSeconds(of limit: Double) -> Double {
+        limit - handOffReserve(of: limit) - shrinkReserve(of: limit)
+    }
+
+    /// The first shrink's time, `left` seconds before the hand-off's end: a
+    /// third of it, but never less than the reserve (a late finding's
+    /// shrink takes all that is left; no shorter instance is sought).
+    static func firstShrinkSeconds(left: Double, of limit: Double) -> Double {
+        min(left, max(left / 3, shrinkReserve(of: limit)))
+    }
 
     /// The most seconds a timed session spends, after its first finding,
     /// on other instances of the same bug (at most half of its time limit).

@@ -158,7 +158,7 @@ public struct Fuzzer {
             defer { index += 1 }
             guard owns(run: index) else { continue }
             if shouldStop() { break }
-            if let limit = options.timeLimit, clock() - session.start >= limit { break }
+            if let limit = options.timeLimit, clock() - session.start >= Fuzzer.fuzzingSeconds(of: limit) { break }
             if sweepDue, state.steps >= Fuzzer.sweepAfter {
                 sweepDue = false
                 if sweepFound(&kept, &state, session: session, found: found), !options.keepGoing { break }

@@ -5,7 +5,16 @@ import Foundation
 /// (`Shrinker.isSimpler`) and still fails at the same place
 /// (`FindingKey.admits`), and the passes repeat until none helps.
 ///
-/// Each round runs, in order:
+/// First, on a long program (`quickPassesFrom` steps or more), the cheap
+/// passes, one candidate per edit and no repairs: the line the program
+/// leaves applied, played straight (`LiveLine`: undos, redos and rejected
+/// attempts out), then chunks deleted by halving, half a chunk apart,
+/// down to single steps, while that helps (`deleteChunksQuickly`). A long
+/// random line (42 chess moves to a king capture) loses most of its steps
+/// there, for a few hundred candidates, before the passes that repair and
+/// mend (each chunk tried there can cost a dozen).
+///
+/// Then each round runs, in order:
 /// 1. delete chunks of steps: halves, quarters, ... down to 8 steps, then
 ///    every chunk of 8, 7, ... 1 steps at every position. A deletion that
 ///    makes a later `perform` illegal is repaired: that step is mended
@@ -124,6 +133,10 @@ struct Shrinker {
         guard start(from: program, finding) else {
             status = .notReproducible
             return (program, finding)
+        }
+        if best.steps.count >= Shrinker.quickPassesFrom {
+            _ = straighten()
+            while deleteChunksQuickly() {}
         }
         while hasBudget {
             var improved = deleteChunks()
@@ -270,6 +283,45 @@ struct Shrinker {
     }
 
     // MARK: Passes
+
+    /// The shortest program the cheap passes run on. On shorter ones the
+    /// repairing passes finish, and their mending finds routes that greedy
+    /// deletion closes off: with the cheap passes from 24 steps, the
+    /// guided search's king-taken line of session seed 3 shrank to 17
+    /// steps, from 40 to 9 (BENCHMARKS.md, "Time to detect").
+    static let quickPassesFrom = 40
+
+    /// The first cheap pass: the line the best program leaves applied before its
+    /// failing step (`LiveLine`), then that step; every step when the
+    /// finding comes after the last one (the end-of-run checks).
+    private mutating func straighten() -> Bool {
+        let failing = bestFinding?.stepIndex ?? best.steps.count
+        let end = failing >= 0 && failing < best.steps.count ? failing : best.steps.count
+        guard var line = LiveLine.of(best.steps, outcomes: bestOutcomes, end: end) else { return false }
+        if end < best.steps.count { line.append(best.steps[end]) }
+        var candidate = best
+        candidate.steps = line
+        return attempt(candidate)
+    }
+
+    /// The second cheap pass: chunks of half the program, a quarter, ... one step,
+    /// each size at every half-chunk offset, each deletion one candidate
+    /// (no repair, no mending). Repeated while it helps.
+    private mutating func deleteChunksQuickly() -> Bool {
+        var improved = false
+        var size = best.steps.count / 2
+        while size >= 1 && hasBudget {
+            var start = 0
+            var deleted = false
+            while start + size <= best.steps.count && hasBudget {
+                if attempt(deleting(start..<start + size)) { deleted = true } else { start += max(1, size / 2) }
+            }
+            improved = improved || deleted
+            // After a deletion, the same size again from the start; else the next size.
+            if !deleted { size /= 2 }
+        }
+        return improved
+    }
 
     /// Pass 1: chunks, large ones first (by halving, for long programs),
     /// then every size from 8 to 1 at every position.

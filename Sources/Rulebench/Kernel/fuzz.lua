@@ -1,11 +1,11 @@
 -- The fuzzer's step loop: a random game (or a given program) played inside
 -- the kernel, step by step, with every check the fuzzer makes after a step.
 --
--- Swift's Fuzzer decides what to run, shrinks and reports; this file owns
--- what happens between a game's setup and the end of its run: choosing each
--- step from the seeded generator, performing, undoing and redoing exactly as
--- Game does (one operation each, with its own instruction budget, then
--- commit or abort), and checking after every step that
+-- Swift's Fuzzer decides what to run, shrinks and reports; choose.lua
+-- picks each step; this file owns what happens between a game's setup and
+-- the end of its run: playing the chosen steps, performing, undoing and
+-- redoing exactly as Game does (one operation each, with its own
+-- instruction budget, then commit or abort), and checking after every step that
 --   - an undo restored the state (strict verification, then the hash),
 --   - an undo does not replay the do animation forwards (forwardsundo),
 --   - a redo gave the same hash, subaction tree and animation plan,
@@ -38,229 +38,9 @@ local ERRMETA = K.C.errormeta
 local hashof, mark, rollback, encode, decode = K.hash, K.mark, K.rollback, K.encode, K.decode
 local same, valuehash, coveredges = K.C.same, K.C.valuehash, K.C.coveredges
 local type, next, ipairs, rawequal, getmetatable, setmetatable = type, next, ipairs, rawequal, getmetatable, setmetatable
-local math_type, ult, sort = math.type, math.ult, table.sort
-
----------------------------------------------------------------- choices
--- SplitMix64 (splitmix.lua), bit for bit the generator of Swift's
--- FuzzRandom, so a run's choices depend only on its seed. Lua's integers
--- wrap like UInt64; only comparison and remainder need care.
-local Random = {}
-Random.__index = Random
-local splitmix = K.splitmix
-
-local function newrandom(seed) return setmetatable({ state = seed }, Random) end
-
-function Random:next()
-  local bits
-  self.state, bits = splitmix(self.state)
-  return bits
-end
-
--- x mod b for x read as unsigned 64 bits and 0 < b < 2^62.
-local function umod(x, b)
-  if x >= 0 then return x % b end
-  local r = x - (((x >> 1) // b) << 1) * b    -- in [0, 2b): exact, it fits
-  return r >= b and r - b or r
-end
-
--- A number in 0..<bound, without modulo bias (rejection sampling).
-function Random:below(bound)
-  local limit = -1 - umod(-1, bound)            -- UInt64.max - UInt64.max % bound
-  local x = self:next()
-  while not ult(x, limit) do x = self:next() end
-  return umod(x, bound)
-end
-
--- True with probability p.
-function Random:chance(p)
-  return (self:next() >> 11) * 0x1p-53 < p
-end
-
-K.fuzzrandom = newrandom
-
----------------------------------------------------------------- the random game
-local function copy(t)
-  local out = {}
-  for k, v in next, t do out[k] = v end
-  return out
-end
-
--- A call that is probably illegal: a legal one with one param swapped for
--- another legal call's value, or another action's name with its params.
-local function illegal(random, legal)
-  local call = legal[1 + random:below(#legal)]
-  local donor = legal[1 + random:below(#legal)]
-  if random:chance(0.3) then return donor.name, call.params end
-  local keys, n = K.sortedkeys(call.params)
-  if n == 0 then return call.name, call.params end
-  local key = keys[1 + random:below(n)]
-  -- The donor's values in a stable order: by their encoding.
-  local values = {}
-  for _, v in next, donor.params do values[#values + 1] = { encode(v), v } end
-  sort(values, function(a, b) return a[1] < b[1] end)
-  local params = copy(call.params)
-  if #values > 0 then
-    params[key] = values[1 + random:below(#values)][2]
-  else
-    params[key] = random:below(20) - 5
-  end
-  return call.name, params
-end
-
--- Rare kinds first: the guided search's choice of a legal call. Uniform
--- choice plays a kind of move in proportion to how many calls of it are
--- offered, so a kind offered once among forty calls (an en-passant capture,
--- a flight that takes a passenger along) is seldom played even when it is
--- there. A call's kind is where the rules emitted it, its site (engine.lua,
--- K.emitsites): the lines that called emit, so each branch of a move
--- generator is a kind of its own. A kind never played in the session is
--- played as soon as it is offered; otherwise a kind is drawn with odds
--- inversely proportional to how often it was played. Within the kind, a
--- call played least often so far wins (ties drawn at random), so play
--- keeps reaching new params: a pawn one rank further, a tile not yet
--- visited.
-local KINDPLAYS = {}   -- site -> calls of that kind chosen this session
-local CALLPLAYS = {}   -- site -> params hash -> times that call was chosen
-local TRACKED = 0      -- calls in CALLPLAYS (forgotten past 200,000)
--- The counts the current fuzz call added, as (table, key) pairs: a call
--- that runs again (see API.fuzzabort) must choose as it did the first time.
-local COUNTED = {}
-
-local function countplay(counts, key)
-  local n = counts[key] or 0
-  counts[key] = n + 1
-  COUNTED[#COUNTED + 1] = counts
-  COUNTED[#COUNTED + 1] = key
-  return n
-end
-
--- Takes back the counts of a fuzz call that is rolled back.
-local function forgetplays()
-  for i = #COUNTED - 1, 1, -2 do
-    local counts, key = COUNTED[i], COUNTED[i + 1]
-    local n = counts[key] - 1
-    counts[key] = n > 0 and n or nil
-    if n == 0 and counts ~= KINDPLAYS then TRACKED = TRACKED - 1 end
-  end
-  COUNTED = {}
-end
-
-local function leastplayed(random, site, list)
-  local plays = CALLPLAYS[site]
-  if not plays then plays = {}; CALLPLAYS[site] = plays end
-  local keys, least, ties = {}, nil, 0
-  for i = 1, #list do
-    local key = valuehash(list[i].params)
-    keys[i] = key
-    local n = plays[key] or 0
-    if not least or n < least then least, ties = n, 0 end
-    if n == least then ties = ties + 1 end
-  end
-  local pick = random:below(ties)
-  for i = 1, #list do
-    if (plays[keys[i]] or 0) == least then
-      if pick == 0 then
-        if countplay(plays, keys[i]) == 0 then TRACKED = TRACKED + 1 end
-        return list[i]
-      end
-      pick = pick - 1
-    end
-  end
-end
-
--- The kinds offered (sites in the order legal first emitted them) and each one's calls.
-local function kindsof(legal)
-  local kinds, calls = {}, {}
-  for i = 1, #legal do
-    local call = legal[i]
-    local site = call.site
-    local list = calls[site]
-    if not list then
-      list = {}
-      calls[site] = list
-      kinds[#kinds + 1] = site
-    end
-    list[#list + 1] = call
-  end
-  return kinds, calls
-end
-
--- Kinds a swarm run leaves out (site -> true; nil: none), drawn at the
--- start of the run among the kinds played before it (see leaveout).
-local LEFTOUT
-
--- The offered kinds less those left out, unless that leaves none: a game
--- whose only legal moves are left out goes on with them.
-local function keptkinds(kinds)
-  if not LEFTOUT then return kinds end
-  local kept = {}
-  for i = 1, #kinds do
-    if not LEFTOUT[kinds[i]] then kept[#kept + 1] = kinds[i] end
-  end
-  return #kept > 0 and kept or kinds
-end
-
--- A swarm of kinds: each kind played so far is left out of this run with
--- even odds. Leaving out whole actions cannot keep a resource for later:
--- a flight never played with a passenger is played as soon as the
--- jetpack is drawn, alone, and the card is gone. Leaving out the kind
--- "fly alone" keeps the card until a passenger stands by, when the new
--- kind "fly with a passenger" is offered and played.
-local function leaveout(random)
-  local known = {}
-  for site in pairs(KINDPLAYS) do known[#known + 1] = site end
-  table.sort(known)
-  LEFTOUT = {}
-  for i = 1, #known do
-    if random:below(2) == 0 then LEFTOUT[known[i]] = true end
-  end
-end
-
-local function rarecall(random, legal)
-  if TRACKED > 200000 then CALLPLAYS, TRACKED, COUNTED = {}, 0, {} end
-  local kinds, calls = kindsof(legal)
-  kinds = keptkinds(kinds)
-  local new, total = {}, 0
-  for i = 1, #kinds do
-    local plays = KINDPLAYS[kinds[i]]
-    if plays then total = total + 1 / plays else new[#new + 1] = kinds[i] end
-  end
-  local site
-  if #new > 0 then
-    site = new[1 + random:below(#new)]
-  else
-    local r = (random:next() >> 11) * 0x1p-53 * total
-    site = kinds[#kinds]
-    for i = 1, #kinds do
-      r = r - 1 / KINDPLAYS[kinds[i]]
-      if r < 0 then site = kinds[i]; break end
-    end
-  end
-  countplay(KINDPLAYS, site)
-  return leastplayed(random, site, calls[site])
-end
-
--- The next step of a random game, or nil when the game is over and
--- nothing can be undone. Mostly a legal action (uniform among them, or
--- rare kinds first with `rare`); sometimes an undo or redo of one to three
--- steps, an undo to the last checkpoint, or an attempt.
-local function choose(random, legal, cursor, count, rare)
-  local canundo, canredo = cursor > 0, cursor < count
-  local roll = random:below(100)
-  if roll < 10 and canundo then return { op = "undo", n = 1 + random:below(3) } end
-  if roll < 16 and canredo then return { op = "redo", n = 1 + random:below(3) } end
-  if roll < 19 and canundo then return { op = "turn" } end
-  if roll < 27 and #legal > 0 then
-    local name, params = illegal(random, legal)
-    return { op = "try", name = name, params = params }
-  end
-  if #legal > 0 then
-    local call = rare and rarecall(random, legal) or legal[1 + random:below(#legal)]
-    return { op = "do", name = call.name, params = call.params }
-  end
-  if canundo then return { op = "undo", n = 1 + random:below(3) } end
-  return nil
-end
+local math_type = math.type
+-- How each step is chosen (choose.lua).
+local CHOOSE = K.choose
 
 ---------------------------------------------------------------- one run
 local RUN            -- the run in progress: history, outcomes, trace, ...
@@ -544,18 +324,6 @@ local function rewind()
   return nil
 end
 
--- A random legal call of action `name` ({ op = "any", name }: the guided
--- search's "the same action, other params"), or nil when it has none.
-local function anycall(random, legal, name)
-  local of = {}
-  for i = 1, #legal do
-    if legal[i].name == name then of[#of + 1] = legal[i] end
-  end
-  if #of == 0 then return nil end
-  local call = of[1 + random:below(#of)]
-  return { op = "do", name = call.name, params = call.params }
-end
-
 -- fuzz(request): request (encoded) is { program, choices, depth, rare,
 -- leaveout, checklegal, recordlegal, final, listlegal }. The steps of
 -- `program` (if any) are played first; an { op = "any", name } step becomes
@@ -579,13 +347,11 @@ function API.fuzz(request)
           history = { initial = hashof(), cursor = 0, entries = {} } }
   local program, steps = request.program or {}, {}
   local chosen = request.program == nil
-  local random = newrandom(request.choices or 0)
+  local random = CHOOSE.newrandom(request.choices or 0)
   local legals = request.recordlegal and {} or nil
   local rare = request.rare or false
   K.emitsites(rare)
-  LEFTOUT = nil
-  if rare and request.leaveout then leaveout(random) end
-  COUNTED = {}
+  CHOOSE.begin(random, rare, request.leaveout)
   local result = { valid = true }
   local count = #program > (request.depth or 0) and #program or request.depth
   coveredges()   -- forget edges reached since the last run (setup, a probe's walk): not this run's
@@ -598,7 +364,7 @@ function API.fuzz(request)
       if step.op == "any" then
         local legal, found = legalnow()
         if not legal then result.finding = found; found.step = index; break end
-        step = anycall(random, legal, step.name)
+        step = CHOOSE.anycall(random, legal, step.name)
         if not step then result.valid = false; break end
         chosen = true
       elseif step.op == "do" and (request.checklegal or legals) then
@@ -612,7 +378,7 @@ function API.fuzz(request)
     else
       local legal, found = legalnow()
       if not legal then result.finding = found; found.step = index; break end
-      step = choose(random, legal, h.cursor, #h.entries, rare)
+      step = CHOOSE.step(random, legal, h.cursor, #h.entries, rare)
       if not step then break end
       chosen = true
     end
@@ -694,7 +460,7 @@ function API.replay(steps)
 end
 
 -- A fuzz call (or a replay) that was stopped between its operations runs
--- again counted (vm.c, rb_call; an operation that ran long runs again
+-- again counted (luashim.c, rb_call; an operation that ran long runs again
 -- alone, see protect above). It may have finished first: RUN is gone and
 -- the game is where the run ended. So the abort before the second run
 -- rolls back to where the last fuzz call began, whatever happened since; it
@@ -717,7 +483,7 @@ end
 function API.fuzzabort()
   rollbackto(STARTED)
   forgetnewplans()
-  forgetplays()
+  CHOOSE.forgetplays()
 end
 function API.replayabort() rollbackto(REPLAYED) end
 
@@ -727,7 +493,7 @@ function K.onabort()
   K.emitsites(false)
   if RUN then
     forgetnewplans()
-    forgetplays()
+    CHOOSE.forgetplays()
   end
   local start = RUN and RUN.mark or REPLAYING
   if start then backto(start) end
