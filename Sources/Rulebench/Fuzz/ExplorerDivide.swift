@@ -12,6 +12,13 @@ public struct DividedCounts: Sendable {
     /// Each first action, in legal order, with how many sequences of length
     /// `depth` begin with it (the sequence itself when the depth is 1).
     public var byFirstAction: [(call: ActionCall, count: Int)]
+
+    /// Adds the subtree below first action `call`, `depth - 1` deep.
+    mutating func add(_ call: ActionCall, below: Explorer.Counts, depth: Int) {
+        counts.add(1, at: 0)
+        for (level, n) in below.nodes.enumerated() { counts.add(n, at: level + 1) }
+        byFirstAction.append((call, depth == 1 ? 1 : below.nodes.indices.contains(depth - 2) ? below.nodes[depth - 2] : 0))
+    }
 }
 
 extension Explorer {
@@ -31,9 +38,7 @@ extension Explorer {
         result.counts.add(0, at: 0)
         for (index, call) in first.enumerated() where !shouldStop() {
             let below = try subtree(after: call, shouldStop: shouldStop)
-            result.counts.add(1, at: 0)
-            for (level, n) in below.nodes.enumerated() { result.counts.add(n, at: level + 1) }
-            result.byFirstAction.append((call, depth == 1 ? 1 : below.nodes.indices.contains(depth - 2) ? below.nodes[depth - 2] : 0))
+            result.add(call, below: below, depth: depth)
             progress(index + 1, first.count, result.counts.total)
         }
         result.counts.endAtFirstEmptyLevel()
@@ -42,7 +47,7 @@ extension Explorer {
 
     /// The counts of the tree below `call`, `depth - 1` deep; `call` is
     /// performed first and undone after. A failure's path starts with `call`.
-    private func subtree(after call: ActionCall, shouldStop: () -> Bool) throws(ExplorationFailure) -> Counts {
+    func subtree(after call: ActionCall, shouldStop: () -> Bool) throws(ExplorationFailure) -> Counts {
         do { try game.perform(call) } catch { throw ExplorationFailure(path: [call], error: error) }
         var below = Counts(nodes: [])
         if depth > 1 {
