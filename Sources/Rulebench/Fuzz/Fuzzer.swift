@@ -52,6 +52,9 @@ public struct Fuzzer {
         public var coverage = false
         /// How runs are chosen (see `SearchStrategy`).
         public var search = SearchStrategy.guided
+        /// What this session shares with the other workers of a parallel
+        /// session (`FuzzWorkers`); nil when it is the whole session.
+        var link: FuzzWorkerLink?
 
         /// Options for fuzzing `pack`, every other setting at its default.
         public init(pack: String) { self.pack = pack }
@@ -298,7 +301,7 @@ public struct Fuzzer {
                 sweepDue = false
                 if let (program, result, nodes) = sweep(seed: runSeeds(0).game), !shouldStop(), let finding = result.finding {
                     state.steps += nodes
-                    if seen.insert(FindingKey(finding)).inserted {
+                    if claim(FindingKey(finding), seen: &seen) {
                         let detectedAt = clock() - start
                         let session = Session(start: start, clock: clock, shouldStop: shouldStop, progress: progress, played: played)
                         var report = handOff(program, finding, run: nil, state: &state, session: session)
@@ -315,7 +318,7 @@ public struct Fuzzer {
             let (program, result): (FuzzProgram, FuzzExecutor.Result)
             if search != nil {
                 let fresh = FuzzProgram(pack: options.pack, seed: seeds.game, options: options.setupOptions)
-                var next = search!.next(fresh: fresh, choices: seeds.choices)
+                var next = options.link?.next(fresh: fresh, choices: seeds.choices) ?? search!.next(fresh: fresh, choices: seeds.choices)
                 next.start.steps = next.request.program ?? []
                 if next.kind == .probe {
                     let probed = probe(next)
@@ -323,7 +326,7 @@ public struct Fuzzer {
                     state.steps += probed.nodes
                 } else {
                     (program, result) = executor.play(next.start, next.request)
-                    search!.observe(program, result)
+                    if let link = options.link { link.observe(program, result) } else { search!.observe(program, result) }
                 }
             } else {
                 (program, result) = generate(gameSeed: seeds.game, choices: seeds.choices)
@@ -343,7 +346,7 @@ public struct Fuzzer {
             if let finding = result.finding { findings.append((finding, program, result)) }
             let detectedAt = clock() - start
             for (finding, program, result) in findings {
-                guard seen.insert(FindingKey(finding)).inserted else { state.duplicates += 1; continue }
+                guard claim(FindingKey(finding), seen: &seen) else { state.duplicates += 1; continue }
                 if finding.property == .deterministic {
                     // Not a property of one program: there is nothing to shrink.
                     keep(Report(finding: finding, original: program, shrunk: program, outcomes: result.outcomes,
