@@ -27,8 +27,9 @@ struct ExploreCommand: ParsableCommand {
             --no-invariants counts without running the pack's invariants or building animation plans, \
             which is most of the time on some packs; every undo is still verified.
 
-            --jobs N walks the subtrees below the first actions N at a time, each worker in a game of its \
-            own: the counts (and --divide's lines) are those of one job. --unique runs on one worker.
+            --jobs N walks the subtrees below the first actions N at a time (below the first two actions \
+            when there are fewer than 4 first actions per worker), each worker in a game of its own: the \
+            counts (and --divide's lines) are those of one job. --unique runs on one worker.
 
             Example:
               rulebench explore template --depth 4 --option players=3

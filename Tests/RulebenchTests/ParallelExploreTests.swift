@@ -15,14 +15,15 @@ final class ParallelExploreTests: XCTestCase {
 
     func testTwoWorkersCountWhatOneWalkCounts() throws {
         let chess = EngineFixtures.repository.appendingPathComponent("Benchmarks/packs/chess").path
-        for (pack, depth) in [("cards", 5), ("template", 4), (ExplorerTests.walk, 4), (chess, 3)] {
+        // Two workers cut chess (20 first actions) below the first actions, six one level lower; the others are cut lower by both.
+        for (pack, depth, workers) in [("cards", 5, 2), ("template", 4, 2), (ExplorerTests.walk, 4, 2), (chess, 3, 2), (chess, 3, 6), ("template", 2, 3)] {
             let makeGame = recipe(pack)
             let one = try Explorer(game: try makeGame(), depth: depth).runDivided()
             let heard = Heard()
             let two = try Explorer(game: try makeGame(), depth: depth)
-                .runDivided(on: WorkerPool(workers: 2), makeGame: makeGame, progress: { done, _, _ in heard.append(done) })
+                .runDivided(on: WorkerPool(workers: workers), makeGame: makeGame, progress: { done, _, _ in heard.append(done) })
             XCTAssertEqual(two.counts.nodes, one.counts.nodes, pack)
-            XCTAssertGreaterThan(one.counts.nodes.count, 2, "\(pack): the walk must go below the first actions")
+            XCTAssertEqual(one.counts.nodes.count, depth, "\(pack): the walk must reach its depth")
             XCTAssertEqual(two.byFirstAction.map(\.call), one.byFirstAction.map(\.call), pack)
             XCTAssertEqual(two.byFirstAction.map(\.count), one.byFirstAction.map(\.count), pack)
             XCTAssertEqual(heard.values, Array(1...one.byFirstAction.count), "\(pack): progress out of order")
@@ -31,13 +32,15 @@ final class ParallelExploreTests: XCTestCase {
 
     func testAFailingWalkReportsTheFailureOneWalkMeetsFirst() throws {
         for bug in ["undo", "error"] {
-            let makeGame = recipe(ExplorerTests.walk, bug: bug)
-            var one: ExplorationFailure?, two: ExplorationFailure?
-            let (first, second) = (try makeGame(), try makeGame())
-            do { _ = try Explorer(game: first, depth: 4).runDivided() } catch { one = error }
-            do { _ = try Explorer(game: second, depth: 4).runDivided(on: WorkerPool(workers: 2), makeGame: makeGame) } catch { two = error }
-            XCTAssertNotNil(one, bug)
-            XCTAssertEqual(two?.description, one?.description, bug)
+            for workers in [2, 8] {
+                let makeGame = recipe(ExplorerTests.walk, bug: bug)
+                var one: ExplorationFailure?, two: ExplorationFailure?
+                let (first, second) = (try makeGame(), try makeGame())
+                do { _ = try Explorer(game: first, depth: 4).runDivided() } catch { one = error }
+                do { _ = try Explorer(game: second, depth: 4).runDivided(on: WorkerPool(workers: workers), makeGame: makeGame) } catch { two = error }
+                XCTAssertNotNil(one, bug)
+                XCTAssertEqual(two?.description, one?.description, "\(bug), \(workers) workers")
+            }
         }
     }
 }
