@@ -210,15 +210,7 @@ struct FuzzCommand: ParsableCommand {
                 FileHandle.standardError.write(Data((status(state, shard: options.shardName) + "\n").utf8))
             }
         }
-        // One job fuzzes on this thread as before workers; more share the session (FuzzWorkers).
-        let (found, progress, covered): ([Fuzzer.Report], Fuzzer.Progress, CoverageReport?)
-        if jobs.jobs == 1 {
-            (found, progress) = fuzzer.run(known: known, clock: clock, shouldStop: { wasInterrupted }, found: write, progress: show)
-            covered = try coverage(of: fuzzer)
-        } else {
-            (found, progress, covered) = FuzzWorkers(options: options, pool: jobs.pool)
-                .run(known: known, clock: clock, shouldStop: { wasInterrupted }, found: write, progress: show)
-        }
+        let (found, progress, covered) = try session(fuzzer, known: known, found: write, progress: show)
         if stderrIsTerminal && !json { FileHandle.standardError.write(Data("\r\(status(progress, shard: options.shardName))   \n".utf8)) }
         reports += found
 
@@ -254,6 +246,19 @@ struct FuzzCommand: ParsableCommand {
             printLine("corpus: \(programs.count) known findings replayed, \(reports.count) still fail")
         }
         return reports
+    }
+
+    /// The session: on this thread with one job, as before workers; with
+    /// more, the workers share it (`FuzzWorkers`). Returns what `Fuzzer.run`
+    /// does and the coverage of every run (with `--coverage`).
+    private func session(_ fuzzer: Fuzzer, known: Set<FindingKey>, found: (Fuzzer.Report) -> Void,
+                         progress: @escaping (Fuzzer.Progress) -> Void) throws -> ([Fuzzer.Report], Fuzzer.Progress, CoverageReport?) {
+        guard jobs.jobs > 1 else {
+            let (reports, state) = fuzzer.run(known: known, shouldStop: { wasInterrupted }, found: found, progress: progress)
+            return (reports, state, try coverage(of: fuzzer))
+        }
+        let workers = FuzzWorkers(options: fuzzer.options, pool: jobs.pool)
+        return workers.run(known: known, shouldStop: { wasInterrupted }, found: found, progress: progress)
     }
 
     /// What the one-job session's runs reached (with `--coverage`).

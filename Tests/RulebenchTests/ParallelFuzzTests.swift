@@ -54,6 +54,21 @@ final class ParallelFuzzTests: XCTestCase {
         }
     }
 
+    func testTheCoverageOfTwoWorkersIsEveryLineTheirRunsReached() throws {
+        var options = options(EngineFixtures.repository.appendingPathComponent("rules/desert").path, search: .uniform, runs: 16)
+        options.coverage = true
+        let alone = Fuzzer(options: options)
+        _ = alone.run()
+        let one = try XCTUnwrap(try alone.coverage())
+        let two = try XCTUnwrap(FuzzWorkers(options: options, pool: WorkerPool(workers: 2)).run().coverage)
+        func reached(_ report: CoverageReport) -> [String: Set<Int>] {
+            report.files.mapValues { Set($0.hits.filter { $0.value > 0 }.keys) }
+        }
+        XCTAssertFalse(reached(one).values.allSatisfy(\.isEmpty))
+        XCTAssertEqual(reached(two), reached(one), "the same runs reach the same lines, on one worker or two")
+        XCTAssertEqual(two.files.mapValues(\.defined), one.files.mapValues(\.defined))
+    }
+
     func testAPlantedBugFoundByTwoWorkersIsReportedOnce() throws {
         let pack = try planted()
         for search in [SearchStrategy.uniform, .guided] {
