@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE_BIN = .build/release/rulebench
 
-.PHONY: deps build run test test-planted bench test-asan docs clean
+.PHONY: deps build run test test-planted bench test-asan test-tsan docs clean
 
 # liblua5.4-dev (and pkg-config to find it) are installed when missing.
 deps:
@@ -21,8 +21,9 @@ run: build
 	$(RELEASE_BIN) fuzz desert --seed 1 --runs 20 --depth 60
 
 # All tests are XCTest; the last line is a plain "N passed, N failed" summary.
-# On CI (CI set) the tests then run again under AddressSanitizer, and the
-# documentation is built (warnings fail it).
+# On CI (CI set) the tests then run again under AddressSanitizer, the
+# parallel tests under ThreadSanitizer, and the documentation is built
+# (warnings fail it).
 # The validators of the CI templates and the outputs' consumers (actionlint,
 # check-jsonschema, kubernetes-validate, junitparser, emmylua_ls; xmllint
 # from apt) are installed into .build/ci-tools when missing; without them,
@@ -31,7 +32,7 @@ test: deps
 	@scripts/install-ci-tools.sh .build/ci-tools
 	$(SWIFT) build --build-tests
 	scripts/test-summary.sh .build/test.log $(SWIFT) test --skip-build --disable-swift-testing
-	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory test-asan docs; fi
+	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory test-asan test-tsan docs; fi
 
 # The planted-bug suite alone (Tests/RulebenchTests/PlantedBugTests.swift:
 # every bug of Benchmarks/mutants.json caught and shrunk; a few minutes).
@@ -55,5 +56,16 @@ test-asan: deps
 	ASAN_OPTIONS=detect_leaks=0 scripts/test-summary.sh .build-asan/test.log \
 		$(SWIFT) test --sanitize=address --scratch-path .build-asan --disable-swift-testing
 
+# ThreadSanitizer over the tests of the parallel work (--jobs): the worker
+# pool and every command's workers (WorkerPoolTests, Parallel*Tests and the
+# corpus merge's parallel test). Only those: the rest of the suite is
+# single-threaded, and a TSan build and run of it all would triple CI's time.
+# Any report fails the target (halt_on_error).
+TSAN_TESTS = WorkerPoolTests|Parallel(Run|Explore|Fuzz)Tests|CorpusMergeTests/testParallel
+test-tsan: deps
+	mkdir -p .build-tsan
+	TSAN_OPTIONS=halt_on_error=1 scripts/test-summary.sh .build-tsan/test.log \
+		$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --disable-swift-testing --filter '$(TSAN_TESTS)'
+
 clean:
-	rm -rf .build .build-asan
+	rm -rf .build .build-asan .build-tsan

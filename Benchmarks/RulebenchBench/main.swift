@@ -241,6 +241,14 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--solve" {
     exit(0)
 }
 
+/// `rulebench-bench --scaling`: only row (9), --jobs 1 against --jobs 2.
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--scaling" {
+    print("| measurement | value | note |")
+    print("|---|---|---|")
+    try ScalingBench.rows(binary: URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rulebench"))
+    exit(0)
+}
+
 /// `rulebench-bench --scale`: only row (5).
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--scale" {
     try scaling()
@@ -377,6 +385,9 @@ if FileManager.default.isExecutableFile(atPath: binary.path), let pure = pureSec
     row("(7) fuzz steps/s relative to the pure-Lua loop's steps/s", String(format: "%.3fx", rate * pure),
         String(format: "pure loop: %.0f steps/s; first release: about 0.032x (1,200 against 37k)", 1 / pure))
 }
+
+// (9) --jobs 2 against --jobs 1
+if FileManager.default.isExecutableFile(atPath: binary.path) { try ScalingBench.rows(binary: binary) }
 
 // (6) process start to the end of one scenario, and history size
 do {

@@ -31,6 +31,10 @@ struct CorpusMergeCommand: ParsableCommand {
             --findings DIR writes each bug as a scenario file that `rulebench run` fails on, its header \
             naming the shard and the fuzz command that found it.
 
+            --jobs N replays N programs at a time, each worker in a Lua state of its own; what is kept \
+            and dropped does not depend on N (with --keep-fixed, the programs that no longer fail are \
+            then judged one after another, as each depends on those kept before it).
+
             Exit codes: 0 no program of the merged corpus fails; 1 some still fail (each is listed with \
             its reproduction); 2 bad input (a pack that does not load, bad arguments, an OUT or --findings \
             that cannot be written).
@@ -56,6 +60,8 @@ struct CorpusMergeCommand: ParsableCommand {
 
     @Flag(help: "Write a JSON report to standard output.")
     var json = false
+
+    @OptionGroup var jobs: JobsOption
 
     func validate() throws {
         // An empty path would be the working folder, whose corpus files the merge would rewrite.
@@ -87,8 +93,9 @@ struct CorpusMergeCommand: ParsableCommand {
         merge.keepFixed = keepFixed
         merge.configuration.printHandler = { _ in }
 
+        merge.pool = jobs.pool
         let clock = Fuzzer.monotonicClock
-        var pacer = ProgressPacer(toTerminal: false, start: clock())   // lines, never redrawn in place
+        let pacer = PacedLines(pacer: ProgressPacer(toTerminal: false, start: clock()))   // lines, never redrawn in place
         let result: CorpusMerge.Result
         let written: [URL]
         var scenarios: [String: URL] = [:]

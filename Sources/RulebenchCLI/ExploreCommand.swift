@@ -27,6 +27,10 @@ struct ExploreCommand: ParsableCommand {
             --no-invariants counts without running the pack's invariants or building animation plans, \
             which is most of the time on some packs; every undo is still verified.
 
+            --jobs N walks the subtrees below the first actions N at a time (below the first two actions \
+            when there are fewer than 4 first actions per worker), each worker in a game of its own: the \
+            counts (and --divide's lines) are those of one job. --unique runs on one worker.
+
             Example:
               rulebench explore template --depth 4 --option players=3
               rulebench explore template --depth 4 --unique
@@ -64,6 +68,8 @@ struct ExploreCommand: ParsableCommand {
             transform: NumberArgument.whole("--max-states"))
     var maxStates = Solver.Options.defaultMaxStates
 
+    @OptionGroup var jobs: JobsOption
+
     func validate() throws {
         if divide && unique {
             throw ValidationError("--divide counts each first action's subtree on its own, which distinct states (--unique) cannot be summed over: use one or the other")
@@ -79,18 +85,23 @@ struct ExploreCommand: ParsableCommand {
     func run() throws {
         catchInterrupts()
         let game: Game
+        let makeGame: @Sendable () throws(RulebenchError) -> Game
         do {
             var configuration = Game.Configuration()
             configuration.printHandler = { _ in }
             configuration.animationSources = false
             configuration.checksInvariants = !noInvariants
             if unique { configuration.memoryCap += maxStates * Solver.Options.bytesPerState * 2 }
-            game = try Game(pack: packOptions.pack, options: try packOptions.setupOptionValues(), seed: seed, configuration: configuration)
+            let (pack, options, seed) = (packOptions.pack, try packOptions.setupOptionValues(), seed)
+            makeGame = { [configuration] () throws(RulebenchError) in
+                try Game(pack: pack, options: options, seed: seed, configuration: configuration)
+            }
+            game = try makeGame()
         } catch let error as RulebenchError {
             complain("\(error)")
             throw Outcome.badInput.exitCode
         }
-        if !unique { return try runDivided(game) }
+        if !unique { return try runDivided(game, makeGame: makeGame) }
         let start = Date()
         let clock = Fuzzer.monotonicClock
         let progress = ProgressLine(pacer: ProgressPacer(toTerminal: stderrIsTerminal, start: clock()))
@@ -132,17 +143,18 @@ struct ExploreCommand: ParsableCommand {
 
     /// The walk one first action at a time (`Explorer.runDivided`), with
     /// progress on standard error; with --divide, each first action's count.
-    private func runDivided(_ game: Game) throws {
+    private func runDivided(_ game: Game, makeGame: @escaping @Sendable () throws(RulebenchError) -> Game) throws {
         let clock = Fuzzer.monotonicClock
         let started = clock()
         let progress = ProgressLine(pacer: ProgressPacer(toTerminal: stderrIsTerminal, start: started))
-        func status(_ done: Int, _ of: Int, _ counted: Int) -> String {
-            "explore: \(done)/\(of) first actions, \(counted) sequences in \(String(format: "%.0f", clock() - started)) s"
+        let show: @Sendable (Int, Int, Int) -> Void = { done, of, counted in
+            progress.show("explore: \(done)/\(of) first actions, \(counted) sequences in \(String(format: "%.0f", clock() - started)) s", at: clock())
         }
         do {
-            let divided = try Explorer(game: game, depth: depth).runDivided(shouldStop: { wasInterrupted }) { done, of, counted in
-                progress.show(status(done, of, counted), at: clock())
-            }
+            let explorer = Explorer(game: game, depth: depth)
+            // One job walks in the command's game, as before workers; more walk a subtree each in games of their own.
+            let divided = jobs.jobs == 1 ? try explorer.runDivided(shouldStop: { wasInterrupted }, progress: show)
+                : try explorer.runDivided(on: jobs.pool, makeGame: makeGame, shouldStop: { wasInterrupted }, progress: show)
             progress.end(nil)
             let seconds = clock() - started
             let counts = divided.counts

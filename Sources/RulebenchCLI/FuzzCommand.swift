@@ -62,6 +62,13 @@ struct FuzzCommand: ParsableCommand {
             name it and the command that finds them again; `rulebench corpus merge` merges the shards' \
             corpora, one program per bug.
 
+            Workers (--jobs N, one per core by default): worker w of N plays the runs of shard K + M·w of M·N \
+            (K/M the --shard), each in a Lua state of its own, so --search uniform --runs R plays exactly the \
+            runs of --jobs 1. Each bug is shrunk and written once, by the worker that met it first; the first \
+            finding (without --keep-going), --time and Ctrl-C stop every worker. Guided workers share one set \
+            of kept runs and probes; which edges and kinds are new is judged by each worker's own runs, and a \
+            guided session on several workers is not repeatable run for run (see the README).
+
             Exit codes: 0 no finding; 1 findings; 2 bad input (a pack that does not load, bad arguments, \
             an --out, --corpus or --coverage that cannot be written, or a finding that could not be \
             written); 130 / 143 stopped by SIGINT / SIGTERM.
@@ -123,6 +130,8 @@ struct FuzzCommand: ParsableCommand {
 
     @Flag(help: "Write a JSON report to standard output.")
     var json = false
+
+    @OptionGroup var jobs: JobsOption
 
     func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1, got \(runs)") }
@@ -190,8 +199,9 @@ struct FuzzCommand: ParsableCommand {
         var findingsShown = 0
         // Each finding is written as soon as it is shrunk: a session stopped
         // later (SIGTERM from a CI job's timeout) has lost none.
-        let (found, progress) = fuzzer.run(known: Set(reports.map(\.key)), clock: clock, shouldStop: { wasInterrupted },
-                                           found: { writer.write($0, origin: fuzzer.origin(of: $0)) }) { state in
+        let known = Set(reports.map(\.key))
+        let write: (Fuzzer.Report) -> Void = { writer.write($0, origin: fuzzer.origin(of: $0)) }
+        let show: (Fuzzer.Progress) -> Void = { state in
             guard !json else { return }
             // A new finding is news: shown at once, not at the next tick.
             let news = state.findings > findingsShown
@@ -203,10 +213,11 @@ struct FuzzCommand: ParsableCommand {
                 FileHandle.standardError.write(Data((status(state, shard: options.shardName) + "\n").utf8))
             }
         }
+        let (found, progress, covered) = try session(fuzzer, known: known, found: write, progress: show)
         if stderrIsTerminal && !json { FileHandle.standardError.write(Data("\r\(status(progress, shard: options.shardName))   \n".utf8)) }
         reports += found
 
-        let reached = try writeCoverage(of: fuzzer)
+        let reached = try writeCoverage(covered)
         if json {
             print(FuzzReportFormat.render(pack: packOptions.pack, seed: seed, progress: progress, reports: reports,
                                           scenarios: writer.scenarios, fuzzer: fuzzer, interrupted: wasInterrupted))
@@ -240,11 +251,33 @@ struct FuzzCommand: ParsableCommand {
         return reports
     }
 
-    /// Writes the LCOV tracefile asked for with `--coverage`; returns the report.
-    private func writeCoverage(of fuzzer: Fuzzer) throws -> CoverageReport? {
-        guard let path = coverage else { return nil }
+    /// The session: on this thread with one job, as before workers; with
+    /// more, the workers share it (`FuzzWorkers`). Returns what `Fuzzer.run`
+    /// does and the coverage of every run (with `--coverage`).
+    private func session(_ fuzzer: Fuzzer, known: Set<FindingKey>, found: (Fuzzer.Report) -> Void,
+                         progress: @escaping (Fuzzer.Progress) -> Void) throws -> ([Fuzzer.Report], Fuzzer.Progress, CoverageReport?) {
+        guard jobs.jobs > 1 else {
+            let (reports, state) = fuzzer.run(known: known, shouldStop: { wasInterrupted }, found: found, progress: progress)
+            return (reports, state, try coverage(of: fuzzer))
+        }
+        let workers = FuzzWorkers(options: fuzzer.options, pool: jobs.pool)
+        return workers.run(known: known, shouldStop: { wasInterrupted }, found: found, progress: progress)
+    }
+
+    /// What the one-job session's runs reached (with `--coverage`).
+    private func coverage(of fuzzer: Fuzzer) throws -> CoverageReport? {
         do {
-            guard let reached = try fuzzer.coverage() else { return nil }
+            return try fuzzer.coverage()
+        } catch {
+            complain("\(error)")
+            throw Outcome.badInput.exitCode
+        }
+    }
+
+    /// Writes the LCOV tracefile asked for with `--coverage`; returns the report.
+    private func writeCoverage(_ reached: CoverageReport?) throws -> CoverageReport? {
+        guard let path = coverage, let reached else { return nil }
+        do {
             try OutputFile(path: path, purpose: "the coverage file (--coverage)").write(reached.lcov())
             return reached
         } catch {
@@ -255,7 +288,7 @@ struct FuzzCommand: ParsableCommand {
 
     /// The progress line: runs and time against their limits, speed, findings.
     private func status(_ state: Fuzzer.Progress, shard name: String?) -> String {
-        let shardPart = name.map { " shard \($0)" } ?? ""
+        let shardPart = (name.map { " shard \($0)" } ?? "") + (jobs.jobs > 1 ? " (\(jobs.jobs) workers)" : "")
         var parts = ["fuzz \(packOptions.pack)\(shardPart): run \(state.runs)" + (state.runLimit.map { "/\($0)" } ?? "")]
         if let limit = state.timeLimit { parts.append(String(format: "%.0f/%.0f s", state.elapsed, limit)) }
         parts.append("steps \(state.steps)")

@@ -292,8 +292,10 @@ struct SolveCommand: ParsableCommand {
 
 /// A progress line on standard error: redrawn in place on a terminal, one
 /// line per interval when piped. Standard error only, so a JSON report on
-/// standard output stays clean.
-final class ProgressLine {
+/// standard output stays clean. Workers of a parallel command may show it
+/// from their threads: the lock keeps one line at a time.
+final class ProgressLine: @unchecked Sendable {
+    private let lock = NSLock()
     private var pacer: ProgressPacer
     private var shown = false
 
@@ -303,14 +305,18 @@ final class ProgressLine {
 
     /// Shows `text` when a line is due.
     func show(_ text: @autoclosure () -> String, at now: Double) {
-        guard pacer.isDue(at: now) else { return }
-        shown = true
-        FileHandle.standardError.write(Data((stderrIsTerminal ? "\r\(text())   " : text() + "\n").utf8))
+        lock.withLock {
+            guard pacer.isDue(at: now) else { return }
+            shown = true
+            FileHandle.standardError.write(Data((stderrIsTerminal ? "\r\(text())   " : text() + "\n").utf8))
+        }
     }
 
     /// Ends a line redrawn in place: with `text` as its last state, or as it is.
     func end(_ text: String?) {
-        guard shown, stderrIsTerminal else { return }
-        FileHandle.standardError.write(Data(((text.map { "\r\($0)   " } ?? "") + "\n").utf8))
+        lock.withLock {
+            guard shown, stderrIsTerminal else { return }
+            FileHandle.standardError.write(Data(((text.map { "\r\($0)   " } ?? "") + "\n").utf8))
+        }
     }
 }

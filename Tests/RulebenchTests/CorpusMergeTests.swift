@@ -52,11 +52,29 @@ final class CorpusMergeTests: XCTestCase {
         return folder
     }
 
-    private func merge(_ folders: [URL], keepFixed: Bool = false) throws -> CorpusMerge.Result {
+    private func merge(_ folders: [URL], keepFixed: Bool = false, workers: Int = 1) throws -> CorpusMerge.Result {
         var merge = CorpusMerge(inputs: folders)
         merge.keepFixed = keepFixed
+        merge.pool = WorkerPool(workers: workers)
         merge.configuration.printHandler = { _ in }
         return try merge.run()
+    }
+
+    func testParallelReplaysGiveTheVerdictsOfOneWorker() throws {
+        let short = program([step("step"), .undo(1)])
+        let long = program([step("step"), step("step", "p2"), .undo(1)])
+        let passes = program([])
+        let viaDash = program([step("dash"), .undo(1)])
+        let one = try corpus("shard-1", [long, short, passes], shard: "1/2")
+        let two = try corpus("shard-2", [short, viaDash, program([step("step", "p2"), .undo(1)])], shard: "2/2")
+        func verdicts(_ workers: Int) throws -> [String] {
+            try merge([one, two], workers: workers).entries.map {
+                "\(URL(fileURLWithPath: $0.file).lastPathComponent) \($0.verdict) \($0.finding?.description ?? "-") \($0.report?.finding.description ?? "-")"
+            }
+        }
+        let alone = try verdicts(1)
+        XCTAssertEqual(Set(alone.map { $0.split(separator: " ")[1] }).count, 4, "kept, duplicate, copy and fixed all occur: \(alone)")
+        XCTAssertEqual(try verdicts(2), alone)
     }
 
     func testTheSameBugFromThreeShardsIsKeptOnceAsItsShortestProgram() throws {

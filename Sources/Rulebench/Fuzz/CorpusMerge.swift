@@ -81,17 +81,21 @@ public struct CorpusMerge {
     public var configuration = Game.Configuration()
     /// A folder a relative pack path is resolved against.
     public var base: URL?
+    /// The workers the programs are replayed on, each in a Lua state of its
+    /// own; the verdicts do not depend on how many there are.
+    public var pool = WorkerPool(workers: 1)
 
     /// A merge of these corpus folders.
     public init(inputs: [URL]) { self.inputs = inputs }
 
     /// Reads and replays every program; nothing is written (see `write`).
-    /// `progress` is told how many programs of how many were replayed.
+    /// `progress` is told how many programs of how many were replayed (from
+    /// a worker's thread, one call at a time, the counts in order).
     ///
     /// - Throws: `.badInput` when a program's pack cannot be loaded (named
     ///   with the corpus file that names it): a merge that cannot replay
     ///   its programs must not drop them.
-    public func run(progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws(RulebenchError) -> Result {
+    public func run(progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws(RulebenchError) -> Result {
         var result = Result()
         var read: [Reproduction.Corpus.Entry] = []
         for folder in inputs {
@@ -104,6 +108,8 @@ public struct CorpusMerge {
         let executor = FuzzExecutor(configuration: gameConfiguration(coverage: false), base: base)
         try checkPacks(of: read, with: executor)
 
+        // Every program is replayed on its own (the workers'); the verdicts are then given in order, here.
+        let findings = replayed(read.map(\.program), progress: progress)
         var firstFile: [FuzzProgram: String] = [:]
         var firstOfBug: [FindingKey: String] = [:]
         for (index, item) in read.enumerated() {
@@ -113,7 +119,7 @@ public struct CorpusMerge {
                 entry.verdict = .copy(of: first)
             } else {
                 firstFile[item.program] = item.file
-                entry.finding = executor.execute(item.program, checkLegality: false).finding
+                entry.finding = findings[index]
                 if let finding = entry.finding {
                     let key = FindingKey(finding)
                     if let first = firstOfBug[key] {
@@ -125,7 +131,6 @@ public struct CorpusMerge {
                 }
             }
             result.entries.append(entry)
-            progress(index + 1, read.count)
         }
         if keepFixed { keepRegressions(in: &result) }
         attachReports(to: &result)
@@ -219,20 +224,37 @@ public struct CorpusMerge {
         }
     }
 
+    /// How each program fails when replayed (nil: it passes, or it is a
+    /// copy of an earlier one, which is not played), on the workers, each
+    /// with an executor of its own.
+    private func replayed(_ programs: [FuzzProgram], progress: @escaping @Sendable (Int, Int) -> Void) -> [FuzzFinding?] {
+        var seen: Set<FuzzProgram> = []
+        let firsts = programs.indices.filter { seen.insert(programs[$0]).inserted }
+        let (configuration, base) = (gameConfiguration(coverage: false), base)
+        let found = pool.map(count: firsts.count, makeWorker: { _ in FuzzExecutor(configuration: configuration, base: base) },
+                             completed: { index, _ in progress(index + 1, firsts.count) },
+                             body: { executor, index in executor.execute(programs[firsts[index]], checkLegality: false).finding })
+        var findings = [FuzzFinding?](repeating: nil, count: programs.count)
+        for (index, finding) in zip(firsts, found) { findings[index] = finding }
+        return findings
+    }
+
     /// Plays each kept failing program once more with every source line
-    /// recorded (as fuzz does before it writes a reproduction).
+    /// recorded (as fuzz does before it writes a reproduction), on the workers.
     private func attachReports(to result: inout Result) {
         var configuration = gameConfiguration(coverage: false)
         configuration.animationSources = true
-        let executor = FuzzExecutor(configuration: configuration, base: base)
-        for index in result.entries.indices where result.entries[index].verdict == .kept {
-            let entry = result.entries[index]
-            guard let finding = entry.finding else { continue }
-            let again = executor.execute(entry.program, checkLegality: false, finalChecks: false)
+        let base = base
+        let kept = result.entries.indices.filter { result.entries[$0].verdict == .kept && result.entries[$0].finding != nil }
+        let entries = kept.map { result.entries[$0] }
+        let reports = pool.map(count: entries.count, makeWorker: { [configuration] _ in FuzzExecutor(configuration: configuration, base: base) },
+                               body: { executor, index -> Fuzzer.Report in
+            let (program, finding) = (entries[index].program, entries[index].finding!)
+            let again = executor.execute(program, checkLegality: false, finalChecks: false)
             let reported = again.finding.flatMap { $0.property == finding.property ? $0 : nil } ?? finding
-            result.entries[index].report = Fuzzer.Report(
-                finding: reported, original: entry.program, shrunk: entry.program, outcomes: again.outcomes,
-                shrinkSeconds: 0, shrinkAttempts: 0, stepsToDetection: 0)
-        }
+            return Fuzzer.Report(finding: reported, original: program, shrunk: program, outcomes: again.outcomes,
+                                 shrinkSeconds: 0, shrinkAttempts: 0, stepsToDetection: 0)
+        })
+        for (index, report) in zip(kept, reports) { result.entries[index].report = report }
     }
 }

@@ -12,4 +12,11 @@ public struct DividedCounts: Sendable {
     /// Each first action, in legal order, with how many sequences of length
     /// `depth` begin with it (the sequence itself when the depth is 1).
     public var byFirstAction: [(call: ActionCall, count: Int)]
+
+    /// Adds the subtree below first action `call`, `depth - 1` deep.
+    mutating func add(_ call: ActionCall, below: Explorer.Counts, depth: Int) {
+        counts.add(1, at: 0)
+        for (level, n) in below.nodes.enumerated() { counts.add(n, at: level + 1) }
+        byFirstAction.append((call, depth == 1 ? 1 : below.nodes.indices.contains(depth - 2) ? below.nodes[depth - 2] : 0))
+    }
 }

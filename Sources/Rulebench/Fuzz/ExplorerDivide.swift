@@ -18,9 +18,7 @@ extension Explorer {
         result.counts.add(0, at: 0)
         for (index, call) in first.enumerated() where !shouldStop() {
             let below = try subtree(after: call, shouldStop: shouldStop)
-            result.counts.add(1, at: 0)
-            for (level, n) in below.nodes.enumerated() { result.counts.add(n, at: level + 1) }
-            result.byFirstAction.append((call, depth == 1 ? 1 : below.nodes.indices.contains(depth - 2) ? below.nodes[depth - 2] : 0))
+            result.add(call, below: below, depth: depth)
             progress(index + 1, first.count, result.counts.total)
         }
         result.counts.endAtFirstEmptyLevel()
@@ -29,7 +27,7 @@ extension Explorer {
 
     /// The counts of the tree below `call`, `depth - 1` deep; `call` is
     /// performed first and undone after. A failure's path starts with `call`.
-    private func subtree(after call: ActionCall, shouldStop: () -> Bool) throws(ExplorationFailure) -> Counts {
+    func subtree(after call: ActionCall, shouldStop: () -> Bool) throws(ExplorationFailure) -> Counts {
         do { try game.perform(call) } catch { throw ExplorationFailure(path: [call], error: error) }
         var below = Counts(nodes: [])
         if depth > 1 {

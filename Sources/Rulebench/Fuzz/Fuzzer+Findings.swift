@@ -13,14 +13,19 @@ extension Fuzzer {
         /// The reports kept, one per distinct bug.
         private(set) var reports: [Report] = []
 
-        init(known: Set<FindingKey>) {
+        /// A parallel session's say on whether a bug new here is this worker's (`Fuzzer.workerClaim`).
+        private let claim: ((FindingKey) -> Bool)?
+
+        init(known: Set<FindingKey>, claim: ((FindingKey) -> Bool)? = nil) {
             self.known = known
+            self.claim = claim
             seen = known
         }
 
         /// Whether `finding` is of a bug not seen yet; when it is not, it is counted as a duplicate.
         mutating func isNew(_ finding: FuzzFinding, _ state: inout Progress) -> Bool {
-            guard seen.insert(FindingKey(finding)).inserted else {
+            let key = FindingKey(finding)
+            guard seen.insert(key).inserted, claim?(key) ?? true else {
                 state.duplicates += 1
                 return false
             }

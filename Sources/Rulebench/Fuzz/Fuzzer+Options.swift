@@ -47,6 +47,9 @@ extension Fuzzer {
         public var coverage = false
         /// How runs are chosen (see `SearchStrategy`).
         public var search = SearchStrategy.guided
+        /// What this session shares with the other workers of a parallel
+        /// session (`FuzzWorkers`); nil when it is the whole session.
+        var link: FuzzWorkerLink?
 
         /// Options for fuzzing `pack`, every other setting at its default.
         public init(pack: String) { self.pack = pack }

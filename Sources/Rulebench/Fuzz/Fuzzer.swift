@@ -146,7 +146,7 @@ public struct Fuzzer {
                     played: @escaping (PlayedRun) -> Void = { _ in }) -> (reports: [Report], progress: Progress) {
         let session = Session(start: clock(), clock: clock, shouldStop: shouldStop, progress: progress, played: played)
         var state = Progress(runLimit: options.runLimit, timeLimit: options.timeLimit)
-        var kept = Findings(known: known)
+        var kept = Findings(known: known, claim: workerClaim)
         var index = 0
         var search: GuidedSearch?
         var sweepDue = false
@@ -203,11 +203,12 @@ public struct Fuzzer {
             return (program, result, 0)
         }
         let newGame = FuzzProgram(pack: options.pack, seed: seeds.game, options: options.setupOptions)
-        var next = search!.next(newGame: newGame, choiceSeed: seeds.choiceSeed)
+        var next = options.link?.next(newGame: newGame, choiceSeed: seeds.choiceSeed)
+            ?? search!.next(newGame: newGame, choiceSeed: seeds.choiceSeed)
         next.start.steps = next.request.program ?? []
         if next.kind == .probe { return probe(next) }
         let (program, result) = executor.play(next.start, next.request)
-        search!.observe(program, result)
+        if let link = options.link { link.observe(program, result) } else { search!.observe(program, result) }
         return (program, result, 0)
     }
 

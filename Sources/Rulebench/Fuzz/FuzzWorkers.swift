@@ -1,0 +1,105 @@
+import Foundation
+
+/// A fuzz session on several workers (`fuzz --jobs N`): one `Fuzzer` per
+/// worker, each with its own Lua states, taking run numbers the way shards
+/// do. Worker w of N plays shard K + M·w of M·N when the session is shard
+/// K of M (1/1 unsharded): between them the workers play exactly the
+/// session's runs, and each run's seeds depend on its number only, so with
+/// `uniform` search the runs are those of one worker, run for run.
+///
+/// What they share goes through one owner (`FuzzWorkerLink`): each bug is
+/// shrunk and reported by the worker that claimed it first; guided workers
+/// draw their runs from one guided search (one corpus of kept runs, one
+/// queue of probes), and the breadth-first sweep runs once (worker 1's).
+/// Each worker's kernel still judges which edges of the pack's Lua and
+/// which kinds of move are new by its own runs. Findings and progress reach
+/// the callbacks on the caller's thread, one at a time, as a one-worker
+/// session gives them.
+public struct FuzzWorkers {
+    /// The session's settings, as for one worker.
+    public let options: Fuzzer.Options
+    /// The workers.
+    public let pool: WorkerPool
+
+    /// A session of `options` on `pool`'s workers.
+    public init(options: Fuzzer.Options, pool: WorkerPool) {
+        self.options = options
+        self.pool = pool
+    }
+
+    /// A worker's part of the session: its shard of the session's runs.
+    func options(forWorker worker: Int, link: FuzzWorkerLink) -> Fuzzer.Options {
+        var own = options
+        own.shard = (options.shard.index + options.shard.count * worker, options.shard.count * pool.workers)
+        own.link = link
+        return own
+    }
+
+    /// What one worker ends with.
+    struct WorkerEnd: Sendable {
+        var progress: Fuzzer.Progress
+        var coverage: CoverageReport?
+    }
+
+    /// What a worker tells the caller's thread.
+    enum Event: Sendable {
+        case found(Fuzzer.Report)
+        case progress(worker: Int, Fuzzer.Progress)
+        case played(Fuzzer.PlayedRun)
+    }
+
+    /// Runs the session as `Fuzzer.run` does (the same budget, first-finding
+    /// stop and callbacks, called on this thread), the workers together;
+    /// also returns the coverage of every worker's runs, merged (with
+    /// `Options.coverage`). `shouldStop` and `clock` are called from the workers.
+    public func run(known: Set<FindingKey> = [], clock: @escaping @Sendable () -> Double = Fuzzer.monotonicClock,
+                    shouldStop: @escaping @Sendable () -> Bool = { false },
+                    found: (Fuzzer.Report) -> Void = { _ in },
+                    progress: (Fuzzer.Progress) -> Void = { _ in },
+                    played: (Fuzzer.PlayedRun) -> Void = { _ in })
+        -> (reports: [Fuzzer.Report], progress: Fuzzer.Progress, coverage: CoverageReport?) {
+        let shared = options.search == .guided
+            ? GuidedSearch(seed: Fuzzer(options: options).searchSeed, depth: options.depth, coversEveryRun: options.coverage) : nil
+        let link = FuzzWorkerLink(known: known, search: shared, keepGoing: options.keepGoing)
+        let events = EventQueue<Event>()
+        let parts = (0..<pool.workers).map { options(forWorker: $0, link: link) }
+        let ends = WorkerEnds<WorkerEnd>(count: pool.workers)
+        let pool = pool
+        let coordinator = Thread {
+            let done = pool.run { worker in
+                Self.play(parts[worker], worker: worker, link: link, known: known, clock: clock, shouldStop: shouldStop, events: events)
+            }
+            ends.store(done)
+            events.finish()
+        }
+        coordinator.stackSize = WorkerPool.stackSize
+        coordinator.start()
+        var session = SessionTally(workers: pool.workers, options: options)
+        while let batch = events.take() {
+            for event in batch { session.handle(event, found: found, progress: progress, played: played) }
+        }
+        let done = ends.values
+        session.end(with: done.map(\.progress))
+        return (session.reports, session.combined, Self.merged(done.compactMap(\.coverage)))
+    }
+
+    /// One worker's session, on its thread: a `Fuzzer` of its own.
+    private static func play(_ options: Fuzzer.Options, worker: Int, link: FuzzWorkerLink, known: Set<FindingKey>,
+                             clock: @escaping @Sendable () -> Double, shouldStop: @escaping @Sendable () -> Bool,
+                             events: EventQueue<Event>) -> WorkerEnd {
+        let fuzzer = Fuzzer(options: options)
+        let me = options.shard.index
+        let (_, state) = fuzzer.run(known: known, clock: clock, shouldStop: { shouldStop() || link.stops(worker: me) },
+                                    found: { events.post(.found($0)) },
+                                    progress: { events.post(.progress(worker: worker, $0)) },
+                                    played: { events.post(.played($0)) })
+        return WorkerEnd(progress: state, coverage: try? fuzzer.coverage())
+    }
+
+    /// The coverage of every worker's runs as one report (nil when none has one).
+    static func merged(_ reports: [CoverageReport]) -> CoverageReport? {
+        guard var total = reports.first else { return nil }
+        for other in reports.dropFirst() { total.add(other) }
+        return total
+    }
+}

@@ -1,0 +1,46 @@
+import XCTest
+@testable import Rulebench
+
+/// `explore --jobs N`: the divided walk on two workers counts what one
+/// walk counts, and a failing walk reports the failure one walk meets first.
+final class ParallelExploreTests: XCTestCase {
+    /// A recipe for the same game on every worker.
+    private func recipe(_ pack: String, bug: String? = nil) -> @Sendable () throws(RulebenchError) -> Game {
+        var configuration = Game.Configuration()
+        configuration.printHandler = { _ in }
+        configuration.rulesDirectory = EngineFixtures.repository.appendingPathComponent("rules")
+        let options: [String: StateValue] = bug.map { ["bug": .string($0)] } ?? [:]
+        return { [configuration] () throws(RulebenchError) in try Game(pack: pack, options: options, seed: 1, configuration: configuration) }
+    }
+
+    func testTwoWorkersCountWhatOneWalkCounts() throws {
+        let chess = EngineFixtures.repository.appendingPathComponent("Benchmarks/packs/chess").path
+        // Two workers cut chess (20 first actions) below the first actions, six one level lower; the others are cut lower by both.
+        for (pack, depth, workers) in [("cards", 5, 2), ("template", 4, 2), (ExplorerTests.walk, 4, 2), (chess, 3, 2), (chess, 3, 6), ("template", 2, 3)] {
+            let makeGame = recipe(pack)
+            let one = try Explorer(game: try makeGame(), depth: depth).runDivided()
+            let heard = Heard()
+            let two = try Explorer(game: try makeGame(), depth: depth)
+                .runDivided(on: WorkerPool(workers: workers), makeGame: makeGame, progress: { done, _, _ in heard.append(done) })
+            XCTAssertEqual(two.counts.nodes, one.counts.nodes, pack)
+            XCTAssertEqual(one.counts.nodes.count, depth, "\(pack): the walk must reach its depth")
+            XCTAssertEqual(two.byFirstAction.map(\.call), one.byFirstAction.map(\.call), pack)
+            XCTAssertEqual(two.byFirstAction.map(\.count), one.byFirstAction.map(\.count), pack)
+            XCTAssertEqual(heard.values, Array(1...one.byFirstAction.count), "\(pack): progress out of order")
+        }
+    }
+
+    func testAFailingWalkReportsTheFailureOneWalkMeetsFirst() throws {
+        for bug in ["undo", "error"] {
+            for workers in [2, 8] {
+                let makeGame = recipe(ExplorerTests.walk, bug: bug)
+                var one: ExplorationFailure?, two: ExplorationFailure?
+                let (first, second) = (try makeGame(), try makeGame())
+                do { _ = try Explorer(game: first, depth: 4).runDivided() } catch { one = error }
+                do { _ = try Explorer(game: second, depth: 4).runDivided(on: WorkerPool(workers: workers), makeGame: makeGame) } catch { two = error }
+                XCTAssertNotNil(one, bug)
+                XCTAssertEqual(two?.description, one?.description, "\(bug), \(workers) workers")
+            }
+        }
+    }
+}

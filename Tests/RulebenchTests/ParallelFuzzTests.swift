@@ -1,0 +1,99 @@
+import XCTest
+@testable import Rulebench
+
+/// `fuzz --jobs N` (`FuzzWorkers`): uniform runs are those of one worker,
+/// run for run; a bug that every worker meets is shrunk and reported once;
+/// the first finding stops every worker.
+final class ParallelFuzzTests: XCTestCase {
+    private var scratch: URL!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rulebench-jobs-fuzz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    private func options(_ pack: String, search: SearchStrategy, runs: Int) -> Fuzzer.Options {
+        var options = Fuzzer.Options(pack: pack)
+        options.depth = 30
+        options.runs = runs
+        options.search = search
+        options.configuration.printHandler = { _ in }
+        return options
+    }
+
+    /// A copy of the template pack whose step undo is off by one: every run that steps and undoes meets it.
+    private func planted() throws -> String {
+        let pack = scratch.appendingPathComponent("planted")
+        try FileManager.default.copyItem(at: EngineFixtures.repository.appendingPathComponent("rules/template"), to: pack)
+        let file = pack.appendingPathComponent("actions/step.lua")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let original = "game.tokens[a.token].square = a.from\n"
+        XCTAssertTrue(text.contains(original))
+        try text.replacingOccurrences(of: original, with: "game.tokens[a.token].square = a.from + 1\n")
+            .write(to: file, atomically: true, encoding: .utf8)
+        return pack.path
+    }
+
+    func testUniformRunsOfTwoWorkersAreThoseOfOne() {
+        for shard in [(1, 1), (2, 3)] {
+            var options = options(EngineFixtures.repository.appendingPathComponent("rules/desert").path, search: .uniform, runs: 24)
+            options.shard = shard
+            var alone: [Int: FuzzProgram] = [:], together: [Int: FuzzProgram] = [:]
+            let one = Fuzzer(options: options).run(played: { alone[$0.index] = $0.program })
+            let two = FuzzWorkers(options: options, pool: WorkerPool(workers: 2)).run(played: { together[$0.index] = $0.program })
+            XCTAssertTrue(one.reports.isEmpty && two.reports.isEmpty, "the desert pack has no bug")
+            XCTAssertEqual(alone.count, shard.1 == 1 ? 24 : 8)
+            XCTAssertEqual(together.keys.sorted(), alone.keys.sorted(), "shard \(shard)")
+            for (index, program) in alone { XCTAssertEqual(together[index], program, "run \(index)") }
+            XCTAssertEqual(two.progress.runs, one.progress.runs)
+            XCTAssertEqual(two.progress.steps, one.progress.steps)
+        }
+    }
+
+    func testTheCoverageOfTwoWorkersIsEveryLineTheirRunsReached() throws {
+        var options = options(EngineFixtures.repository.appendingPathComponent("rules/desert").path, search: .uniform, runs: 16)
+        options.coverage = true
+        let alone = Fuzzer(options: options)
+        _ = alone.run()
+        let one = try XCTUnwrap(try alone.coverage())
+        let two = try XCTUnwrap(FuzzWorkers(options: options, pool: WorkerPool(workers: 2)).run().coverage)
+        func reached(_ report: CoverageReport) -> [String: Set<Int>] {
+            report.files.mapValues { Set($0.hits.filter { $0.value > 0 }.keys) }
+        }
+        XCTAssertFalse(reached(one).values.allSatisfy(\.isEmpty))
+        XCTAssertEqual(reached(two), reached(one), "the same runs reach the same lines, on one worker or two")
+        XCTAssertEqual(two.files.mapValues(\.defined), one.files.mapValues(\.defined))
+    }
+
+    func testAPlantedBugFoundByTwoWorkersIsReportedOnce() throws {
+        let pack = try planted()
+        for search in [SearchStrategy.uniform, .guided] {
+            var options = options(pack, search: search, runs: 40)
+            options.keepGoing = true
+            options.shrinkBudget = 200
+            var written: [FindingKey] = []
+            var runsPerWorker = [0, 0]
+            let session = FuzzWorkers(options: options, pool: WorkerPool(workers: 2))
+                .run(found: { written.append($0.key) }, played: { runsPerWorker[$0.index % 2] += 1 })
+            XCTAssertEqual(written.count, 1, "\(search): \(written)")
+            XCTAssertEqual(session.reports.map(\.key), written, "\(search)")
+            XCTAssertEqual(session.progress.findings, 1)
+            XCTAssertGreaterThan(session.progress.duplicates, 0, "\(search): both workers meet the bug, one reports it")
+            XCTAssertTrue(runsPerWorker.allSatisfy { $0 > 0 }, "\(search): both workers ran: \(runsPerWorker)")
+        }
+    }
+
+    func testTheFirstFindingStopsEveryWorker() throws {
+        var options = options(try planted(), search: .uniform, runs: 400)
+        options.shrinkBudget = 200
+        var written = 0
+        let session = FuzzWorkers(options: options, pool: WorkerPool(workers: 2)).run(found: { _ in written += 1 })
+        XCTAssertEqual(written, 1)
+        XCTAssertEqual(session.reports.count, 1)
+        XCTAssertLessThan(session.progress.runs, 200, "a worker went on through its share of the runs after the first finding")
+    }
+}
