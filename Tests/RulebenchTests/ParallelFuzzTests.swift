@@ -96,4 +96,24 @@ final class ParallelFuzzTests: XCTestCase {
         XCTAssertEqual(session.reports.count, 1)
         XCTAssertLessThan(session.progress.runs, 200, "a worker went on through its share of the runs after the first finding")
     }
+    /// The one finding of a session that stops at its first is that of the
+    /// lowest run to find a bug, as with one worker, however the workers'
+    /// runs interleave: a later run's finding waits for the earlier runs.
+    func testTheFirstFindingIsTheOneOfOneWorker() throws {
+        let pack = try planted()
+        for seed in UInt64(1)...4 {
+            var options = options(pack, search: .uniform, runs: 400)
+            options.seed = seed
+            options.depth = 12
+            options.shrinkBudget = 200
+            let one = Fuzzer(options: options).run()
+            let two = FuzzWorkers(options: options, pool: WorkerPool(workers: 2)).run()
+            let alone = try XCTUnwrap(one.reports.first, "seed \(seed)")
+            let together = try XCTUnwrap(two.reports.first, "seed \(seed)")
+            XCTAssertEqual(two.reports.count, 1, "seed \(seed)")
+            XCTAssertEqual(together.run, alone.run, "seed \(seed): the first finding's run")
+            XCTAssertEqual(together.key, alone.key, "seed \(seed)")
+            XCTAssertEqual(together.shrunk, alone.shrunk, "seed \(seed)")
+        }
+    }
 }

@@ -60,7 +60,8 @@ public struct FuzzWorkers {
         -> (reports: [Fuzzer.Report], progress: Fuzzer.Progress, coverage: CoverageReport?) {
         let shared = options.search == .guided
             ? GuidedSearch(seed: Fuzzer(options: options).searchSeed, depth: options.depth, coversEveryRun: options.coverage) : nil
-        let link = FuzzWorkerLink(known: known, search: shared, keepGoing: options.keepGoing)
+        let numbers = (0..<pool.workers).map { options.shard.index + options.shard.count * $0 }
+        let link = FuzzWorkerLink(workers: numbers, known: known, search: shared, keepGoing: options.keepGoing)
         let events = EventQueue<Event>()
         let parts = (0..<pool.workers).map { options(forWorker: $0, link: link) }
         let ends = WorkerEnds<WorkerEnd>(count: pool.workers)
@@ -93,6 +94,7 @@ public struct FuzzWorkers {
                                     found: { events.post(.found($0)) },
                                     progress: { events.post(.progress(worker: worker, $0)) },
                                     played: { events.post(.played($0)) })
+        link.ended(worker: me)
         return WorkerEnd(progress: state, coverage: try? fuzzer.coverage())
     }
 

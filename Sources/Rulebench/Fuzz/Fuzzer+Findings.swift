@@ -13,23 +13,30 @@ extension Fuzzer {
         /// The reports kept, one per distinct bug.
         private(set) var reports: [Report] = []
 
-        /// A parallel session's say on whether a bug new here is this worker's (`Fuzzer.workerClaim`).
-        private let claim: ((FindingKey) -> Bool)?
+        /// A parallel session's say on whether a bug new here, found at a run, is this worker's (`Fuzzer.workerClaim`).
+        private let claim: ((FindingKey, Int) -> FuzzWorkerLink.Verdict)?
 
-        init(known: Set<FindingKey>, claim: ((FindingKey) -> Bool)? = nil) {
+        init(known: Set<FindingKey>, claim: ((FindingKey, Int) -> FuzzWorkerLink.Verdict)? = nil) {
             self.known = known
             self.claim = claim
             seen = known
         }
 
         /// Whether `finding` is of a bug not seen yet; when it is not, it is counted as a duplicate.
-        mutating func isNew(_ finding: FuzzFinding, _ state: inout Progress) -> Bool {
+        /// On a worker of a parallel session, a finding of run `run` that an
+        /// earlier run's finding precedes is neither new nor a duplicate: one
+        /// worker would never have played it.
+        mutating func isNew(_ finding: FuzzFinding, at run: Int, _ state: inout Progress) -> Bool {
             let key = FindingKey(finding)
-            guard seen.insert(key).inserted, claim?(key) ?? true else {
+            guard seen.insert(key).inserted else {
                 state.duplicates += 1
                 return false
             }
-            return true
+            switch claim?(key, run) ?? .mine {
+            case .mine: return true
+            case .duplicate: state.duplicates += 1; return false
+            case .preceded: return false
+            }
         }
 
         /// Keeps a report and hands it over at once (see `Fuzzer.run`'s

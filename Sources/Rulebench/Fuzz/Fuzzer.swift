@@ -146,7 +146,7 @@ public struct Fuzzer {
                     played: @escaping (PlayedRun) -> Void = { _ in }) -> (reports: [Report], progress: Progress) {
         let session = Session(start: clock(), clock: clock, shouldStop: shouldStop, progress: progress, played: played)
         var state = Progress(runLimit: options.runLimit, timeLimit: options.timeLimit)
-        var kept = Findings(known: known, claim: workerClaim)
+        var kept = Findings(known: known, claim: workerClaim(shouldStop: shouldStop))
         var index = 0
         var search: GuidedSearch?
         var sweepDue = false
@@ -157,11 +157,11 @@ public struct Fuzzer {
         while options.runLimit.map({ index < $0 }) ?? true {
             defer { index += 1 }
             guard owns(run: index) else { continue }
-            if shouldStop() { break }
+            if shouldStop() || !starts(run: index) { break }
             if let limit = options.timeLimit, clock() - session.start >= Fuzzer.fuzzingSeconds(of: limit) { break }
             if sweepDue, state.steps >= Fuzzer.sweepAfter {
                 sweepDue = false
-                if sweepFound(&kept, &state, session: session, found: found), !options.keepGoing { break }
+                if sweepFound(&kept, &state, before: index, session: session, found: found), !options.keepGoing { break }
             }
             let (program, result, nodes) = playRun(index, search: &search)
             state.steps += nodes
@@ -171,7 +171,7 @@ public struct Fuzzer {
             played(PlayedRun(index: index, program: program))
             let detectedAt = clock() - session.start
             for finding in findings(of: program, result, runs: state.runs) {
-                guard kept.isNew(finding, &state) else { continue }
+                guard kept.isNew(finding, at: index, &state) else { continue }
                 if finding.property == .deterministic {
                     // Not a property of one program: there is nothing to shrink.
                     kept.keep(Report(finding: finding, original: program, shrunk: program, outcomes: result.outcomes,
@@ -227,12 +227,13 @@ public struct Fuzzer {
 
     /// The guided search's sweep (see `sweep`), made once per session:
     /// true when it found a bug (kept, or a duplicate of one after shrinking).
-    private func sweepFound(_ kept: inout Findings, _ state: inout Progress, session: Session,
+    /// It is made before run `index` is played, and counts as that run.
+    private func sweepFound(_ kept: inout Findings, _ state: inout Progress, before index: Int, session: Session,
                             found: (Report) -> Void) -> Bool {
         guard let (program, result, nodes) = sweep(seed: runSeeds(0).game), !session.shouldStop(),
               let finding = result.finding else { return false }
         state.steps += nodes
-        guard kept.isNew(finding, &state) else { return false }
+        guard kept.isNew(finding, at: index, &state) else { return false }
         let detectedAt = session.clock() - session.start
         var report = handOff(program, finding, run: nil, state: &state, session: session)
         report.secondsToDetection = detectedAt
