@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE_BIN = .build/release/rulebench
 
-.PHONY: deps build run test test-planted bench test-asan docs clean
+.PHONY: deps build run test test-browser chromium test-planted bench test-asan docs clean
 
 # liblua5.4-dev (and pkg-config to find it) are installed when missing.
 deps:
@@ -31,7 +31,24 @@ test: deps
 	@scripts/install-ci-tools.sh .build/ci-tools
 	$(SWIFT) build --build-tests
 	scripts/test-summary.sh .build/test.log $(SWIFT) test --skip-build --disable-swift-testing
+	@$(MAKE) --no-print-directory test-browser
 	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory test-asan docs; fi
+
+# Debian's chromium, which the browser tests drive by its path (Playwright never
+# downloads a browser here), is installed when missing, as `deps` installs liblua.
+CHROMIUM = /usr/lib/chromium/chromium
+chromium:
+	@[ -x $(CHROMIUM) ] || { \
+		echo "Installing chromium (for the studio's browser tests)..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends chromium; }
+
+# The studio's browser tests (Tests/Browser/*.py): Python Playwright from
+# .build/ci-tools drives chromium against `rulebench studio` on a free port.
+test-browser: deps chromium
+	@scripts/install-ci-tools.sh .build/ci-tools
+	$(SWIFT) build --product rulebench
+	.build/ci-tools/bin/python Tests/Browser/run.py .build/debug/rulebench
 
 # The planted-bug suite alone (Tests/RulebenchTests/PlantedBugTests.swift:
 # every bug of Benchmarks/mutants.json caught and shrunk; a few minutes).

@@ -1,0 +1,74 @@
+"""Playing on the page: legal calls as buttons, Undo, Redo, Save, rejected calls, several tabs."""
+from harness import revision, seek, wait_for_revision_after
+from playwright.sync_api import expect
+
+
+def click_and_wait(page, name):
+    before = revision(page)
+    page.get_by_role("button", name=name, exact=True).click()
+    wait_for_revision_after(page, before)
+
+
+def test_clicked_actions_make_a_history_that_replays(context, tmp_path=None):
+    page = context.page
+    studio = context.open("template")
+    click_and_wait(page, "dash token=p1")
+    click_and_wait(page, "step token=p2")
+    click_and_wait(page, "Undo")
+    click_and_wait(page, "Redo")
+    click_and_wait(page, "Undo")
+    click_and_wait(page, "dash token=p2")
+    expect(page.get_by_label("History")).to_have_attribute("max", "2")
+    saved = studio.cwd / ".build" / "studio-browser-test-history.json"
+    page.get_by_label("Save as").fill(str(saved))
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#status")).to_contain_text("saved 2 steps")
+    code, out = studio.cli("replay", str(saved))
+    assert code == 0, out
+    saved.unlink()
+
+
+def test_a_rejected_call_shows_the_packs_reason(context):
+    page = context.page
+    context.open("template")
+    page.get_by_label("Call", exact=True).fill("dash token=p9")
+    page.get_by_role("button", name="Perform").click()
+    expect(page.locator("#status")).to_contain_text("rejected")
+    expect(page.get_by_label("History")).to_have_attribute("max", "0")
+
+
+def test_every_tab_sees_the_same_game(context):
+    page = context.page
+    studio = context.open("template")
+    other = context.browser.new_page()
+    try:
+        other.goto(studio.url)
+        other.wait_for_function("Number(document.body.dataset.revision || 0) > 0")
+        click_and_wait(page, "dash token=p1")
+        expect(other.get_by_label("State hash")).to_have_text(page.get_by_label("State hash").text_content())
+        expect(other.get_by_label("History")).to_have_attribute("max", "1")
+    finally:
+        other.close()
+
+
+def test_a_malformed_message_gets_an_error_and_the_next_message_works(context):
+    page = context.page
+    context.open("template")
+    replies = page.evaluate("""() => new Promise((resolve) => {
+        const socket = new WebSocket(`ws://${location.host}/socket`);
+        const replies = [];
+        socket.addEventListener('message', (event) => {
+            replies.push(JSON.parse(event.data));
+            if (replies.length === 1) socket.send('{"type": "perform"');
+            else if (replies.length === 2) socket.send('{"type": "teleport"}');
+            else if (replies.length === 3) socket.send('{"type": "sync", "id": 7}');
+            else { socket.close(); resolve(replies); }
+        });
+    })""")
+    assert replies[0]["type"] == "position"
+    assert replies[1]["type"] == "error" and replies[1]["kind"] == "malformed" and "not JSON" in replies[1]["message"], replies[1]
+    assert replies[2]["type"] == "error" and "unknown message type 'teleport'" in replies[2]["message"], replies[2]
+    assert replies[3]["type"] == "position" and replies[3]["step"] == 0, replies[3]
+    # The page's own socket still works.
+    click_and_wait(page, "step token=p1")
+    expect(page.get_by_label("History")).to_have_attribute("max", "1")
