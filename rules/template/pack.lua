@@ -42,5 +42,33 @@ local pack = {
     end
     return table.concat(lines, "\n")
   end,
+
+  -- The board as a scene of nodes, for `rulebench studio` and host apps:
+  -- each token on its own row of squares. `add` takes one node; its `id`
+  -- is what animation plans target ("token:p1").
+  view = {
+    background = "#f4efe1",
+    grid = { columns = 10, rows = 3, cell = 48, gap = 4 },
+    scene = function(game, add)
+      for name, token in pairs(game.tokens) do
+        local row = track.row(name)
+        for square = 1, game.length do
+          add{ id = "square:" .. name .. ":" .. square, col = square, row = row, shape = "round",
+               color = square == game.length and "#e9c46a" or "#fffdf6", stroke = "#b5a98c", text = tostring(square),
+               textcolor = "#b5a98c" }
+        end
+        add{ id = "token:" .. name, col = token.square, row = row, w = 34, h = 34, shape = "circle",
+             color = track.colour(name), stroke = "#333333", text = name, textcolor = "#ffffff", layer = 1,
+             label = name .. " on square " .. token.square }
+      end
+      add{ id = "moves", x = 60, y = 2.5 * 52 + 24, w = 120, h = 24, shape = "none", text = "moves: " .. game.moves }
+    end,
+    -- Where a tween's `square` values are, so a dash hops square by square.
+    places = {
+      square = function(game, square, target)
+        return { col = square, row = track.row(target:match("^token:(.*)$")) }
+      end,
+    },
+  },
 }
 return pack

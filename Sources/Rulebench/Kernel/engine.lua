@@ -125,7 +125,7 @@ K.rulebench = R
 ---------------------------------------------------------------- loading packs
 local MANIFEST = { name = "string", version = "string", extends = "string", options = "table",
                    setup = "function", invariants = "table", render = "function", description = "string",
-                   goals = "table", opening = "function" }
+                   goals = "table", opening = "function", view = "table|function" }
 local ACTION = { params = "table", legal = "function", check = "function", apply = "function",
                  undo = "function", animate = "function", sound = "string|function",
                  subanimations = "string", stagger = "number", checkpoint = "boolean", description = "string",
@@ -162,7 +162,7 @@ local function checkfields(t, spec, file, what, source)
         fieldline(source, tostring(k)))
     end
     local got = type(v)
-    if not (want == got or (want == "string|function" and (got == "string" or got == "function"))) then
+    if not (want == got or want:find("|", 1, true) and ("|" .. want .. "|"):find("|" .. got .. "|", 1, true)) then
       loadfail(file, "field '" .. k .. "' of " .. what .. " must be a " .. want:gsub("|", " or ") .. ", not a " .. got,
         fieldline(source, k))
     end
@@ -1057,6 +1057,10 @@ K.ops = {
   checkpoint = function(name) local def = ACTIONS[name]; return def and def.checkpoint or false end,
   context = function() return CONTEXT_ACTION, CONTEXT_PHASE end,
   pack = function() return PACK end,
+  -- For the view (view.lua): read-only calls start as render does.
+  nogame = nogame,
+  setcontext = context,
+  fieldline = fieldline,
 }
 
 function API.failure()

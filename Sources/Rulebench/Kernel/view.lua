@@ -1,0 +1,275 @@
+-- The view of a pack, in Lua: how the state becomes a scene of nodes (what
+-- a board shows), and where a tween's values are on that board.
+--
+-- A pack declares `view` in pack.lua: a function `scene(game, add)`, or a
+-- table of it and declarations (grid, size, background, atlases, sounds,
+-- places). Both run read-only, under the budget, like `render`. Every node
+-- is checked where `add` is called, so a bad one is an error at that line;
+-- the scene is the nodes in the order they were added (the view's own loops
+-- are ordered: `pairs` is), so it is a pure function of the state. Swift
+-- (View/Scene.swift) reads the reply and turns grid places into pixels.
+
+local K = ...
+local API = K.API
+local type, next, error, ipairs, tostring = type, next, error, ipairs, tostring
+local math_type, huge = math.type, math.huge
+local utf8len = utf8.len
+
+local VIEW = { scene = "function", places = "table", grid = "table", size = "table", background = "string",
+               atlases = "table", sounds = "string" }
+local GRID = { columns = "integer", rows = "integer", cell = "number", gap = "number", x = "number", y = "number" }
+local ATLAS = { image = "string", width = "number", height = "number", count = "integer", columns = "integer",
+                names = "table" }
+local NODE = { id = true, col = true, row = true, x = true, y = true, w = true, h = true, shape = true,
+               color = true, stroke = true, text = true, textcolor = true, image = true, sprite = true,
+               layer = true, opacity = true, rotation = true, scale = true, label = true }
+local SHAPES = { rect = true, round = true, circle = true, diamond = true, none = true }
+-- The largest coordinate or size a view may give, in pixels: a board far
+-- larger than any screen is a mistake, and a bound keeps sums finite.
+local LIMIT = 1e6
+
+---------------------------------------------------------------- the declarations
+local function viewof(pack)
+  local p = pack
+  while p do
+    local v = p.manifest and p.manifest.view
+    if v ~= nil then return v, p end
+    p = p.base
+  end
+end
+
+-- A problem with the declarations: at the line of `field` in pack.lua.
+local function declfail(owner, field, message)
+  local line = K.ops.fieldline(owner.source, field) or K.ops.fieldline(owner.source, "view")
+  K.fail("error", "view: " .. message, { file = owner.file, line = line })
+end
+
+local function typed(v, want)
+  if want == "integer" then return math_type(v) == "integer" end
+  if want == "number" then return type(v) == "number" and v == v and v > -LIMIT and v < LIMIT end
+  return type(v) == want
+end
+
+local function fields(owner, t, spec, what, required)
+  for k, v in next, t do
+    local want = spec[k]
+    if not want then
+      local names = K.sortedkeys(spec)
+      declfail(owner, tostring(k), "unknown field '" .. tostring(k) .. "' in " .. what .. K.suggest(tostring(k), names))
+    end
+    if not typed(v, want) then declfail(owner, k, what .. "." .. k .. " must be a " .. want .. ", not " .. K.show(v)) end
+  end
+  for _, k in ipairs(required or {}) do
+    if t[k] == nil then declfail(owner, what:match("[%w_]+$") or k, what .. " needs '" .. k .. "'") end
+  end
+end
+
+local function positive(owner, v, field, what)
+  if v ~= nil and v <= 0 then declfail(owner, field, what .. "." .. field .. " must be positive") end
+end
+
+-- A file named inside the pack folder: relative, no way out of it.
+local function packpath(v)
+  return type(v) == "string" and v ~= "" and utf8len(v) and v:sub(1, 1) ~= "/" and not v:find("\\", 1, true)
+    and not ("/" .. v .. "/"):find("/%.%./")
+end
+
+local function checkatlases(owner, atlases)
+  local out = {}
+  for name, a in next, atlases do
+    local what = "atlases." .. tostring(name)
+    if type(name) ~= "string" or type(a) ~= "table" then
+      declfail(owner, "atlases", "atlases maps names to { image, width, height, count }")
+    end
+    fields(owner, a, ATLAS, what, { "image", "width", "height", "count" })
+    if not packpath(a.image) then declfail(owner, name, what .. ".image must be a path inside the pack folder") end
+    positive(owner, a.width, "width", what); positive(owner, a.height, "height", what)
+    if a.count < 1 or (a.columns and a.columns < 1) then declfail(owner, name, what .. ": count and columns must be at least 1") end
+    local names = {}
+    for i, n in ipairs(a.names or {}) do
+      if type(n) ~= "string" then declfail(owner, name, what .. ".names lists frame names (strings)") end
+      names[i] = n
+    end
+    if #names > a.count then declfail(owner, name, what .. " names " .. #names .. " frames but has " .. a.count) end
+    out[name] = { image = a.image, width = a.width, height = a.height, count = a.count, columns = a.columns or a.count,
+                  names = names }
+  end
+  return out
+end
+
+-- The view's declarations, checked; `scene` and `places` stay functions.
+local function declared(pack)
+  local v, owner = viewof(pack)
+  if v == nil then return nil end
+  if type(v) == "function" then v = { scene = v } end
+  fields(owner, v, VIEW, "view", { "scene" })
+  local info = { background = v.background, sounds = v.sounds, atlases = {}, places = {} }
+  if v.grid then
+    fields(owner, v.grid, GRID, "view.grid", { "columns", "rows", "cell" })
+    positive(owner, v.grid.cell, "cell", "view.grid")
+    if v.grid.columns < 1 or v.grid.rows < 1 then declfail(owner, "grid", "view.grid needs at least one column and row") end
+    info.grid = v.grid
+  end
+  if v.size then
+    local w, h = v.size[1], v.size[2]
+    if not (typed(w, "number") and typed(h, "number") and w > 0 and h > 0) then
+      declfail(owner, "size", "view.size is { width, height } in pixels")
+    end
+    info.width, info.height = w, h
+  end
+  if v.atlases then info.atlases = checkatlases(owner, v.atlases) end
+  if v.sounds and not packpath(v.sounds) then declfail(owner, "sounds", "view.sounds must be a folder inside the pack") end
+  for property, f in next, v.places or {} do
+    if type(property) ~= "string" or (type(f) ~= "function" and f ~= true) then
+      declfail(owner, "places", "view.places maps a tween property to function(game, value, target) or true")
+    end
+    info.places[#info.places + 1] = property
+  end
+  table.sort(info.places)
+  return v, info, owner
+end
+
+---------------------------------------------------------------- nodes
+-- K.where skips the kernel's frames: the line is the rule's `add{...}`.
+local function fault(message) error(K.where(2) .. "view: " .. message, 0) end
+
+local function number(node, k, low)
+  local v = node[k]
+  if v == nil then return end
+  if type(v) ~= "number" or v ~= v or v <= -LIMIT or v >= LIMIT then
+    fault("node " .. node.id .. ": '" .. k .. "' must be a finite number, not " .. K.show(v))
+  end
+  if low and v < low then fault("node " .. node.id .. ": '" .. k .. "' must be at least " .. low) end
+end
+
+local function text(node, k)
+  local v = node[k]
+  if v ~= nil and (type(v) ~= "string" or not utf8len(v)) then
+    fault("node " .. tostring(node.id) .. ": '" .. k .. "' must be UTF-8 text, not " .. K.show(v))
+  end
+end
+
+-- A CSS colour the page can use as it is: #rgb, #rrggbb, #rrggbbaa or a name.
+local function colour(node, k)
+  local v = node[k]
+  if v == nil then return end
+  if type(v) ~= "string" or not (v:match("^#%x%x%x$") or v:match("^#%x%x%x%x%x%x$") or v:match("^#%x%x%x%x%x%x%x%x$")
+      or v:match("^%a+$")) then
+    fault("node " .. node.id .. ": '" .. k .. "' must be a colour such as \"#c8a24b\" or \"white\", not " .. K.show(v))
+  end
+end
+
+local function sprite(node, atlases)
+  local s = node.sprite
+  if s == nil then return end
+  if type(s) ~= "table" or type(s.atlas) ~= "string" then fault("node " .. node.id .. ": sprite is { atlas = name, frame = n or name }") end
+  local a = atlases[s.atlas]
+  if not a then
+    fault("node " .. node.id .. ": no atlas '" .. s.atlas .. "' in view.atlases" .. K.suggest(s.atlas, K.sortedkeys(atlases)))
+  end
+  local f = s.frame == nil and 1 or s.frame
+  if math_type(f) == "integer" then
+    if f < 1 or f > a.count then fault("node " .. node.id .. ": frame " .. f .. " is not in atlas " .. s.atlas .. " (1.." .. a.count .. ")") end
+    return { atlas = s.atlas, frame = f }
+  end
+  for i, name in ipairs(a.names) do
+    if name == f then return { atlas = s.atlas, frame = i } end
+  end
+  fault("node " .. node.id .. ": atlas " .. s.atlas .. " has no frame " .. K.show(f) .. K.suggest(tostring(f), a.names))
+end
+
+-- Checks one node as `add` receives it and returns its plain copy.
+local function checknode(node, seen, info)
+  if type(node) ~= "table" then fault("add expects a node table, not " .. K.show(node)) end
+  if type(node.id) ~= "string" or node.id == "" or not utf8len(node.id) then
+    fault("a node needs an 'id' (text such as \"token:p1\"), not " .. K.show(node.id))
+  end
+  if seen[node.id] then fault("two nodes have the id " .. K.show(node.id) .. " (the first at " .. seen[node.id] .. ")") end
+  for k in next, node do
+    if not NODE[k] then fault("node " .. node.id .. ": unknown field '" .. tostring(k) .. "'" .. K.suggest(tostring(k), K.sortedkeys(NODE))) end
+  end
+  local grid, pixels = node.col ~= nil or node.row ~= nil, node.x ~= nil or node.y ~= nil
+  if grid == pixels or (grid and (node.col == nil or node.row == nil)) or (pixels and (node.x == nil or node.y == nil)) then
+    fault("node " .. node.id .. ": give a place, either col and row (a grid cell) or x and y (pixels)")
+  end
+  if grid and not info.grid then fault("node " .. node.id .. ": col and row need view.grid") end
+  for _, k in ipairs { "col", "row", "x", "y", "rotation" } do number(node, k) end
+  for _, k in ipairs { "w", "h", "scale" } do number(node, k, 0) end
+  number(node, "opacity", 0)
+  if node.opacity and node.opacity > 1 then fault("node " .. node.id .. ": 'opacity' is 0..1") end
+  if node.layer ~= nil and math_type(node.layer) ~= "integer" then fault("node " .. node.id .. ": 'layer' must be a whole number") end
+  if node.shape ~= nil and not SHAPES[node.shape] then
+    fault("node " .. node.id .. ": unknown shape " .. K.show(node.shape) .. K.suggest(tostring(node.shape), K.sortedkeys(SHAPES)))
+  end
+  for _, k in ipairs { "text", "label" } do text(node, k) end
+  for _, k in ipairs { "color", "stroke", "textcolor" } do colour(node, k) end
+  if node.image ~= nil and not packpath(node.image) then fault("node " .. node.id .. ": image must be a path inside the pack folder") end
+  local copy = {}
+  for k, v in next, node do copy[k] = v end
+  copy.sprite = sprite(node, info.atlases)
+  return copy
+end
+
+---------------------------------------------------------------- the kernel's calls
+local function readonly(phase)
+  K.ops.nogame()
+  K.setwritable(false, phase)
+  K.ops.setcontext("view", phase)
+end
+
+local function call(f, ...)
+  K.rulecover(true)
+  local a, b = f(...)
+  K.rulecover(false)
+  return a, b
+end
+
+-- The scene of the current state: the declarations and the nodes, encoded;
+-- "" when the pack has no view.
+function API.scene()
+  readonly("view")
+  local v, info = declared(K.ops.pack())
+  if not v then return "" end
+  local nodes, seen = {}, {}
+  local function add(node)
+    local copy = checknode(node, seen, info)
+    seen[copy.id] = K.where(2):match("^(.*): $") or "?"
+    nodes[#nodes + 1] = copy
+  end
+  local result = call(v.scene, K.game, add)
+  if result ~= nil then
+    K.fail("error", "view: scene adds nodes with add{...} and returns nothing", { fn = v.scene })
+  end
+  info.nodes = nodes
+  return K.encode(info)
+end
+
+-- Where a tween's values are: for each { target, property, value } the
+-- place `view.places[property](game, value, target)` gives ({ col, row } or
+-- { x, y }), or false when the view maps no such property.
+function API.viewplaces(encoded)
+  readonly("view places")
+  local v, info = declared(K.ops.pack())
+  local out = {}
+  for i, r in ipairs(K.decode(encoded)) do
+    local f = v and v.places and v.places[r.property]
+    local place = false
+    if type(f) == "function" then
+      place = call(f, K.game, r.value, r.target)
+      if type(place) ~= "table" then
+        K.fail("error", "view.places." .. r.property .. " must return { col = c, row = r } or { x = x, y = y } for "
+          .. K.show(r.value) .. ", not " .. K.show(place), { fn = f })
+      end
+      local col, row, x, y = place.col, place.row, place.x, place.y
+      local ok = (typed(col, "number") and typed(row, "number") and x == nil and y == nil and info.grid)
+        or (typed(x, "number") and typed(y, "number") and col == nil and row == nil)
+      if not ok then
+        K.fail("error", "view.places." .. r.property .. " gave " .. K.show(place) .. " for " .. K.show(r.value)
+          .. ": a place is { col = c, row = r } on view.grid or { x = x, y = y } in pixels", { fn = f })
+      end
+      place = { col = col, row = row, x = x, y = y }
+    end
+    out[i] = place
+  end
+  return K.encode(out)
+end
