@@ -25,7 +25,7 @@ def tests(selected):
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         for name in sorted(vars(module)):
-            if name.startswith("test_") and (not selected or any(s in name for s in selected)):
+            if name.startswith("test_") and (not selected or any(s in f"{file.stem}.{name}" for s in selected)):
                 yield f"{file.stem}.{name}", getattr(module, name)
 
 

@@ -176,6 +176,8 @@ struct TimelineSVG {
         }
 
         var out = SVGWriter()
+        // Where time runs across the chart, for a viewer that draws a playhead over it (the studio).
+        out.empty("g", [("id", "plot"), ("data-left", n(left)), ("data-width", n(chartWidth)), ("data-span", n(scale.span))])
         var y = margin
         // Title, wrapped; the whole of it on hover when shortened.
         if let title, !title.isEmpty {

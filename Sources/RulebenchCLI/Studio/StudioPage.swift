@@ -9,7 +9,32 @@ enum StudioPage {
         "/": ("text/html; charset=utf-8", PackageResources.index_html),
         "/studio.css": ("text/css; charset=utf-8", PackageResources.studio_css),
         "/studio.js": ("text/javascript; charset=utf-8", PackageResources.studio_js),
+        "/board.js": ("text/javascript; charset=utf-8", PackageResources.board_js),
     ]
+
+    /// Content types of the pack files a view uses.
+    static let packTypes = ["svg": "image/svg+xml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg",
+                            "gif": "image/gif", "webp": "image/webp", "wav": "audio/wav", "ogg": "audio/ogg", "mp3": "audio/mpeg"]
+
+    /// The file at `path` inside `folder`, symbolic links resolved; nil when it
+    /// leads outside the folder or is not a regular file.
+    static func file(_ path: String, inside folder: URL) -> URL? {
+        let root = folder.resolvingSymlinksInPath().path + "/"
+        let url = folder.appendingPathComponent(path.removingPercentEncoding ?? path).standardizedFileURL.resolvingSymlinksInPath()
+        var isFolder: ObjCBool = false
+        guard url.path.hasPrefix(root), FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else {
+            return nil
+        }
+        return url
+    }
+
+    /// A pack file (`/pack/PATH`) as a response: 404 when missing or outside the pack.
+    static func packResponse(_ url: URL?) -> HTTPResponse {
+        guard let url, let type = packTypes[url.pathExtension.lowercased()], let data = FileManager.default.contents(atPath: url.path) else {
+            return HTTPResponse(statusCode: .notFound, headers: [.contentType: "text/plain"], body: Data("not found\n".utf8))
+        }
+        return HTTPResponse(statusCode: .ok, headers: [.contentType: type, .cacheControl: "no-store"], body: data)
+    }
 
     /// The file at the request's path, or 404.
     static func response(for request: HTTPRequest) -> HTTPResponse {

@@ -23,14 +23,17 @@ struct StudioPosition {
             ("setupMarks", .array((session.marks[0] ?? []).map(JSONValue.string))),
             ("scenarioSteps", .array(session.scenarioSteps.map { .int(Int64($0)) })),
         ]
-        let state = session.states[cursor] ?? (try? game.state())
+        let state = session.memory.states[cursor] ?? (try? game.state())
         members.append(("state", JSONValue(state)))
-        let changes = cursor > 0 ? StateDiff.changes(from: session.states[cursor - 1], to: state, limit: 200) : []
+        let changes = cursor > 0 ? StateDiff.changes(from: session.memory.states[cursor - 1], to: state, limit: 200) : []
         members.append(("changes", .array(changes.map {
             .object([("path", .string($0.path)), ("before", .string($0.before)), ("after", .string($0.after))])
         })))
         members += StudioPosition.calls(game)
         members.append(("render", .string((try? game.render()) ?? "")))
+        let scene = session.memory.scenes[cursor] ?? nil
+        members.append(("scene", scene.flatMap { try? JSONValue.parse($0.json()) } ?? .null))
+        members.append(("viewError", session.memory.viewError.map(JSONValue.string) ?? .null))
         members.append(("animation", session.animation?.json ?? .null))
         members.append(("finding", session.finding?.json ?? .null))
         members.append(("reload", session.reload?.json ?? .null))
@@ -48,7 +51,7 @@ struct StudioPosition {
         return .object([
             ("step", .int(Int64(step))), ("call", .string(StudioCallLabel.label(entry.call))), ("hash", .string(entry.hash.hex)),
             ("checkpoint", .bool(entry.isCheckpoint)), ("applied", .bool(step <= session.game.history.cursor)),
-            ("undo", check(session.undoChecks[step])), ("redo", check(session.redoChecks[step])),
+            ("undo", check(session.memory.undoChecks[step])), ("redo", check(session.memory.redoChecks[step])),
             ("marks", .array((session.marks[step] ?? []).map(JSONValue.string))),
         ])
     }

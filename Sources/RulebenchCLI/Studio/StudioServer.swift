@@ -23,6 +23,9 @@ struct StudioServer {
         let hub = self.hub, session = self.session
         Task {
             await server.appendRoute("GET /socket", to: WebSocketHTTPHandler.webSocket(StudioSocket(session: session, hub: hub)))
+            await server.appendRoute("GET /pack/*") { request in
+                StudioPage.packResponse(await session.packFile(String(request.path.dropFirst("/pack/".count))))
+            }
             await server.appendRoute("GET /*") { request in StudioPage.response(for: request) }
             do {
                 try await server.run()

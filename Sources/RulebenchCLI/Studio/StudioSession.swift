@@ -24,11 +24,8 @@ actor StudioSession {
     let finding: StudioFinding?
     /// The history position after each step of an opened scenario (empty otherwise).
     let scenarioSteps: [Int]
-    /// What each step's last undo and redo proved, by step (1-based).
-    var undoChecks: [Int: Game.StepCheck] = [:]
-    var redoChecks: [Int: Game.StepCheck] = [:]
-    /// The state at each position visited since the history last changed.
-    var states: [Int: StateValue] = [:]
+    /// Checks, states and scenes learnt at each step and position.
+    var memory = StudioMemory()
     /// The animation of the last single step crossed (or the opening).
     var animation: StudioAnimation?
     /// What the last reload of the pack found (nil before any).
@@ -46,8 +43,10 @@ actor StudioSession {
         watch = StudioReload.Watch(game: opening.game)
         if opening.game.history.cursor != opening.position { try opening.game.seek(to: opening.position) }
         if let opening = game.openingAnimation, game.history.cursor == 0 {
-            animation = StudioAnimation(label: "the opening", direction: "do", animation: opening)
+            animation = StudioAnimation(label: "the opening", direction: "do", animation: opening,
+                                        keyframes: try? game.keyframes(of: opening, from: nil))
         }
+        try memory.observe(game)
     }
 
     /// Handles one message's text; a malformed one gets an error reply and changes nothing.
@@ -92,11 +91,13 @@ actor StudioSession {
     private func perform(_ text: String) throws(RulebenchError) {
         let legal = (try? game.legalActions()) ?? []
         let call = legal.first { StudioCallLabel.label($0) == text } ?? StudioSession.call(parsing: text)
+        let before = game.history.cursor
         let entry = try game.perform(call)
-        let step = game.history.cursor
-        forget(after: step - 1)
-        animation = StudioAnimation(label: StudioCallLabel.label(entry.call), direction: "do", animation: entry.animation)
-        try noteState()
+        memory.forget(after: before)
+        marks = marks.filter { $0.key <= before }
+        animation = StudioAnimation(label: StudioCallLabel.label(entry.call), direction: "do", animation: entry.animation,
+                                    keyframes: try? game.keyframes(of: entry.animation, from: memory.scenes[before] ?? nil))
+        try memory.observe(game)
     }
 
     /// A call typed by hand: the action's name, then `key=value` words read as `play` reads values.
@@ -113,8 +114,9 @@ actor StudioSession {
     /// Moves to `target` by real undos and redos; a single step keeps its animation
     /// (the mirrored plan for an undo). Every check the engine made is recorded.
     private func seek(to target: Int, animated: Bool) throws(RulebenchError) {
-        guard target != game.history.cursor else { return }
-        defer { try? noteState() }
+        let start = game.history.cursor
+        guard target != start else { return }
+        defer { try? memory.observe(game) }
         let checks: [Game.StepCheck]
         do {
             checks = try game.seek(to: target)
@@ -122,41 +124,14 @@ actor StudioSession {
             animation = nil
             throw error
         }
-        record(checks)
+        memory.record(checks)
         animation = nil
         if animated, let check = checks.last, let played = check.animation {
             let call = StudioCallLabel.label(game.history.entries[check.step - 1].call)
-            animation = check.direction == .undo ? StudioAnimation(label: "undo of \(call)", direction: "undo", animation: played)
-                                                 : StudioAnimation(label: call, direction: "do", animation: played)
+            let keyframes = try? game.keyframes(of: played, from: memory.scenes[start] ?? nil)
+            animation = StudioAnimation(label: check.direction == .undo ? "undo of \(call)" : call, direction: check.direction.rawValue,
+                                        animation: played, keyframes: keyframes)
         }
-    }
-
-    func record(_ checks: [Game.StepCheck]) {
-        for check in checks {
-            if check.direction == .undo { undoChecks[check.step] = check } else { redoChecks[check.step] = check }
-        }
-    }
-
-    /// Drops what was known of the steps after `position` (a perform replaced them).
-    private func forget(after position: Int) {
-        undoChecks = undoChecks.filter { $0.key <= position }
-        redoChecks = redoChecks.filter { $0.key <= position }
-        states = states.filter { $0.key <= position }
-        marks = marks.filter { $0.key <= position }
-    }
-
-    /// Keeps the state of the current position, and of the one before it
-    /// (by a real undo and redo when it was never visited), so the page can
-    /// show what this step changed.
-    private func noteState() throws(RulebenchError) {
-        let cursor = game.history.cursor
-        states[cursor] = try game.state()
-        guard cursor > 0, states[cursor - 1] == nil else { return }
-        let saved = animation
-        record(try game.seek(to: cursor - 1))
-        states[cursor - 1] = try game.state()
-        record(try game.seek(to: cursor))
-        animation = saved
     }
 
     // MARK: Saving and reloading
@@ -164,6 +139,12 @@ actor StudioSession {
     private func save(_ path: String, id: Int64?) throws(RulebenchError) -> String {
         try game.save(to: URL(fileURLWithPath: path))
         return StudioReply.saved(path: path, steps: game.history.entries.count, id: id).text
+    }
+
+    /// The pack's file at `path` (relative to its folder: the view's images,
+    /// atlases and sounds); nil for anything outside the folder.
+    func packFile(_ path: String) -> URL? {
+        StudioPage.file(path, inside: game.packFolder)
     }
 
     /// Reloads the pack when one of its files changed since the last look,
@@ -175,12 +156,10 @@ actor StudioSession {
         reload = outcome.summary
         if let replayed = outcome.game {
             game = replayed
-            undoChecks = [:]
-            redoChecks = [:]
-            states = [:]
+            memory = StudioMemory()
             marks = [:]
             animation = nil
-            try? noteState()
+            try? memory.observe(game)
         }
         watch = StudioReload.Watch(game: game)
         return position()

@@ -50,6 +50,7 @@ function say(text, isError = false) {
 
 function show(next) {
   position = next;
+  window.studioPosition = next;
   document.title = `Rulebench Studio: ${next.source.name}`;
   $('title').textContent = `${next.source.kind} ${next.source.name} (${next.pack.name} ${next.pack.version})`;
   if (!$('save-path').value) $('save-path').value = next.source.kind === 'history' ? next.source.name : `${next.pack.name}-studio.json`;

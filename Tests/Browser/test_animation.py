@@ -1,0 +1,97 @@
+"""Animation under Playwright's clock: the page plays the library's keyframes at their times.
+
+The expected places come from the scenes themselves (where the view puts a token before and
+after, and the square nodes in between), never from numbers written here.
+"""
+from harness import revision, wait_for_revision_after
+
+EASE_IN_OUT = lambda t: 2 * t * t if t < 0.5 else 1 - 2 * (1 - t) * (1 - t)  # noqa: E731 (the plan's easing)
+
+
+def node(page, node_id):
+    page.evaluate("window.studioBoard.drawNow()")
+    g = page.locator(f'#board g[data-id="{node_id}"]')
+    return float(g.get_attribute("data-x")), float(g.get_attribute("data-y"))
+
+
+def open_paused(context, *args):
+    page = context.page
+    page.clock.install(time=0)
+    studio = context.open(*args)
+    page.clock.pause_at(10_000)
+    return page, studio
+
+
+def perform(page, name):
+    before = revision(page)
+    page.get_by_role("button", name=name, exact=True).click()
+    wait_for_revision_after(page, before)
+    page.wait_for_function("document.body.dataset.playing === 'true'")
+
+
+def finish(page, seconds):
+    page.clock.run_for(int(seconds * 1000) + 50)
+    page.wait_for_function("document.body.dataset.playing === 'false'")
+
+
+def test_a_tween_is_at_its_start_midpoint_and_end_at_0_half_and_the_duration(context):
+    page, _ = open_paused(context, "template")
+    start = node(page, "token:p1")
+    end = node(page, "square:p1:2")          # where the view puts square 2, one step on
+    perform(page, "step token=p1")
+    assert node(page, "token:p1") == start
+    page.clock.run_for(125)                  # D/2 of the 0.25 s tween
+    x, y = node(page, "token:p1")
+    assert abs(x - (start[0] + (end[0] - start[0]) * EASE_IN_OUT(0.5))) < 1e-6 and y == start[1], (x, y)
+    page.clock.run_for(125)
+    assert node(page, "token:p1") == end
+    assert page.evaluate("document.body.dataset.playing") == "false"
+
+
+def test_tweens_in_sequence_hop_square_by_square_and_undo_starts_where_the_do_ended(context):
+    page, _ = open_paused(context, "template")
+    start = node(page, "token:p1")
+    middle = node(page, "square:p1:2")
+    end = node(page, "square:p1:3")
+    perform(page, "dash token=p1")           # frames 0.2 s, then two 0.25 s steps in sequence
+    page.clock.run_for(200)
+    assert node(page, "token:p1") == start
+    page.clock.run_for(250)                  # the first hop ends on square 2
+    assert node(page, "token:p1") == middle
+    finish(page, 0.25)
+    assert node(page, "token:p1") == end
+    perform(page, "Undo")
+    assert node(page, "token:p1") == end, "the undo starts where the do ended"
+    finish(page, 0.7)
+    assert node(page, "token:p1") == start
+
+
+def test_sounds_fire_at_their_times_and_a_missing_file_shows_a_cue(context):
+    page, _ = open_paused(context, "template")
+    perform(page, "dash token=p1")           # whoosh at 0, a step sound as each hop starts (0.2 s, 0.45 s)
+    def fired():
+        page.evaluate("window.studioBoard.drawNow()")
+        return page.eval_on_selector_all(
+            "#cues span[data-kind=sound]", "spans => spans.map(s => [s.dataset.name, Number(s.dataset.firedAt)])")
+    assert [name for name, _ in fired()] == ["whoosh"]
+    page.clock.run_for(190)
+    assert [name for name, _ in fired()] == ["whoosh"]
+    page.clock.run_for(30)
+    assert [name for name, _ in fired()] == ["whoosh", "step"]
+    finish(page, 0.5)
+    sounds = fired()
+    assert [name for name, _ in sounds] == ["whoosh", "step", "step"]
+    assert all(0 <= at - planned < 0.02 for (_, at), planned in zip(sounds, [0, 0.2, 0.45])), sounds
+    # The template ships no sound files: each sound says so.
+    page.wait_for_function("document.querySelectorAll('#cues span.missing').length === 3")
+
+
+def test_the_speed_control_scales_the_animation(context):
+    page, _ = open_paused(context, "template")
+    page.get_by_label("Speed").select_option("0.5")
+    end = node(page, "square:p1:2")
+    perform(page, "step token=p1")
+    page.clock.run_for(260)                  # past 0.25 s of wall time: half the tween at half speed
+    assert node(page, "token:p1") != end
+    finish(page, 0.25)
+    assert node(page, "token:p1") == end
