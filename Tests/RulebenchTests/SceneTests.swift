@@ -61,4 +61,24 @@ final class SceneTests: XCTestCase {
         XCTAssertEqual(keys.sounds.map(\.name), ["whoosh", "step", "step"])
         XCTAssertEqual(keys.sounds.map(\.time), [0, 0.2, 0.45])
     }
+
+    /// The undo of a dash plays its mirrored plan: it starts where the do
+    /// ended and ends where the do started, hopping back through square 2.
+    func testAnUndoStartsWhereTheDoEnded() throws {
+        let game = try Self.game("rules/template")
+        let start = try game.scene()
+        let entry = try game.perform("dash", ["token": "p1"])
+        let done = try XCTUnwrap(try game.keyframes(of: entry.animation, from: start))
+        let end = try game.scene()
+        let outcome = try game.undo()
+        let undone = try XCTUnwrap(try game.keyframes(of: outcome.animation, from: end))
+        let d = done.duration
+        XCTAssertEqual(undone.duration, d, accuracy: 1e-12)
+        for t in [0, 0.1, 0.25, 0.325, 0.5, 0.7] {
+            let forward = try XCTUnwrap(done.track("token:p1")?.pose(at: d - t)).x
+            XCTAssertEqual(try XCTUnwrap(undone.track("token:p1")?.pose(at: t)).x, forward, accuracy: 1e-9, "at \(t)")
+        }
+        XCTAssertEqual(undone.track("token:p1")?.pose(at: 0)?.x, 128)
+        XCTAssertEqual(undone.track("moves")?.pose(at: d)?.text, "moves: 0")
+    }
 }

@@ -6,6 +6,9 @@ import Foundation
 /// - syntax and load errors, with file and line (errors);
 /// - setup failing for the pack's declared options, and invariants failing
 ///   on the initial state (errors);
+/// - a view (`view` in pack.lua) that fails, writes, adds a bad node or
+///   gives a bad place, in the sampled states (errors, at its line), and
+///   the image, atlas and sound files it names that the pack lacks (warnings);
 /// - goals that fail, write to the state or answer something other than
 ///   true or false, and invariants that fail, in any state the sampling or a
 ///   short breadth-first search from the start reaches (errors); a goal's
@@ -237,6 +240,7 @@ public struct PackChecker {
         func report(_ problem: PackProblem) { Self.add(problem, to: &problems) }
         for move in 0...options.depth {
             lintGoals(game, context: "seed \(seed), after \(move) move\(move == 1 ? "" : "s")", report: report)
+            lintView(game, context: "seed \(seed), after \(move) move\(move == 1 ? "" : "s")", report: report)
             let calls: [ActionCall]
             do {
                 calls = try game.legalActions()

@@ -41,7 +41,7 @@ end
 -- A problem with the declarations: at the line of `field` in pack.lua.
 local function declfail(owner, field, message)
   local line = K.ops.fieldline(owner.source, field) or K.ops.fieldline(owner.source, "view")
-  K.fail("error", "view: " .. message, { file = owner.file, line = line })
+  K.fail("error", message, { file = owner.file, line = line })
 end
 
 local function typed(v, want)
@@ -131,7 +131,7 @@ end
 
 ---------------------------------------------------------------- nodes
 -- K.where skips the kernel's frames: the line is the rule's `add{...}`.
-local function fault(message) error(K.where(2) .. "view: " .. message, 0) end
+local function fault(message) error(K.where(2) .. message, 0) end
 
 local function number(node, k, low)
   local v = node[k]
@@ -238,7 +238,7 @@ function API.scene()
   end
   local result = call(v.scene, K.game, add)
   if result ~= nil then
-    K.fail("error", "view: scene adds nodes with add{...} and returns nothing", { fn = v.scene })
+    K.fail("error", "view.scene adds nodes with add{...} and returns nothing", { fn = v.scene })
   end
   info.nodes = nodes
   return K.encode(info)

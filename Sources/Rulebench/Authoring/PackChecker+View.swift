@@ -1,0 +1,54 @@
+import Foundation
+
+// What `check` says about a pack's view: it must draw every sampled state
+// and place every tween value of the plan that led there (an error at the
+// view's line when it fails, writes, or adds a bad node), and the files it
+// names must be in the pack (warnings). A pack without a view: nothing.
+
+extension PackChecker {
+    /// Runs the view on the current state, and its places on the plan of
+    /// the last action performed (or the opening, before any).
+    func lintView(_ game: Game, context: String, report: (PackProblem) -> Void) {
+        do {
+            guard let scene = try game.scene() else { return }
+            let last = game.history.performed.last
+            _ = try game.keyframes(of: last?.animation ?? game.openingAnimation, from: nil)
+            for problem in Self.missingFiles(scene, game: game) { report(problem) }
+        } catch {
+            report(failureProblem(error, game: game, during: "the view", context: context))
+        }
+    }
+
+    /// The image, atlas and sound files the scene names that the pack folder does not have.
+    static func missingFiles(_ scene: Scene, game: Game) -> [PackProblem] {
+        let manifest = game.pack.directory + "/pack.lua"
+        let folder = URL(fileURLWithPath: game.pack.directory)
+        func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path) }
+        var problems: [PackProblem] = []
+        for atlas in scene.atlases where !exists(atlas.image) {
+            problems.append(PackProblem(.warning, file: manifest, line: ViewSourceLine.of("image", atlas.image, in: manifest),
+                                        "view: atlas '\(atlas.name)' names \(atlas.image), which is not in the pack"))
+        }
+        var seen = Set<String>()
+        for node in scene.nodes {
+            guard let image = node.image, !exists(image), seen.insert(image).inserted else { continue }
+            problems.append(PackProblem(.warning, file: manifest, line: ViewSourceLine.of("image", image, in: manifest),
+                                        "view: node \(node.id) shows \(image), which is not in the pack"))
+        }
+        if let sounds = scene.sounds, !exists(sounds) {
+            problems.append(PackProblem(.warning, file: manifest, line: ViewSourceLine.of("sounds", sounds, in: manifest),
+                                        "view: the sounds folder \(sounds) is not in the pack"))
+        }
+        return problems
+    }
+}
+
+/// The line of pack.lua that names a file, for a warning about it.
+enum ViewSourceLine {
+    static func of(_ field: String, _ value: String, in file: String) -> Int? {
+        guard let data = FileManager.default.contents(atPath: file) else { return nil }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.firstIndex { $0.contains(field) && $0.contains("\"" + value + "\"") }.map { $0 + 1 }
+            ?? lines.firstIndex { $0.contains("\"" + value) }.map { $0 + 1 }
+    }
+}

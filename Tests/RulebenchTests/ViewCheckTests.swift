@@ -1,0 +1,119 @@
+import XCTest
+@testable import Rulebench
+
+/// What `rulebench check` (PackChecker) says about a pack's view.
+final class ViewCheckTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("viewcheck-\(UUID().uuidString)/race")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("actions"), withIntermediateDirectories: true)
+        try """
+        return {
+          legal = function(game, emit) if game.square < 5 then emit{} end end,
+          apply = function(game, a) a.from = game.square; game.square = game.square + 1 end,
+          animate = function(anim, game, a, direction)
+            if direction == "undo" then return nil end
+            return anim.tween{ target = "token:t", property = "square", from = a.from, to = a.from + 1, duration = 0.2 }
+          end,
+        }
+        """.write(to: folder.appendingPathComponent("actions/step.lua"), atomically: true, encoding: .utf8)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder.deletingLastPathComponent())
+    }
+
+    /// A pack whose view is `view` (Lua source of the field's value; line 4 of pack.lua is its first line).
+    private func check(view: String) throws -> [String] {
+        try """
+        return {
+          name = "race",
+          setup = function(game) game.square = 1 end,
+          view = \(view),
+        }
+        """.write(to: folder.appendingPathComponent("pack.lua"), atomically: true, encoding: .utf8)
+        let cwd = FileManager.default.currentDirectoryPath
+        return try PackChecker(pack: folder.path).check().map { $0.description.replacingOccurrences(of: cwd + "/", with: "") }
+    }
+
+    private func assertOne(_ problems: [String], line: Int, _ text: String, file: StaticString = #filePath, at: UInt = #line) {
+        XCTAssertEqual(problems.count, 1, "\(problems)", file: file, line: at)
+        XCTAssertTrue(problems.first?.contains("pack.lua:\(line): error: ") == true, "\(problems)", file: file, line: at)
+        XCTAssertTrue(problems.first?.contains(text) == true, "\(problems)", file: file, line: at)
+    }
+
+    func testAGoodViewIsClean() throws {
+        XCTAssertEqual(try check(view: """
+        {
+            grid = { columns = 5, rows = 1, cell = 40 },
+            scene = function(game, add) add{ id = "token:t", col = game.square, row = 1, shape = "circle" } end,
+            places = { square = function(game, v) return { col = v, row = 1 } end },
+          }
+        """), [])
+    }
+
+    func testANodeWithoutAPlaceIsAnErrorAtItsLine() throws {
+        assertOne(try check(view: """
+        function(game, add)
+            add{ id = "token:t", shape = "circle" }
+          end
+        """), line: 5, "the view fails: node token:t: give a place, either col and row (a grid cell) or x and y (pixels)")
+    }
+
+    func testAnUnknownShapeIsNamedWithASuggestion() throws {
+        assertOne(try check(view: """
+        function(game, add)
+            add{ id = "a", x = 1, y = 2, shape = "circel" }
+          end
+        """), line: 5, "unknown shape \"circel\" (did you mean 'circle'?)")
+    }
+
+    func testTwoNodesWithOneIdAreAnError() throws {
+        assertOne(try check(view: """
+        function(game, add)
+            add{ id = "a", x = 1, y = 2 }
+            add{ id = "a", x = 3, y = 2 }
+          end
+        """), line: 6, "two nodes have the id \"a\" (the first at")
+    }
+
+    func testAViewThatWritesTheStateIsAnError() throws {
+        assertOne(try check(view: """
+        function(game, add)
+            game.square = 3
+          end
+        """), line: 5, "the view fails")
+    }
+
+    func testAnUnknownDeclarationIsAnErrorAtItsLine() throws {
+        assertOne(try check(view: """
+        {
+            scene = function(game, add) end,
+            gird = { columns = 5, rows = 1, cell = 40 },
+          }
+        """), line: 6, "unknown field 'gird' in view (did you mean 'grid'?)")
+    }
+
+    func testABadPlaceIsAnErrorAtThePlacesFunction() throws {
+        assertOne(try check(view: """
+        {
+            scene = function(game, add) add{ id = "token:t", x = game.square * 10, y = 0 } end,
+            places = {
+              square = function(game, v) return v end,
+            },
+          }
+        """), line: 7, "view.places.square must return { col = c, row = r } or { x = x, y = y }")
+    }
+
+    func testAMissingImageIsAWarning() throws {
+        let problems = try check(view: """
+        function(game, add)
+            add{ id = "a", x = 1, y = 2, image = "art/missing.svg" }
+          end
+        """)
+        XCTAssertEqual(problems.count, 1, "\(problems)")
+        XCTAssertTrue(problems.first?.contains("pack.lua:5: warning: view: node a shows art/missing.svg, which is not in the pack") == true,
+                      "\(problems)")
+    }
+}
