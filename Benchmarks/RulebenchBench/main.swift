@@ -13,6 +13,7 @@
 //        rulebench-bench --loop-plain PACK ROUNDS  only row (2), ROUNDS x 3 passes (for callgrind)
 //        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N] [--search S]   time to detect each planted bug (minutes)
 //        rulebench-bench --solve               only row (8): solve against a plain-Lua breadth-first search
+//        rulebench-bench --seek                only row (9): the studio's History slider across 1,000 steps
 import Foundation
 import Rulebench
 
@@ -241,6 +242,12 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--solve" {
     exit(0)
 }
 
+/// `rulebench-bench --seek`: only row (9).
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--seek" {
+    try SeekBench.rows()
+    exit(0)
+}
+
 /// `rulebench-bench --scale`: only row (5).
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--scale" {
     try scaling()
@@ -328,6 +335,9 @@ try exploring()
 
 // (8) solve against a plain-Lua breadth-first search over the same files
 try SolveBench.rows()
+
+// (9) the studio's History slider across a 1,000-step history
+try SeekBench.rows()
 
 // (5) scaling: the same writes, a state 1x, 10x, 100x larger
 func scaling() throws {

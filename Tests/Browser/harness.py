@@ -91,7 +91,7 @@ def leaves(value, path=""):
     if isinstance(value, dict):
         items = value.items()
     elif isinstance(value, list):
-        items = ((str(i), v) for i, v in enumerate(value))
+        items = ((str(i), v) for i, v in enumerate(value, start=1))
     else:
         return {path: json.dumps(value, separators=(",", ":"), ensure_ascii=False)}
     out = {}

@@ -151,7 +151,9 @@ function showState(state, changes) {
   const tree = (value, path) => {
     if (value === null || typeof value !== 'object') return document.createTextNode(leafText(value));
     const ul = document.createElement('ul');
-    for (const [key, child] of Object.entries(value)) {
+    // A Lua list arrives as a JSON array: its keys are shown 1-based, as the rules and state paths name them.
+    const entries = Array.isArray(value) ? value.map((child, i) => [String(i + 1), child]) : Object.entries(value);
+    for (const [key, child] of entries) {
       const slot = path ? `${path}.${key}` : key;
       const li = document.createElement('li');
       li.dataset.path = slot;

@@ -1,0 +1,15 @@
+"""The README's picture: the studio on the desert pack, taken here so it shows the page as it is."""
+from harness import REPOSITORY, revision, wait_for_revision_after
+
+
+def test_the_studio_on_the_desert_pack_for_the_readme(context):
+    page = context.page
+    context.open("desert")
+    legal = page.locator("#legal button")
+    assert legal.count() > 0
+    for _ in range(2):
+        before = revision(page)
+        page.locator("#legal button", has_text="move").first.click()
+        wait_for_revision_after(page, before)
+    page.wait_for_function("document.body.dataset.playing !== 'true'")
+    page.screenshot(path=str(REPOSITORY / "docs" / "images" / "studio-desert.png"), full_page=False)
