@@ -136,7 +136,71 @@ function Act:sub(name, params, options) end
 ---@field invariants? table<string, fun(game: rulebench.Game): boolean, string?> Checked after every action: return true, or false and a message.
 ---@field goals? table<string, (fun(game: rulebench.Game): boolean)|rulebench.Goal> Positions worth reaching, read-only like invariants: return true or false. `rulebench solve PACK --goal NAME` finds the shortest line to one; scenarios expect one with `expect: { goal: NAME }`. A table form adds an estimate and dead ends for the solver.
 ---@field render? fun(game: rulebench.Game): string A text picture of the board (for `rulebench play`).
+---@field view? rulebench.View|fun(game: rulebench.Game, add: rulebench.AddNode) The board as a scene of nodes (for `rulebench studio` and host apps): a function that adds the nodes, or a table of it and its declarations. Read-only, like `render`.
 ---@field description? string One line about the pack.
+
+---------------------------------------------------------------- the view
+
+---Adds one node to the scene. A bad node is an error at the line of this call.
+---@alias rulebench.AddNode fun(node: rulebench.Node)
+
+---How the pack's state looks on a board: `view` in pack.lua.
+---@class rulebench.View
+---@field scene fun(game: rulebench.Game, add: rulebench.AddNode) Adds the nodes of the current state, in drawing order (read-only; returns nothing).
+---@field grid? rulebench.Grid Square cells nodes may be placed on with `col` and `row`.
+---@field size? number[] { width, height } of the board in pixels (default: as far as the grid and the nodes reach).
+---@field background? string A CSS colour behind the board.
+---@field atlases? table<string, rulebench.Atlas> Sprite atlases, by name, for nodes' `sprite`.
+---@field sounds? string A folder of the pack holding the sounds (`NAME.wav`, `.ogg` or `.mp3` for `sound = "NAME"`).
+---@field places? table<string, (fun(game: rulebench.Game, value: rulebench.Value, target: string): rulebench.Place|nil)|true> For a tween property that moves a node (e.g. `cell`, `square`): where a value of it is on the board, so tweens played in sequence pass through the places in between. `true`: it moves the node, with no place for values in between (the route is cut evenly). nil from the function: no place for that value.
+
+---@class rulebench.Grid
+---@field columns integer Cells across.
+---@field rows integer Cells down.
+---@field cell number A cell's side in pixels.
+---@field gap? number Pixels between cells (default 0).
+---@field x? number The left edge of column 1 (default 0).
+---@field y? number The top edge of row 1 (default 0).
+
+---A place on the board: a grid cell (fractions lie between cells) or pixels.
+---@class rulebench.Place
+---@field col? number
+---@field row? number
+---@field x? number
+---@field y? number
+
+---One image of equally sized frames, row by row; frame 1 is the top-left one.
+---@class rulebench.Atlas
+---@field image string The image file, relative to the pack folder (SVG or PNG).
+---@field width number A frame's width in pixels.
+---@field height number A frame's height in pixels.
+---@field count integer How many frames.
+---@field columns? integer Frames per row (default: all in one row).
+---@field names? string[] Names of the first frames, so nodes and `anim.frames` may name them.
+
+---@alias rulebench.Shape "rect"|"round"|"circle"|"diamond"|"none"
+
+---A node of the scene. Give a place: `col` and `row` (with `view.grid`) or `x` and `y` (pixels), its centre.
+---@class rulebench.Node
+---@field id string Unique in the scene; what animation plans target, e.g. "token:p1".
+---@field col? number Grid column (1-based).
+---@field row? number Grid row (1-based).
+---@field x? number Pixels across (its centre).
+---@field y? number Pixels down (its centre).
+---@field w? number Width in pixels (default: a grid cell, else 32).
+---@field h? number Height in pixels.
+---@field shape? rulebench.Shape Default "rect".
+---@field color? string Fill colour (CSS: "#c8a24b", "#c8a24b80", "white").
+---@field stroke? string Outline colour.
+---@field text? string Text written on it.
+---@field textcolor? string The text's colour.
+---@field image? string An image file, relative to the pack folder.
+---@field sprite? { atlas: string, frame?: integer|string } A frame of an atlas (by number or name; default 1). `anim.frames` on the node steps through the atlas.
+---@field layer? integer Drawing layer (default 0): higher above; within one, later nodes above.
+---@field opacity? number 0..1 (default 1); a tween of `opacity` animates it.
+---@field rotation? number Degrees clockwise (default 0); a tween of `rotation` animates it.
+---@field scale? number Size factor (default 1); a tween of `scale` animates it.
+---@field label? string Words for people (the studio's accessible name; default the id).
 
 ---------------------------------------------------------------- animation plans
 

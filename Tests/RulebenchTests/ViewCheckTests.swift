@@ -103,7 +103,7 @@ final class ViewCheckTests: XCTestCase {
               square = function(game, v) return v end,
             },
           }
-        """), line: 7, "view.places.square must return { col = c, row = r } or { x = x, y = y }")
+        """), line: 7, "view.places.square must return { col = c, row = r }, { x = x, y = y } or nil")
     }
 
     func testAMissingImageIsAWarning() throws {

@@ -68,5 +68,40 @@ local pack = {
     end
     return table.concat(lines, "\n")
   end,
+
+  -- The table as a scene of nodes, for `rulebench studio`: the deck face
+  -- down, each hand face up on its row, the pile fanned. Cards are frames
+  -- of one atlas (art/cards.svg, drawn for this pack), named by card id.
+  view = {
+    background = "#2e6b4f",
+    atlases = {
+      cards = { image = "art/cards.svg", width = 48, height = 68, count = 13,
+                names = { "back", "sun1", "sun2", "sun3", "sun4", "moon1", "moon2", "moon3", "moon4",
+                          "star1", "star2", "star3", "star4" } },
+    },
+    scene = function(game, add)
+      for i, card in ipairs(game.deck) do
+        add{ id = "card:" .. card.id, x = 40 + i, y = 50 - i, w = 48, h = 68, sprite = { atlas = "cards", frame = "back" },
+             shape = "none", label = "a card of the deck" }
+      end
+      for i, card in ipairs(game.pile) do
+        add{ id = "card:" .. card.id, x = 140 + 10 * i, y = 50, w = 48, h = 68, sprite = { atlas = "cards", frame = card.id },
+             shape = "none", label = card.id .. " on the pile" }
+      end
+      for row, name in ipairs(game.order) do
+        local y = 150 + (row - 1) * 90
+        add{ id = "player:" .. name, x = 420, y = y, w = 150, h = 40, shape = "round",
+             color = name == game.current and "#f7dc6f" or "#d5e8dc", text = name .. " · score " .. game.scores[name] }
+        for i, card in ipairs(game.hands[name]) do
+          add{ id = "card:" .. card.id, x = 40 + (i - 1) * 54, y = y, w = 48, h = 68, layer = 1,
+               sprite = { atlas = "cards", frame = card.id }, shape = "none", label = card.id .. " in " .. name .. "'s hand" }
+        end
+      end
+      add{ id = "turn", x = 420, y = 50, w = 150, h = 30, shape = "none", textcolor = "#ffffff",
+           text = "turn " .. game.turn .. " · " .. game.current .. " to play" }
+    end,
+    -- A card's `position` tweens move it from where it was to where it lands.
+    places = { position = true },
+  },
 }
 return pack

@@ -34,6 +34,7 @@
 --   a5 engine_col  b5 crystal_row  c5 crystal_col  d5 compass_row  e5 compass_col
 local D = require "desert"
 local rulebench = require "rulebench"
+local view = require "view"
 
 local function fail(message) error("desert setup: " .. message, 0) end
 
@@ -278,5 +279,8 @@ local pack = {
     lines[#lines + 1] = "legend: name* excavated, name. face down, sN sand (! blocked), @12 pawns, S solar shield, P E C N parts"
     return table.concat(lines, "\n")
   end,
+
+  -- The board as a scene of nodes, for `rulebench studio` (view.lua).
+  view = view,
 }
 return pack

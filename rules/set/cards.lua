@@ -26,6 +26,11 @@ function M.isset(x, y, z)
   return true
 end
 
+-- Where place N of the table is on the view's grid: four to a row, from column 2.
+function M.place(n)
+  return { col = 2 + (n - 1) % 4, row = 1 + (n - 1) // 4 }
+end
+
 function M.deck()
   local deck = {}
   for card = 1, M.size do deck[card] = card end

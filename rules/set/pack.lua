@@ -58,5 +58,38 @@ local pack = {
     for place, card in ipairs(game.table) do places[place] = place .. ":" .. (card == 0 and "-" or card) end
     return "deck " .. #game.deck .. "  taken " .. #game.taken .. "  sets " .. game.sets .. "\n" .. table.concat(places, " ")
   end,
+
+  -- The table as a scene of nodes, for `rulebench studio`: the deck on the
+  -- left, the places four to a row, the taken pile on the right. Card N is
+  -- frame N of the atlas art/cards.svg (drawn for this pack from its features).
+  view = {
+    background = "#f2efe6",
+    grid = { columns = 6, rows = 3, cell = 76, gap = 6, x = 8, y = 8 },
+    atlases = { cards = { image = "art/cards.svg", width = 40, height = 60, count = 81, columns = 9 } },
+    scene = function(game, add)
+      if #game.deck > 0 then
+        add{ id = "deck", col = 1, row = 2, w = 46, h = 69, shape = "round", color = "#34495e", stroke = "#1b2631",
+             text = tostring(#game.deck), textcolor = "#ffffff", label = #game.deck .. " cards in the deck" }
+      end
+      for place, card in ipairs(game.table) do
+        if card ~= 0 then
+          local at = cards.place(place)
+          add{ id = "card:" .. card, col = at.col, row = at.row, w = 46, h = 69, shape = "none", layer = 1,
+               sprite = { atlas = "cards", frame = card }, label = "card " .. card .. " at place " .. place }
+        end
+      end
+      add{ id = "taken", col = 6, row = 2, w = 46, h = 69, shape = "round", color = "#d5d8dc", stroke = "#95a5a6",
+           text = game.sets .. " sets", label = #game.taken .. " cards taken" }
+    end,
+    -- Where a card's `place` values are: "deck", "taken" or "table N".
+    places = {
+      place = function(game, where)
+        if where == "deck" then return { col = 1, row = 2 } end
+        if where == "taken" then return { col = 6, row = 2 } end
+        local place = math.tointeger(tonumber(tostring(where):match("^table (%d+)$")))
+        return place and cards.place(place)
+      end,
+    },
+  },
 }
 return pack

@@ -48,9 +48,11 @@ local pack = {
   -- is what animation plans target ("token:p1").
   view = {
     background = "#f4efe1",
-    grid = { columns = 10, rows = 3, cell = 48, gap = 4 },
+    grid = { columns = 10, rows = 2, cell = 48, gap = 4, x = 8, y = 8 },
     scene = function(game, add)
+      local rows = 0
       for name, token in pairs(game.tokens) do
+        rows = math.max(rows, track.row(name))
         local row = track.row(name)
         for square = 1, game.length do
           add{ id = "square:" .. name .. ":" .. square, col = square, row = row, shape = "round",
@@ -61,7 +63,7 @@ local pack = {
              color = track.colour(name), stroke = "#333333", text = name, textcolor = "#ffffff", layer = 1,
              label = name .. " on square " .. token.square }
       end
-      add{ id = "moves", x = 60, y = 2.5 * 52 + 24, w = 120, h = 24, shape = "none", text = "moves: " .. game.moves }
+      add{ id = "moves", x = 68, y = 8 + rows * 52 + 14, w = 120, h = 24, shape = "none", text = "moves: " .. game.moves }
     end,
     -- Where a tween's `square` values are, so a dash hops square by square.
     places = {

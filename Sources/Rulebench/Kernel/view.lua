@@ -244,6 +244,18 @@ function API.scene()
   return K.encode(info)
 end
 
+-- A place as view.places gives it: { col, row } on the grid or { x, y }.
+local function checkplace(place, r, f, info)
+  local col, row, x, y = place.col, place.row, place.x, place.y
+  local ok = (typed(col, "number") and typed(row, "number") and x == nil and y == nil and info.grid)
+    or (typed(x, "number") and typed(y, "number") and col == nil and row == nil)
+  if not ok then
+    K.fail("error", "view.places." .. r.property .. " gave " .. K.show(place) .. " for " .. K.show(r.value)
+      .. ": a place is { col = c, row = r } on view.grid or { x = x, y = y } in pixels", { fn = f })
+  end
+  return { col = col, row = row, x = x, y = y }
+end
+
 -- Where a tween's values are: for each { target, property, value } the
 -- place `view.places[property](game, value, target)` gives ({ col, row } or
 -- { x, y }), or false when the view maps no such property.
@@ -256,18 +268,13 @@ function API.viewplaces(encoded)
     local place = false
     if type(f) == "function" then
       place = call(f, K.game, r.value, r.target)
-      if type(place) ~= "table" then
-        K.fail("error", "view.places." .. r.property .. " must return { col = c, row = r } or { x = x, y = y } for "
+      if place == nil then
+        place = false                              -- no place for this value: the route is cut evenly there
+      elseif type(place) ~= "table" then
+        K.fail("error", "view.places." .. r.property .. " must return { col = c, row = r }, { x = x, y = y } or nil for "
           .. K.show(r.value) .. ", not " .. K.show(place), { fn = f })
       end
-      local col, row, x, y = place.col, place.row, place.x, place.y
-      local ok = (typed(col, "number") and typed(row, "number") and x == nil and y == nil and info.grid)
-        or (typed(x, "number") and typed(y, "number") and col == nil and row == nil)
-      if not ok then
-        K.fail("error", "view.places." .. r.property .. " gave " .. K.show(place) .. " for " .. K.show(r.value)
-          .. ": a place is { col = c, row = r } on view.grid or { x = x, y = y } in pixels", { fn = f })
-      end
-      place = { col = col, row = row, x = x, y = y }
+      if place then place = checkplace(place, r, f, info) end
     end
     out[i] = place
   end

@@ -67,7 +67,12 @@ local action = {
 
   animate = function(anim, game, a, direction)
     if direction == "undo" then return nil end
-    return anim.cue { name = "jet_flame", args = { player = a.player, from = a.from, to = a.to } }
+    -- The flame: three frames of the pawn's atlas, twice, while the flight (relocate) lasts.
+    return anim.parallel {
+      anim.cue { name = "jet_flame", args = { player = a.player, from = a.from, to = a.to } },
+      anim.frames { target = "pawn:" .. a.player, property = "flame", frames = { "flame1", "flame2", "flame3" },
+                    duration = 0.175, ["repeat"] = 2 },
+    }
   end,
   sound = "jetpack",
   subanimations = "parallel",
