@@ -46,11 +46,23 @@ class Studio:
 class Context:
     """What a test gets: the rulebench binary, the browser context and its reused page."""
 
-    def __init__(self, binary, browser_context, page):
+    def __init__(self, binary, browser, browser_context, page):
         self.binary = binary
-        self.browser = browser_context
+        self.browser = browser
+        self.browser_context = browser_context
         self.page = page
         self.studios = []
+        self.pages = []
+
+    def clocked_page(self):
+        """A page in a browser context of its own whose clock the test drives (Playwright's clock is the
+        whole context's, and stays installed, so the shared page never gets one); closed after the test."""
+        clocked = self.browser.new_context(viewport={"width": 1400, "height": 900})
+        clocked.set_default_timeout(15_000)
+        self.page = clocked.new_page()
+        self.page.clock.install(time=0)
+        self.pages.append(clocked)
+        return self.page
 
     def start(self, *args, cwd=REPOSITORY):
         studio = Studio(self.binary, list(args), cwd)
@@ -66,6 +78,9 @@ class Context:
         return studio
 
     def stop_all(self):
+        for extra in self.pages:
+            extra.close()
+        self.pages = []
         studios, self.studios = self.studios, []
         for studio in studios:
             studio.stop()

@@ -43,7 +43,7 @@ def main():
         browser_context.set_default_timeout(15_000)
         page = browser_context.new_page()
         for name, test in tests(selected):
-            context = Context(binary, browser_context, page)
+            context = Context(binary, browser, browser_context, page)
             try:
                 test(context)
                 context.stop_all()
@@ -54,6 +54,8 @@ def main():
                 print(f"FAIL  {name}\n{traceback.format_exc()}", flush=True)
                 for studio in context.studios:
                     studio.process.kill()
+                for extra in context.pages:
+                    extra.close()
                 page.close()
                 page = browser_context.new_page()
         browser.close()

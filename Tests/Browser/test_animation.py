@@ -3,7 +3,10 @@
 The expected places come from the scenes themselves (where the view puts a token before and
 after, and the square nodes in between), never from numbers written here.
 """
+import re
+
 from harness import revision, wait_for_revision_after
+from playwright.sync_api import expect
 
 EASE_IN_OUT = lambda t: 2 * t * t if t < 0.5 else 1 - 2 * (1 - t) * (1 - t)  # noqa: E731 (the plan's easing)
 
@@ -15,8 +18,7 @@ def node(page, node_id):
 
 
 def open_paused(context, *args):
-    page = context.page
-    page.clock.install(time=0)
+    page = context.clocked_page()
     studio = context.open(*args)
     page.clock.pause_at(10_000)
     return page, studio
@@ -83,7 +85,7 @@ def test_sounds_fire_at_their_times_and_a_missing_file_shows_a_cue(context):
     assert [name for name, _ in sounds] == ["whoosh", "step", "step"]
     assert all(0 <= at - planned < 0.02 for (_, at), planned in zip(sounds, [0, 0.2, 0.45])), sounds
     # The template ships no sound files: each sound says so.
-    page.wait_for_function("document.querySelectorAll('#cues span.missing').length === 3")
+    expect(page.locator("#cues span.missing")).to_have_count(3)
 
 
 def test_the_speed_control_scales_the_animation(context):
@@ -95,3 +97,82 @@ def test_the_speed_control_scales_the_animation(context):
     assert node(page, "token:p1") != end
     finish(page, 0.25)
     assert node(page, "token:p1") == end
+
+
+class Clock:
+    """Moves a paused page clock to absolute animation times (seconds since the step started)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.now = 0.0
+
+    def at(self, seconds):
+        step = round((seconds - self.now) * 1000)
+        assert step >= 0, (seconds, self.now)
+        if step:
+            self.page.clock.run_for(step)
+        self.now += step / 1000
+        self.page.evaluate("window.studioBoard.drawNow()")
+
+
+def scenario_starts(path):
+    """The `starts:` expectations of a scenario (node.property: seconds), in step order: what the plan promises."""
+    import re
+    from harness import REPOSITORY
+    found = []
+    for line in (REPOSITORY / path).read_text().splitlines():
+        match = re.search(r"starts: \{(.*)\}", line)
+        if match:
+            pairs = [item.split(": ") for item in match.group(1).split(", ")]
+            found.append({key.strip().rsplit(".", 1)[0]: float(value) for key, value in pairs})
+    return found
+
+
+def check_starts(page, starts):
+    """Each node is still where it was just before its start, and has left just after it."""
+    clock = Clock(page)
+    origin = {target: node(page, target) for target in starts}
+    for target, start in sorted(starts.items(), key=lambda item: item[1]):
+        if start > 0:
+            clock.at(start - 0.01)
+            assert node(page, target) == origin[target], f"{target} moved before {start}"
+        clock.at(start + 0.02)
+        assert node(page, target) != origin[target], f"{target} still at rest after {start}"
+
+
+def test_a_staggered_deal_starts_each_card_at_its_offset_and_its_undo_mirrors_them(context):
+    scenario = "scenarios/cards/deal-staggered-and-undone.yaml"
+    do_starts, undo_starts = scenario_starts(scenario)
+    page, _ = open_paused(context, scenario)   # the scenario ends undone: position 0, the deal to redo
+    perform(page, "Redo")
+    check_starts(page, do_starts)
+    finish(page, 1)
+    perform(page, "Undo")
+    check_starts(page, undo_starts)
+
+
+def test_a_sprite_shows_each_frame_at_its_time_and_cues_and_sounds_fire(context):
+    page, _ = open_paused(context, "scenarios/desert/equipment-jetpack-flies-with-a-passenger.yaml")
+    perform(page, "Undo")
+    finish(page, 1)
+    perform(page, "Redo")                       # the flight: the flame frames of the pawn's atlas
+    keys = page.evaluate("window.studioPosition.animation.keyframes")
+    track = next(t for t in keys["tracks"] if t["id"] == "pawn:p1")
+    assert track["frame"], "the jetpack plan steps the flyer's sprite"
+    clock = Clock(page)
+    for key in track["frame"]:
+        clock.at(key["time"] + 0.001)
+        look = track["before"] if key["time"] + 0.001 < track["change"] else track["after"]
+        expected = key.get("frame", look["sprite"]["frame"])
+        shown = page.locator('#board g[data-id="pawn:p1"]').get_attribute("data-frame")
+        assert shown == str(expected), f"frame at {key['time']}: {shown}, planned {expected}"
+    finish(page, keys["duration"])
+    chips = page.eval_on_selector_all("#cues span", "spans => spans.map(s => [s.dataset.kind, s.dataset.name, Number(s.dataset.time), Number(s.dataset.firedAt)])")
+    planned = sorted([("cue", c["name"], c["time"]) for c in keys["cues"]] + [("sound", s["name"], s["time"]) for s in keys["sounds"]])
+    assert sorted((kind, name, time) for kind, name, time, _ in chips) == planned
+    assert all(0 <= fired - time < 0.02 for _, _, time, fired in chips), chips
+    # The desert ships its sound files: none is reported missing.
+    # (Waited for from outside the page: its own timers are paused.)
+    sounds = page.locator("#cues span.sound")
+    for index in range(sounds.count()):
+        expect(sounds.nth(index)).to_have_attribute("data-file", re.compile(r"^sounds/.+\.(wav|ogg|mp3)$"))

@@ -40,7 +40,7 @@ def test_a_rejected_call_shows_the_packs_reason(context):
 def test_every_tab_sees_the_same_game(context):
     page = context.page
     studio = context.open("template")
-    other = context.browser.new_page()
+    other = context.browser_context.new_page()
     try:
         other.goto(studio.url)
         other.wait_for_function("Number(document.body.dataset.revision || 0) > 0")

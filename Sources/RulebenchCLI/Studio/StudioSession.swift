@@ -74,7 +74,7 @@ actor StudioSession {
         case .perform(let text): try perform(text)
         case .undo: try seek(to: game.history.cursor - 1, animated: true)
         case .redo: try seek(to: game.history.cursor + 1, animated: true)
-        case .undoTurn: try seek(to: game.history.cursor - max(1, game.history.undosToLastCheckpoint), animated: false)
+        case .undoTurn: try seek(to: game.history.cursor - game.history.undosToLastTurn, animated: false)
         case .seek(let step): try seek(to: step, animated: abs(step - game.history.cursor) == 1)
         case .save(let path): return [.sender(try save(path, id: request.id))]
         }

@@ -183,6 +183,7 @@ async function sound(event, chip) {
     chip.textContent = `♪ ${event.name} (missing sound file)`;
     return;
   }
+  chip.dataset.file = file;
   if ($('mute').checked) return;
   const audio = new Audio(`/pack/${file}`);
   audio.volume = Math.max(0, Math.min(1, event.volume));
@@ -193,7 +194,7 @@ async function findSound(base) {
   if (soundFiles.has(base)) return soundFiles.get(base);
   let found = null;
   for (const ext of ['wav', 'ogg', 'mp3']) {
-    const response = await fetch(`/pack/${base}.${ext}`, { method: 'HEAD' });
+    const response = await fetch(`/pack/${base}.${ext}`);
     if (response.ok) { found = `${base}.${ext}`; break; }
   }
   soundFiles.set(base, found);

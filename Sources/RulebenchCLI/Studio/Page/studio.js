@@ -57,7 +57,7 @@ function show(next) {
   showHistory(next);
   showLegal(next);
   $('render').textContent = next.render;
-  $('render').hidden = next.render === '';
+  $('render').hidden = next.render === '' || next.scene !== null;   // the board shows it
   showChanges(next.changes);
   showState(next.state, next.changes);
   showFinding(next.finding);
