@@ -72,3 +72,29 @@ def test_a_malformed_message_gets_an_error_and_the_next_message_works(context):
     # The page's own socket still works.
     click_and_wait(page, "step token=p1")
     expect(page.get_by_label("History")).to_have_attribute("max", "1")
+
+
+def test_it_listens_on_loopback_and_a_click_on_a_node_narrows_the_calls(context):
+    page = context.page
+    studio = context.open("template")
+    assert studio.url.startswith("http://127.0.0.1:"), studio.url
+    everything = page.locator("#legal button").all_text_contents()
+    assert any("p2" in call for call in everything)
+    page.locator('#board g[data-id="token:p1"]').click()
+    narrowed = page.locator("#legal button")
+    expect(narrowed).not_to_have_count(len(everything))
+    assert narrowed.all_text_contents() == [call for call in everything if "token=p1" in call.split()]
+    page.locator('#board g[data-id="token:p1"]').click()
+    expect(narrowed).to_have_count(len(everything))
+
+
+def test_a_pack_without_a_view_shows_its_render_text_state_and_calls(context):
+    page = context.page
+    context.open("Benchmarks/packs/eight")
+    expect(page.get_by_label("Scene")).to_have_count(0)
+    expect(page.get_by_label("Render")).to_be_visible()
+    first = page.locator("#legal button").first
+    call = first.text_content()
+    click_and_wait(page, call)
+    expect(page.locator("#entries")).to_contain_text(call)
+    expect(page.locator("#changes li").first).to_be_visible()
