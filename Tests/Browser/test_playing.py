@@ -1,5 +1,12 @@
-"""Playing on the page: legal calls as buttons, Undo, Redo, Save, rejected calls, several tabs."""
-from harness import revision, seek, wait_for_revision_after
+"""Playing on the page: legal calls as buttons, Undo, Redo, Save, rejected calls, several tabs, pack files."""
+import http.client
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from urllib.parse import urlparse
+
+from harness import REPOSITORY, revision, wait_for_revision_after
 from playwright.sync_api import expect
 
 
@@ -9,7 +16,7 @@ def click_and_wait(page, name):
     wait_for_revision_after(page, before)
 
 
-def test_clicked_actions_make_a_history_that_replays(context, tmp_path=None):
+def test_clicked_actions_make_a_history_that_replays(context):
     page = context.page
     studio = context.open("template")
     click_and_wait(page, "dash token=p1")
@@ -98,3 +105,27 @@ def test_a_pack_without_a_view_shows_its_render_text_state_and_calls(context):
     click_and_wait(page, call)
     expect(page.locator("#entries")).to_contain_text(call)
     expect(page.locator("#changes li").first).to_be_visible()
+
+
+def test_pack_files_are_served_and_nothing_outside_the_pack(context):
+    with tempfile.TemporaryDirectory() as folder:
+        pack = Path(folder) / "race"
+        shutil.copytree(REPOSITORY / "rules" / "template", pack)
+        (pack / "art.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
+        (Path(folder) / "secret.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'><!-- secret --></svg>")
+        os.symlink(Path(folder) / "secret.svg", pack / "link.svg")
+        studio = context.start(str(pack), cwd=folder)
+        address = urlparse(studio.url)
+
+        def status(path):
+            connection = http.client.HTTPConnection(address.hostname, address.port, timeout=10)
+            connection.request("GET", path)
+            response = connection.getresponse()
+            body = response.read()
+            connection.close()
+            return response.status, body
+
+        assert status("/pack/art.svg")[0] == 200
+        for path in ["/pack/../secret.svg", "/pack/%2e%2e/secret.svg", "/pack/link.svg", "/pack/actions/step.lua"]:
+            code, body = status(path)
+            assert code == 404 and b"secret" not in body, (path, code)
