@@ -45,6 +45,15 @@ def test_a_tween_is_at_its_start_midpoint_and_end_at_0_half_and_the_duration(con
     page.clock.run_for(125)                  # D/2 of the 0.25 s tween
     x, y = node(page, "token:p1")
     assert abs(x - (start[0] + (end[0] - start[0]) * EASE_IN_OUT(0.5))) < 1e-6 and y == start[1], (x, y)
+    # The timeline chart's playhead is at D/2 of the chart's time axis.
+    head = page.evaluate("""() => {
+        const plot = document.querySelector('#timeline #plot'), chart = document.querySelector('#timeline svg');
+        const ratio = chart.getBoundingClientRect().width / Number(chart.getAttribute('width'));
+        const head = document.getElementById('playhead');
+        return { time: Number(head.dataset.time), left: parseFloat(head.style.left),
+                 expected: (Number(plot.dataset.left) + 0.125 / Number(plot.dataset.span) * Number(plot.dataset.width)) * ratio };
+    }""")
+    assert head["time"] == 0.125 and abs(head["left"] - head["expected"]) < 0.5, head
     page.clock.run_for(125)
     assert node(page, "token:p1") == end
     assert page.evaluate("document.body.dataset.playing") == "false"
@@ -176,3 +185,21 @@ def test_a_sprite_shows_each_frame_at_its_time_and_cues_and_sounds_fire(context)
     sounds = page.locator("#cues span.sound")
     for index in range(sounds.count()):
         expect(sounds.nth(index)).to_have_attribute("data-file", re.compile(r"^sounds/.+\.(wav|ogg|mp3)$"))
+
+
+def test_the_opening_plays_when_the_page_opens(context):
+    page = context.clocked_page()
+    page.clock.pause_at(10_000)             # before the page opens: the opening must not run away
+    context.open("set")
+    assert page.evaluate("document.body.dataset.playing") == "true"
+    keys = page.evaluate("window.studioPosition.animation.keyframes")
+    assert page.evaluate("window.studioPosition.animation.label") == "the opening"
+    moving = [t for t in keys["tracks"] if len(t["place"]) >= 2]
+    assert moving, "the opening deal moves cards"
+    track = moving[-1]
+    first, last = track["place"][0], track["place"][-1]
+    clock = Clock(page)
+    clock.at(first["time"])
+    assert node(page, track["id"]) == (first["x"], first["y"])
+    finish(page, keys["duration"])
+    assert node(page, track["id"]) == (last["x"], last["y"])
