@@ -201,6 +201,7 @@ function Act:sub(name, params, options) end
 ---@field rotation? number Degrees clockwise (default 0); a tween of `rotation` animates it.
 ---@field scale? number Size factor (default 1); a tween of `scale` animates it.
 ---@field label? string Words for people (the studio's accessible name; default the id).
+---@field aliases? (string|integer)[] Other values a call's params name it by (a tile's cell, a card's place); a call also names a node by its id and by the part after its last ":" (`player = "p1"` names "pawn:p1").
 
 ---------------------------------------------------------------- animation plans
 

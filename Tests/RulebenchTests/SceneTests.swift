@@ -187,4 +187,34 @@ final class SceneTests: XCTestCase {
             XCTAssertEqual(track.pose(at: start + 0.3)?.point, card.point)
         }
     }
+
+    /// Files a host may serve: only those inside the pack folder.
+    func testPackFilesStayInsideThePack() throws {
+        let game = try Self.game("rules/desert")
+        let scene = try XCTUnwrap(try game.scene())
+        XCTAssertEqual(game.soundFile(named: "dig", in: scene)?.lastPathComponent, "dig.wav")
+        XCTAssertNil(game.soundFile(named: "no_such_sound", in: scene))
+        XCTAssertNotNil(game.packFile("art/pawn.svg"))
+        for path in ["../desert/pack.lua", "art/../pack.lua", "/etc/passwd", "", "art", "art//pawn.svg", "art\\pawn.svg"] {
+            XCTAssertNil(game.packFile(path), path)
+        }
+    }
+
+    /// Clicking a node narrows the legal calls to those that name it: by the
+    /// part of its id after its kind (`pawn:p2`: `player=p2`) or by an alias
+    /// (a desert tile's cell, a set card's place).
+    func testACallNamesTheNodesItsParamsName() throws {
+        let game = try Self.game("rules/desert", options: ["players": 3, "shuffle": false])
+        let scene = try XCTUnwrap(try game.scene())
+        let move = ActionCall("move", ["player": "p1", "to": "b1"])
+        XCTAssertTrue(try XCTUnwrap(scene.node("pawn:p1")).isNamed(by: move))
+        XCTAssertFalse(try XCTUnwrap(scene.node("pawn:p2")).isNamed(by: move))
+        XCTAssertEqual(scene.node("tile:well1")?.aliases, ["b1"])
+        XCTAssertTrue(try XCTUnwrap(scene.node("tile:well1")).isNamed(by: move))
+        XCTAssertFalse(try XCTUnwrap(scene.node("tile:crash")).isNamed(by: move))
+        let set = try Self.game("rules/set")
+        let cards = try XCTUnwrap(try set.scene()).nodes.filter { $0.id.hasPrefix("card:") }
+        let take = ActionCall("take", ["a": 1, "b": 5, "c": 9])
+        XCTAssertEqual(cards.filter { $0.isNamed(by: take) }.map(\.aliases), [["1"], ["5"], ["9"]])
+    }
 }

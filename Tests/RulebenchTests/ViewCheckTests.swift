@@ -116,4 +116,43 @@ final class ViewCheckTests: XCTestCase {
         XCTAssertTrue(problems.first?.contains("pack.lua:5: warning: view: node a shows art/missing.svg, which is not in the pack") == true,
                       "\(problems)")
     }
+
+    /// A view runs under the instruction budget like every rule call: one that never ends is stopped at its line.
+    func testAViewThatNeverEndsIsStoppedByTheBudget() throws {
+        let problems = try check(view: """
+        function(game, add)
+            while true do end
+          end
+        """)
+        XCTAssertEqual(problems.count, 1, "\(problems)")
+        XCTAssertTrue(problems.first?.contains("pack.lua:5: error: the view: ") == true, "\(problems)")
+        XCTAssertTrue(problems.first?.contains("budget") == true, "\(problems)")
+    }
+
+    /// Each kind of bad node field is named at the line that adds the node.
+    func testBadNodeFieldsAreNamed() throws {
+        let cases: [(String, String)] = [
+            ("color = \"#12345\"", "'color' must be a colour such as \"#c8a24b\" or \"white\""),
+            ("opacity = 2", "'opacity' is 0..1"),
+            ("w = -1", "'w' must be at least 0"),
+            ("layer = 1.5", "'layer' must be a whole number"),
+            ("sprite = { atlas = \"pawns\" }", "no atlas 'pawns' in view.atlases (did you mean 'pawn'?)"),
+            ("sprite = { atlas = \"pawn\", frame = 3 }", "frame 3 is not in atlas pawn (1..2)"),
+            ("sprite = { atlas = \"pawn\", frame = \"jump\" }", "atlas pawn has no frame \"jump\""),
+            ("image = \"../secret.png\"", "image must be a path inside the pack folder"),
+            ("aliases = { true }", "'aliases' is a list of strings and whole numbers"),
+            ("colour = \"red\"", "unknown field 'colour' (did you mean 'color'?)"),
+        ]
+        for (field, message) in cases {
+            let problems = try check(view: """
+            {
+                atlases = { pawn = { image = "pawn.svg", width = 8, height = 8, count = 2, names = { "stand", "walk" } } },
+                scene = function(game, add) add{ id = "a", x = 1, y = 1, \(field) } end,
+              }
+            """)
+            let errors = problems.filter { $0.contains(": error: ") }
+            XCTAssertEqual(errors.count, 1, "\(field): \(problems)")
+            XCTAssertTrue(errors.first?.contains("pack.lua:6: error: the view fails: node a: \(message)") == true, "\(field): \(problems)")
+        }
+    }
 }

@@ -93,7 +93,9 @@ local pack = {
         add{ id = "player:" .. name, x = 420, y = y, w = 150, h = 40, shape = "round",
              color = name == game.current and "#f7dc6f" or "#d5e8dc", text = name .. " · score " .. game.scores[name] }
         for i, card in ipairs(game.hands[name]) do
+          -- `play card=i` names the current player's i-th card.
           add{ id = "card:" .. card.id, x = 40 + (i - 1) * 54, y = y, w = 48, h = 68, layer = 1,
+               aliases = name == game.current and { i } or nil,
                sprite = { atlas = "cards", frame = card.id }, shape = "none", label = card.id .. " in " .. name .. "'s hand" }
         end
       end

@@ -37,7 +37,7 @@ local function tile_node(game, id, add)
   if tile.sand >= 2 then image, text = "art/tile-blocked.svg", "blocked" end
   if tile.sand > 0 then text = (text and text .. " · " or "") .. "sand " .. tile.sand end
   add { id = "tile:" .. id, col = p.col, row = p.row, shape = "round", color = "#d9b77a", image = image,
-        text = text, textcolor = "#3b2a14", label = id .. " at " .. tile.cell .. (tile.sand > 0 and (", sand " .. tile.sand) or "") }
+        text = text, textcolor = "#3b2a14", aliases = { tile.cell }, label = id .. " at " .. tile.cell .. (tile.sand > 0 and (", sand " .. tile.sand) or "") }
   if game.shields[id] then
     add { id = "shield:" .. id, col = p.col, row = p.row, w = 88, h = 88, shape = "circle", color = "#8fd3ff44",
           stroke = "#3a9bd5", layer = 1, label = "solar shield of " .. game.shields[id] }
@@ -106,7 +106,7 @@ local function panel(game, add)
   end
 end
 
----@type table
+---@type rulebench.View
 local view = {
   background = "#e9d3a4",
   grid = { columns = 5, rows = 5, cell = CELL, gap = GAP, x = EDGE, y = EDGE },

@@ -75,7 +75,7 @@ local pack = {
         if card ~= 0 then
           local at = cards.place(place)
           add{ id = "card:" .. card, col = at.col, row = at.row, w = 46, h = 69, shape = "none", layer = 1,
-               sprite = { atlas = "cards", frame = card }, label = "card " .. card .. " at place " .. place }
+               sprite = { atlas = "cards", frame = card }, aliases = { place }, label = "card " .. card .. " at place " .. place }
         end
       end
       add{ id = "taken", col = 6, row = 2, w = 46, h = 69, shape = "round", color = "#d5d8dc", stroke = "#95a5a6",

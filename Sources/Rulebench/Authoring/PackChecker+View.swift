@@ -11,8 +11,8 @@ extension PackChecker {
     func lintView(_ game: Game, context: String, report: (PackProblem) -> Void) {
         do {
             guard let scene = try game.scene() else { return }
-            let last = game.history.performed.last
-            _ = try game.keyframes(of: last?.animation ?? game.openingAnimation, from: nil)
+            let animation = game.history.performed.last?.animation ?? game.openingAnimation
+            _ = try game.keyframes(of: animation?.timeline() ?? Timeline(events: [], duration: 0), from: nil, to: scene)
             for problem in Self.missingFiles(scene, game: game) { report(problem) }
         } catch {
             report(failureProblem(error, game: game, during: "the view", context: context))

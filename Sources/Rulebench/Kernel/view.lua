@@ -22,7 +22,7 @@ local ATLAS = { image = "string", width = "number", height = "number", count = "
                 names = "table" }
 local NODE = { id = true, col = true, row = true, x = true, y = true, w = true, h = true, shape = true,
                color = true, stroke = true, text = true, textcolor = true, image = true, sprite = true,
-               layer = true, opacity = true, rotation = true, scale = true, label = true }
+               layer = true, opacity = true, rotation = true, scale = true, label = true, aliases = true }
 local SHAPES = { rect = true, round = true, circle = true, diamond = true, none = true }
 -- The largest coordinate or size a view may give, in pixels: a board far
 -- larger than any screen is a mistake, and a bound keeps sums finite.
@@ -203,9 +203,20 @@ local function checknode(node, seen, info)
   end
   for _, k in ipairs { "text", "label" } do text(node, k) end
   for _, k in ipairs { "color", "stroke", "textcolor" } do colour(node, k) end
+  if node.aliases ~= nil then
+    local ok = type(node.aliases) == "table"
+    for k, v in next, ok and node.aliases or {} do
+      ok = ok and math_type(k) == "integer" and (type(v) == "string" or math_type(v) == "integer")
+    end
+    if not ok then fault("node " .. node.id .. ": 'aliases' is a list of strings and whole numbers a call's params name it by") end
+  end
   if node.image ~= nil and not packpath(node.image) then fault("node " .. node.id .. ": image must be a path inside the pack folder") end
   local copy = {}
   for k, v in next, node do copy[k] = v end
+  if node.aliases then
+    copy.aliases = {}
+    for i, v in ipairs(node.aliases) do copy.aliases[i] = tostring(v) end
+  end
   copy.sprite = sprite(node, info.atlases)
   return copy
 end

@@ -23,12 +23,40 @@ extension Game {
     /// that brought the game from `before` to the current state.
     public func keyframes(of timeline: Timeline, from before: Scene?) throws(RulebenchError) -> PlanKeyframes? {
         guard let after = try scene() else { return nil }
+        return try keyframes(of: timeline, from: before, to: after)
+    }
+
+    /// The keyframes of `timeline` from `before` to `after`, the scene of the current state.
+    func keyframes(of timeline: Timeline, from before: Scene?, to after: Scene) throws(RulebenchError) -> PlanKeyframes {
         let requests = PlanKeyframes.placeRequests(timeline: timeline, scene: after)
         var places: [PlaceRequest: ScenePoint] = [:]
         for (request, place) in zip(requests, try kernel.places(requests)) {
             if let point = after.point(place) { places[request] = point }
         }
         return PlanKeyframes(timeline: timeline, before: before, after: after, places: places)
+    }
+}
+
+extension Game {
+    /// A file of the pack folder a scene names (an image, an atlas), if it is
+    /// there: nil for a path that is absolute, climbs out with `..`, or names
+    /// no file. A host serves files through this, so nothing outside the pack leaks.
+    public func packFile(_ relativePath: String) -> URL? {
+        let parts = relativePath.split(separator: "/", omittingEmptySubsequences: false)
+        guard !relativePath.isEmpty, !relativePath.hasPrefix("/"), !relativePath.contains("\\"),
+              !parts.contains(where: { $0 == ".." || $0.isEmpty }) else { return nil }
+        let url = packURL.appendingPathComponent(relativePath)
+        var directory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &directory), !directory.boolValue else { return nil }
+        return url
+    }
+
+    /// The file of a sound in the view's sounds folder (`NAME.wav`, `.ogg`
+    /// or `.mp3`, looked for in that order); nil when the pack has no view,
+    /// no sounds folder or no such file (a host shows the sound as missing).
+    public func soundFile(named name: String, in scene: Scene) -> URL? {
+        guard let folder = scene.sounds else { return nil }
+        return ["wav", "ogg", "mp3"].lazy.compactMap { self.packFile(folder + "/" + name + "." + $0) }.first
     }
 }
 

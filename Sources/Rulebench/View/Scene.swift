@@ -223,12 +223,15 @@ public struct SceneNode: Hashable, Sendable, Codable {
     public var scale: Double
     /// Words describing it for people (the page's accessible name; default the id).
     public var label: String?
+    /// Other values a call's params name it by (a tile's cell, a card's place), as text.
+    public var aliases: [String]
 
     /// A node; the defaults are the view's.
     public init(id: String, x: Double, y: Double, col: Double? = nil, row: Double? = nil, width: Double = 32,
                 height: Double = 32, shape: Shape = .rect, color: String? = nil, stroke: String? = nil,
                 text: String? = nil, textColor: String? = nil, image: String? = nil, sprite: SceneSprite? = nil,
-                layer: Int = 0, opacity: Double = 1, rotation: Double = 0, scale: Double = 1, label: String? = nil) {
+                layer: Int = 0, opacity: Double = 1, rotation: Double = 0, scale: Double = 1, label: String? = nil,
+                aliases: [String] = []) {
         self.id = id
         self.x = x
         self.y = y
@@ -248,10 +251,35 @@ public struct SceneNode: Hashable, Sendable, Codable {
         self.rotation = rotation
         self.scale = scale
         self.label = label
+        self.aliases = aliases
     }
 
     /// Where it is.
     public var point: ScenePoint { ScenePoint(x: x, y: y) }
+
+    /// The values a call's params name this node by: its id, the part of the
+    /// id after its last `:` (`p1` of `pawn:p1`) and its aliases.
+    public var callNames: Set<String> {
+        var names: Set<String> = [id]
+        if let colon = id.lastIndex(of: ":") { names.insert(String(id[id.index(after: colon)...])) }
+        return names.union(aliases)
+    }
+
+    /// Whether `call` names this node: one of its params (or a value inside
+    /// a table param) is one of `callNames`. A host narrows the legal calls
+    /// to a clicked node's with it.
+    public func isNamed(by call: ActionCall) -> Bool {
+        let known = callNames
+        func named(_ value: StateValue) -> Bool {
+            switch value {
+            case .string(let s): return known.contains(s)
+            case .int(let i): return known.contains(String(i))
+            case .bool, .double: return false
+            case .table: return value.sortedEntries.contains { named($0.value) }
+            }
+        }
+        return call.params.values.contains(where: named)
+    }
 }
 
 // MARK: - Reading the kernel's reply
@@ -306,6 +334,6 @@ extension SceneNode {
                   textColor: n["textcolor"]?.stringValue, image: n["image"]?.stringValue, sprite: sprite,
                   layer: Int(n["layer"]?.intValue ?? 0), opacity: n["opacity"]?.numberValue ?? 1,
                   rotation: n["rotation"]?.numberValue ?? 0, scale: n["scale"]?.numberValue ?? 1,
-                  label: n["label"]?.stringValue)
+                  label: n["label"]?.stringValue, aliases: (n["aliases"]?.listItems ?? []).compactMap(\.stringValue))
     }
 }
