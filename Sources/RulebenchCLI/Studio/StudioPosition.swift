@@ -29,10 +29,10 @@ struct StudioPosition {
         members.append(("changes", .array(changes.map {
             .object([("path", .string($0.path)), ("before", .string($0.before)), ("after", .string($0.after))])
         })))
-        members += StudioPosition.calls(game)
         members.append(("render", .string((try? game.render()) ?? "")))
         let scene = session.memory.scenes[cursor] ?? nil
         members.append(("scene", scene.flatMap { try? JSONValue.parse($0.json()) } ?? .null))
+        members += StudioPosition.calls(game, scene: scene)
         members.append(("viewError", session.memory.viewError.map(JSONValue.string) ?? .null))
         members.append(("animation", session.animation?.json ?? .null))
         members.append(("finding", session.finding?.json ?? .null))
@@ -56,14 +56,15 @@ struct StudioPosition {
         ])
     }
 
-    /// The legal calls (`label` as `play` prints them; `values` the params' values,
-    /// which a click on a node narrows by), or why listing them failed.
-    private static func calls(_ game: Game) -> [(String, JSONValue)] {
+    /// The legal calls (`label` as one types them to `play`; `nodes` the ids
+    /// of the scene's nodes each names, which a click on a node narrows by),
+    /// or why listing them failed.
+    private static func calls(_ game: Game, scene: Scene?) -> [(String, JSONValue)] {
         do {
             let legal = try game.legalActions()
             return [("legal", .array(legal.map { call in
-                .object([("label", .string(StudioCallLabel.label(call))), ("action", .string(call.name)),
-                         ("values", .array(call.params.keys.sorted().map { .string(StudioCallLabel.text(call.params[$0]!)) }))])
+                let nodes = scene?.nodes.filter { $0.isNamed(by: call) }.map { JSONValue.string($0.id) } ?? []
+                return .object([("label", .string(StudioCallLabel.label(call))), ("action", .string(call.name)), ("nodes", .array(nodes))])
             })), ("legalError", .null)]
         } catch {
             return [("legal", .array([])), ("legalError", .string("\(error)"))]

@@ -115,12 +115,12 @@ function item(parts, marks, className) {
   return li;
 }
 
-/// The legal calls as buttons named as `play` prints them; a node clicked on the board keeps those naming it.
+/// The legal calls as buttons named as one types them to `play`; a node clicked on the board keeps those
+/// that name it (the library's rule, SceneNode.isNamed: the server lists each call's nodes).
 export function showLegal(p = position) {
   const box = $('legal');
   box.replaceChildren();
-  const key = narrowTo && narrowTo.includes(':') ? narrowTo.slice(narrowTo.indexOf(':') + 1) : narrowTo;
-  const calls = narrowTo ? p.legal.filter((c) => c.values.includes(key) || c.values.includes(narrowTo)) : p.legal;
+  const calls = narrowTo ? p.legal.filter((c) => c.nodes.includes(narrowTo)) : p.legal;
   $('narrow').textContent = narrowTo ? `naming ${narrowTo} (click it again for all)` : '';
   if (p.legalError) box.textContent = `legal fails: ${p.legalError}`;
   else if (!calls.length) box.textContent = 'no legal calls';
