@@ -20,15 +20,15 @@ struct StudioCommand: ParsableCommand {
 
             What it opens:
               PACK            a new game (--seed, --option apply)
-              HISTORY.json    a history `play` or the studio saved, replayed and verified
-              SCENARIO.yaml   a scenario, played to its end with its failures marked at their steps
-              FINDING.yaml    a fuzz finding (`fuzz --out`), opened at its failing step with the property,
-                              the slots that differ and the blamed file:line with its source
+              HISTORY.json    a saved history, replayed and verified
+              SCENARIO.yaml   a scenario played to its end, failures marked at their steps
+              FINDING.yaml    a fuzz finding (fuzz --out), opened at its failing step:
+                              property, differing slots, blamed file:line and its source
 
             Examples:
               rulebench studio desert
               rulebench studio scenarios/cards/deal-staggered-and-undone.yaml --port 8080
-              rulebench studio findings/template-undo-1.yaml
+              rulebench studio findings/template-undoRestores-dash_step-step.lua-30.yaml
 
             Ctrl-C ends it (exit 0). Exit codes: 2 the file or pack cannot be used, or the port cannot be opened.
             """
@@ -70,6 +70,7 @@ struct StudioCommand: ParsableCommand {
             complain("\(error)")
             throw Outcome.badInput.exitCode
         }
-        try StudioServer(session: session, address: address).runUntilInterrupted()
+        try StudioServer(session: session, address: address, asked: host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
+            .runUntilInterrupted()
     }
 }

@@ -9,6 +9,8 @@ import Rulebench
 struct StudioServer {
     let session: StudioSession
     let address: any SocketAddress
+    /// The address as the user gave it (`127.0.0.1:8040`), for messages.
+    let asked: String
     let hub = StudioHub()
 
     /// How often the pack's files are looked at for changes.
@@ -30,7 +32,7 @@ struct StudioServer {
             do {
                 try await server.run()
             } catch where !wasInterrupted {
-                failure.set("cannot serve on this address: \(error)")
+                failure.set("cannot serve on \(asked): \(error) (another port with --port, or --port 0 for any free one)")
             } catch {
                 // Stopping the server ends `run` with an error: Ctrl-C asked for it.
             }
@@ -42,7 +44,7 @@ struct StudioServer {
                 print("Rulebench Studio: http://\(await Self.shown(server.listeningAddress))/  (Ctrl-C ends it)")
                 fflush(nil)
             } catch {
-                failure.set("cannot serve on this address: \(error)")
+                failure.set("cannot serve on \(asked): \(error) (another port with --port, or --port 0 for any free one)")
                 done.signal()
             }
         }
