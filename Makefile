@@ -20,7 +20,8 @@ run: build
 	$(RELEASE_BIN) run scenarios
 	$(RELEASE_BIN) fuzz desert --seed 1 --runs 20 --depth 60
 
-# All tests are XCTest; the last line is a plain "N passed, N failed" summary.
+# The XCTest run ends with a plain "N passed, N failed" summary line; then the
+# studio's browser tests (test-browser) end with "browser tests: N passed, N failed".
 # On CI (CI set) the tests then run again under AddressSanitizer, and the
 # documentation is built (warnings fail it).
 # The validators of the CI templates and the outputs' consumers (actionlint,
