@@ -32,6 +32,12 @@ def test_clicked_actions_make_a_history_that_replays(context):
     expect(page.locator("#status")).to_contain_text("saved 2 steps")
     code, out = studio.cli("replay", str(saved))
     assert code == 0, out
+    # The saved history opens in the studio at the same position, every step there.
+    end_hash = page.get_by_label("State hash").text_content()
+    context.open(str(saved))
+    expect(page.get_by_label("History")).to_have_attribute("max", "2")
+    expect(page.get_by_label("History")).to_have_value("2")
+    expect(page.get_by_label("State hash")).to_have_text(end_hash)
     saved.unlink()
 
 
