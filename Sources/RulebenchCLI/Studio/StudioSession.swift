@@ -72,8 +72,12 @@ actor StudioSession {
         switch request.command {
         case .sync: return [.sender(position())]
         case .perform(let text): try perform(text)
-        case .undo: try seek(to: game.history.cursor - 1, animated: true)
-        case .redo: try seek(to: game.history.cursor + 1, animated: true)
+        case .undo:
+            guard game.history.cursor > 0 else { throw .badInput(InputProblem("nothing to undo")) }
+            try seek(to: game.history.cursor - 1, animated: true)
+        case .redo:
+            guard game.history.cursor < game.history.entries.count else { throw .badInput(InputProblem("nothing to redo")) }
+            try seek(to: game.history.cursor + 1, animated: true)
         case .undoTurn: try seek(to: game.history.cursor - game.history.undosToLastTurn, animated: false)
         case .seek(let step): try seek(to: step, animated: abs(step - game.history.cursor) == 1)
         case .save(let path): return [.sender(try save(path, id: request.id))]
