@@ -2,6 +2,7 @@
 import json
 
 from harness import leaves, page_leaves, seek
+from playwright.sync_api import expect
 
 SCENARIOS = [
     "scenarios/template/step-undo-redo.yaml",
@@ -65,3 +66,14 @@ def test_one_seek_across_the_whole_history_lands_on_the_same_hashes(context):
     for position in [end, 0, end, 1, end - 1, 2, 0]:
         seek(page, position)
         assert page.get_by_label("State hash").text_content() == hashes[position]
+
+
+def test_an_undo_that_does_not_restore_the_state_is_shown_not_verified(context):
+    page = context.page
+    context.open("Tests/RulebenchTests/Fixtures/hostile-cli/rules/broken")   # bump's undo takes back two
+    page.get_by_role("button", name="bump", exact=True).click()
+    expect(page.get_by_label("History")).to_have_attribute("max", "1")
+    seek(page, 0)
+    step = page.locator('#entries li[data-step="1"]')
+    expect(step).to_contain_text("undo NOT verified")
+    expect(step).to_contain_text("n: before 0, after undo -1")   # the slot the undo left wrong
