@@ -16,16 +16,11 @@ enum StudioPage {
     static let packTypes = ["svg": "image/svg+xml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg",
                             "gif": "image/gif", "webp": "image/webp", "wav": "audio/wav", "ogg": "audio/ogg", "mp3": "audio/mpeg"]
 
-    /// The file at `path` inside `folder`, symbolic links resolved; nil when it
-    /// leads outside the folder or is not a regular file.
-    static func file(_ path: String, inside folder: URL) -> URL? {
+    /// `url` when, symbolic links resolved, it is still inside `folder` (the library's
+    /// `Game.packFile` refuses `..` and absolute paths; a link in the pack pointing out is refused here).
+    static func keptInside(_ url: URL, folder: URL) -> URL? {
         let root = folder.resolvingSymlinksInPath().path + "/"
-        let url = folder.appendingPathComponent(path.removingPercentEncoding ?? path).standardizedFileURL.resolvingSymlinksInPath()
-        var isFolder: ObjCBool = false
-        guard url.path.hasPrefix(root), FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else {
-            return nil
-        }
-        return url
+        return url.resolvingSymlinksInPath().path.hasPrefix(root) ? url : nil
     }
 
     /// A pack file (`/pack/PATH`) as a response: 404 when missing or outside the pack.

@@ -28,6 +28,9 @@ struct StudioServer {
             await server.appendRoute("GET /pack/*") { request in
                 StudioPage.packResponse(await session.packFile(String(request.path.dropFirst("/pack/".count))))
             }
+            await server.appendRoute("GET /sound/*") { request in
+                StudioPage.packResponse(await session.soundFile(String(request.path.dropFirst("/sound/".count))))
+            }
             await server.appendRoute("GET /*") { request in StudioPage.response(for: request) }
             do {
                 try await server.run()

@@ -148,7 +148,15 @@ actor StudioSession {
     /// The pack's file at `path` (relative to its folder: the view's images,
     /// atlases and sounds); nil for anything outside the folder.
     func packFile(_ path: String) -> URL? {
-        StudioPage.file(path, inside: game.packFolder)
+        game.packFile(path.removingPercentEncoding ?? path).flatMap { StudioPage.keptInside($0, folder: game.packFolder) }
+    }
+
+    /// The file of sound `name` of the current scene's sounds folder (the library's rule:
+    /// `NAME.wav`, `.ogg` or `.mp3`); nil when there is none.
+    func soundFile(_ name: String) -> URL? {
+        guard let scene = memory.scenes[game.history.cursor] ?? nil else { return nil }
+        return game.soundFile(named: name.removingPercentEncoding ?? name, in: scene)
+            .flatMap { StudioPage.keptInside($0, folder: game.packFolder) }
     }
 
     /// Reloads the pack when one of its files changed since the last look,

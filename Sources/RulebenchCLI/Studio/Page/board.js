@@ -16,7 +16,7 @@ const easings = {
 
 let scene = null;        // the scene after the step (what shows when the animation ends)
 let playing = null;      // { keyframes, duration, start, fired: Set }
-let soundFiles = new Map();
+const soundFiles = new Map();   // sound name -> whether the pack has a file for it
 
 // MARK: Reading keyframes (NodeTrack.pose)
 
@@ -174,31 +174,21 @@ function fire(events, kind, time) {
   });
 }
 
-/// Plays a sound from the view's sounds folder (NAME.wav, .ogg or .mp3); marks the chip when no file is there.
+/// Plays a sound from the view's sounds folder (the server finds its file: /sound/NAME);
+/// marks the chip when the pack has no file for it.
 async function sound(event, chip) {
-  const folder = scene && scene.sounds;
-  const file = folder ? await findSound(`${folder}/${event.name}`) : null;
-  if (!file) {
+  const url = `/sound/${encodeURIComponent(event.name)}`;
+  if (!soundFiles.has(event.name)) soundFiles.set(event.name, (await fetch(url)).ok);
+  if (!soundFiles.get(event.name)) {
     chip.classList.add('missing');
     chip.textContent = `♪ ${event.name} (missing sound file)`;
     return;
   }
-  chip.dataset.file = file;
+  chip.dataset.file = url;
   if ($('mute').checked) return;
-  const audio = new Audio(`/pack/${file}`);
+  const audio = new Audio(url);
   audio.volume = Math.max(0, Math.min(1, event.volume));
   audio.play().catch(() => {});
-}
-
-async function findSound(base) {
-  if (soundFiles.has(base)) return soundFiles.get(base);
-  let found = null;
-  for (const ext of ['wav', 'ogg', 'mp3']) {
-    const response = await fetch(`/pack/${base}.${ext}`);
-    if (response.ok) { found = `${base}.${ext}`; break; }
-  }
-  soundFiles.set(base, found);
-  return found;
 }
 
 function playhead(time) {
