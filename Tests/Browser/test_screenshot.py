@@ -12,4 +12,6 @@ def test_the_studio_on_the_desert_pack_for_the_readme(context):
         page.locator("#legal button", has_text="move").first.click()
         wait_for_revision_after(page, before)
     page.wait_for_function("document.body.dataset.playing !== 'true'")
+    # Every sound's file found (its chip settled), so the picture is the same on every run.
+    page.wait_for_function("[...document.querySelectorAll('#cues span.sound')].every(s => s.dataset.file)")
     page.screenshot(path=str(REPOSITORY / "docs" / "images" / "studio-desert.png"), full_page=False)
