@@ -135,3 +135,17 @@ def test_pack_files_are_served_and_nothing_outside_the_pack(context):
         for path in ["/pack/../secret.svg", "/pack/%2e%2e/secret.svg", "/pack/link.svg", "/pack/actions/step.lua"]:
             code, body = status(path)
             assert code == 404 and b"secret" not in body, (path, code)
+
+
+def test_undo_turn_takes_back_the_turn(context):
+    page = context.page
+    context.open("template")
+    for call in ["step token=p1", "step token=p2", "dash token=p1"]:
+        click_and_wait(page, call)
+    start = page.get_by_label("State hash").text_content()
+    click_and_wait(page, "Undo turn")          # the template has no checkpoint: the whole game is one turn
+    expect(page.get_by_label("History")).to_have_value("0")
+    expect(page.get_by_label("History")).to_have_attribute("max", "3")
+    assert page.get_by_label("State hash").text_content() != start
+    for item in page.locator("#entries li").all():
+        assert "undo verified" in item.text_content(), item.text_content()
