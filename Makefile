@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 RELEASE_BIN = .build/release/rulebench
 
-.PHONY: deps build run test test-planted bench test-asan test-tsan docs clean
+.PHONY: deps build run test test-browser chromium test-planted bench test-asan test-tsan docs clean
 
 # liblua5.4-dev (and pkg-config to find it) are installed when missing.
 deps:
@@ -20,7 +20,8 @@ run: build
 	$(RELEASE_BIN) run scenarios
 	$(RELEASE_BIN) fuzz desert --seed 1 --runs 20 --depth 60
 
-# All tests are XCTest; the last line is a plain "N passed, N failed" summary.
+# The XCTest run ends with a plain "N passed, N failed" summary line; then the
+# studio's browser tests (test-browser) end with "browser tests: N passed, N failed".
 # On CI (CI set) the tests then run again under AddressSanitizer, the
 # parallel tests under ThreadSanitizer, and the documentation is built
 # (warnings fail it).
@@ -32,7 +33,24 @@ test: deps
 	@scripts/install-ci-tools.sh .build/ci-tools
 	$(SWIFT) build --build-tests
 	scripts/test-summary.sh .build/test.log $(SWIFT) test --skip-build --disable-swift-testing
+	@$(MAKE) --no-print-directory test-browser
 	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory test-asan test-tsan docs; fi
+
+# Debian's chromium, which the browser tests drive by its path (Playwright never
+# downloads a browser here), is installed when missing, as `deps` installs liblua.
+CHROMIUM = /usr/lib/chromium/chromium
+chromium:
+	@[ -x $(CHROMIUM) ] || { \
+		echo "Installing chromium (for the studio's browser tests)..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends chromium; }
+
+# The studio's browser tests (Tests/Browser/*.py): Python Playwright from
+# .build/ci-tools drives chromium against `rulebench studio` on a free port.
+test-browser: deps chromium
+	@scripts/install-ci-tools.sh .build/ci-tools
+	$(SWIFT) build --product rulebench
+	.build/ci-tools/bin/python Tests/Browser/run.py .build/debug/rulebench
 
 # The planted-bug suite alone (Tests/RulebenchTests/PlantedBugTests.swift:
 # every bug of Benchmarks/mutants.json caught and shrunk; a few minutes).

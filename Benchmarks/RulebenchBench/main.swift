@@ -13,6 +13,7 @@
 //        rulebench-bench --loop-plain PACK ROUNDS  only row (2), ROUNDS x 3 passes (for callgrind)
 //        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N] [--search S]   time to detect each planted bug (minutes)
 //        rulebench-bench --solve               only row (8): solve against a plain-Lua breadth-first search
+//        rulebench-bench --seek                only row (10): the studio's History slider across 1,000 steps
 import Foundation
 import Rulebench
 
@@ -241,11 +242,17 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--solve" {
     exit(0)
 }
 
-/// `rulebench-bench --scaling`: only row (9), --jobs 1 against --jobs 2.
+/// `rulebench-bench --scaling`: only the scaling row, --jobs 1 against --jobs 2.
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--scaling" {
     print("| measurement | value | note |")
     print("|---|---|---|")
     try ScalingBench.rows(binary: URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rulebench"))
+    exit(0)
+}
+
+/// `rulebench-bench --seek`: only row (10), the studio's seek.
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--seek" {
+    try SeekBench.rows()
     exit(0)
 }
 
@@ -336,6 +343,9 @@ try exploring()
 
 // (8) solve against a plain-Lua breadth-first search over the same files
 try SolveBench.rows()
+
+// (10) the studio's History slider across a 1,000-step history
+try SeekBench.rows()
 
 // (5) scaling: the same writes, a state 1x, 10x, 100x larger
 func scaling() throws {

@@ -15,6 +15,11 @@ struct PackOptions: ParsableArguments {
     /// as written. When the pack does not load, they are read as `play` reads
     /// values, and the command's own load reports the pack's problem.
     func setupOptionValues() throws -> [String: StateValue] {
+        try PackOptions.setupOptionValues(setupOptions, pack: pack)
+    }
+
+    /// `--option` pairs read for `pack`, as `setupOptionValues()` reads them.
+    static func setupOptionValues(_ setupOptions: [String], pack: String) throws -> [String: StateValue] {
         let texts = try splitPairs(setupOptions, what: "--option")
         guard !texts.isEmpty else { return [:] }
         if let info = try? Game.packInfo(pack) { return info.options(fromText: texts) }

@@ -24,6 +24,7 @@ struct RulebenchTool: ParsableCommand {
             StateCommand.self,
             ReplayCommand.self,
             PlayCommand.self,
+            StudioCommand.self,
             CheckCommand.self,
             NewCommand.self,
         ]

@@ -355,7 +355,7 @@ final class AuthoringTests: XCTestCase {
     }
 
     func testEveryAuthoringCommandHasHelpWithAnExample() throws {
-        for command in ["play", "check", "new"] {
+        for command in ["play", "studio", "check", "new"] {
             let help = try rulebench("help", command)
             XCTAssertEqual(help.status, 0, command)
             XCTAssertTrue(help.stdout.contains("Example"), "\(command): \(help.stdout)")

@@ -109,6 +109,9 @@ struct TimelineSVG {
     func render() -> String {
         let layout = TimelineSVGLayout(self)
         var out = SVGWriter()
+        // Where time runs across the chart, for a viewer that draws a playhead over it (the studio).
+        out.empty("g", [("id", "plot"), ("data-left", svgNumber(layout.left)), ("data-width", svgNumber(chartWidth)),
+                        ("data-span", svgNumber(layout.scale.span))])
         let top = drawHeader(layout, into: &out) + 34
         let (rowTops, bottom) = drawRows(layout, top: top, into: &out)
         drawTimeAxis(layout, top: top, bottom: bottom, into: &out)

@@ -23,13 +23,7 @@ public struct ScenarioState: Sendable {
             throw .badInput(InputProblem("the scenario has no step \(target) (it has \(scenario.steps.count); 0 is the state after setup)",
                                          file: scenario.file))
         }
-        let execution: ScenarioExecution
-        switch try ScenarioExecution.prepare(scenario, configuration: configuration, directory: directory) {
-        case .ready(let ready): execution = ready
-        case .setupFailed(let failure):
-            throw .badInput(InputProblem("the scenario's setup fails: " + failure.mismatches.map(\.actual).joined(separator: "; "),
-                                         file: scenario.file, line: failure.location.line, column: failure.location.column))
-        }
+        let execution = try ScenarioExecution.ready(scenario, configuration: configuration, directory: directory)
         var failures: [StepFailure] = []
         for step in scenario.steps where step.number <= target {
             if let failure = try execution.run(step) { failures.append(failure) }

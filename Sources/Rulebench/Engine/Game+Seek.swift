@@ -1,0 +1,66 @@
+/// Time travel over a game's history: moving the cursor to any position by
+/// real undos and redos in the engine, never by replaying from the start.
+///
+/// The invariant: after `seek(to:)` the state is the one the engine reached
+/// by undoing or redoing every step in between, each checked as `undo()` and
+/// `redo()` check it (in strict mode an undo must restore the state exactly
+/// and a redo must give the same hash, subaction tree and animation plan),
+/// and the outcome says, step by step, which checks held.
+extension Game {
+    /// What one undo or redo of a seek proved about its step.
+    public struct StepCheck: Sendable, Hashable {
+        /// Which way the step was crossed.
+        public enum Direction: String, Sendable, Hashable {
+            case undo, redo
+        }
+
+        /// The step (1-based: the entry `step - 1` of the history).
+        public let step: Int
+        /// Undone or redone.
+        public let direction: Direction
+        /// Nil when the engine proved it (strict mode); otherwise what differed.
+        public let problem: String?
+        /// The animation this undo or redo played (an undo's is the mirrored
+        /// plan); nil for an undo whose rule did not restore the state.
+        public let animation: ActionAnimation?
+
+        /// True when the engine proved this undo or redo.
+        public var verified: Bool { problem == nil }
+    }
+
+    /// Undoes or redoes until `history.cursor == position`, returning one
+    /// check per step crossed, in the order they ran.
+    ///
+    /// An undo whose rule does not restore the state still takes effect (the
+    /// engine repairs it from its journal), so the seek goes on and the check
+    /// records the mismatch. A redo that does not reproduce its step changes
+    /// nothing, so the seek stops there and throws: the cursor is then where
+    /// the failed redo left it.
+    ///
+    /// - Throws: `.badInput` for a position outside `0...history.entries.count`;
+    ///   the redo's error when a redo fails.
+    @discardableResult
+    public func seek(to position: Int) throws(RulebenchError) -> [StepCheck] {
+        guard (0...history.entries.count).contains(position) else {
+            throw .badInput(InputProblem("no history position \(position): the history has positions 0 to \(history.entries.count)"))
+        }
+        var checks: [StepCheck] = []
+        let unproved = configuration.strict ? nil : "not checked (strict mode is off)"
+        while history.cursor > position {
+            let step = history.cursor
+            do {
+                let outcome = try undo()
+                checks.append(StepCheck(step: step, direction: .undo, problem: unproved, animation: outcome.animation))
+            } catch {
+                guard case .undoMismatch = error else { throw error }
+                checks.append(StepCheck(step: step, direction: .undo, problem: "\(error)", animation: nil))
+            }
+        }
+        while history.cursor < position {
+            let step = history.cursor + 1
+            let entry = try redo()
+            checks.append(StepCheck(step: step, direction: .redo, problem: unproved, animation: entry.animation))
+        }
+        return checks
+    }
+}

@@ -1,0 +1,73 @@
+import Rulebench
+
+/// What every page shows of the game at its current history position, as
+/// one JSON message (`"type": "position"`): the history with each step's
+/// verified undo and redo and its failure marks, the state hash, the state
+/// and the slots this step changed (before and after), the legal calls as
+/// `play` prints them, the pack's render text, the animation of the step
+/// just crossed, a finding's header and the last reload's outcome.
+struct StudioPosition {
+    let json: JSONValue
+
+    init(session: isolated StudioSession) {
+        let game = session.game
+        let history = game.history
+        let cursor = history.cursor
+        var members: [(String, JSONValue)] = [
+            ("type", .string("position")),
+            ("source", .object([("kind", .string(session.source.kind)), ("name", .string(session.source.name))])),
+            ("pack", .object([("name", .string(game.pack.name)), ("version", .string(game.pack.version))])),
+            ("step", .int(Int64(cursor))), ("count", .int(Int64(history.entries.count))),
+            ("hash", .string((try? game.liveStateHash().hex) ?? history.currentHash.hex)),
+            ("entries", .array(history.entries.indices.map { StudioPosition.entry($0 + 1, session) })),
+            ("setupMarks", .array((session.marks[0] ?? []).map(JSONValue.string))),
+            ("scenarioSteps", .array(session.scenarioSteps.map { .int(Int64($0)) })),
+        ]
+        let state = session.memory.states[cursor] ?? (try? game.state())
+        members.append(("state", JSONValue(state)))
+        let changes = cursor > 0 ? StateDiff.changes(from: session.memory.states[cursor - 1], to: state, limit: 200) : []
+        members.append(("changes", .array(changes.map {
+            .object([("path", .string($0.path)), ("before", .string($0.before)), ("after", .string($0.after))])
+        })))
+        members.append(("render", .string((try? game.render()) ?? "")))
+        let scene = session.memory.scenes[cursor] ?? nil
+        members.append(("scene", scene.flatMap { try? JSONValue.parse($0.json()) } ?? .null))
+        members += StudioPosition.calls(game, scene: scene)
+        members.append(("viewError", session.memory.viewError.map(JSONValue.string) ?? .null))
+        members.append(("animation", session.animation?.json ?? .null))
+        members.append(("finding", session.finding?.json ?? .null))
+        members.append(("reload", session.reload?.json ?? .null))
+        json = .object(members)
+    }
+
+    /// Step `step` of the history: its call, hash, whether it is applied, what its
+    /// last undo and redo proved (null: not run yet), and the failures marked there.
+    private static func entry(_ step: Int, _ session: isolated StudioSession) -> JSONValue {
+        let entry = session.game.history.entries[step - 1]
+        func check(_ check: Game.StepCheck?) -> JSONValue {
+            guard let check else { return .null }
+            return check.problem.map(JSONValue.string) ?? .bool(true)
+        }
+        return .object([
+            ("step", .int(Int64(step))), ("call", .string(StudioCallLabel.label(entry.call))), ("hash", .string(entry.hash.hex)),
+            ("checkpoint", .bool(entry.isCheckpoint)), ("applied", .bool(step <= session.game.history.cursor)),
+            ("undo", check(session.memory.undoChecks[step])), ("redo", check(session.memory.redoChecks[step])),
+            ("marks", .array((session.marks[step] ?? []).map(JSONValue.string))),
+        ])
+    }
+
+    /// The legal calls (`label` as one types them to `play`; `nodes` the ids
+    /// of the scene's nodes each names, which a click on a node narrows by),
+    /// or why listing them failed.
+    private static func calls(_ game: Game, scene: Scene?) -> [(String, JSONValue)] {
+        do {
+            let legal = try game.legalActions()
+            return [("legal", .array(legal.map { call in
+                let nodes = scene?.nodes.filter { $0.isNamed(by: call) }.map { JSONValue.string($0.id) } ?? []
+                return .object([("label", .string(StudioCallLabel.label(call))), ("action", .string(call.name)), ("nodes", .array(nodes))])
+            })), ("legalError", .null)]
+        } catch {
+            return [("legal", .array([])), ("legalError", .string("\(error)"))]
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Rulebench
+
+/// One message a studio page sends over its WebSocket, read from its JSON text.
+///
+/// The wire form is an object with a `type` and the fields that type needs,
+/// and an optional `id` the reply repeats:
+/// `{"type": "perform", "call": "dash token=p1"}`, `{"type": "undo"}`, `{"type": "redo"}`,
+/// `{"type": "undoTurn"}`, `{"type": "seek", "step": 12}`, `{"type": "save", "path": "game.json"}`,
+/// `{"type": "sync"}` (send the position again). Anything else is a `StudioProtocolError`.
+struct StudioRequest: Equatable {
+    enum Command: Equatable {
+        case perform(call: String)
+        case undo
+        case redo
+        case undoTurn
+        case seek(step: Int)
+        case save(path: String)
+        case sync
+    }
+
+    /// What to do.
+    var command: Command
+    /// The sender's number for this message, repeated in its reply (nil when it gave none).
+    var id: Int64?
+
+    /// The request a message's text holds.
+    ///
+    /// - Throws: `StudioProtocolError` saying what is wrong and what the message should look like.
+    init(text: String) throws(StudioProtocolError) {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(text)
+        } catch {
+            throw StudioProtocolError("the message is not JSON (\(error)); send an object such as {\"type\": \"undo\"}")
+        }
+        guard case .object = value else {
+            throw StudioProtocolError("the message is not a JSON object; send an object such as {\"type\": \"undo\"}")
+        }
+        if case .int(let id)? = value["id"] { self.id = id }
+        guard case .string(let type)? = value["type"] else {
+            throw StudioProtocolError("the message has no \"type\" (one of \(StudioRequest.types))", id: id)
+        }
+        command = try StudioRequest.command(type, value, id: id)
+    }
+
+    static let types = "perform, undo, redo, undoTurn, seek, save, sync"
+
+    private static func command(_ type: String, _ value: JSONValue, id: Int64?) throws(StudioProtocolError) -> Command {
+        switch type {
+        case "perform":
+            guard case .string(let call)? = value["call"], !call.isEmpty else {
+                throw StudioProtocolError("perform needs \"call\": the call as `play` prints it, e.g. \"dash token=p1\"", id: id)
+            }
+            return .perform(call: call)
+        case "undo": return .undo
+        case "redo": return .redo
+        case "undoTurn": return .undoTurn
+        case "sync": return .sync
+        case "seek":
+            guard case .int(let step)? = value["step"], let position = Int(exactly: step) else {
+                throw StudioProtocolError("seek needs \"step\": a whole number, the history position (0: after setup)", id: id)
+            }
+            return .seek(step: position)
+        case "save":
+            guard case .string(let path)? = value["path"], !path.isEmpty else {
+                throw StudioProtocolError("save needs \"path\": the file to write, e.g. \"game.json\"", id: id)
+            }
+            return .save(path: path)
+        default:
+            throw StudioProtocolError("unknown message type '\(type)' (types: \(types))", id: id)
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Rulebench
+
+/// The one game every studio page shows, and the only way pages change it.
+///
+/// Requests run one at a time (an actor), so several tabs see one history.
+/// The invariant: every position the pages see was reached by the engine's
+/// own perform, undo and redo (seeking is `Game.seek`, never a replay), and
+/// the checks each undo and redo proved are kept per step until the step
+/// is replaced (a perform after undos) or the pack is reloaded.
+actor StudioSession {
+    /// Where a request's answers go.
+    enum Outgoing: Equatable {
+        /// To the page that sent the request.
+        case sender(String)
+        /// To every open page (the position changed).
+        case everyone(String)
+    }
+
+    let source: StudioSource
+    private(set) var game: Game
+    private let configuration: Game.Configuration
+    var marks: [Int: [String]]
+    let finding: StudioFinding?
+    /// The history position after each step of an opened scenario (empty otherwise).
+    let scenarioSteps: [Int]
+    /// Checks, states and scenes learnt at each step and position.
+    var memory = StudioMemory()
+    /// The animation of the last single step crossed (or the opening).
+    var animation: StudioAnimation?
+    /// What the last reload of the pack found (nil before any).
+    var reload: StudioReload.Outcome?
+    private var watch: StudioReload.Watch
+
+    init(source: StudioSource, seed: Int64, options: [String: StateValue], configuration: Game.Configuration) throws(RulebenchError) {
+        let opening = try StudioOpening.open(source, seed: seed, options: options, configuration: configuration)
+        self.source = source
+        self.configuration = configuration
+        game = opening.game
+        marks = opening.marks
+        finding = opening.finding
+        scenarioSteps = opening.scenarioSteps
+        watch = StudioReload.Watch(game: opening.game)
+        if opening.game.history.cursor != opening.position { try opening.game.seek(to: opening.position) }
+        if let opening = game.openingAnimation, game.history.cursor == 0 {
+            animation = StudioAnimation(label: "the opening", direction: "do", animation: opening,
+                                        keyframes: try? game.keyframes(of: opening, from: nil))
+        }
+        try memory.observe(game)
+    }
+
+    /// Handles one message's text; a malformed one gets an error reply and changes nothing.
+    func handle(_ text: String) -> [Outgoing] {
+        let request: StudioRequest
+        do {
+            request = try StudioRequest(text: text)
+        } catch {
+            return [.sender(StudioReply(error).text)]
+        }
+        do {
+            return try run(request)
+        } catch {
+            if case .rejected(let reason, let action) = error {
+                return [.sender(StudioReply.error(.rejected, message: "rejected by \(action): \(reason)", id: request.id).text)]
+            }
+            // A failed undo, redo or seek may still have moved the cursor: every page hears where it is.
+            return [.sender(StudioReply.error(.failed, message: "\(error)", id: request.id).text), .everyone(position())]
+        }
+    }
+
+    private func run(_ request: StudioRequest) throws(RulebenchError) -> [Outgoing] {
+        switch request.command {
+        case .sync: return [.sender(position())]
+        case .perform(let text): try perform(text)
+        case .undo:
+            guard game.history.cursor > 0 else { throw .badInput(InputProblem("nothing to undo")) }
+            try seek(to: game.history.cursor - 1, animated: true)
+        case .redo:
+            guard game.history.cursor < game.history.entries.count else { throw .badInput(InputProblem("nothing to redo")) }
+            try seek(to: game.history.cursor + 1, animated: true)
+        case .undoTurn: try seek(to: game.history.cursor - game.history.undosToLastTurn, animated: false)
+        case .seek(let step): try seek(to: step, animated: abs(step - game.history.cursor) == 1)
+        case .save(let path): return [.sender(try save(path, id: request.id))]
+        }
+        return [.everyone(position())]
+    }
+
+    /// The position as every page reads it.
+    func position() -> String {
+        StudioPosition(session: self).json.serialized(pretty: false)
+    }
+
+    // MARK: Playing
+
+    private func perform(_ text: String) throws(RulebenchError) {
+        let legal = (try? game.legalActions()) ?? []
+        let call = legal.first { StudioCallLabel.label($0) == text } ?? StudioSession.call(parsing: text)
+        let before = game.history.cursor
+        let entry = try game.perform(call)
+        memory.forget(after: before)
+        marks = marks.filter { $0.key <= before }
+        animation = StudioAnimation(label: StudioCallLabel.label(entry.call), direction: "do", animation: entry.animation,
+                                    keyframes: try? game.keyframes(of: entry.animation, from: memory.scenes[before] ?? nil))
+        try memory.observe(game)
+    }
+
+    /// A call typed by hand: the action's name, then `key=value` words read as `play` reads values.
+    static func call(parsing text: String) -> ActionCall {
+        let words = text.split(separator: " ").map(String.init)
+        var params: [String: StateValue] = [:]
+        for word in words.dropFirst() {
+            guard let equals = word.firstIndex(of: "="), equals != word.startIndex else { continue }
+            params[String(word[..<equals])] = StateValue(argument: String(word[word.index(after: equals)...]))
+        }
+        return ActionCall(words.first ?? text, params)
+    }
+
+    /// Moves to `target` by real undos and redos; a single step keeps its animation
+    /// (the mirrored plan for an undo). Every check the engine made is recorded.
+    private func seek(to target: Int, animated: Bool) throws(RulebenchError) {
+        let start = game.history.cursor
+        guard target != start else { return }
+        defer { try? memory.observe(game) }
+        let checks: [Game.StepCheck]
+        do {
+            checks = try game.seek(to: target)
+        } catch {
+            animation = nil
+            throw error
+        }
+        memory.record(checks)
+        animation = nil
+        if animated, let check = checks.last, let played = check.animation {
+            let call = StudioCallLabel.label(game.history.entries[check.step - 1].call)
+            let keyframes = try? game.keyframes(of: played, from: memory.scenes[start] ?? nil)
+            animation = StudioAnimation(label: check.direction == .undo ? "undo of \(call)" : call, direction: check.direction.rawValue,
+                                        animation: played, keyframes: keyframes)
+        }
+    }
+
+    // MARK: Saving and reloading
+
+    private func save(_ path: String, id: Int64?) throws(RulebenchError) -> String {
+        try game.save(to: URL(fileURLWithPath: path))
+        return StudioReply.saved(path: path, steps: game.history.entries.count, id: id).text
+    }
+
+    /// The pack's file at `path` (relative to its folder: the view's images,
+    /// atlases and sounds); nil for anything outside the folder.
+    func packFile(_ path: String) -> URL? {
+        game.packFile(path.removingPercentEncoding ?? path).flatMap { StudioPage.keptInside($0, folder: game.packFolder) }
+    }
+
+    /// The file of sound `name` of the current scene's sounds folder (the library's rule:
+    /// `NAME.wav`, `.ogg` or `.mp3`); nil when there is none.
+    func soundFile(_ name: String) -> URL? {
+        guard let scene = memory.scenes[game.history.cursor] ?? nil else { return nil }
+        return game.soundFile(named: name.removingPercentEncoding ?? name, in: scene)
+            .flatMap { StudioPage.keptInside($0, folder: game.packFolder) }
+    }
+
+    /// Reloads the pack when one of its files changed since the last look,
+    /// replaying the history with the new rules; returns the new position,
+    /// or nil when nothing changed.
+    func reloadIfChanged() -> String? {
+        guard watch.changed(game: game) else { return nil }
+        let outcome = StudioReload.replay(game, configuration: configuration, count: (reload?.count ?? 0) + 1)
+        reload = outcome.summary
+        if let replayed = outcome.game {
+            game = replayed
+            memory = StudioMemory()
+            marks = [:]
+            animation = nil
+            try? memory.observe(game)
+        }
+        watch = StudioReload.Watch(game: game)
+        return position()
+    }
+}

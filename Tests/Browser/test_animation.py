@@ -1,0 +1,205 @@
+"""Animation under Playwright's clock: the page plays the library's keyframes at their times.
+
+The expected places come from the scenes themselves (where the view puts a token before and
+after, and the square nodes in between), never from numbers written here.
+"""
+import re
+
+from harness import revision, wait_for_revision_after
+from playwright.sync_api import expect
+
+EASE_IN_OUT = lambda t: 2 * t * t if t < 0.5 else 1 - 2 * (1 - t) * (1 - t)  # noqa: E731 (the plan's easing)
+
+
+def node(page, node_id):
+    page.evaluate("window.studioBoard.drawNow()")
+    g = page.locator(f'#board g[data-id="{node_id}"]')
+    return float(g.get_attribute("data-x")), float(g.get_attribute("data-y"))
+
+
+def open_paused(context, *args):
+    page = context.clocked_page()
+    studio = context.open(*args)
+    page.clock.pause_at(10_000)
+    return page, studio
+
+
+def perform(page, name):
+    before = revision(page)
+    page.get_by_role("button", name=name, exact=True).click()
+    wait_for_revision_after(page, before)
+    page.wait_for_function("document.body.dataset.playing === 'true'")
+
+
+def finish(page, seconds):
+    page.clock.run_for(int(seconds * 1000) + 50)
+    page.wait_for_function("document.body.dataset.playing === 'false'")
+
+
+def test_a_tween_is_at_its_start_midpoint_and_end_at_0_half_and_the_duration(context):
+    page, _ = open_paused(context, "template")
+    start = node(page, "token:p1")
+    end = node(page, "square:p1:2")          # where the view puts square 2, one step on
+    perform(page, "step token=p1")
+    assert node(page, "token:p1") == start
+    page.clock.run_for(125)                  # D/2 of the 0.25 s tween
+    x, y = node(page, "token:p1")
+    assert abs(x - (start[0] + (end[0] - start[0]) * EASE_IN_OUT(0.5))) < 1e-6 and y == start[1], (x, y)
+    # The timeline chart's playhead is at D/2 of the chart's time axis.
+    head = page.evaluate("""() => {
+        const plot = document.querySelector('#timeline #plot'), chart = document.querySelector('#timeline svg');
+        const ratio = chart.getBoundingClientRect().width / Number(chart.getAttribute('width'));
+        const head = document.getElementById('playhead');
+        return { time: Number(head.dataset.time), left: parseFloat(head.style.left),
+                 expected: (Number(plot.dataset.left) + 0.125 / Number(plot.dataset.span) * Number(plot.dataset.width)) * ratio };
+    }""")
+    assert head["time"] == 0.125 and abs(head["left"] - head["expected"]) < 0.5, head
+    page.clock.run_for(125)
+    assert node(page, "token:p1") == end
+    assert page.evaluate("document.body.dataset.playing") == "false"
+
+
+def test_tweens_in_sequence_hop_square_by_square_and_undo_starts_where_the_do_ended(context):
+    page, _ = open_paused(context, "template")
+    start = node(page, "token:p1")
+    middle = node(page, "square:p1:2")
+    end = node(page, "square:p1:3")
+    perform(page, "dash token=p1")           # frames 0.2 s, then two 0.25 s steps in sequence
+    page.clock.run_for(200)
+    assert node(page, "token:p1") == start
+    page.clock.run_for(250)                  # the first hop ends on square 2
+    assert node(page, "token:p1") == middle
+    finish(page, 0.25)
+    assert node(page, "token:p1") == end
+    perform(page, "Undo")
+    assert node(page, "token:p1") == end, "the undo starts where the do ended"
+    finish(page, 0.7)
+    assert node(page, "token:p1") == start
+
+
+def test_sounds_fire_at_their_times_and_a_missing_file_shows_a_cue(context):
+    page, _ = open_paused(context, "template")
+    perform(page, "dash token=p1")           # whoosh at 0, a step sound as each hop starts (0.2 s, 0.45 s)
+    def fired():
+        page.evaluate("window.studioBoard.drawNow()")
+        return page.eval_on_selector_all(
+            "#cues span[data-kind=sound]", "spans => spans.map(s => [s.dataset.name, Number(s.dataset.firedAt)])")
+    assert [name for name, _ in fired()] == ["whoosh"]
+    page.clock.run_for(190)
+    assert [name for name, _ in fired()] == ["whoosh"]
+    page.clock.run_for(30)
+    assert [name for name, _ in fired()] == ["whoosh", "step"]
+    finish(page, 0.5)
+    sounds = fired()
+    assert [name for name, _ in sounds] == ["whoosh", "step", "step"]
+    assert all(0 <= at - planned < 0.02 for (_, at), planned in zip(sounds, [0, 0.2, 0.45])), sounds
+    # The template ships no sound files: each sound says so.
+    expect(page.locator("#cues span.missing")).to_have_count(3)
+
+
+def test_the_speed_control_scales_the_animation(context):
+    page, _ = open_paused(context, "template")
+    page.get_by_label("Speed").select_option("0.5")
+    end = node(page, "square:p1:2")
+    perform(page, "step token=p1")
+    page.clock.run_for(260)                  # past 0.25 s of wall time: half the tween at half speed
+    assert node(page, "token:p1") != end
+    finish(page, 0.25)
+    assert node(page, "token:p1") == end
+
+
+class Clock:
+    """Moves a paused page clock to absolute animation times (seconds since the step started)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.now = 0.0
+
+    def at(self, seconds):
+        step = round((seconds - self.now) * 1000)
+        assert step >= 0, (seconds, self.now)
+        if step:
+            self.page.clock.run_for(step)
+        self.now += step / 1000
+        self.page.evaluate("window.studioBoard.drawNow()")
+
+
+def scenario_starts(path):
+    """The `starts:` expectations of a scenario (node.property: seconds), in step order: what the plan promises."""
+    import re
+    from harness import REPOSITORY
+    found = []
+    for line in (REPOSITORY / path).read_text().splitlines():
+        match = re.search(r"starts: \{(.*)\}", line)
+        if match:
+            pairs = [item.split(": ") for item in match.group(1).split(", ")]
+            found.append({key.strip().rsplit(".", 1)[0]: float(value) for key, value in pairs})
+    return found
+
+
+def check_starts(page, starts):
+    """Each node is still where it was just before its start, and has left just after it."""
+    clock = Clock(page)
+    origin = {target: node(page, target) for target in starts}
+    for target, start in sorted(starts.items(), key=lambda item: item[1]):
+        if start > 0:
+            clock.at(start - 0.01)
+            assert node(page, target) == origin[target], f"{target} moved before {start}"
+        clock.at(start + 0.02)
+        assert node(page, target) != origin[target], f"{target} still at rest after {start}"
+
+
+def test_a_staggered_deal_starts_each_card_at_its_offset_and_its_undo_mirrors_them(context):
+    scenario = "scenarios/cards/deal-staggered-and-undone.yaml"
+    do_starts, undo_starts = scenario_starts(scenario)
+    page, _ = open_paused(context, scenario)   # the scenario ends undone: position 0, the deal to redo
+    perform(page, "Redo")
+    check_starts(page, do_starts)
+    finish(page, 1)
+    perform(page, "Undo")
+    check_starts(page, undo_starts)
+
+
+def test_a_sprite_shows_each_frame_at_its_time_and_cues_and_sounds_fire(context):
+    page, _ = open_paused(context, "scenarios/desert/equipment-jetpack-flies-with-a-passenger.yaml")
+    perform(page, "Undo")
+    finish(page, 1)
+    perform(page, "Redo")                       # the flight: the flame frames of the pawn's atlas
+    keys = page.evaluate("window.studioPosition.animation.keyframes")
+    track = next(t for t in keys["tracks"] if t["id"] == "pawn:p1")
+    assert track["frame"], "the jetpack plan steps the flyer's sprite"
+    clock = Clock(page)
+    for key in track["frame"]:
+        clock.at(key["time"] + 0.001)
+        look = track["before"] if key["time"] + 0.001 < track["change"] else track["after"]
+        expected = key.get("frame", look["sprite"]["frame"])
+        shown = page.locator('#board g[data-id="pawn:p1"]').get_attribute("data-frame")
+        assert shown == str(expected), f"frame at {key['time']}: {shown}, planned {expected}"
+    finish(page, keys["duration"])
+    chips = page.eval_on_selector_all("#cues span", "spans => spans.map(s => [s.dataset.kind, s.dataset.name, Number(s.dataset.time), Number(s.dataset.firedAt)])")
+    planned = sorted([("cue", c["name"], c["time"]) for c in keys["cues"]] + [("sound", s["name"], s["time"]) for s in keys["sounds"]])
+    assert sorted((kind, name, time) for kind, name, time, _ in chips) == planned
+    assert all(0 <= fired - time < 0.02 for _, _, time, fired in chips), chips
+    # The desert ships its sound files: none is reported missing.
+    # (Waited for from outside the page: its own timers are paused.)
+    sounds = page.locator("#cues span.sound")
+    for index in range(sounds.count()):
+        expect(sounds.nth(index)).to_have_attribute("data-file", re.compile(r"^/sound/.+"))
+
+
+def test_the_opening_plays_when_the_page_opens(context):
+    page = context.clocked_page()
+    page.clock.pause_at(10_000)             # before the page opens: the opening must not run away
+    context.open("set")
+    assert page.evaluate("document.body.dataset.playing") == "true"
+    keys = page.evaluate("window.studioPosition.animation.keyframes")
+    assert page.evaluate("window.studioPosition.animation.label") == "the opening"
+    moving = [t for t in keys["tracks"] if len(t["place"]) >= 2]
+    assert moving, "the opening deal moves cards"
+    track = moving[-1]
+    first, last = track["place"][0], track["place"][-1]
+    clock = Clock(page)
+    clock.at(first["time"])
+    assert node(page, track["id"]) == (first["x"], first["y"])
+    finish(page, keys["duration"])
+    assert node(page, track["id"]) == (last["x"], last["y"])

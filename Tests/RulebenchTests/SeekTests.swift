@@ -1,0 +1,72 @@
+import XCTest
+@testable import Rulebench
+
+/// `Game.seek(to:)`: time travel by the engine's own verified undos and redos,
+/// which the studio's History slider runs.
+final class SeekTests: XCTestCase {
+    private func game(_ pack: String = "desert") throws -> Game {
+        var configuration = Game.Configuration()
+        configuration.printHandler = { _ in }
+        configuration.rulesDirectory = EngineFixtures.repository.appendingPathComponent("rules")
+        return try Game(pack: pack, seed: 3, configuration: configuration)
+    }
+
+    /// Plays `steps` actions (the first legal one each time); returns the hash of every position.
+    private func play(_ game: Game, steps: Int) throws -> [StateHash] {
+        var hashes = [game.stateHash]
+        for _ in 0..<steps {
+            guard let call = try game.legalActions().first else { break }
+            hashes.append(try game.perform(call).hash)
+        }
+        return hashes
+    }
+
+    func testSeekingVisitsEveryPositionWithItsHashAndVerifiesEachStep() throws {
+        let game = try game()
+        let hashes = try play(game, steps: 12)
+        let end = hashes.count - 1
+        let back = try game.seek(to: 0)
+        XCTAssertEqual(back.map(\.step), Array((1...end).reversed()))
+        XCTAssertTrue(back.allSatisfy { $0.direction == .undo && $0.verified })
+        XCTAssertEqual(try game.liveStateHash(), hashes[0])
+        for position in [5, 2, end, 7] {
+            let checks = try game.seek(to: position)
+            XCTAssertTrue(checks.allSatisfy(\.verified))
+            XCTAssertEqual(game.history.cursor, position)
+            XCTAssertEqual(try game.liveStateHash(), hashes[position], "position \(position)")
+        }
+        XCTAssertEqual(game.history.entries.count, end, "seeking keeps the whole history")
+    }
+
+    func testAnUndoCheckCarriesTheMirroredAnimationAndARedoTheDoneOne() throws {
+        let game = try game("cards")
+        _ = try play(game, steps: 2)
+        let undo = try XCTUnwrap(game.seek(to: 1).first)
+        XCTAssertEqual(undo.animation?.direction, .undo)
+        let redo = try XCTUnwrap(game.seek(to: 2).first)
+        XCTAssertEqual(redo.animation?.direction, .do)
+        XCTAssertEqual(redo.animation, game.history.entries[1].animation)
+    }
+
+    func testAPositionOutsideTheHistoryIsBadInputAndChangesNothing() throws {
+        let game = try game()
+        _ = try play(game, steps: 3)
+        for position in [-1, 4] {
+            XCTAssertThrowsError(try game.seek(to: position)) { error in
+                XCTAssertTrue("\(error)".contains("positions 0 to 3"), "\(error)")
+            }
+        }
+        XCTAssertEqual(game.history.cursor, 3)
+    }
+
+    func testAnUndoThatDoesNotRestoreTheStateIsRecordedAndTheSeekGoesOn() throws {
+        var configuration = Game.Configuration()
+        configuration.printHandler = { _ in }
+        let game = try Game(pack: EngineFixtures.repository.appendingPathComponent("Tests/RulebenchTests/Fixtures/hostile-cli/rules/broken").path, configuration: configuration)
+        for _ in 0..<2 { try game.perform(try XCTUnwrap(game.legalActions().first)) }
+        let checks = try game.seek(to: 0)
+        XCTAssertEqual(checks.count, 2)
+        XCTAssertFalse(checks.allSatisfy(\.verified), "the planted undo must be caught")
+        XCTAssertEqual(game.history.cursor, 0)
+    }
+}
