@@ -98,7 +98,7 @@ public final class Game {
         let start = try kernel.startGame(pack: id, seed: seed, options: options)
         try kernel.commit()
         history = History(initialHash: start.hash)
-        openingAnimation = Game.opening(start.opening)
+        openingAnimation = start.opening
     }
 
     /// Starts a new game of the same pack in this game's Lua state: setup
@@ -116,13 +116,7 @@ public final class Game {
         self.options = options
         overrides = []
         history = History(initialHash: start.hash)
-        openingAnimation = Game.opening(start.opening)
-    }
-
-    /// The opening's plan node, read; nil when there is none.
-    private static func opening(_ bytes: [UInt8]) -> ActionAnimation? {
-        guard !bytes.isEmpty, let node = try? Wire.decode(bytes), node["own"] != nil else { return nil }
-        return ActionAnimation(node: node, direction: .do, fallbackAction: "setup")
+        openingAnimation = start.opening
     }
 
     // MARK: Loading
@@ -256,7 +250,7 @@ public final class Game {
         let original = history.entries[history.cursor]
         let entry = try run(original.call, expecting: configuration.strict ? original.hash : nil)
         if configuration.strict, let mismatch = Game.compare(original, entry) {
-            kernel.abort()
+            try kernel.abort()
             throw .redoMismatch(mismatch)
         }
         try kernel.commit()
@@ -270,7 +264,7 @@ public final class Game {
         if original.hash != redone.hash {
             return RedoMismatch(what: "state hash", action: name, expected: original.hash.hex, actual: redone.hash.hex)
         }
-        func shown(_ bytes: [UInt8]) -> String { (try? Wire.decode(bytes)).flatMap { $0?.description } ?? "nil" }
+        func shown(_ bytes: [UInt8]) -> String { KernelReply.kept(bytes, from: .perform)?.value.description ?? "nil" }
         if original.tree != redone.tree {
             return RedoMismatch(what: "subaction tree", action: name, expected: shown(original.tree), actual: shown(redone.tree))
         }

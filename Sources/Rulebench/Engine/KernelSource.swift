@@ -6,6 +6,7 @@ enum KernelSource {
     /// step loop last (it returns `API`, the functions Swift calls).
     static let chunks: [LuaVM.Chunk] = [
         .init(name: "=rulebench/Kernel/core.lua", source: PackageResources.core_lua),
+        .init(name: "=rulebench/Kernel/protocol.lua", source: PackageResources.protocol_lua),
         .init(name: "=rulebench/Kernel/state.lua", source: PackageResources.state_lua),
         .init(name: "=rulebench/Kernel/identity.lua", source: PackageResources.identity_lua),
         .init(name: "=rulebench/Kernel/sandbox.lua", source: PackageResources.sandbox_lua),

@@ -31,10 +31,12 @@ function API.profile(on)
 end
 
 -- Runs a kernel test file (Tests/KernelTests/*.lua, by KernelLuaTests):
--- the chunk gets K and API, over the kernel's own globals plus two helpers:
+-- the chunk gets K, API and the protocol as Swift declares it (`swift`:
+-- { entries = { name -> { mode, restart, abort } }, words = { group -> list } },
+-- KernelEntry.table), over the kernel's own globals plus two helpers:
 -- fails(f, pattern) asserts that f raises an error matching pattern, and
 -- same(a, b) compares plain values deeply. An error fails the test.
-function API.selftest(chunkname, source)
+function API.selftest(chunkname, source, protocol)
   local function message(e)
     if type(e) == "table" then return tostring(e.message) end
     return tostring(e)
@@ -55,6 +57,6 @@ function API.selftest(chunkname, source)
   local env = setmetatable({ fails = fails, same = same }, { __index = K.G })
   local chunk, err = load(source, "@" .. chunkname, "t", env)
   if not chunk then error(err, 0) end
-  chunk(K, API)
+  chunk(K, API, protocol and K.decode(protocol))
   return ""
 end
