@@ -247,6 +247,34 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--scale" {
     exit(0)
 }
 
+/// `rulebench-bench --crossings PACK`: kernel calls (crossings of the
+/// bridge) per perform, failed perform, undo, redo, restart and fuzz run.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--crossings" {
+    let pack = CommandLine.arguments[2]
+    let calls = try games(pack: pack, options: [:], length: 200)[0]
+    let game = try Game(pack: pack, seed: 3, configuration: configuration())
+    func crossings(_ times: Int, _ body: () throws -> Void) rethrows -> String {
+        let before = KernelCrossings.total
+        try body()
+        return String(format: "%.2f", Double(KernelCrossings.total - before) / Double(times))
+    }
+    row("\(pack): crossings per perform", try crossings(calls.count) { for call in calls { try game.perform(call) } })
+    row("\(pack): crossings per undo", try crossings(calls.count) { for _ in calls { try game.undo() } })
+    row("\(pack): crossings per redo", try crossings(calls.count) { for _ in calls { try game.redo() } })
+    row("\(pack): crossings per failed perform", crossings(10) {
+        for _ in 0..<10 { _ = try? game.perform(ActionCall("no such action", [:])) }
+    })
+    row("\(pack): crossings per restart", try crossings(10) { for _ in 0..<10 { try game.restart(seed: 3) } })
+    var fuzzOptions = Fuzzer.Options(pack: pack)
+    fuzzOptions.configuration = configuration()
+    fuzzOptions.search = .uniform
+    let fuzzer = Fuzzer(options: fuzzOptions)
+    let program = FuzzProgram(pack: pack, seed: 3, options: [:], steps: calls.prefix(20).flatMap { [FuzzStep.perform($0), .undo(1), .redo(1)] })
+    _ = fuzzer.check(program, wholeHistory: false)   // the fuzzer's game is made once: not a run's cost
+    row("\(pack): crossings per fuzz run (60 steps)", crossings(10) { for _ in 0..<10 { _ = fuzzer.check(program, wholeHistory: false) } })
+    exit(0)
+}
+
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--profile" {
     try profile(pack: CommandLine.arguments[2])
     exit(0)

@@ -44,6 +44,19 @@ struct LuaFailure: Error {
     }
 }
 
+/// Kernel calls made by every Lua state of the process: the benchmarks'
+/// measure of crossings where the states are the fuzzer's own
+/// (`rulebench-bench --crossings`). Nothing else reads it.
+public enum KernelCrossings {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var calls = 0
+
+    /// Kernel calls so far.
+    public static var total: Int { lock.withLock { calls } }
+
+    static func count() { lock.withLock { calls += 1 } }
+}
+
 /// What the host answers when Lua asks for something only Swift can do.
 protocol LuaHost: AnyObject {
     /// The source of module `name` of the pack at `packDirectory`, or nil when it has no such module.
@@ -171,6 +184,7 @@ final class LuaVM {
     @discardableResult
     func call(_ entry: KernelEntry, _ arguments: [[UInt8]] = []) throws(LuaFailure) -> [[UInt8]] {
         crossings += 1
+        KernelCrossings.count()
         let (policy, abort) = entry.cRestart
         let mode = entry.mode == .runsRules ? RB_MODE_USER : RB_MODE_ENGINE
         let status = withArguments(arguments) { pointers, lengths in
