@@ -731,14 +731,18 @@ static int rb_call_no_yield(lua_State *L) {
  * watched nor counted. */
 static int rb_release(lua_State *L) {
     RBVM *vm = rb_vm_of(L);
-    if (!vm->armed || vm->exhausted || atomic_load(&vm->fired) || atomic_load(&vm->stop_cause)) return 0;
+    /* Returns whether the call is being stopped (it will raise, or run again
+     * counted): then nothing it does from here on may be kept, and the
+     * kernel leaves its operation pending for abort (engine.lua, commitcall). */
+    if (!vm->armed) return lua_pushboolean(L, 0), 1;
+    if (vm->exhausted || atomic_load(&vm->fired) || atomic_load(&vm->stop_cause)) return lua_pushboolean(L, 1), 1;
     if (vm->run == RB_RUN_WATCHED && rb_watch_close(vm)) {
         rb_fire(vm);                   /* an operation() of explore's kind ran long: the call runs again */
-        return 0;
+        return lua_pushboolean(L, 1), 1;
     }
     vm->run = RB_RUN_FREE;
     rb_normal_hook(vm, vm->L);
-    return 0;
+    return lua_pushboolean(L, 0), 1;
 }
 
 /* Runs the function at index 1 with the arguments above it, under the

@@ -10,9 +10,9 @@ import Foundation
 /// `KernelError` that says what kind of failure it was and where. Nothing
 /// outside this type and its extensions reads a kernel reply.
 ///
-/// Operations that run rule code (`KernelEntry.Mode.runsRules`) leave the
-/// operation pending: `commit` makes it permanent, `abort` rolls it back.
-/// A failed rule call is rolled back here, before the error is thrown.
+/// An operation that runs rule code (`KernelEntry.Mode.runsRules`) commits
+/// its own work at its end: one call, one crossing. A failed rule call is
+/// rolled back here (`abort`), before the error is thrown.
 final class Kernel {
     private let vm: LuaVM
     /// Reads pack files for the kernel and receives what rules print.
@@ -81,12 +81,6 @@ final class Kernel {
         return try PackInfo(KernelReply(.finishPack, reply.first ?? []), directory: id, extends: extends)
     }
 
-    /// Loads a pack again from the chunks compiled when it first loaded:
-    /// fresh globals and modules, every file run again, nothing compiled.
-    func reloadPack(_ id: String) throws(RulebenchError) {
-        _ = try loading { () throws(RulebenchError) in try call(.reloadPack, [id]) }
-    }
-
     // MARK: Operations
 
     /// The result of a perform: the state hash after it, and the kernel's
@@ -106,46 +100,70 @@ final class Kernel {
         let problems: [UndoProblem]
     }
 
-    /// Starts a new game of a loaded pack: setup, then the invariants.
-    func newGame(pack: String, seed: Int64, options: [String: StateValue]) throws(RulebenchError) -> StateHash {
-        try startGame(pack: pack, seed: seed, options: options).hash
-    }
-
     /// Starts a new game as `newGame` does; `opening` is the animation the
     /// pack's `opening` built on the state setup made (nil without one, or
-    /// when it animates nothing).
+    /// when it animates nothing). One call: the game is committed.
     func startGame(pack: String, seed: Int64, options: [String: StateValue]) throws(RulebenchError) -> (hash: StateHash, opening: ActionAnimation?) {
-        let reply = try call(.newGame, [Array(pack.utf8), Array(String(seed).utf8), Wire.encode(options)])
+        try started(.newGame, call(.newGame, [Array(pack.utf8), Array(String(seed).utf8), Wire.encode(options)]))
+    }
+
+    /// Loads the pack again from the chunks compiled when it first loaded
+    /// (fresh globals and modules, every file run again, nothing compiled)
+    /// and starts a new game of it, as `startGame` does: one call.
+    func restart(pack: String, seed: Int64, options: [String: StateValue]) throws(RulebenchError) -> (hash: StateHash, opening: ActionAnimation?) {
+        let reply: [[UInt8]]
+        do {
+            reply = try call(.restart, [Array(pack.utf8), Array(String(seed).utf8), Wire.encode(options)])
+        } catch {
+            // A rule file that fails as it loads again is a load error, as
+            // it was the first time (`loading`); setup's failures are setup's.
+            if case .script(let failure) = error, failure.phase == "loading" { throw Kernel.loadError(error) }
+            throw error
+        }
+        return try started(.restart, reply)
+    }
+
+    /// A new game's reply: its hash, and the opening's plan node when there is one.
+    private func started(_ entry: KernelEntry, _ reply: [[UInt8]]) throws(RulebenchError) -> (hash: StateHash, opening: ActionAnimation?) {
         guard reply.count > 1 else { return (hash(reply), nil) }
-        let node = try KernelReply(.newGame, reply[1], result: 2)
+        let node = try KernelReply(entry, reply[1], result: 2)
         guard node.optional("own") != nil else { return (hash(reply), nil) }
         return (hash(reply), ActionAnimation(node: node.value, direction: .do, fallbackAction: "setup"))
     }
 
-    /// Performs an action (pending until `commit`). For a redo, `expected` is
-    /// the hash the action gave the first time: reaching it again, the state
-    /// is the one the invariants already passed, so they are not run again.
-    func perform(_ call: ActionCall, expecting expected: StateHash? = nil) throws(RulebenchError) -> PerformReply {
-        let reply = try self.call(.perform, [Array(call.name.utf8), Wire.encode(call.params), Array((expected?.hex ?? "").utf8)])
+    /// Performs an action and commits it, in one call.
+    func perform(_ call: ActionCall) throws(RulebenchError) -> PerformReply {
+        try performReply(self.call(.perform, [Array(call.name.utf8), Wire.encode(call.params), []]))
+    }
+
+    /// Redoes an action: performs it again and commits it, in one call.
+    /// With `original` (a strict redo), the kernel compares the hash, the
+    /// subaction tree and the plan with the first time's; reaching the
+    /// same hash, the state is the one the invariants already passed, so
+    /// they are not run again. A redo that differs is rolled back, and the
+    /// difference returned with what it gave.
+    func redo(_ call: ActionCall, original: HistoryEntry?) throws(RulebenchError) -> (PerformReply, KernelWords.RedoDifference?) {
+        guard let original else { return (try perform(call), nil) }
+        let reply = try self.call(.perform, [Array(call.name.utf8), Wire.encode(call.params), Array(original.hash.hex.utf8),
+                                             original.tree, original.plan])
+        let difference = reply.count > 3 ? try KernelReply.word(.perform, reply[3], as: KernelWords.RedoDifference.self) : nil
+        return (try performReply(Array(reply.prefix(3))), difference)
+    }
+
+    private func performReply(_ reply: [[UInt8]]) throws(RulebenchError) -> PerformReply {
         guard reply.count == 3 else { throw KernelReply.mismatch(.perform, "", "\(reply.count) results, not 3") }
         return PerformReply(hash: hash(reply), tree: reply[1], plan: reply[2])
     }
 
-    /// Undoes the last committed action (pending until `commit`). With
-    /// `strict`, every slot the action or its undo wrote is compared with its
-    /// value before the action; differences are repaired and reported.
+    /// Undoes the last committed action and commits the undo, in one call.
+    /// With `strict`, every slot the action or its undo wrote is compared
+    /// with its value before the action; differences are repaired and reported.
     func undo(strict: Bool) throws(RulebenchError) -> UndoReply {
         let reply = try call(.undo, [strict ? "1" : "0"])
         guard reply.count == 3 else { throw KernelReply.mismatch(.undo, "", "\(reply.count) results, not 3") }
         let problems = reply[2].isEmpty ? [] : try Kernel.problems(KernelReply(.undo, reply[2], result: 3))
         return UndoReply(hash: hash(reply), plan: reply[1], problems: problems)
     }
-
-    /// Makes the pending operation permanent.
-    func commit() throws(RulebenchError) { try call(.commit) }
-
-    /// Rolls the pending operation back.
-    func abort() throws(RulebenchError) { try call(.abort) }
 
     /// Every legal action call, in action-name order, each action in its emit order.
     func legal() throws(RulebenchError) -> [ActionCall] {
@@ -179,7 +197,7 @@ final class Kernel {
         do { return try Wire.decode(bytes) } catch { throw KernelReply.mismatch(.get, "", "bytes that do not decode (\(error))") }
     }
 
-    /// Writes a value at `path` (pending until `commit`); returns the new hash.
+    /// Writes a value at `path` and commits it; returns the new hash.
     func set(_ value: StateValue?, at path: StatePath, createsTables: Bool = true) throws(RulebenchError) -> StateHash {
         hash(try call(.set, [Wire.encode(path), Wire.encode(value), Array((createsTables ? "1" : "0").utf8)]))
     }
@@ -286,10 +304,10 @@ final class Kernel {
         }
     }
 
-    /// A failed rule call: its context read, the operation rolled back.
+    /// A failed rule call: the operation rolled back, and what was running
+    /// when it failed (abort's reply) named in the error.
     private func rulesFailed(_ error: LuaFailure) throws(RulebenchError) -> RulebenchError {
-        let context = try KernelReply(.failure, call(.failure).first ?? [])
-        try abort()
+        let context = try KernelReply(.abort, call(.abort).first ?? [])
         if error.cause == .memoryCap { try call(.gc) }
         return rulebenchError(error, action: try context.optionalString("action"), phase: try context.optionalString("phase"))
     }
@@ -318,14 +336,19 @@ final class Kernel {
         do {
             return try body()
         } catch {
-            switch error {
-            case .script(let failure):
-                throw .packLoad(InputProblem(failure.message, file: failure.location?.file, line: failure.location?.line))
-            case .badInput(let problem):
-                throw .packLoad(problem)
-            default:
-                throw error
-            }
+            throw Kernel.loadError(error)
+        }
+    }
+
+    /// An error raised while a pack loads, as a load error.
+    private static func loadError(_ error: RulebenchError) -> RulebenchError {
+        switch error {
+        case .script(let failure):
+            return .packLoad(InputProblem(failure.message, file: failure.location?.file, line: failure.location?.line))
+        case .badInput(let problem):
+            return .packLoad(problem)
+        default:
+            return error
         }
     }
 

@@ -12,10 +12,10 @@ import LuaShim
 enum KernelEntry: String, CaseIterable {
     // Loading packs (packload.lua)
     case definePack = "definepack", addAction = "addaction", linkBase = "linkbase"
-    case finishPack = "finishpack", reloadPack = "reloadpack", paramProblem = "paramproblem"
+    case finishPack = "finishpack", paramProblem = "paramproblem"
     // Operations on the game (engine.lua)
-    case newGame = "newgame", perform, undo, commit, abort, legal, invariants, render
-    case hash, get, set, failure, gc, configure, goal
+    case newGame = "newgame", restart, perform, undo, abort, legal, invariants, render
+    case hash, get, set, gc, configure, goal
     // Walks and loops inside the kernel (explore.lua, solve.lua, unique.lua, fuzz.lua)
     case explore, explored
     case solveBegin = "solvebegin", solveStep = "solvestep", solveLine = "solveline"
@@ -52,11 +52,11 @@ enum KernelEntry: String, CaseIterable {
 
     var mode: Mode {
         switch self {
-        case .definePack, .addAction, .finishPack, .reloadPack, .newGame, .perform, .undo, .legal, .invariants,
+        case .definePack, .addAction, .finishPack, .newGame, .restart, .perform, .undo, .legal, .invariants,
              .render, .set, .goal, .explore, .solveBegin, .solveStep, .solveLine, .solveProbe, .uniqueBegin,
              .uniqueStep, .uniqueLine, .fuzz, .replay:
             return .runsRules
-        case .linkBase, .paramProblem, .commit, .abort, .hash, .get, .failure, .gc, .configure, .explored,
+        case .linkBase, .paramProblem, .abort, .hash, .get, .gc, .configure, .explored,
              .solveEnd, .uniqueEnd, .fuzzAbort, .replayAbort, .coverage, .coverageReport, .hashOrder, .profile,
              .selfTest:
             return .bookkeeping
@@ -68,7 +68,10 @@ enum KernelEntry: String, CaseIterable {
     /// the kernel's loops; every other call is counted from the start.
     var restart: Restart {
         switch self {
-        case .perform, .undo, .newGame, .set, .explore: return .call(abort: .abort)
+        // Each commits at its end, after the watch (engine.lua, commitcall):
+        // one the watchdog stops is still pending for abort. A restart's
+        // reload runs again whole: it loads from the chunks it compiled.
+        case .perform, .undo, .newGame, .restart, .set, .explore: return .call(abort: .abort)
         case .legal, .render, .invariants: return .call(abort: nil)
         case .fuzz: return .operations(abort: .fuzzAbort)
         case .replay: return .operations(abort: .replayAbort)

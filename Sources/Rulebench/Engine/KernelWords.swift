@@ -42,6 +42,12 @@ enum KernelWords {
         case budget, memory, error
     }
 
+    /// What a strict redo found different from the first time (engine.lua's
+    /// perform, fuzz.lua's redo): a `RedoMismatch`'s `what`.
+    enum RedoDifference: String, CaseIterable {
+        case hash = "state hash", tree = "subaction tree", plan = "animation plan"
+    }
+
     /// The fields of a fuzz run's request (fuzz.lua, API.fuzz).
     enum RunField: String, CaseIterable {
         case seed = "choices", depth, program, checkLegality = "checklegal", recordLegal = "recordlegal"
@@ -56,6 +62,7 @@ enum KernelWords {
             .string("op"): list(StepOp.allCases.map(\.rawValue)),
             .string("outcome"): list(Outcome.allCases.map(\.rawValue)),
             .string("cause"): list(Cause.allCases.map(\.rawValue)),
+            .string("redo"): list(RedoDifference.allCases.map(\.rawValue)),
             .string("request"): list(RunField.allCases.map(\.rawValue)),
         ])
     }

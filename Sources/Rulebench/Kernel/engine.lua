@@ -2,13 +2,15 @@
 -- goals, on the game of a pack that packload.lua loaded. The walk of the game
 -- tree is explore.lua's, the `rulebench` module rules see is rulebench.lua.
 --
--- Every operation Swift starts is two calls: the operation itself, run as a
--- user call under the instruction budget and the memory cap, and then either
--- `commit` or `abort`, run as engine calls. Any error inside the operation
--- (a rejection, a script error, a budget error, an invariant) unwinds to
--- Swift's protected call; `abort` then rolls the journal back to where the
--- operation began. Committing separately means a budget that runs out late
--- can never leave bookkeeping half done.
+-- Every operation Swift starts is one call, run as a user call under the
+-- instruction budget and the memory cap, that commits its own work at its
+-- end (commitcall). Any error inside the operation (a rejection, a script
+-- error, a budget error, an invariant) unwinds to Swift's protected call
+-- before it commits; `abort` then rolls the journal back to where the
+-- operation began. The commit comes after the budget's watch has ended
+-- (C.release): a call the watchdog runs again (luashim.c) never ran its
+-- commit, so its abort finds the operation pending, and a budget that runs
+-- out late can never leave bookkeeping half done.
 
 local K = ...
 local API = K.API
@@ -25,7 +27,7 @@ local utf8len = utf8.len
 
 local LEGAL               -- the list legal() is filling
 local SITES               -- emitted calls carry their site (see K.emitsites)
-local emitsite, rulecover = K.C.emitsite, K.C.rulecover
+local emitsite, rulecover, release = K.C.emitsite, K.C.rulecover, K.C.release
 -- Coverage is collected: every call of rule code is bracketed by
 -- rulecover(true) and rulecover(false), so the C line hook runs only in
 -- rule code (luashim.c, rb_line_mask). A new place that calls rule code
@@ -77,6 +79,7 @@ local function begin(op)
   CONTEXT_ACTION, CONTEXT_PHASE = "", op
 end
 
+local commitcall          -- defined with API.commit, used by the operations before it
 local RNG = K.RNG          -- the game's key of the random generator (rulebench.lua)
 local merged = K.merged
 
@@ -357,14 +360,14 @@ local function nogame()
   if ids.n ~= ids.base then settleids() end
 end
 
-function API.reloadpack(id)
+local function reloadpack(id)
   PACK = nil
   ids.forget(0)    -- numbered afresh, as in a new Lua state
   K.reload(id)
   return ""
 end
 
-function API.newgame(id, seed, options)
+local function newgame(id, seed, options)
   PACK = PACKS[id]
   ACTIONS = PACK.actions
   RECS = {}
@@ -409,8 +412,23 @@ local function perform(name, params, expected, reply)
   return hash
 end
 
-function API.perform(name, params, expected)
-  return perform(name, decode(params), expected)
+-- perform(name, params, expected, tree, plan): performs and commits. For a
+-- strict redo, `expected`, `tree` and `plan` are what the action gave the
+-- first time (hash, and the encoded tree and plan: equal values encode
+-- equally); a redo that differs is rolled back, not committed, and the
+-- fourth result names what differs (the words of K.WORDS.redo).
+function API.perform(name, params, expected, tree, plan)
+  local hash, newtree, newplan = perform(name, decode(params), expected)
+  if tree then
+    local what = hash ~= expected and "state hash" or newtree ~= tree and "subaction tree"
+      or newplan ~= plan and "animation plan" or nil
+    if what then
+      K.ops.abort()
+      return hash, newtree, newplan, what
+    end
+  end
+  commitcall()
+  return hash, newtree, newplan
 end
 
 -- undo(strict, encoded): returns the hash after the undo, its plan
@@ -432,7 +450,9 @@ end
 
 function API.undo(strict)
   local hash, plan, problems = undo(strict == "1", true)
-  return hash, plan, problems and encode(problems) or ""
+  problems = problems and encode(problems) or ""
+  commitcall()
+  return hash, plan, problems
 end
 
 function API.invariants()
@@ -562,22 +582,54 @@ end
 
 -- Engine calls ------------------------------------------------------------
 
+-- Makes the pending operation permanent. What can fail (a record's slot,
+-- by memory) comes before PENDING is cleared: an error leaves the
+-- operation pending, for abort to roll back whole.
 function API.commit()
   local p = PENDING
-  PENDING = nil
   K.setwritable(false, "")
   if not p then return end
+  if p.op == "perform" then RECS[#RECS + 1] = p.rec end
+  PENDING = nil
   if p.op == "setup" or p.op == "set" then
     K.truncate(0)
-  elseif p.op == "perform" then
-    RECS[#RECS + 1] = p.rec
   elseif p.op == "undo" then
     RECS[#RECS] = nil
     K.truncate(p.rec.s)
   end
 end
 
+-- The commit at the end of a call, once the budget's watch has ended: a
+-- watched call that ran long is stopped there (release answers true) and
+-- runs again counted, so it must not commit: its operation stays pending
+-- for the abort before the second run. A call that commits is never run
+-- again.
+commitcall = function()
+  if release() then return end
+  API.commit()
+end
+
+-- newgame(id, seed, options): sets a game up and commits; returns its hash
+-- (and the opening's plan, encoded, when the pack has one).
+function API.newgame(id, seed, options)
+  local hash, opening = newgame(id, seed, options)
+  commitcall()
+  if opening then return hash, opening end
+  return hash
+end
+
+-- restart(id, seed, options): the pack loaded again from its compiled
+-- chunks (reloadpack), then a new game, in one call.
+function API.restart(id, seed, options)
+  reloadpack(id)
+  return API.newgame(id, seed, options)
+end
+
+-- abort(): rolls the failed or stopped call back; returns what was running
+-- when it stopped (encoded { action, phase }), for the error's report: a
+-- failed operation is two crossings, itself and this.
 function API.abort()
+  local running = encode({ action = CONTEXT_ACTION, phase = CONTEXT_PHASE })
   K.setwritable(false, "")
   K.closeloads()
   if PENDING then K.rollback(PENDING.mark) end
@@ -585,6 +637,7 @@ function API.abort()
   K.unwindexplore()     -- explore.lua: a walk an error stopped
   settleids()
   if K.onabort then K.onabort() end
+  return running
 end
 
 -- The operations as Swift makes them, for the kernel's own loops
@@ -618,10 +671,6 @@ K.steps = {
   drop = function() if PENDING then rollback(PENDING.mark); PENDING = nil end end,
   records = function() return RECS end,
 }
-
-function API.failure()
-  return K.encode({ action = CONTEXT_ACTION, phase = CONTEXT_PHASE })
-end
 
 function API.hash() return K.hash() end
 
@@ -658,7 +707,9 @@ function API.set(keys, value, create)
   end
   t[keys[#keys]] = K.decode(value)
   K.setwritable(false, "")
-  return K.hash()
+  local hash = K.hash()
+  commitcall()
+  return hash
 end
 
 function API.depth() return #RECS end
