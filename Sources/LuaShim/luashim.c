@@ -1316,14 +1316,29 @@ static uint64_t rb_mix(uint64_t z);
 
 #define RB_FNV_BASIS 14695981039346656037ULL
 
-/* `h` with a chunk's file folded in (FNV-1a), the same in every process
- * and wherever the pack is: the text of its name after the last '/'
- * (chunks are named by their path from the working directory), never its
- * address. */
+/* `h` with `length` bytes folded in: FNV-1a, the one text hash of the
+ * bridge (files here, the kinds the rules name at emit through C.fnv). */
+static uint64_t rb_fnv(uint64_t h, const unsigned char *bytes, size_t length) {
+    for (size_t i = 0; i < length; i++) h = (h ^ bytes[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* `h` with a chunk's file folded in, the same in every process and
+ * wherever the pack is: the text of its name after the last '/' (chunks
+ * are named by their path from the working directory), never its address. */
 static uint64_t rb_hash_file(uint64_t h, const char *path) {
     const char *base = strrchr(path, '/');
-    for (const char *p = base ? base + 1 : path; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-    return h;
+    base = base ? base + 1 : path;
+    return rb_fnv(h, (const unsigned char *)base, strlen(base));
+}
+
+/* fnv(text): text's FNV-1a hash, shifted to a non-negative integer as
+ * emitsite's sites are (engine.lua: the site of a kind the rules named). */
+static int rb_fnv_text(lua_State *L) {
+    size_t length;
+    const char *text = luaL_checklstring(L, 1, &length);
+    lua_pushinteger(L, (lua_Integer)(rb_fnv(RB_FNV_BASIS, (const unsigned char *)text, length) >> 1));
+    return 1;
 }
 
 static size_t rb_line_slot(const RBCoverage *c, const char *source, int line) {
@@ -2012,7 +2027,7 @@ static void rb_push_helpers(lua_State *L) {
     static const luaL_Reg helpers[] = {
         {"host", rb_host_call}, {"valuehash", rb_valuehash_call}, {"same", rb_same_call},
         {"decode", rb_decode}, {"encode", rb_encode},
-        {"coverage", rb_coverage}, {"coveredges", rb_coveredges}, {"emitsite", rb_emitsite}, {"rulecover", rb_rulecover}, {"coverlines", rb_coverlines},
+        {"coverage", rb_coverage}, {"coveredges", rb_coveredges}, {"emitsite", rb_emitsite}, {"fnv", rb_fnv_text}, {"rulecover", rb_rulecover}, {"coverlines", rb_coverlines},
         {"charge", rb_charge},
         {"coresume", rb_coresume}, {"cowrap", rb_cowrap}, {"coclose", rb_coclose},
         {"operation", rb_operation}, {"protect", rb_protect}, {"countedprotect", rb_counted_protect},

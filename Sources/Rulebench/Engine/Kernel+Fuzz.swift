@@ -12,7 +12,7 @@ extension Kernel {
         var depth = 0
         /// The program's step at this index becomes a random legal call of
         /// this action (the guided search's "same action, other params").
-        var otherCall: (index: Int, action: String)?
+        var anyLegalCall: (index: Int, action: String)?
         /// Chosen steps favour the kinds of move played least so far in
         /// the session (see `Kernel/fuzz.lua`, "rare kinds first"): the
         /// guided search's runs. Works with coverage off (kinds come from
@@ -115,8 +115,8 @@ extension Kernel {
         ]
         if let program = request.program {
             var steps = program.map(Kernel.encode)
-            if let other = request.otherCall, steps.indices.contains(other.index) {
-                steps[other.index] = .table([.string("op"): .string(KernelWords.StepOp.otherCall.rawValue),
+            if let other = request.anyLegalCall, steps.indices.contains(other.index) {
+                steps[other.index] = .table([.string("op"): .string(KernelWords.StepOp.anyLegalCall.rawValue),
                                              .string("name"): .string(other.action)])
             }
             fields[.string(Field.program.rawValue)] = .list(steps)
@@ -213,7 +213,7 @@ extension Kernel {
         case .undo: return .undo(try value.int("n"))
         case .redo: return .redo(try value.int("n"))
         case .undoTurn: return .undoTurn
-        case .otherCall: throw KernelReply.mismatch(value.entry, value.path + ".op", "'any', which only a request carries")
+        case .anyLegalCall: throw KernelReply.mismatch(value.entry, value.path + ".op", "'any', which only a request carries")
         }
     }
 

@@ -29,7 +29,7 @@ enum KernelWords {
     enum StepOp: String, CaseIterable {
         case perform = "do", attempt = "try", undo, redo, undoTurn = "turn"
         /// A step to replace by a random legal call of the named action (a request only).
-        case otherCall = "any"
+        case anyLegalCall = "any"
     }
 
     /// A run's outcome of a step, its `kind`.

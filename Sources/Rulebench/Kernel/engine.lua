@@ -498,14 +498,12 @@ local function nottext(params)
 end
 
 -- The site of a kind the rules named (emit's second argument): a hash of
--- the action's name and the kind (FNV-1a, shifted to stay a non-negative
--- integer like emitsite's), so the same name is the same kind wherever it
--- is emitted from, and no address or folder reaches it.
+-- the action's name and the kind (C.fnv, the bridge's one text hash), so
+-- the same name is the same kind wherever it is emitted from, and no
+-- address or folder reaches it.
+local fnv = K.C.fnv
 local function namedsite(action, kind)
-  local h = -3750763034362895579   -- the FNV-1a 64-bit offset basis
-  local text = action .. "\0" .. kind
-  for i = 1, #text do h = (h ~ text:byte(i)) * 0x100000001b3 end
-  return h >> 1
+  return fnv(action .. "\0" .. kind)
 end
 
 -- emitter(name): the emit function of action `name`, made once when the
