@@ -8,14 +8,36 @@
 struct KernelReply {
     /// The call that answered.
     let entry: KernelEntry
-    /// Where in the reply this value is ("" for the whole reply).
-    let path: String
+    /// Where in the reply this value is: its key and its parent's, kept
+    /// as they are and joined only for an error (a fuzz run's reply has
+    /// tens of thousands of values, and building each one's path showed in
+    /// the kernel loop's instruction count).
+    private let key: Key, parentKey: Key
     let value: StateValue
+
+    private enum Key {
+        case none, field(String), index(Int)
+
+        var text: String? {
+            switch self {
+            case .none: return nil
+            case .field(let name): return name
+            case .index(let n): return String(n)
+            }
+        }
+    }
+
+    /// Where in the reply this value is ("" for the whole reply; a value
+    /// deeper than a field of a field is named by its last two keys).
+    var path: String { [parentKey.text, key.text].compactMap { $0 }.joined(separator: ".") }
 
     /// Decodes the wire bytes of one result of `entry`.
     init(_ entry: KernelEntry, _ bytes: [UInt8], result: Int = 1) throws(RulebenchError) {
         self.entry = entry
-        path = result == 1 ? "" : "result \(result)"
+        let own: Key = result == 1 ? .none : .field("result \(result)")
+        key = own
+        parentKey = .none
+        let path = own.text ?? ""
         do {
             guard let value = try Wire.decode(bytes) else {
                 throw KernelReply.mismatch(entry, path, "nothing, where a value was expected")
@@ -28,9 +50,10 @@ struct KernelReply {
         }
     }
 
-    private init(entry: KernelEntry, path: String, value: StateValue) {
+    private init(entry: KernelEntry, parentKey: Key, key: Key, value: StateValue) {
         self.entry = entry
-        self.path = path
+        self.parentKey = parentKey
+        self.key = key
         self.value = value
     }
 
@@ -51,17 +74,19 @@ struct KernelReply {
 
     private func mismatch(_ what: String) -> RulebenchError { KernelReply.mismatch(entry, path, what) }
 
-    private func child(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    private func child(_ key: Key, _ value: StateValue) -> KernelReply {
+        KernelReply(entry: entry, parentKey: self.key, key: key, value: value)
+    }
 
     /// Field `key`, which must be present.
     func field(_ key: String) throws(RulebenchError) -> KernelReply {
-        guard let value = optional(key) else { throw KernelReply.mismatch(entry, child(key), "nothing") }
+        guard let value = optional(key) else { throw KernelReply.mismatch(entry, child(.field(key), .bool(false)).path, "nothing") }
         return value
     }
 
     /// Field `key`, nil when absent (Lua's nil).
     func optional(_ key: String) -> KernelReply? {
-        value[key].map { KernelReply(entry: entry, path: child(key), value: $0) }
+        value[key].map { child(.field(key), $0) }
     }
 
     func string() throws(RulebenchError) -> String {
@@ -89,13 +114,13 @@ struct KernelReply {
     /// A list (an empty table is an empty list).
     func list() throws(RulebenchError) -> [KernelReply] {
         guard let items = value.listItems else { throw mismatch("\(value), not a list") }
-        return items.enumerated().map { KernelReply(entry: entry, path: child(String($0.offset + 1)), value: $0.element) }
+        return items.enumerated().map { child(.index($0.offset + 1), $0.element) }
     }
 
     /// The entries of a table, in key order.
     func entries() throws(RulebenchError) -> [(key: StateKey, value: KernelReply)] {
         guard case .table = value else { throw mismatch("\(value), not a table") }
-        return value.sortedEntries.map { ($0.key, KernelReply(entry: entry, path: child($0.key.description), value: $0.value)) }
+        return value.sortedEntries.map { ($0.key, child(.field($0.key.description), $0.value)) }
     }
 
     /// A result kept encoded until it is read (a perform's tree and plan, an
