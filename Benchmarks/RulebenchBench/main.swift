@@ -10,6 +10,7 @@
 //                                      (SECONDS < 0: exactly -SECONDS rounds of 3 passes, no budget, for callgrind;
 //                                       a last argument `coverage`: with the coverage hook, as guided fuzzing runs)
 //        rulebench-bench --profile-restart PACK   VM instructions of a restart, by function
+//        rulebench-bench --crossings PACK     kernel calls per perform, failed perform, undo, redo, restart, fuzz run
 //        rulebench-bench --loop-plain PACK ROUNDS  only row (2), ROUNDS x 3 passes (for callgrind)
 //        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N] [--search S]   time to detect each planted bug (minutes)
 //        rulebench-bench --solve               only row (8): solve against a plain-Lua breadth-first search
