@@ -17,6 +17,7 @@ local math_type = math.type
 local sort, concat = table.sort, table.concat
 local utf8len = utf8.len
 local ids = K.ids
+local plain, textcopy = K.plain, K.textcopy
 
 local PACKS = {}          -- id -> pack
 K.packs = PACKS
@@ -198,6 +199,37 @@ local function checkparams(def, params, path)
   end
 end
 K.checkparams = checkparams   -- engine.lua runs it before every action
+
+-- Raises the error for emitted params that JSON text cannot carry exactly
+-- (histories and findings save params as JSON, and `replay` must perform
+-- the very same call): a string that is not UTF-8, NaN or an infinity, a
+-- function, a key that is not a string or an integer, a param not named by
+-- a string. Names the first such param in key order, at the line of the
+-- rule's emit (the caller's caller).
+local function nottext(params)
+  local copy = plain(params)
+  for _, k in ipairs(K.sortedkeys(copy)) do
+    local name, bad, what = "a param name", nil, nil
+    if type(k) ~= "string" then
+      bad, what = k, type(k) == "number" and "the position " .. K.show(k) or "a " .. type(k) .. " key"
+    else
+      _, bad, what = textcopy({ [k] = true })
+      if not what then _, bad, what = textcopy(copy[k]); name = "param '" .. k .. "'" end
+    end
+    if type(bad) == "string" then
+      error(K.where(3) .. "emit: " .. name .. " holds a string that is not UTF-8 text (" .. what
+        .. "); params are saved as JSON text: keep bytes as a list of numbers (string.byte)", 0)
+    elseif what and type(k) ~= "string" then
+      error(K.where(3) .. "emit: params are named by strings, not by " .. what
+        .. " (a saved history names each param): write emit({ name = value }), a list inside one param", 0)
+    elseif what then
+      error(K.where(3) .. "emit: " .. name .. " holds " .. what .. ", which a saved history (JSON text) cannot carry"
+        .. " exactly; emit finite numbers, strings, booleans and tables keyed by strings or integers", 0)
+    end
+  end
+  return copy
+end
+K.nottext = nottext   -- engine.lua's emit raises it
 
 -- Runs an action file and checks the action it returns.
 local function defineaction(pack, name, chunkname, chunk, source)
