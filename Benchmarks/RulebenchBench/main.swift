@@ -10,6 +10,7 @@
 //                                      (SECONDS < 0: exactly -SECONDS rounds of 3 passes, no budget, for callgrind;
 //                                       a last argument `coverage`: with the coverage hook, as guided fuzzing runs)
 //        rulebench-bench --profile-restart PACK   VM instructions of a restart, by function
+//        rulebench-bench --crossings PACK     kernel calls per perform, failed perform, undo, redo, restart, fuzz run
 //        rulebench-bench --loop-plain PACK ROUNDS  only row (2), ROUNDS x 3 passes (for callgrind)
 //        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N] [--search S]   time to detect each planted bug (minutes)
 //        rulebench-bench --solve               only row (8): solve against a plain-Lua breadth-first search
@@ -259,6 +260,34 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--seek" {
 /// `rulebench-bench --scale`: only row (5).
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--scale" {
     try scaling()
+    exit(0)
+}
+
+/// `rulebench-bench --crossings PACK`: kernel calls (crossings of the
+/// bridge) per perform, failed perform, undo, redo, restart and fuzz run.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--crossings" {
+    let pack = CommandLine.arguments[2]
+    let calls = try games(pack: pack, options: [:], length: 200)[0]
+    let game = try Game(pack: pack, seed: 3, configuration: configuration())
+    func crossings(_ times: Int, _ body: () throws -> Void) rethrows -> String {
+        let before = KernelCrossings.total
+        try body()
+        return String(format: "%.2f", Double(KernelCrossings.total - before) / Double(times))
+    }
+    row("\(pack): crossings per perform", try crossings(calls.count) { for call in calls { try game.perform(call) } })
+    row("\(pack): crossings per undo", try crossings(calls.count) { for _ in calls { try game.undo() } })
+    row("\(pack): crossings per redo", try crossings(calls.count) { for _ in calls { try game.redo() } })
+    row("\(pack): crossings per failed perform", crossings(10) {
+        for _ in 0..<10 { _ = try? game.perform(ActionCall("no such action", [:])) }
+    })
+    row("\(pack): crossings per restart", try crossings(10) { for _ in 0..<10 { try game.restart(seed: 3) } })
+    var fuzzOptions = Fuzzer.Options(pack: pack)
+    fuzzOptions.configuration = configuration()
+    fuzzOptions.search = .uniform
+    let fuzzer = Fuzzer(options: fuzzOptions)
+    let program = FuzzProgram(pack: pack, seed: 3, options: [:], steps: calls.prefix(20).flatMap { [FuzzStep.perform($0), .undo(1), .redo(1)] })
+    _ = fuzzer.check(program, wholeHistory: false)   // the fuzzer's game is made once: not a run's cost
+    row("\(pack): crossings per fuzz run (60 steps)", crossings(10) { for _ in 0..<10 { _ = fuzzer.check(program, wholeHistory: false) } })
     exit(0)
 }
 

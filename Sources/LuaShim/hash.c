@@ -14,14 +14,29 @@
 
 #include <lauxlib.h>
 
-/* `h` with a chunk's file folded in (FNV-1a), the same in every process
- * and wherever the pack is: the text of its name after the last '/'
- * (chunks are named by their path from the working directory), never its
- * address. */
+/* `h` with `length` bytes folded in: FNV-1a, the one text hash of the
+ * bridge (files here, the kinds the rules name at emit through C.fnv). */
+static uint64_t rb_fnv(uint64_t h, const unsigned char *bytes, size_t length) {
+    for (size_t i = 0; i < length; i++) h = (h ^ bytes[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* `h` with a chunk's file folded in, the same in every process and
+ * wherever the pack is: the text of its name after the last '/' (chunks
+ * are named by their path from the working directory), never its address. */
 uint64_t rb_hash_file(uint64_t h, const char *path) {
     const char *base = strrchr(path, '/');
-    for (const char *p = base ? base + 1 : path; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-    return h;
+    base = base ? base + 1 : path;
+    return rb_fnv(h, (const unsigned char *)base, strlen(base));
+}
+
+/* fnv(text): text's FNV-1a hash, shifted to a non-negative integer as
+ * emitsite's sites are (engine.lua: the site of a kind the rules named). */
+int rb_fnv_text(lua_State *L) {
+    size_t length;
+    const char *text = luaL_checklstring(L, 1, &length);
+    lua_pushinteger(L, (lua_Integer)(rb_fnv(RB_FNV_BASIS, (const unsigned char *)text, length) >> 1));
+    return 1;
 }
 
 /* The fuzzer's step loop keeps each action's subaction tree and plan as Lua

@@ -76,17 +76,21 @@ static int rb_watch_operation_end(RBVM *vm) {
 /* release(): a kernel loop has run its last operation; what is left of the
  * call is the kernel's own work (encoding its reply), which runs no rule
  * code and so needs no budget: the call runs free from here, neither
- * watched nor counted. */
+ * watched nor counted. Returns whether the call is being stopped (it will
+ * raise, or run again counted): then nothing it does from here on may be
+ * kept, and the kernel leaves its operation pending for abort (engine.lua,
+ * commitcall). */
 int rb_release(lua_State *L) {
     RBVM *vm = rb_vm_of(L);
-    if (!vm->armed || vm->exhausted || atomic_load(&vm->fired) || atomic_load(&vm->stop_cause)) return 0;
+    if (!vm->armed) return lua_pushboolean(L, 0), 1;
+    if (vm->exhausted || atomic_load(&vm->fired) || atomic_load(&vm->stop_cause)) return lua_pushboolean(L, 1), 1;
     if (vm->run == RB_RUN_WATCHED && rb_watch_close(vm)) {
         rb_fire(vm);                   /* an operation() of explore's kind ran long: the call runs again */
-        return 0;
+        return lua_pushboolean(L, 1), 1;
     }
     vm->run = RB_RUN_FREE;
     rb_normal_hook(vm, vm->L);
-    return 0;
+    return lua_pushboolean(L, 0), 1;
 }
 
 /* Runs the function at index 1 with the arguments above it, under the

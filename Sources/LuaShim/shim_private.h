@@ -245,6 +245,7 @@ int rb_coverlines(lua_State *L);
 /* hash.c */
 #define RB_FNV_BASIS 14695981039346656037ULL
 uint64_t rb_hash_file(uint64_t h, const char *path);
+int rb_fnv_text(lua_State *L);
 int rb_valuehash_call(lua_State *L);
 int rb_same_call(lua_State *L);
 

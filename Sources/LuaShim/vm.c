@@ -2,9 +2,9 @@
 // a VM, loading the kernel, and rb_call, the only way Swift calls Lua.
 //
 // Owns: the VM's life, the registry keys of the kernel table and of the
-// kernel's error metatable, the helper table handed to the kernel, the
-// host call to Swift, and which kernel functions may run watched
-// (rb_restartable).
+// kernel's error metatable, the helper table handed to the kernel, and the
+// host call to Swift. Which calls may run watched is the caller's to say,
+// per call (RBRestart: Swift's KernelEntry names each entry's policy).
 //
 // Invariant: Lua errors are longjmps, so Swift reaches Lua only through
 // lua_pcall (rb_call, rb_load_kernel) with rb_msgh as the handler, and Lua
@@ -129,7 +129,7 @@ static void rb_push_helpers(lua_State *L) {
     static const luaL_Reg helpers[] = {
         {"host", rb_host_call}, {"valuehash", rb_valuehash_call}, {"same", rb_same_call},
         {"decode", rb_decode}, {"encode", rb_encode},
-        {"coverage", rb_coverage}, {"coveredges", rb_coveredges}, {"emitsite", rb_emitsite}, {"rulecover", rb_rulecover}, {"coverlines", rb_coverlines},
+        {"coverage", rb_coverage}, {"coveredges", rb_coveredges}, {"emitsite", rb_emitsite}, {"fnv", rb_fnv_text}, {"rulecover", rb_rulecover}, {"coverlines", rb_coverlines},
         {"charge", rb_charge},
         {"coresume", rb_coresume}, {"cowrap", rb_cowrap}, {"coclose", rb_coclose},
         {"operation", rb_operation}, {"protect", rb_protect}, {"countedprotect", rb_counted_protect},
@@ -236,40 +236,19 @@ static int rb_run(RBVM *vm, RBCallMode mode, RBCall *call, int watch) {
     return (int)rb_status(vm, status);
 }
 
-/* The user calls that may run watched: those whose every effect the
- * kernel's `abort` undoes (they begin an operation, which rolls back to its
- * journal mark) or that write nothing (aborts = 0: they are not rolled back,
- * which also spares an operation left pending). Loading a pack registers the
- * pack and its modules, which abort does not undo: those calls, and any call
- * not listed here, are counted from the start. */
-static const struct { const char *name; int aborts; const char *abort; int watch; } rb_restartable[] = {
-    {"perform", 1, "abort", RB_WATCH_CALL}, {"undo", 1, "abort", RB_WATCH_CALL},
-    {"newgame", 1, "abort", RB_WATCH_CALL}, {"set", 1, "abort", RB_WATCH_CALL},
-    {"explore", 1, "abort", RB_WATCH_CALL},
-    /* The kernel's step loops: each operation runs under protect(), which
-     * watches it alone and runs it again counted when it is suspect. A
-     * call stopped between operations runs again whole; it may have
-     * finished by then, so its own abort rolls back to where it began. */
-    {"fuzz", 1, "fuzzabort", RB_WATCH_OPERATIONS}, {"replay", 1, "replayabort", RB_WATCH_OPERATIONS},
-    {"legal", 0, NULL, RB_WATCH_CALL}, {"render", 0, NULL, RB_WATCH_CALL},
-    {"invariants", 0, NULL, RB_WATCH_CALL}, {NULL, 0, NULL, 0}};
-
-RBStatus rb_call(RBVM *vm, RBCallMode mode, const char *function,
+RBStatus rb_call(RBVM *vm, RBCallMode mode, const char *function, RBRestart policy, const char *abort_function,
                  int argc, const char *const *argv, const size_t *lengths) {
     lua_State *L = vm->L;
     lua_settop(L, 0);
     if (!lua_checkstack(L, 8)) return RB_MEMORY;
     RBCall call = {function, argc, argv, lengths};
+    /* The restart policy is the caller's, per call (Swift's KernelEntry):
+     * restart -1 counts the call from the start, 0 runs it again without a
+     * rollback (it writes nothing), 1 rolls it back with `abort_function`. */
     int restart = -1, watch = RB_WATCH_NONE;
-    const char *abort_function = "abort";
-    if (mode == RB_MODE_USER && vm->budget >= RB_WATCH_MIN_BUDGET) {
-        for (int i = 0; rb_restartable[i].name; i++) {
-            if (strcmp(function, rb_restartable[i].name) != 0) continue;
-            restart = rb_restartable[i].aborts;
-            abort_function = rb_restartable[i].abort;
-            watch = rb_restartable[i].watch;
-        }
-        if (restart >= 0 && !rb_watch_ready()) restart = -1, watch = RB_WATCH_NONE;
+    if (mode == RB_MODE_USER && vm->budget >= RB_WATCH_MIN_BUDGET && policy != RB_RESTART_NEVER && rb_watch_ready()) {
+        restart = abort_function != NULL;
+        watch = policy == RB_RESTART_OPERATIONS ? RB_WATCH_OPERATIONS : RB_WATCH_CALL;
     }
     rb_coverage_mark(vm);
     int status = rb_run(vm, mode, &call, watch);

@@ -40,6 +40,16 @@ assert(site.step4 ~= site.step5 and site.step4 ~= site.step1)
 -- A kind is the action's: 'near' of hop is not 'near' of step.
 assert(site.hop ~= site.step1)
 assert(math.type(site.step1) == "integer" and site.step1 >= 0)
+-- A named kind's site is FNV-1a of "action\0kind", shifted non-negative,
+-- by the bridge's one text hash (C.fnv): the values sessions saved before
+-- it moved to C, the Lua loop here written as the kernel had it.
+local function fnv(text)
+  local h = -3750763034362895579   -- the FNV-1a 64-bit offset basis
+  for i = 1, #text do h = (h ~ text:byte(i)) * 0x100000001b3 end
+  return h >> 1
+end
+assert(site.step1 == fnv("step\0near") and site.step3 == fnv("step\0far") and site.hop == fnv("hop\0near"))
+assert(K.C.fnv("") == fnv("") and K.C.fnv("a/b\0\255") == fnv("a/b\0\255"))
 -- Without sites asked for, emit(params, kind) lists the call as emit(params) does.
 legal = K.decode(API.legal())
 assert(#legal == 6 and legal[1].site == nil)

@@ -32,7 +32,7 @@ final class GuidedSearchTests: XCTestCase {
         let start = FuzzProgram(pack: "template", seed: 1, options: [:])
         // "Same action, other params": the step becomes a legal call of that action.
         var other = Kernel.RunRequest(program: [.perform(ActionCall("step", ["token": "p1"]))], choiceSeed: 4, depth: 1, rewindAtEnd: true)
-        other.otherParams = (0, "step")
+        other.anyLegalCall = (0, "step")
         let (played, outcome) = executor.play(start, other)
         XCTAssertTrue(outcome.valid)
         guard case .perform(let call)? = played.steps.first else { return XCTFail("\(played.steps)") }

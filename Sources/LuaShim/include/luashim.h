@@ -104,13 +104,30 @@ RBReruns rb_reruns(RBVM *vm);
 RBStatus rb_load_kernel(RBVM *vm, int count, const char *const *sources, const size_t *lengths,
                         const char *const *chunknames);
 
+/// What the watchdog may do with a user call that runs past its allowance;
+/// the caller names it for each call (Swift's `KernelEntry`, the kernel's
+/// protocol). A call may run watched only when the kernel function it names
+/// with it (`abort_function`) undoes its every effect, or when it writes
+/// nothing (no abort function). Loading a pack registers the pack and its
+/// modules, which no abort undoes: those calls are counted from the start.
+typedef enum RBRestart {
+    RB_RESTART_NEVER = 0,       ///< counted from the start
+    RB_RESTART_CALL = 1,        ///< watched whole; stopped: abort, then run again counted
+    /// The kernel's step loops: each operation runs under protect(), which
+    /// watches it alone and runs it again counted when it is suspect. A
+    /// call stopped between operations runs again whole; it may have
+    /// finished by then, so its own abort rolls back to where it began.
+    RB_RESTART_OPERATIONS = 2
+} RBRestart;
+
 /// Calls kernel[function](args...) in protected mode. Each argument is a
 /// string (pointer and length). A user call that runs past the watchdog's
-/// allowance is rolled back (kernel `abort`) and run once more under the
-/// count hook; only the second run's results are returned. On RB_OK the results are at stack indices
+/// allowance (see RBRestart) is rolled back (`abort_function`, when not
+/// NULL) and run once more under the count hook; only the second run's
+/// results are returned. On RB_OK the results are at stack indices
 /// 2...top; otherwise the error object is at index 2. Call rb_clear after
 /// reading them.
-RBStatus rb_call(RBVM *vm, RBCallMode mode, const char *function,
+RBStatus rb_call(RBVM *vm, RBCallMode mode, const char *function, RBRestart policy, const char *abort_function,
                  int argc, const char *const *argv, const size_t *lengths);
 
 /// Asks every running and later call of every VM to stop, as interrupted:

@@ -96,9 +96,8 @@ public final class Game {
         self.pack = info
         try info.validate(options: options)
         let start = try kernel.startGame(pack: id, seed: seed, options: options)
-        try kernel.commit()
         history = History(initialHash: start.hash)
-        openingAnimation = Game.opening(start.opening)
+        openingAnimation = start.opening
     }
 
     /// Starts a new game of the same pack in this game's Lua state: setup
@@ -109,20 +108,12 @@ public final class Game {
     /// which is most of what a new `Game` costs. The fuzzer restarts instead.
     public func restart(seed: Int64, options: [String: StateValue] = [:]) throws(RulebenchError) {
         try pack.validate(options: options)
-        try kernel.reloadPack(packID)
-        let start = try kernel.startGame(pack: packID, seed: seed, options: options)
-        try kernel.commit()
+        let start = try kernel.restart(pack: packID, seed: seed, options: options)
         self.seed = seed
         self.options = options
         overrides = []
         history = History(initialHash: start.hash)
-        openingAnimation = Game.opening(start.opening)
-    }
-
-    /// The opening's plan node, read; nil when there is none.
-    private static func opening(_ bytes: [UInt8]) -> ActionAnimation? {
-        guard !bytes.isEmpty, let node = try? Wire.decode(bytes), node["own"] != nil else { return nil }
-        return ActionAnimation(node: node, direction: .do, fallbackAction: "setup")
+        openingAnimation = start.opening
     }
 
     // MARK: Loading
@@ -209,18 +200,13 @@ public final class Game {
     /// Performs an action call.
     @discardableResult
     public func perform(_ call: ActionCall) throws(RulebenchError) -> HistoryEntry {
-        let entry = try run(call)
-        try kernel.commit()
+        let reply = try kernel.perform(call)
+        let entry = HistoryEntry(call: call, hash: reply.hash, isCheckpoint: pack.actions[call.name]?.isCheckpoint ?? false,
+                                 tree: reply.tree, plan: reply.plan)
         history.entries.removeSubrange(history.cursor...)
         history.entries.append(entry)
         history.cursor += 1
         return entry
-    }
-
-    private func run(_ call: ActionCall, expecting expected: StateHash? = nil) throws(RulebenchError) -> HistoryEntry {
-        let reply = try kernel.perform(call, expecting: expected)
-        return HistoryEntry(call: call, hash: reply.hash,
-                            isCheckpoint: pack.actions[call.name]?.isCheckpoint ?? false, tree: reply.tree, plan: reply.plan)
     }
 
     /// Undoes the last performed action: its subactions in reverse order, then
@@ -233,7 +219,6 @@ public final class Game {
     public func undo() throws(RulebenchError) -> UndoOutcome {
         guard history.cursor > 0 else { throw .badInput(InputProblem("nothing to undo")) }
         let reply = try kernel.undo(strict: configuration.strict)
-        try kernel.commit()
         history.cursor -= 1
         let entry = history.entries[history.cursor]
         let hash = reply.hash
@@ -249,33 +234,31 @@ public final class Game {
 
     /// Reapplies the next undone action from its params. In strict mode it must
     /// give the same state hash, subaction tree and animation plan as the first
-    /// time, or nothing changes and this throws `.redoMismatch`.
+    /// time (the kernel compares them), or nothing changes and this throws
+    /// `.redoMismatch`.
     @discardableResult
     public func redo() throws(RulebenchError) -> HistoryEntry {
         guard history.cursor < history.entries.count else { throw .badInput(InputProblem("nothing to redo")) }
         let original = history.entries[history.cursor]
-        let entry = try run(original.call, expecting: configuration.strict ? original.hash : nil)
-        if configuration.strict, let mismatch = Game.compare(original, entry) {
-            kernel.abort()
-            throw .redoMismatch(mismatch)
-        }
-        try kernel.commit()
+        let (reply, difference) = try kernel.redo(original.call, original: configuration.strict ? original : nil)
+        let entry = HistoryEntry(call: original.call, hash: reply.hash, isCheckpoint: original.isCheckpoint,
+                                 tree: reply.tree, plan: reply.plan)
+        if let difference { throw .redoMismatch(Game.mismatch(difference, original, entry)) }
         history.entries[history.cursor] = entry
         history.cursor += 1
         return entry
     }
 
-    private static func compare(_ original: HistoryEntry, _ redone: HistoryEntry) -> RedoMismatch? {
-        let name = original.call.name
-        if original.hash != redone.hash {
-            return RedoMismatch(what: "state hash", action: name, expected: original.hash.hex, actual: redone.hash.hex)
+    /// What a strict redo found different, with both values shown.
+    private static func mismatch(_ difference: KernelWords.RedoDifference, _ original: HistoryEntry, _ redone: HistoryEntry) -> RedoMismatch {
+        func shown(_ bytes: [UInt8]) -> String { KernelReply.kept(bytes, from: .perform)?.value.description ?? "nil" }
+        let (expected, actual): (String, String)
+        switch difference {
+        case .hash: (expected, actual) = (original.hash.hex, redone.hash.hex)
+        case .tree: (expected, actual) = (shown(original.tree), shown(redone.tree))
+        case .plan: (expected, actual) = (shown(original.plan), shown(redone.plan))
         }
-        func shown(_ bytes: [UInt8]) -> String { (try? Wire.decode(bytes)).flatMap { $0?.description } ?? "nil" }
-        if original.tree != redone.tree {
-            return RedoMismatch(what: "subaction tree", action: name, expected: shown(original.tree), actual: shown(redone.tree))
-        }
-        if original.plan == redone.plan { return nil }
-        return RedoMismatch(what: "animation plan", action: name, expected: shown(original.plan), actual: shown(redone.plan))
+        return RedoMismatch(what: difference.rawValue, action: original.call.name, expected: expected, actual: actual)
     }
 
     /// What perform would say of a call's params (the engine's own check),
@@ -368,7 +351,6 @@ public final class Game {
         }
         guard !path.keys.isEmpty else { throw .badInput(InputProblem("cannot replace the whole state")) }
         let hash = try kernel.set(value, at: path, createsTables: createsTables)
-        try kernel.commit()
         overrides.append((path, value))
         history.initialHash = hash
     }

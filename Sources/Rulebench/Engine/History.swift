@@ -41,10 +41,18 @@ public struct SubactionTree: Hashable, Sendable {
     /// Its subactions in the order they ran.
     public var subactions: [SubactionTree]
 
-    init(_ value: StateValue?) {
-        name = value?["name"]?.stringValue ?? "?"
-        params = ActionCall.params(from: value?["params"])
-        subactions = value?["subs"]?.listItems?.map { SubactionTree($0) } ?? []
+    init(name: String, params: [String: StateValue], subactions: [SubactionTree]) {
+        self.name = name
+        self.params = params
+        self.subactions = subactions
+    }
+
+    /// A node of a perform's `tree` (engine.lua, treeof).
+    init(_ value: KernelReply) throws(RulebenchError) {
+        let call = try value.call()
+        name = call.name
+        params = call.params
+        subactions = try value.optional("subs")?.list().map { sub throws(RulebenchError) in try SubactionTree(sub) } ?? []
     }
 
     /// The names of the direct subactions.
@@ -74,11 +82,16 @@ public struct HistoryEntry: Sendable {
     let plan: [UInt8]
 
     /// The action with its subactions, in execution order.
-    public var subactions: SubactionTree { SubactionTree(try? Wire.decode(tree)) }
+    public var subactions: SubactionTree {
+        guard let value = KernelReply.kept(tree, from: .perform) else {
+            return SubactionTree(name: call.name, params: call.params, subactions: [])
+        }
+        do { return try SubactionTree(value) } catch { preconditionFailure("\(error)") }   // see KernelReply.kept
+    }
 
     /// The animation plan of the action (do direction) as the kernel built it:
     /// a tree of action nodes (`action`, `mode`, `sound`, `own`, `subs`).
-    public var animationPlanValue: StateValue? { try? Wire.decode(plan) }
+    public var animationPlanValue: StateValue? { KernelReply.kept(plan, from: .perform)?.value }
 }
 
 /// What an undo did.
@@ -91,7 +104,7 @@ public struct UndoOutcome: Sendable {
 
     /// The animation plan of the undo as the kernel built it. Nodes with no
     /// `own` plan play their do plan reversed.
-    public var animationPlanValue: StateValue? { try? Wire.decode(plan) }
+    public var animationPlanValue: StateValue? { KernelReply.kept(plan, from: .undo)?.value }
 }
 
 /// The performed actions of a game, with an undo/redo cursor.

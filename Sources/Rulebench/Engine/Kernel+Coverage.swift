@@ -2,23 +2,27 @@
 extension Kernel {
     /// What coverage the kernel collected, with the pack's own lines.
     func coverageReport() throws(RulebenchError) -> CoverageReport {
-        let value = decode(try engine("coveragereport").first)
+        let value = try KernelReply(.coverageReport, call(.coverageReport).first ?? [])
         var files: [String: CoverageReport.File] = [:]
-        for entry in value?["defined"]?.sortedEntries ?? [] {
-            let lines = (entry.value.listItems ?? []).compactMap { $0.intValue.map(Int.init) }
+        for entry in try value.field("defined").entries() {
+            let lines = try entry.value.list().map { line throws(RulebenchError) in try line.int() }
             files[entry.key.description, default: CoverageReport.File()].defined = Set(lines)
         }
-        for entry in value?["lines"]?.sortedEntries ?? [] {
+        for entry in try value.field("lines").entries() {
             var hits: [Int: Int] = [:]
-            for line in entry.value.sortedEntries {
-                if case .int(let number) = line.key, let count = line.value.intValue { hits[Int(number)] = Int(count) }
+            for line in try entry.value.entries() {
+                guard case .int(let number) = line.key else {
+                    throw KernelReply.mismatch(.coverageReport, line.value.path, "a line that is not a number")
+                }
+                hits[Int(number)] = try line.value.int()
             }
             files[entry.key.description, default: CoverageReport.File()].hits = hits
         }
         var actions: [String: CoverageReport.ActionCounts] = [:]
-        for entry in value?["actions"]?.sortedEntries ?? [] {
-            func count(_ key: String) -> Int { Int(entry.value[key]?.intValue ?? 0) }
-            actions[entry.key.description] = .init(performed: count("performed"), undone: count("undone"), redone: count("redone"))
+        for entry in try value.field("actions").entries() {
+            func count(_ key: String) throws(RulebenchError) -> Int { try entry.value.int(key) }
+            actions[entry.key.description] = .init(performed: try count("performed"), undone: try count("undone"),
+                                                   redone: try count("redone"))
         }
         return CoverageReport(files: files, actions: actions)
     }

@@ -12,7 +12,7 @@ extension Kernel {
         var depth = 0
         /// The program's step at this index becomes a random legal call of
         /// this action (the guided search's "same action, other params").
-        var otherParams: (index: Int, action: String)?
+        var anyLegalCall: (index: Int, action: String)?
         /// Chosen steps favour the kinds of move played least so far in
         /// the session (see `Kernel/fuzz.lua`, "rare kinds first"): the
         /// guided search's runs. Works with coverage off (kinds come from
@@ -97,51 +97,64 @@ extension Kernel {
 
     /// Plays a run in the current game, which must have no history yet.
     func run(_ request: RunRequest) throws(RulebenchError) -> RunReply {
-        var fields: [String: StateValue] = [
-            "choices": .int(Int64(bitPattern: request.choiceSeed)),
-            "depth": .int(Int64(request.depth)),
-            "checklegal": .bool(request.checkLegality),
-            "recordlegal": .bool(request.recordLegal),
-            "final": .bool(request.rewindAtEnd),
-            "listlegal": .bool(request.listLegalAtEnd),
+        if let on = request.collectsCoverage { try call(.coverage, [on ? coverageMode : "0"]) }
+        let reply = try call(.fuzz, [Wire.encode(Kernel.fields(request))])
+        return try runReply(KernelReply(.fuzz, reply.first ?? []), raw: Array(reply.dropFirst()))
+    }
+
+    /// A request as fuzz.lua reads it (`KernelWords.RunField`).
+    private static func fields(_ request: RunRequest) -> StateValue {
+        typealias Field = KernelWords.RunField
+        var fields: [StateKey: StateValue] = [
+            .string(Field.seed.rawValue): .int(Int64(bitPattern: request.choiceSeed)),
+            .string(Field.depth.rawValue): .int(Int64(request.depth)),
+            .string(Field.checkLegality.rawValue): .bool(request.checkLegality),
+            .string(Field.recordLegal.rawValue): .bool(request.recordLegal),
+            .string(Field.rewindAtEnd.rawValue): .bool(request.rewindAtEnd),
+            .string(Field.listLegalAtEnd.rawValue): .bool(request.listLegalAtEnd),
         ]
         if let program = request.program {
             var steps = program.map(Kernel.encode)
-            if let other = request.otherParams, steps.indices.contains(other.index) {
-                steps[other.index] = .table([.string("op"): .string("any"), .string("name"): .string(other.action)])
+            if let other = request.anyLegalCall, steps.indices.contains(other.index) {
+                steps[other.index] = .table([.string("op"): .string(KernelWords.StepOp.anyLegalCall.rawValue),
+                                             .string("name"): .string(other.action)])
             }
-            fields["program"] = .list(steps)
+            fields[.string(Field.program.rawValue)] = .list(steps)
         }
-        if request.favoursRareKinds { fields["rare"] = .bool(true) }
-        if request.leavesOutKinds { fields["leaveout"] = .bool(true) }
-        if let on = request.collectsCoverage { try engine("coverage", [on ? coverageMode : "0"]) }
-        let reply = try user("fuzz", [Wire.encode(fields)])
-        let raw = Array(reply.dropFirst())
-        func bytes(_ value: StateValue?) -> [UInt8]? {
-            guard case .int(let n)? = value, n >= 1, Int(n) <= raw.count else { return nil }
-            return raw[Int(n) - 1]
+        if request.favoursRareKinds { fields[.string(Field.favoursRareKinds.rawValue)] = .bool(true) }
+        if request.leavesOutKinds { fields[.string(Field.leavesOutKinds.rawValue)] = .bool(true) }
+        return .table(fields)
+    }
+
+    /// A run's reply: the record, and the trees and plans sent as results
+    /// of their own (`raw`, referred to by position from the record).
+    private func runReply(_ value: KernelReply, raw: [[UInt8]]) throws(RulebenchError) -> RunReply {
+        func bytes(_ field: KernelReply?) throws(RulebenchError) -> [UInt8]? {
+            guard let field else { return nil }
+            let n = try field.int()
+            guard n >= 1, n <= raw.count else { throw KernelReply.mismatch(.fuzz, field.path, "\(n), not a result's position") }
+            return raw[n - 1]
         }
-        let value = decode(reply.first)
-        var result = RunReply(history: History(initialHash: hash(value?["history"]?["initial"])))
-        result.steps = value?["steps"]?.listItems?.map(Kernel.step)
-        result.outcomes = (value?["outcomes"]?.listItems ?? []).map(outcome)
-        result.trace = (value?["trace"]?.listItems ?? []).map { hash($0) }
-        result.legal = (value?["legal"]?.listItems ?? []).map { ($0.listItems ?? []).map(Kernel.call) }
-        result.valid = value?["valid"] != .bool(false)
-        result.finding = value?["finding"].map(finding)
-        result.rewound = value?["rewound"].map(finding)
-        result.plans = (value?["plans"]?.listItems ?? []).map {
-            PlanSighting(stepIndex: Kernel.int($0["step"]) - 1, id: Kernel.int($0["id"]), plan: bytes($0["plan"]))
+        let history = try value.field("history")
+        var result = RunReply(history: History(initialHash: try history.field("initial").hash()))
+        result.steps = try value.optional("steps")?.list().map { step throws(RulebenchError) in try Kernel.step(step) }
+        result.outcomes = try value.field("outcomes").list().map { item throws(RulebenchError) in try outcome(item) }
+        result.trace = try value.field("trace").list().map { item throws(RulebenchError) in try item.hash() }
+        result.legal = try value.optional("legal")?.list().map { offered throws(RulebenchError) in try Kernel.calls(offered) } ?? []
+        result.valid = try value.bool("valid")
+        result.finding = try value.optional("finding").map { item throws(RulebenchError) in try finding(item) }
+        result.rewound = try value.optional("rewound").map { item throws(RulebenchError) in try finding(item) }
+        result.plans = try value.field("plans").list().map { item throws(RulebenchError) in
+            PlanSighting(stepIndex: try item.int("step") - 1, id: try item.int("id"), plan: try bytes(item.optional("plan")))
         }
-        let history = value?["history"]
-        result.history.entries = (history?["entries"]?.listItems ?? []).map { entry in
-            let call = Kernel.call(entry)
-            return HistoryEntry(call: call, hash: hash(entry["hash"]), isCheckpoint: entry["checkpoint"] == .bool(true),
-                                tree: bytes(entry["tree"]) ?? [], plan: bytes(entry["plan"]) ?? [])
+        result.history.entries = try history.field("entries").list().map { entry throws(RulebenchError) in
+            HistoryEntry(call: try entry.call(), hash: try entry.field("hash").hash(),
+                         isCheckpoint: try entry.optional("checkpoint")?.bool() ?? false,
+                         tree: try bytes(entry.field("tree")) ?? [], plan: try bytes(entry.field("plan")) ?? [])
         }
-        result.history.cursor = Kernel.int(history?["cursor"])
-        result.newEdges = Kernel.int(value?["fresh"])
-        result.novelSteps = (value?["novel"]?.listItems ?? []).map { Kernel.int($0) - 1 }
+        result.history.cursor = try history.int("cursor")
+        result.newEdges = try value.int("fresh")
+        result.novelSteps = try value.field("novel").list().map { item throws(RulebenchError) in try item.int() - 1 }
         return result
     }
 
@@ -163,105 +176,99 @@ extension Kernel {
             return .table([.string("name"): .string(step.call.name), .string("params"): .table(params),
                            .string("hash"): .string(step.hash.hex)])
         })
-        let reply = try user("replay", [Wire.encode(list)])
-        guard let value = decode(reply.first), case .table = value else { return nil }
-        let index = Kernel.int(value["step"]) - 1
-        if value["failure"] != nil { return .failed(index: index, error: error(value["failure"])) }
-        return .hash(index: index, actual: hash(value["hash"]))
+        let reply = try call(.replay, [Wire.encode(list)])
+        // "" when every hash matched, else the record of the first step that did not.
+        guard let bytes = reply.first, !bytes.isEmpty else { return nil }
+        let value = try KernelReply(.replay, bytes)
+        let index = try value.int("step") - 1
+        if let failure = value.optional("failure") { return .failed(index: index, error: try error(failure)) }
+        return .hash(index: index, actual: try value.field("hash").hash())
     }
 
     // MARK: Decoding
 
     private static func encode(_ step: FuzzStep) -> StateValue {
-        func call(_ op: String, _ call: ActionCall) -> StateValue {
+        typealias Op = KernelWords.StepOp
+        func call(_ op: Op, _ call: ActionCall) -> StateValue {
             var params: [StateKey: StateValue] = [:]
             for (key, value) in call.params { params[.string(key)] = value }
-            return .table([.string("op"): .string(op), .string("name"): .string(call.name), .string("params"): .table(params)])
+            return .table([.string("op"): .string(op.rawValue), .string("name"): .string(call.name), .string("params"): .table(params)])
         }
-        func count(_ op: String, _ n: Int) -> StateValue {
-            .table([.string("op"): .string(op), .string("n"): .int(Int64(n))])
+        func count(_ op: Op, _ n: Int) -> StateValue {
+            .table([.string("op"): .string(op.rawValue), .string("n"): .int(Int64(n))])
         }
         switch step {
-        case .perform(let c): return call("do", c)
-        case .attempt(let c): return call("try", c)
-        case .undo(let n): return count("undo", n)
-        case .redo(let n): return count("redo", n)
-        case .undoTurn: return .table([.string("op"): .string("turn")])
+        case .perform(let c): return call(.perform, c)
+        case .attempt(let c): return call(.attempt, c)
+        case .undo(let n): return count(.undo, n)
+        case .redo(let n): return count(.redo, n)
+        case .undoTurn: return .table([.string("op"): .string(Op.undoTurn.rawValue)])
         }
     }
 
-    private static func step(_ value: StateValue) -> FuzzStep {
-        let n = int(value["n"])
-        switch value["op"]?.stringValue {
-        case "do": return .perform(call(value))
-        case "try": return .attempt(call(value))
-        case "undo": return .undo(n)
-        case "redo": return .redo(n)
-        default: return .undoTurn
+    private static func step(_ value: KernelReply) throws(RulebenchError) -> FuzzStep {
+        switch try value.field("op").decode(KernelWords.StepOp.self) {
+        case .perform: return .perform(try value.call())
+        case .attempt: return .attempt(try value.call())
+        case .undo: return .undo(try value.int("n"))
+        case .redo: return .redo(try value.int("n"))
+        case .undoTurn: return .undoTurn
+        case .anyLegalCall: throw KernelReply.mismatch(value.entry, value.path + ".op", "'any', which only a request carries")
         }
     }
 
-    private static func call(_ value: StateValue) -> ActionCall {
-        ActionCall(value["name"]?.stringValue ?? "", ActionCall.params(from: value["params"]))
-    }
-
-    private static func int(_ value: StateValue?) -> Int {
-        if case .int(let n)? = value { return Int(n) }
-        return 0
-    }
-
-    private func hash(_ value: StateValue?) -> StateHash {
-        StateHash(hex: value?.stringValue ?? "")
-    }
-
-    private func outcome(_ value: StateValue) -> FuzzExecutor.Outcome {
-        switch value["kind"]?.stringValue {
-        case "performed": return .performed(hash(value["hash"]))
-        case "rejected": return .rejected(value["reason"]?.stringValue ?? "")
-        case "undone": return .undone(Kernel.int(value["n"]))
-        case "redone": return .redone(Kernel.int(value["n"]))
-        default: return .failed("\(error(value["failure"]))")
+    private func outcome(_ value: KernelReply) throws(RulebenchError) -> FuzzExecutor.Outcome {
+        switch try value.field("kind").decode(KernelWords.Outcome.self) {
+        case .performed: return .performed(try value.field("hash").hash())
+        case .rejected: return .rejected(try value.string("reason"))
+        case .undone: return .undone(try value.int("n"))
+        case .redone: return .redone(try value.int("n"))
+        case .failed: return .failed("\(try error(value.field("failure")))")
         }
     }
 
-    /// The error a failure record describes, as `user` would have thrown it.
-    private func error(_ value: StateValue?) -> RulebenchError {
+    /// The error a failure record describes, as `call` would have thrown it.
+    private func error(_ value: KernelReply) throws(RulebenchError) -> RulebenchError {
         let cause: LuaFailure.Cause
-        switch value?["cause"]?.stringValue {
-        case "budget": cause = .instructionBudget
-        case "memory": cause = .memoryCap
-        default: cause = .error
+        switch try value.field("cause").decode(KernelWords.Cause.self) {
+        case .budget: cause = .instructionBudget
+        case .memory: cause = .memoryCap
+        case .error: cause = .error
         }
         var fields: [String: String] = [:]
-        for entry in value?["fields"]?.sortedEntries ?? [] {
-            switch entry.value {
+        for entry in try value.optional("fields")?.entries() ?? [] {
+            switch entry.value.value {
             case .string(let text): fields[entry.key.description] = text
             case .int(let n): fields[entry.key.description] = String(n)
-            default: break
+            default: throw KernelReply.mismatch(.fuzz, entry.value.path, "\(entry.value.value), not text or an integer")
             }
         }
-        let failure = LuaFailure(cause: cause, text: value?["text"]?.stringValue ?? "", fields: fields)
-        return rulebenchError(failure, action: value?["action"]?.stringValue, phase: value?["phase"]?.stringValue)
+        let failure = LuaFailure(cause: cause, text: try value.optionalString("text") ?? "", fields: fields)
+        return rulebenchError(failure, action: try value.optionalString("action"), phase: try value.optionalString("phase"))
     }
 
-    private func finding(_ value: StateValue) -> RunFinding {
+    private func finding(_ value: KernelReply) throws(RulebenchError) -> RunFinding {
         let problem: RunProblem
-        if let mismatch = value["mismatch"] {
-            func shown(_ v: StateValue?) -> String {
-                if case .string(let text)? = v { return text }
-                return v?.description ?? "nil"
+        if let mismatch = value.optional("mismatch") {
+            func shown(_ v: KernelReply?) -> String {
+                if case .string(let text)? = v?.value { return text }
+                return v?.value.description ?? "nil"
             }
-            problem = .redoMismatch(RedoMismatch(what: mismatch["what"]?.stringValue ?? "?", action: mismatch["action"]?.stringValue ?? "?",
-                                                 expected: shown(mismatch["expected"]), actual: shown(mismatch["actual"])))
-        } else if let problems = value["problems"] {
-            problem = .undoMismatch(Kernel.problems(problems))
-        } else if value["failure"] != nil {
-            problem = .error(error(value["failure"]))
+            problem = .redoMismatch(RedoMismatch(what: try mismatch.string("what"), action: try mismatch.string("action"),
+                                                 expected: shown(mismatch.optional("expected")),
+                                                 actual: shown(mismatch.optional("actual"))))
+        } else if let problems = value.optional("problems") {
+            problem = .undoMismatch(try Kernel.problems(problems))
+        } else if let failure = value.optional("failure") {
+            problem = .error(try error(failure))
         } else {
-            problem = .rewoundTo(actual: hash(value["actual"]), expected: hash(value["expected"]))
+            problem = .rewoundTo(actual: try value.field("actual").hash(), expected: try value.field("expected").hash())
         }
-        let property = FuzzFinding.Property.allCases.first { "\($0)" == value["property"]?.stringValue } ?? .undoRestores
-        return RunFinding(property: property, stepIndex: Kernel.int(value["step"]) - 1,
-                          during: value["what"]?.stringValue ?? "", call: value["call"].map(Kernel.call), problem: problem)
+        let property = try value.field("property").decode(KernelWords.Property.self).property
+        // The end-of-run rewind's finding belongs to no step: its index is -1.
+        let step = try value.optional("step")?.int() ?? 0
+        return RunFinding(property: property, stepIndex: step - 1, during: try value.string("what"),
+                          call: try value.optional("call").map { call throws(RulebenchError) in try call.call() },
+                          problem: problem)
     }
 }

@@ -4,6 +4,6 @@
 /// replay in one is a replay under another seed (see `SeedVariedReplay`).
 extension Kernel {
     func hashOrder() throws(RulebenchError) -> String {
-        String(decoding: try engine("hashorder").first ?? [], as: UTF8.self)
+        String(decoding: try call(.hashOrder).first ?? [], as: UTF8.self)
     }
 }

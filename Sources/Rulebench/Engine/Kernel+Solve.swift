@@ -25,9 +25,14 @@ extension Kernel {
         let expanded, states, performs, transpositions, pruned, depth, finished, open: Int
     }
 
-    /// Which search `solveBegin` chose.
+    /// Which search `solveBegin` chose (the protocol's words).
     enum SolveSearch: String {
         case breadth, best, depth
+    }
+
+    /// How a `solvestep` or `uniquestep` call left the search (the protocol's words).
+    private enum StepWord: String {
+        case more, found, exhausted, depth, full, undo, done
     }
 
     /// Starts a search for `goal` keeping at most `bound` states, lines of
@@ -36,36 +41,34 @@ extension Kernel {
     /// Returns the search chosen and whether the goal holds at the start.
     /// Throws `.badInput` for a goal the pack does not declare.
     func solveBegin(goal: String, bound: Int, table: Bool, maxDepth: Int, how: String) throws(RulebenchError) -> (SolveSearch, Bool) {
-        let reply = try user("solvebegin", [goal, String(bound), table ? "1" : "0", String(maxDepth), how].map { Array($0.utf8) })
-        let word = String(decoding: reply.first ?? [], as: UTF8.self)
-        let holds = reply.count > 1 && String(decoding: reply[1], as: UTF8.self) == "true"
-        return (SolveSearch(rawValue: word) ?? .breadth, holds)
+        let reply = try call(.solveBegin, [goal, String(bound), table ? "1" : "0", String(maxDepth), how])
+        guard reply.count == 2 else { throw KernelReply.mismatch(.solveBegin, "", "\(reply.count) results, not 2") }
+        return (try KernelReply.word(.solveBegin, reply[0], as: SolveSearch.self), try Kernel.truth(.solveBegin, reply[1]))
     }
 
     /// Expands up to `expansions` states of the search; the game is where
     /// it was afterwards, whatever happened. A failure carries the line to it.
     func solveStep(expansions: Int) throws(ExplorationError) -> SolveStep {
         do throws(RulebenchError) {
-            let reply = try user("solvestep", [Array(String(expansions).utf8)])
-            let word = String(decoding: reply.first ?? [], as: UTF8.self)
-            let counts = decode(reply.count > 1 ? reply[1] : nil)
+            let reply = try call(.solveStep, [String(expansions)])
+            guard reply.count == 3 else { throw KernelReply.mismatch(.solveStep, "", "\(reply.count) results, not 3") }
+            let counts = try KernelReply(.solveStep, reply[1], result: 2)
             let status: SolveStep.Status
-            switch word {
-            case "found": status = .found
-            case "exhausted": status = .exhausted
-            case "depth": status = .depthLimit
-            case "full": status = .full
-            case "undo": status = .undoMismatch(Kernel.problems(decode(reply.count > 2 ? reply[2] : nil)))
-            case "more": status = .more
-            default:
-                // Going on after a status this side does not know would search past a result.
-                throw RulebenchError.script(ScriptFailure(message: "internal error in the engine: solvestep answered '\(word)'",
-                                                          location: nil, traceback: ""))
+            // Going on after a status this side does not know would search past a result: `word` throws.
+            switch try KernelReply.word(.solveStep, reply[0], as: StepWord.self) {
+            case .found: status = .found
+            case .exhausted: status = .exhausted
+            case .depth: status = .depthLimit
+            case .full: status = .full
+            case .undo: status = .undoMismatch(try Kernel.problems(KernelReply(.solveStep, reply[2], result: 3)))
+            case .more: status = .more
+            case .done: throw KernelReply.mismatch(.solveStep, "", "the word 'done', which only uniquestep answers")
             }
-            func count(_ key: String) -> Int { Int(counts?[key]?.intValue ?? 0) }
-            return SolveStep(status: status, expanded: count("expanded"), states: count("states"), performs: count("performs"),
-                             transpositions: count("transpositions"), pruned: count("pruned"), depth: count("depth"),
-                             finished: count("finished"), open: count("open"))
+            func count(_ key: String) throws(RulebenchError) -> Int { try counts.int(key) }
+            return SolveStep(status: status, expanded: try count("expanded"), states: try count("states"),
+                             performs: try count("performs"), transpositions: try count("transpositions"),
+                             pruned: try count("pruned"), depth: try count("depth"), finished: try count("finished"),
+                             open: try count("open"))
         } catch {
             throw ExplorationError(path: failedSolveLine(), error: error)
         }
@@ -74,17 +77,17 @@ extension Kernel {
     /// The line found, or after a failed step the line to the failure:
     /// played again from the start through the engine, then rolled back.
     func solveLine() throws(RulebenchError) -> [ActionCall] {
-        Kernel.calls(decode(try user("solveline", [[UInt8]]()).first))
+        try Kernel.calls(KernelReply(.solveLine, call(.solveLine).first ?? []))
     }
 
     /// The line to a failed step, for its report: empty when even that
     /// cannot be played back (the failure itself is what is reported).
     func failedSolveLine() -> [ActionCall] {
-        (try? solveLine()) ?? []
+        do { return try solveLine() } catch { return [] }
     }
 
     /// Ends the search and lets its tables go.
-    func solveEnd() { _ = try? engine("solveend") }
+    func solveEnd() { endWalk(.solveEnd) }
 
     /// A state where a goal's estimate says more moves than a line found
     /// to the goal has left: `at` moves along the line from the probed
@@ -96,62 +99,90 @@ extension Kernel {
         let location: SourceLocation?
     }
 
+    /// What `solveprobe` found (the protocol's words).
+    private enum ProbeWord: String {
+        /// The goal declares no estimate.
+        case none
+        /// No state along the line is overestimated.
+        case ok
+        /// One is: the record follows.
+        case over
+    }
+
     /// Probes goal `goal`'s estimate from the current state: a breadth-first
     /// search of at most `depth` moves and `bound` states for the goal, and
     /// the estimate along the line found (Kernel/solve.lua, solveprobe).
     /// nil when the goal declares no estimate, or none overestimates there.
     func probeEstimate(goal: String, depth: Int, bound: Int) throws(RulebenchError) -> Overestimate? {
-        let reply = try user("solveprobe", [goal, String(depth), String(bound)].map { Array($0.utf8) })
-        guard String(decoding: reply.first ?? [], as: UTF8.self) == "over", let value = decode(reply.count > 1 ? reply[1] : nil) else {
-            return nil
-        }
-        func int(_ key: String) -> Int { Int(value[key]?.intValue ?? 0) }
-        let file = value["file"]?.stringValue
-        return Overestimate(at: int("at"), most: int("most"), estimate: value["shown"]?.stringValue ?? "?",
-                            location: file.map { SourceLocation(file: $0, line: int("line")) })
+        let reply = try call(.solveProbe, [goal, String(depth), String(bound)])
+        guard try KernelReply.word(.solveProbe, reply.first ?? [], as: ProbeWord.self) == .over else { return nil }
+        let value = try KernelReply(.solveProbe, reply.count > 1 ? reply[1] : [], result: 2)
+        return Overestimate(at: try value.int("at"), most: try value.int("most"), estimate: try value.string("shown"),
+                            location: try KernelError.location(value))
     }
 
     /// Whether the pack's goal `name` holds now (the state read-only).
     /// Throws `.badInput` for an unknown goal, `.script` for a goal that
     /// fails or answers something other than true or false.
     func goalHolds(_ name: String) throws(RulebenchError) -> Bool {
-        String(decoding: try user("goal", [Array(name.utf8)]).first ?? [], as: UTF8.self) == "true"
+        try Kernel.truth(.goal, call(.goal, [name]).first ?? [])
+    }
+
+    /// "true" or "false", as the kernel answers a yes-or-no question.
+    private static func truth(_ entry: KernelEntry, _ bytes: [UInt8]) throws(RulebenchError) -> Bool {
+        switch String(decoding: bytes, as: UTF8.self) {
+        case "true": return true
+        case "false": return false
+        case let word: throw KernelReply.mismatch(entry, "", "the word '\(word)', not true or false")
+        }
     }
 
     /// Starts `explore --unique`'s walk from the current state: `depth`
     /// moves deep, at most `bound` states kept in all.
     func uniqueBegin(depth: Int, bound: Int) throws(RulebenchError) {
-        try user("uniquebegin", [String(depth), String(bound)].map { Array($0.utf8) })
+        try call(.uniqueBegin, [String(depth), String(bound)])
     }
 
     /// Expands up to `expansions` states of the walk. Returns whether it is
     /// done, and the sequences and distinct states of each depth finished;
     /// the game is where it was afterwards. A failure carries the line to it.
     func uniqueStep(expansions: Int) throws(ExplorationError) -> (done: Bool, sequences: [Int], distinct: [Int]) {
-        let reply: [[UInt8]]
-        do { reply = try user("uniquestep", [Array(String(expansions).utf8)]) } catch {
+        do throws(RulebenchError) {
+            let reply = try call(.uniqueStep, [String(expansions)])
+            guard reply.count == 3 else { throw KernelReply.mismatch(.uniqueStep, "", "\(reply.count) results, not 3") }
+            let word = try KernelReply.word(.uniqueStep, reply[0], as: StepWord.self)
+            switch word {
+            case .undo: throw RulebenchError.undoMismatch(try Kernel.problems(KernelReply(.uniqueStep, reply[2], result: 3)))
+            case .done, .more: break
+            case .found, .exhausted, .depth, .full:
+                throw KernelReply.mismatch(.uniqueStep, "", "the word '\(word.rawValue)', which only solvestep answers")
+            }
+            let counts = try KernelReply(.uniqueStep, reply[1], result: 2)
+            func list(_ key: String) throws(RulebenchError) -> [Int] {
+                try counts.field(key).list().map { item throws(RulebenchError) in try item.int() }
+            }
+            return (word == .done, try list("sequences"), try list("distinct"))
+        } catch {
             throw ExplorationError(path: uniqueLine(), error: error)
         }
-        let word = String(decoding: reply.first ?? [], as: UTF8.self)
-        if word == "undo" {
-            let problems = Kernel.problems(decode(reply.count > 2 ? reply[2] : nil))
-            throw ExplorationError(path: uniqueLine(), error: .undoMismatch(problems))
-        }
-        let counts = decode(reply.count > 1 ? reply[1] : nil)
-        func list(_ key: String) -> [Int] { (counts?[key]?.listItems ?? []).map { Int($0.intValue ?? 0) } }
-        return (word == "done", list("sequences"), list("distinct"))
     }
 
-    /// The line to where the walk failed, played again from its start.
+    /// The line to where the walk failed, played again from its start:
+    /// empty when even that cannot be played back (the failure itself is
+    /// what is reported).
     private func uniqueLine() -> [ActionCall] {
-        Kernel.calls(decode((try? user("uniqueline", [[UInt8]]()))?.first))
+        do { return try Kernel.calls(KernelReply(.uniqueLine, call(.uniqueLine).first ?? [])) } catch { return [] }
     }
 
     /// Ends the walk.
-    func uniqueEnd() { _ = try? engine("uniqueend") }
+    func uniqueEnd() { endWalk(.uniqueEnd) }
 
-    /// A kernel list of `{ name, params }`.
-    static func calls(_ value: StateValue?) -> [ActionCall] {
-        (value?.listItems ?? []).map { ActionCall($0["name"]?.stringValue ?? "", ActionCall.params(from: $0["params"])) }
+    /// Ends a search or walk: called on every way out of one (a `defer`),
+    /// where the search's own result or error is what the caller reports.
+    /// The call only lets the kernel's tables go and cannot fail short of a
+    /// broken kernel; a test build stops there, a release build goes on
+    /// (the next search begins afresh either way).
+    private func endWalk(_ entry: KernelEntry) {
+        do { try call(entry) } catch { assertionFailure("\(entry.rawValue): \(error)") }
     }
 }

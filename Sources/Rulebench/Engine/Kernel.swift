@@ -4,15 +4,15 @@ import Foundation
 ///
 /// The kernel (`Sources/Rulebench/Kernel/*.lua`) runs inside the game's Lua
 /// state; this type is its typed face. Every call crosses the bridge once,
-/// and every reply comes back as a Swift value: a hash, a perform reply, a
-/// list of legal calls, or a `KernelError` that says what kind of failure it
-/// was and where. Nothing outside this file names a kernel function or reads
-/// a kernel reply by position.
+/// through a `KernelEntry` (the protocol: function, accounting, restart
+/// policy), and every reply comes back as a Swift value read by
+/// `KernelReply`: a hash, a perform reply, a list of legal calls, or a
+/// `KernelError` that says what kind of failure it was and where. Nothing
+/// outside this type and its extensions reads a kernel reply.
 ///
-/// Operations that run rule code are *user* calls (under the instruction
-/// budget and the memory cap). A successful user call leaves the operation
-/// pending: `commit` makes it permanent, `abort` rolls it back. A failed
-/// user call is rolled back here, before the error is thrown.
+/// An operation that runs rule code (`KernelEntry.Mode.runsRules`) commits
+/// its own work at its end: one call, one crossing. A failed rule call is
+/// rolled back here (`abort`), before the error is thrown.
 final class Kernel {
     private let vm: LuaVM
     /// Reads pack files for the kernel and receives what rules print.
@@ -32,10 +32,10 @@ final class Kernel {
         } catch {
             throw .script(ScriptFailure(message: "cannot start Lua: \(error)", location: nil, traceback: ""))
         }
-        try engine("configure", [configuration.animationSources ? "1" : "0", configuration.plantsSeededNext ? "1" : "0",
-                                 configuration.checksInvariants ? "1" : "0"])
+        try call(.configure, [configuration.animationSources ? "1" : "0", configuration.plantsSeededNext ? "1" : "0",
+                              configuration.checksInvariants ? "1" : "0"])
         coverageMode = configuration.coversKernelLines ? "all" : "1"
-        if configuration.collectsCoverage { try engine("coverage", [coverageMode]) }
+        if configuration.collectsCoverage { try call(.coverage, [coverageMode]) }
     }
 
     /// Bytes the Lua state holds.
@@ -44,6 +44,9 @@ final class Kernel {
     /// How often watched work ran again counted in this state: whole calls,
     /// and single operations of the kernel's loops (see `LuaVM.reruns`).
     var reruns: (calls: Int64, operations: Int64) { vm.reruns }
+
+    /// Kernel calls made in this state so far (`LuaVM.crossings`).
+    var crossings: Int { vm.crossings }
 
     // MARK: Loading packs
 
@@ -56,32 +59,26 @@ final class Kernel {
 
     /// Runs a pack's `pack.lua` under the id the kernel will know it by.
     func definePack(id: String, file: String, source: String) throws(RulebenchError) -> Manifest {
-        let reply = try loading { () throws(RulebenchError) in try user("definepack", [id, id, file, source]) }
-        let value = decode(reply.first)
-        return Manifest(name: value?["name"]?.stringValue ?? "?", version: value?["version"]?.stringValue,
-                        extends: value?["extends"]?.stringValue)
+        let reply = try loading { () throws(RulebenchError) in try call(.definePack, [id, id, file, source]) }
+        let value = try KernelReply(.definePack, reply.first ?? [])
+        return Manifest(name: try value.string("name"), version: try value.optionalString("version"),
+                        extends: try value.optionalString("extends"))
     }
 
     /// Links a pack to its base, so its action files can reach the base's modules.
     func linkBase(pack: String, base: String) throws(RulebenchError) {
-        try engine("linkbase", [pack, base])
+        try call(.linkBase, [pack, base])
     }
 
     /// Runs one action file of a pack.
     func addAction(pack: String, name: String, file: String, source: String) throws(RulebenchError) {
-        _ = try loading { () throws(RulebenchError) in try user("addaction", [pack, name, file, source]) }
+        _ = try loading { () throws(RulebenchError) in try call(.addAction, [pack, name, file, source]) }
     }
 
     /// Merges a pack with its base (`base` empty for none) and describes the result.
     func finishPack(id: String, base: String, extends: String?) throws(RulebenchError) -> PackInfo {
-        let reply = try loading { () throws(RulebenchError) in try user("finishpack", [id, base]) }
-        return PackInfo(decode(reply.first), directory: id, extends: extends)
-    }
-
-    /// Loads a pack again from the chunks compiled when it first loaded:
-    /// fresh globals and modules, every file run again, nothing compiled.
-    func reloadPack(_ id: String) throws(RulebenchError) {
-        _ = try loading { () throws(RulebenchError) in try user("reloadpack", [id]) }
+        let reply = try loading { () throws(RulebenchError) in try call(.finishPack, [id, base]) }
+        return try PackInfo(KernelReply(.finishPack, reply.first ?? []), directory: id, extends: extends)
     }
 
     // MARK: Operations
@@ -103,96 +100,127 @@ final class Kernel {
         let problems: [UndoProblem]
     }
 
-    /// Starts a new game of a loaded pack: setup, then the invariants.
-    func newGame(pack: String, seed: Int64, options: [String: StateValue]) throws(RulebenchError) -> StateHash {
-        try startGame(pack: pack, seed: seed, options: options).hash
+    /// Starts a new game as `newGame` does; `opening` is the animation the
+    /// pack's `opening` built on the state setup made (nil without one, or
+    /// when it animates nothing). One call: the game is committed.
+    func startGame(pack: String, seed: Int64, options: [String: StateValue]) throws(RulebenchError) -> (hash: StateHash, opening: ActionAnimation?) {
+        try started(.newGame, call(.newGame, [Array(pack.utf8), Array(String(seed).utf8), Wire.encode(options)]))
     }
 
-    /// Starts a new game as `newGame` does; `opening` is the plan node the
-    /// pack's `opening` built on the state setup made (empty without one).
-    func startGame(pack: String, seed: Int64, options: [String: StateValue]) throws(RulebenchError) -> (hash: StateHash, opening: [UInt8]) {
-        let reply = try user("newgame", [Array(pack.utf8), Array(String(seed).utf8), Wire.encode(options)])
-        return (hash(reply), reply.count > 1 ? reply[1] : [])
+    /// Loads the pack again from the chunks compiled when it first loaded
+    /// (fresh globals and modules, every file run again, nothing compiled)
+    /// and starts a new game of it, as `startGame` does: one call.
+    func restart(pack: String, seed: Int64, options: [String: StateValue]) throws(RulebenchError) -> (hash: StateHash, opening: ActionAnimation?) {
+        let reply: [[UInt8]]
+        do {
+            reply = try call(.restart, [Array(pack.utf8), Array(String(seed).utf8), Wire.encode(options)])
+        } catch {
+            // A rule file that fails as it loads again is a load error, as
+            // it was the first time (`loading`); setup's failures are setup's.
+            if case .script(let failure) = error, failure.phase == "loading" { throw Kernel.loadError(error) }
+            throw error
+        }
+        return try started(.restart, reply)
     }
 
-    /// Performs an action (pending until `commit`). For a redo, `expected` is
-    /// the hash the action gave the first time: reaching it again, the state
-    /// is the one the invariants already passed, so they are not run again.
-    func perform(_ call: ActionCall, expecting expected: StateHash? = nil) throws(RulebenchError) -> PerformReply {
-        let reply = try user("perform", [Array(call.name.utf8), Wire.encode(call.params), Array((expected?.hex ?? "").utf8)])
-        return PerformReply(hash: hash(reply), tree: reply.count > 1 ? reply[1] : [], plan: reply.count > 2 ? reply[2] : [])
+    /// A new game's reply: its hash, and the opening's plan node when there is one.
+    private func started(_ entry: KernelEntry, _ reply: [[UInt8]]) throws(RulebenchError) -> (hash: StateHash, opening: ActionAnimation?) {
+        guard reply.count > 1 else { return (hash(reply), nil) }
+        let node = try KernelReply(entry, reply[1], result: 2)
+        guard node.optional("own") != nil else { return (hash(reply), nil) }
+        return (hash(reply), ActionAnimation(node: node.value, direction: .do, fallbackAction: "setup"))
     }
 
-    /// Undoes the last committed action (pending until `commit`). With
-    /// `strict`, every slot the action or its undo wrote is compared with its
-    /// value before the action; differences are repaired and reported.
+    /// Performs an action and commits it, in one call.
+    func perform(_ call: ActionCall) throws(RulebenchError) -> PerformReply {
+        try performReply(self.call(.perform, [Array(call.name.utf8), Wire.encode(call.params), []]))
+    }
+
+    /// Redoes an action: performs it again and commits it, in one call.
+    /// With `original` (a strict redo), the kernel compares the hash, the
+    /// subaction tree and the plan with the first time's; reaching the
+    /// same hash, the state is the one the invariants already passed, so
+    /// they are not run again. A redo that differs is rolled back, and the
+    /// difference returned with what it gave.
+    func redo(_ call: ActionCall, original: HistoryEntry?) throws(RulebenchError) -> (PerformReply, KernelWords.RedoDifference?) {
+        guard let original else { return (try perform(call), nil) }
+        let reply = try self.call(.perform, [Array(call.name.utf8), Wire.encode(call.params), Array(original.hash.hex.utf8),
+                                             original.tree, original.plan])
+        let difference = reply.count > 3 ? try KernelReply.word(.perform, reply[3], as: KernelWords.RedoDifference.self) : nil
+        return (try performReply(Array(reply.prefix(3))), difference)
+    }
+
+    private func performReply(_ reply: [[UInt8]]) throws(RulebenchError) -> PerformReply {
+        guard reply.count == 3 else { throw KernelReply.mismatch(.perform, "", "\(reply.count) results, not 3") }
+        return PerformReply(hash: hash(reply), tree: reply[1], plan: reply[2])
+    }
+
+    /// Undoes the last committed action and commits the undo, in one call.
+    /// With `strict`, every slot the action or its undo wrote is compared
+    /// with its value before the action; differences are repaired and reported.
     func undo(strict: Bool) throws(RulebenchError) -> UndoReply {
-        let reply = try user("undo", [strict ? "1" : "0"])
-        let problems = reply.count > 2 && !reply[2].isEmpty ? Kernel.problems(decode(reply[2])) : []
-        return UndoReply(hash: hash(reply), plan: reply.count > 1 ? reply[1] : [], problems: problems)
+        let reply = try call(.undo, [strict ? "1" : "0"])
+        guard reply.count == 3 else { throw KernelReply.mismatch(.undo, "", "\(reply.count) results, not 3") }
+        let problems = reply[2].isEmpty ? [] : try Kernel.problems(KernelReply(.undo, reply[2], result: 3))
+        return UndoReply(hash: hash(reply), plan: reply[1], problems: problems)
     }
-
-    /// Makes the pending operation permanent.
-    func commit() throws(RulebenchError) { try engine("commit") }
-
-    /// Rolls the pending operation back.
-    func abort() { _ = try? vm.call("abort", mode: .engine) }
 
     /// Every legal action call, in action-name order, each action in its emit order.
     func legal() throws(RulebenchError) -> [ActionCall] {
-        let list = decode(try user("legal").first)?.listItems ?? []
-        return list.map { ActionCall($0["name"]?.stringValue ?? "", ActionCall.params(from: $0["params"])) }
+        try Kernel.calls(KernelReply(.legal, call(.legal).first ?? []))
     }
 
     /// What perform would say of a call's params, without performing: nil
     /// when they fit the action's declaration (or the action is unknown).
     func paramProblem(_ call: ActionCall) throws(RulebenchError) -> ParamProblem? {
-        let reply = decode(try engine("paramproblem", [Array(call.name.utf8), Wire.encode(call.params)]).first)
-        guard let message = reply?["message"]?.stringValue else { return nil }
-        return ParamProblem(message: message, param: reply?["param"]?.stringValue ?? "",
-                            kind: ParamProblem.Kind(rawValue: reply?["problem"]?.stringValue ?? "") ?? .type)
+        let bytes = try self.call(.paramProblem, [Array(call.name.utf8), Wire.encode(call.params)]).first ?? []
+        if bytes.isEmpty { return nil }
+        let reply = try KernelReply(.paramProblem, bytes)
+        return ParamProblem(message: try reply.string("message"), param: try reply.string("param"),
+                            kind: try reply.field("problem").decode(ParamProblem.Kind.self))
     }
 
     /// Runs the pack's invariants on the current state.
-    func checkInvariants() throws(RulebenchError) { try user("invariants") }
+    func checkInvariants() throws(RulebenchError) { try call(.invariants) }
 
     /// The pack's text picture of the state ("" when it has no `render`).
     func render() throws(RulebenchError) -> String {
-        String(decoding: try user("render").first ?? [], as: UTF8.self)
+        String(decoding: try call(.render).first ?? [], as: UTF8.self)
     }
 
     /// The hash of the live state.
-    func hash() throws(RulebenchError) -> StateHash { hash(try engine("hash")) }
+    func hash() throws(RulebenchError) -> StateHash { hash(try call(.hash)) }
 
     /// The value at `path` (nil when absent).
     func value(at path: StatePath) throws(RulebenchError) -> StateValue? {
-        decode(try engine("get", [Wire.encode(path)]).first)
+        let bytes = try call(.get, [Wire.encode(path)]).first ?? []
+        do { return try Wire.decode(bytes) } catch { throw KernelReply.mismatch(.get, "", "bytes that do not decode (\(error))") }
     }
 
-    /// Writes a value at `path` (pending until `commit`); returns the new hash.
+    /// Writes a value at `path` and commits it; returns the new hash.
     func set(_ value: StateValue?, at path: StatePath, createsTables: Bool = true) throws(RulebenchError) -> StateHash {
-        hash(try user("set", [Wire.encode(path), Wire.encode(value), Array((createsTables ? "1" : "0").utf8)]))
+        hash(try call(.set, [Wire.encode(path), Wire.encode(value), Array((createsTables ? "1" : "0").utf8)]))
     }
 
     /// Counts the VM instructions `body` runs, by Lua function ("file:line"
     /// of its definition). A development aid; needs an instruction budget of 0.
     func countInstructions(_ body: () throws -> Void) throws -> [String: Int] {
-        try engine("profile", ["1"])
+        try call(.profile, ["1"])
         var failure: Error?
         do { try body() } catch { failure = error }
-        let value = decode(try engine("profile", ["0"]).first)
+        let value = try KernelReply(.profile, call(.profile, ["0"]).first ?? [])
         if let failure { throw failure }
         var counts: [String: Int] = [:]
-        for entry in value?.sortedEntries ?? [] {
-            if case .int(let n) = entry.value { counts[entry.key.description] = Int(n) }
-        }
+        for entry in try value.entries() { counts[entry.key.description] = try entry.value.int() }
         return counts
     }
 
     /// Runs a kernel test written in Lua (`Tests/KernelTests/*.lua`): the
-    /// chunk gets the kernel's internals; an error fails it with its line.
+    /// chunk gets the kernel's internals and the protocol as Swift sees it
+    /// (`KernelEntry.table`); an error fails it with its line.
     func selfTest(file: String, source: String) throws(RulebenchError) {
-        try engine("selftest", [file, source])
+        let protocolTable = StateValue.table([.string("entries"): KernelEntry.table, .string("words"): KernelWords.table])
+        try call(.selfTest, [Array(file.utf8), Array(source.utf8), Wire.encode(protocolTable)])
     }
 
     /// What a walk of the game tree inside the kernel found.
@@ -209,31 +237,44 @@ final class Kernel {
         let error: RulebenchError
     }
 
+    /// How `explore` ended (the protocol's words).
+    private enum ExploreStatus: String {
+        case ok, undo
+    }
+
     /// Walks every sequence of legal actions up to `depth` from the current
     /// state inside the kernel: perform, recurse, undo (verified when
     /// `strict`), one crossing for the whole walk. The state is the one it
     /// started from afterwards, whatever happened.
     func explore(depth: Int, strict: Bool) throws(ExplorationError) -> Exploration {
-        do {
-            let reply = try user("explore", [String(depth), strict ? "1" : "0"])
-            let status = String(decoding: reply.first ?? [], as: UTF8.self)
-            let value = decode(reply.count > 1 ? reply[1] : nil)
-            if status == "undo" {
-                return .undoMismatch(path: exploredPath(), problems: Kernel.problems(value))
+        do throws(RulebenchError) {
+            let reply = try call(.explore, [String(depth), strict ? "1" : "0"])
+            guard reply.count == 2 else { throw KernelReply.mismatch(.explore, "", "\(reply.count) results, not 2") }
+            let status = try KernelReply.word(.explore, reply[0], as: ExploreStatus.self)
+            let value = try KernelReply(.explore, reply[1], result: 2)
+            switch status {
+            case .undo: return .undoMismatch(path: try exploredPath(), problems: try Kernel.problems(value))
+            case .ok: return .counts(try value.list().map { item throws(RulebenchError) in try item.int() })
             }
-            return .counts((value?.listItems ?? []).map { item in
-                if case .int(let n) = item { return Int(n) }
-                return 0
-            })
         } catch {
-            throw ExplorationError(path: exploredPath(), error: error)
+            throw ExplorationError(path: pathForReport(), error: error)
+        }
+    }
+
+    /// The path of a failed walk, for its report.
+    private func pathForReport() -> [ActionCall] {
+        do {
+            return try exploredPath()
+        } catch {
+            // The path is the report's context: the failure being reported
+            // says more than a second one reading the path would.
+            return []
         }
     }
 
     /// The path the last walk was on.
-    private func exploredPath() -> [ActionCall] {
-        let list = decode((try? engine("explored"))?.first)?.listItems ?? []
-        return list.map { ActionCall($0["name"]?.stringValue ?? "", ActionCall.params(from: $0["params"])) }
+    private func exploredPath() throws(RulebenchError) -> [ActionCall] {
+        try Kernel.calls(KernelReply(.explored, call(.explored).first ?? []))
     }
 
     // MARK: Crossing
@@ -242,26 +283,45 @@ final class Kernel {
         StateHash(hex: String(decoding: reply.first ?? [], as: UTF8.self))
     }
 
-    func decode(_ bytes: [UInt8]?) -> StateValue? {
-        bytes.flatMap { try? Wire.decode($0) }
+    /// Calls the kernel at `entry` with text arguments.
+    @discardableResult
+    func call(_ entry: KernelEntry, _ arguments: [String]) throws(RulebenchError) -> [[UInt8]] {
+        try call(entry, arguments.map { Array($0.utf8) })
     }
 
+    /// Calls the kernel at `entry`. A rule call's failure is the rules':
+    /// the pending operation is rolled back and the error says what and
+    /// where. A bookkeeping call's failure is a bug in the engine.
     @discardableResult
-    private func user(_ function: String, _ arguments: [String] = []) throws(RulebenchError) -> [[UInt8]] {
-        try user(function, arguments.map { Array($0.utf8) })
-    }
-
-    /// A call that runs rule code; on failure the pending operation is rolled back.
-    @discardableResult
-    func user(_ function: String, _ arguments: [[UInt8]]) throws(RulebenchError) -> [[UInt8]] {
+    func call(_ entry: KernelEntry, _ arguments: [[UInt8]] = []) throws(RulebenchError) -> [[UInt8]] {
         do {
-            return try vm.call(function, arguments, mode: .user)
+            return try vm.call(entry, arguments)
         } catch {
-            let context = decode((try? vm.call("failure", mode: .engine))?.first)
-            abort()
-            if error.cause == .memoryCap { _ = try? vm.call("gc", mode: .engine) }
-            throw rulebenchError(error, action: context?["action"]?.stringValue, phase: context?["phase"]?.stringValue)
+            switch entry.mode {
+            case .runsRules: throw try rulesFailed(error)
+            case .bookkeeping: throw internalError(error, in: entry)
+            }
         }
+    }
+
+    /// A failed rule call: the operation rolled back, and what was running
+    /// when it failed (abort's reply) named in the error.
+    private func rulesFailed(_ error: LuaFailure) throws(RulebenchError) -> RulebenchError {
+        let context = try KernelReply(.abort, call(.abort).first ?? [])
+        if error.cause == .memoryCap { try call(.gc) }
+        return rulebenchError(error, action: try context.optionalString("action"), phase: try context.optionalString("phase"))
+    }
+
+    /// A failed bookkeeping call, as an internal error (or the cap's, see below).
+    private func internalError(_ error: LuaFailure, in entry: KernelEntry) -> RulebenchError {
+        // The engine may use twice the cap for its copies of the state
+        // (alloc.c, RB_ENGINE_COPIES): running out means the state
+        // is near the cap, so the error names the cap, as a rule's would.
+        if error.cause == .memoryCap {
+            return .budgetExceeded(BudgetFailure(resource: .memory, limit: Int64(vm.memoryCap), location: nil,
+                                                 action: nil, phase: "the engine's work (\(entry.rawValue))"))
+        }
+        return .script(ScriptFailure(message: "internal error in the engine: \(error.message)", location: nil, traceback: error.traceback))
     }
 
     /// A failed operation as the public API reports it, whether Swift made
@@ -271,60 +331,49 @@ final class Kernel {
             .rulebenchError(instructionBudget: vm.instructionBudget, memoryCap: vm.memoryCap)
     }
 
-    /// The kernel's own bookkeeping: no rule code runs, so a failure is a bug in the engine.
-    @discardableResult
-    func engine(_ function: String, _ arguments: [String] = []) throws(RulebenchError) -> [[UInt8]] {
-        try engine(function, arguments.map { Array($0.utf8) })
-    }
-
-    @discardableResult
-    private func engine(_ function: String, _ arguments: [[UInt8]]) throws(RulebenchError) -> [[UInt8]] {
-        do {
-            return try vm.call(function, arguments, mode: .engine)
-        } catch {
-            // The engine may use twice the cap for its copies of the state
-            // (alloc.c, RB_ENGINE_COPIES): running out means the state
-            // is near the cap, so the error names the cap, as a rule's would.
-            if error.cause == .memoryCap {
-                throw .budgetExceeded(BudgetFailure(resource: .memory, limit: Int64(vm.memoryCap), location: nil,
-                                                    action: nil, phase: "the engine's work (\(function))"))
-            }
-            throw .script(ScriptFailure(message: "internal error in the engine: \(error.message)", location: nil, traceback: error.traceback))
-        }
-    }
-
     /// Errors while loading are load errors, whatever raised them.
     private func loading<T>(_ body: () throws(RulebenchError) -> T) throws(RulebenchError) -> T {
         do {
             return try body()
         } catch {
-            switch error {
-            case .script(let failure):
-                throw .packLoad(InputProblem(failure.message, file: failure.location?.file, line: failure.location?.line))
-            case .badInput(let problem):
-                throw .packLoad(problem)
-            default:
-                throw error
-            }
+            throw Kernel.loadError(error)
+        }
+    }
+
+    /// An error raised while a pack loads, as a load error.
+    private static func loadError(_ error: RulebenchError) -> RulebenchError {
+        switch error {
+        case .script(let failure):
+            return .packLoad(InputProblem(failure.message, file: failure.location?.file, line: failure.location?.line))
+        case .badInput(let problem):
+            return .packLoad(problem)
+        default:
+            return error
         }
     }
 
     /// A value as the kernel's diff shows it, with Lua's `nil` (absent) read as `StateChange.absent`.
-    private static func shown(_ value: StateValue?) -> String {
-        guard let text = value?.stringValue, text != "nil" else { return StateChange.absent }
+    private static func shown(_ value: KernelReply?) throws(RulebenchError) -> String {
+        guard let text = try value?.string(), text != "nil" else { return StateChange.absent }
         return text
     }
 
-    static func problems(_ value: StateValue?) -> [UndoProblem] {
-        UndoProblem.merged((value?.listItems ?? []).map { problem in
+    /// The kernel's list of undo problems `{ action, file, line, diffs = { { path, before, after, note } } }`.
+    static func problems(_ value: KernelReply) throws(RulebenchError) -> [UndoProblem] {
+        UndoProblem.merged(try value.list().map { problem throws(RulebenchError) in
             UndoProblem(
-                action: problem["action"]?.stringValue ?? "?",
-                undoFunction: KernelError.location(problem),
-                differences: (problem["diffs"]?.listItems ?? []).map { d in
-                    StateChange(path: d["path"]?.stringValue ?? "?", before: shown(d["before"]), after: shown(d["after"]),
-                                note: d["note"]?.stringValue)
+                action: try problem.string("action"),
+                undoFunction: try KernelError.location(problem),
+                differences: try problem.field("diffs").list().map { d throws(RulebenchError) in
+                    StateChange(path: try d.string("path"), before: try shown(d.optional("before")), after: try shown(d.optional("after")),
+                                note: try d.optionalString("note"))
                 }.sorted { StatePath.naturalOrder($0.path, $1.path) })
         })
+    }
+
+    /// A kernel list of `{ name, params }`.
+    static func calls(_ value: KernelReply) throws(RulebenchError) -> [ActionCall] {
+        try value.list().map { item throws(RulebenchError) in try item.call() }
     }
 }
 
@@ -417,15 +466,10 @@ struct KernelError: Error {
         return SourceLocation(file: file, line: fields["line"].flatMap { Int($0) } ?? 0)
     }
 
-    /// The `file` and `line` fields of a decoded kernel record.
-    static func location(_ value: StateValue) -> SourceLocation? {
-        guard let file = value["file"]?.stringValue, !file.isEmpty else { return nil }
-        let line: Int
-        switch value["line"] {
-        case .int(let n)?: line = Int(n)
-        default: line = 0
-        }
-        return SourceLocation(file: file, line: line)
+    /// The `file` and `line` fields of a kernel reply's record (both optional).
+    static func location(_ value: KernelReply) throws(RulebenchError) -> SourceLocation? {
+        guard let file = try value.optionalString("file"), !file.isEmpty else { return nil }
+        return SourceLocation(file: file, line: try value.optional("line")?.int() ?? 0)
     }
 
     /// The traceback lines that point into rule packs (the kernel's own frames are noise).

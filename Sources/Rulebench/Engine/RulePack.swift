@@ -79,32 +79,36 @@ public struct ActionInfo: Sendable {
 }
 
 extension PackInfo {
-    init(_ value: StateValue?, directory: String, extends: String?) {
-        name = value?["name"]?.stringValue ?? "?"
-        version = value?["version"]?.stringValue ?? "0"
+    /// A pack as `finishpack` describes it (packload.lua, describe).
+    init(_ value: KernelReply, directory: String, extends: String?) throws(RulebenchError) {
+        name = try value.string("name")
+        version = try value.string("version")
         self.directory = directory
         self.extends = extends
         var actions: [String: ActionInfo] = [:]
-        for entry in value?["actions"]?.sortedEntries ?? [] {
-            let a = entry.value
-            var params: [String: String] = [:]
-            for p in a["params"]?.sortedEntries ?? [] { params[p.key.description] = p.value.stringValue ?? "any" }
+        for entry in try value.field("actions").entries() {
             let name = entry.key.description
-            actions[name] = ActionInfo(
-                name: name, params: params, declaresParams: a["declared"]?.boolValue ?? false,
-                file: a["file"]?.stringValue ?? "", hasLegal: a["legal"]?.boolValue ?? false,
-                hasCheck: a["check"]?.boolValue ?? false, hasUndo: a["undo"]?.boolValue ?? false,
-                hasAnimate: a["animate"]?.boolValue ?? false, isCheckpoint: a["checkpoint"]?.boolValue ?? false,
-                description: a["description"]?.stringValue, isInternal: a["internal"]?.boolValue ?? false)
+            actions[name] = try PackInfo.action(name, entry.value)
         }
         self.actions = actions
-        options = ActionCall.params(from: value?["options"])
-        for entry in value?["optiontypes"]?.sortedEntries ?? [] { optionTypes[entry.key.description] = entry.value.stringValue ?? "any" }
-        invariants = value?["invariants"]?.listItems?.compactMap(\.stringValue) ?? []
-        goals = value?["goals"]?.listItems?.compactMap(\.stringValue) ?? []
-        hasRender = value?["render"]?.boolValue ?? false
-        hasSetup = value?["setup"]?.boolValue ?? false
-        description = value?["description"]?.stringValue
+        options = ActionCall.params(from: try value.field("options").value)
+        for entry in try value.field("optiontypes").entries() { optionTypes[entry.key.description] = try entry.value.string() }
+        invariants = try value.field("invariants").list().map { item throws(RulebenchError) in try item.string() }
+        goals = try value.field("goals").list().map { item throws(RulebenchError) in try item.string() }
+        hasRender = try value.bool("render")
+        hasSetup = try value.bool("setup")
+        description = try value.optionalString("description")
+    }
+
+    private static func action(_ name: String, _ a: KernelReply) throws(RulebenchError) -> ActionInfo {
+        var params: [String: String] = [:]
+        for p in try a.field("params").entries() { params[p.key.description] = try p.value.string() }
+        return ActionInfo(
+            name: name, params: params, declaresParams: try a.bool("declared"),
+            file: try a.string("file"), hasLegal: try a.bool("legal"),
+            hasCheck: try a.bool("check"), hasUndo: try a.bool("undo"),
+            hasAnimate: try a.bool("animate"), isCheckpoint: try a.bool("checkpoint"),
+            description: try a.optionalString("description"), isInternal: try a.bool("internal"))
     }
 }
 

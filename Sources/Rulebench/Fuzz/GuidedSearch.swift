@@ -115,7 +115,7 @@ struct GuidedSearch {
         }
         if roll < 99, case .perform(let call)? = steps.indices.contains(cut - 1) ? steps[cut - 1] : nil {
             request.program = Array(steps.prefix(cut))
-            request.otherParams = (cut - 1, call.name)
+            request.anyLegalCall = (cut - 1, call.name)
             return Run(start: start, request: request, kind: .otherParams)
         }
         // Splice: this program's start, then another kept program's end, of

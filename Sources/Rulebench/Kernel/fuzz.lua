@@ -219,7 +219,7 @@ local function undoone()
   end
   local forwards = forwardsundo(plan, entry.plan, entry.name)
   if forwards then
-    return { call = callof(entry), mirror = true, failure = { action = forwards, phase = "animate", text =
+    return { call = callof(entry), mirror = true, failure = { cause = "error", action = forwards, phase = "animate", text =
       "the undo of '" .. forwards .. "' plays its do animation forwards again (animate returned the same plan for "
       .. "\"undo\" as for \"do\"): return nil on undo to play the do plan backwards, mirrored in time, "
       .. "or build the undo motion" } }

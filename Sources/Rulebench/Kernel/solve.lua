@@ -521,8 +521,9 @@ K.walk = {
 -- A call that failed: back to where it began, with the engine's own abort first.
 local abort = API.abort
 function API.abort()
-  abort()
+  local running = abort()
   if WALK then unwind() end
+  return running
 end
 
 return API

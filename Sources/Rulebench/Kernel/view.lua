@@ -40,7 +40,7 @@ end
 
 -- A problem with the declarations: at the line of `field` in pack.lua.
 local function declfail(owner, field, message)
-  local line = K.ops.fieldline(owner.source, field) or K.ops.fieldline(owner.source, "view")
+  local line = K.fieldline(owner.source, field) or K.fieldline(owner.source, "view")
   K.fail("error", message, { file = owner.file, line = line })
 end
 

@@ -44,6 +44,19 @@ struct LuaFailure: Error {
     }
 }
 
+/// Kernel calls made by every Lua state of the process: the benchmarks'
+/// measure of crossings where the states are the fuzzer's own
+/// (`rulebench-bench --crossings`). Nothing else reads it.
+public enum KernelCrossings {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var calls = 0
+
+    /// Kernel calls so far.
+    public static var total: Int { lock.withLock { calls } }
+
+    static func count() { lock.withLock { calls += 1 } }
+}
+
 /// What the host answers when Lua asks for something only Swift can do.
 protocol LuaHost: AnyObject {
     /// The source of module `name` of the pack at `packDirectory`, or nil when it has no such module.
@@ -161,15 +174,24 @@ final class LuaVM {
         if status != RB_OK { throw failure(status) }
     }
 
-    /// How a call is accounted.
-    enum Mode { case engine, user }
+    /// Kernel calls made so far (each is one crossing of the bridge, the
+    /// aborts C makes on its own not counted): the benchmarks' measure of a
+    /// perform's, an undo's and a fuzz run's crossings.
+    private(set) var crossings = 0
 
-    /// Calls kernel function `function` with string arguments; returns its string results.
+    /// Calls the kernel at `entry` with string arguments; returns its string results.
+    /// The entry says how the call is accounted and what the watchdog may do with it.
     @discardableResult
-    func call(_ function: String, _ arguments: [[UInt8]] = [], mode: Mode) throws(LuaFailure) -> [[UInt8]] {
+    func call(_ entry: KernelEntry, _ arguments: [[UInt8]] = []) throws(LuaFailure) -> [[UInt8]] {
+        crossings += 1
+        KernelCrossings.count()
+        let (policy, abort) = entry.cRestart
+        let mode = entry.mode == .runsRules ? RB_MODE_USER : RB_MODE_ENGINE
         let status = withArguments(arguments) { pointers, lengths in
-            rb_call(vm, mode == .user ? RB_MODE_USER : RB_MODE_ENGINE, function,
-                    Int32(arguments.count), pointers, lengths)
+            if let abort {
+                return abort.withCString { rb_call(vm, mode, entry.rawValue, policy, $0, Int32(arguments.count), pointers, lengths) }
+            }
+            return rb_call(vm, mode, entry.rawValue, policy, nil, Int32(arguments.count), pointers, lengths)
         }
         defer { rb_clear(vm) }
         guard status == RB_OK else { throw failure(status) }
@@ -180,12 +202,6 @@ final class LuaVM {
             for index in 2...top { results.append(bytes(at: index) ?? []) }
         }
         return results
-    }
-
-    /// Calls with string arguments given as Swift strings.
-    @discardableResult
-    func call(_ function: String, _ arguments: [String], mode: Mode) throws(LuaFailure) -> [[UInt8]] {
-        try call(function, arguments.map { Array($0.utf8) }, mode: mode)
     }
 
     private func withArguments<R>(_ arguments: [[UInt8]],

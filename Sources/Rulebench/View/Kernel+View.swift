@@ -4,9 +4,9 @@
 extension Kernel {
     /// The scene of the current state; nil when the pack declares no view.
     func scene() throws(RulebenchError) -> Scene? {
-        let reply = try user("scene", [])
-        guard let bytes = reply.first, !bytes.isEmpty, let value = decode(bytes) else { return nil }
-        return Scene(kernelReply: value)
+        let bytes = try call(.scene).first ?? []
+        if bytes.isEmpty { return nil }   // the pack declares no view
+        return Scene(kernelReply: try KernelReply(.scene, bytes).value)
     }
 
     /// The places `view.places` gives for tween values on the current state,
@@ -19,9 +19,11 @@ extension Kernel {
             if let value = request.value { fields[.string("value")] = value }
             return .table(fields)
         })
-        let items = decode(try user("viewplaces", [Wire.encode(list)]).first)?.listItems ?? []
-        return requests.indices.map { index in
-            index < items.count && items[index].boolValue == nil ? items[index] : nil
+        let items = try KernelReply(.viewPlaces, try call(.viewPlaces, [Wire.encode(list)]).first ?? []).list()
+        guard items.count == requests.count else {
+            throw KernelReply.mismatch(.viewPlaces, "", "\(items.count) places for \(requests.count) requests")
         }
+        // `false` stands for "no place" in the kernel's list (a Lua list cannot hold nil).
+        return items.map { $0.value.boolValue == nil ? $0.value : nil }
     }
 }

@@ -1,0 +1,69 @@
+/// The words the kernel and Swift exchange inside requests and replies.
+///
+/// Each enum's raw values are the Lua strings, named here once: renaming a
+/// Swift case elsewhere (`FuzzFinding.Property`, `FuzzStep`) does not change
+/// the protocol, and a word this side does not know is an internal error
+/// (`KernelReply.decode`), never a fallback. The kernel declares the same
+/// words in `Kernel/protocol.lua`; `KernelLuaTests` (Tests/KernelTests/
+/// protocol.lua) checks that both lists agree.
+enum KernelWords {
+    /// The fuzz run's properties, as fuzz.lua names a finding's `property`.
+    enum Property: String, CaseIterable {
+        case undoRestores, redoReproduces, undoMirrorsDo, failureChangesNothing, legalIsAllowed, invariantsHold
+        case rewindAndReplay
+
+        var property: FuzzFinding.Property {
+            switch self {
+            case .undoRestores: return .undoRestores
+            case .redoReproduces: return .redoReproduces
+            case .undoMirrorsDo: return .undoMirrorsDo
+            case .failureChangesNothing: return .failureChangesNothing
+            case .legalIsAllowed: return .legalIsAllowed
+            case .invariantsHold: return .invariantsHold
+            case .rewindAndReplay: return .rewindAndReplay
+            }
+        }
+    }
+
+    /// A step's `op` in a fuzz program or a run's chosen steps.
+    enum StepOp: String, CaseIterable {
+        case perform = "do", attempt = "try", undo, redo, undoTurn = "turn"
+        /// A step to replace by a random legal call of the named action (a request only).
+        case anyLegalCall = "any"
+    }
+
+    /// A run's outcome of a step, its `kind`.
+    enum Outcome: String, CaseIterable {
+        case performed, rejected, undone, redone, failed
+    }
+
+    /// Why an operation of a kernel loop failed, its failure's `cause` (luashim.c, protect).
+    enum Cause: String, CaseIterable {
+        case budget, memory, error
+    }
+
+    /// What a strict redo found different from the first time (engine.lua's
+    /// perform, fuzz.lua's redo): a `RedoMismatch`'s `what`.
+    enum RedoDifference: String, CaseIterable {
+        case hash = "state hash", tree = "subaction tree", plan = "animation plan"
+    }
+
+    /// The fields of a fuzz run's request (fuzz.lua, API.fuzz).
+    enum RunField: String, CaseIterable {
+        case seed = "choices", depth, program, checkLegality = "checklegal", recordLegal = "recordlegal"
+        case rewindAtEnd = "final", listLegalAtEnd = "listlegal", favoursRareKinds = "rare", leavesOutKinds = "leaveout"
+    }
+
+    /// The words as a Lua table for the kernel's test: group -> list of words.
+    static var table: StateValue {
+        func list(_ words: [String]) -> StateValue { .list(words.map { .string($0) }) }
+        return .table([
+            .string("property"): list(Property.allCases.map(\.rawValue)),
+            .string("op"): list(StepOp.allCases.map(\.rawValue)),
+            .string("outcome"): list(Outcome.allCases.map(\.rawValue)),
+            .string("cause"): list(Cause.allCases.map(\.rawValue)),
+            .string("redo"): list(RedoDifference.allCases.map(\.rawValue)),
+            .string("request"): list(RunField.allCases.map(\.rawValue)),
+        ])
+    }
+}

@@ -1,0 +1,98 @@
+-- The walk of `rulebench explore`: every sequence of legal actions up to a
+-- depth, performed and undone inside the kernel with the engine's own steps
+-- (K.steps, engine.lua), one crossing for the whole walk.
+--
+-- Invariant: whatever happens (an undo that does not restore, a rule's
+-- error, the budget), the state and the history are the ones the walk
+-- started from when it returns or when abort has run (K.unwindexplore).
+
+local K = ...
+local API = K.API
+local steps = K.steps
+local nogame, legalcalls, run, checkinvariants = steps.nogame, steps.legal, steps.run, steps.invariants
+local planorbare, undorec, begin, push, pop = steps.plan, steps.undorec, steps.begin, steps.push, steps.pop
+local rollback, mark, truncate, hashof, setwritable = K.rollback, K.mark, K.truncate, K.hash, K.setwritable
+local encode = K.encode
+local tonumber, tointeger = tonumber, math.tointeger
+
+-- explore(depth): every sequence of legal actions up to `depth` from the
+-- current state, walked as Swift's Explorer walks it through Game (perform,
+-- recurse, strict undo, the hash back to what it was), but without a
+-- crossing per node. Each legal enumeration, perform and undo is its own
+-- operation for the instruction budget (C.operation starts one).
+--
+-- Returns "ok" and the counts per depth, or "undo" and the problems of an
+-- undo that did not restore the state. Any other failure raises. Either
+-- way EXPLORED.path is the path to the failure, and the walk's actions are
+-- undone from the journal (here, or by abort when an error unwound): the
+-- state is the one explore started from.
+local operation = K.C.operation or function() end
+local EXPLORED = { path = {} }
+local EXPLORING                  -- { recs = #RECS, mark = journal mark } while a walk runs
+
+local function unwind()
+  rollback(EXPLORING.mark)
+  local recs = steps.records()
+  for i = #recs, EXPLORING.recs + 1, -1 do recs[i] = nil end
+  EXPLORING = nil
+end
+
+-- Abort's part (engine.lua): a walk an error unwound is undone from the journal.
+function K.unwindexplore()
+  if EXPLORING then unwind() end
+end
+
+-- explore(depth, strict)
+function API.explore(depth, strict)
+  strict = strict ~= "0"
+  nogame()
+  steps.drop()
+  depth = tointeger(tonumber(depth)) or 0
+  local counts, path = {}, {}
+  for i = 1, depth do counts[i] = 0 end
+  EXPLORED.path = path
+  EXPLORING = { recs = #steps.records(), mark = mark() }
+  local failure
+  local function visit(level)
+    operation()
+    local calls = legalcalls()
+    for i = 1, #calls do
+      local call = calls[i]
+      path[level] = call
+      local before = hashof()
+      operation()
+      begin("perform")
+      local rec = run(call.name, call.params, call.name, 0)
+      checkinvariants()
+      planorbare(rec, "do")
+      push(rec)
+      counts[level] = counts[level] + 1
+      if level < depth and not visit(level + 1) then return false end
+      operation()
+      begin("undo")
+      local problems = {}
+      undorec(rec, strict, problems)
+      planorbare(rec, "undo")
+      pop()
+      truncate(rec.s)
+      local after = hashof()
+      if strict and #problems == 0 and after ~= before then
+        problems[1] = { action = call.name, diffs = { { path = "(state hash)", before = before, after = after,
+                        note = "the state differs from before the action" } } }
+      end
+      if #problems > 0 then failure = problems; return false end
+    end
+    path[level] = nil
+    return true
+  end
+  if depth > 0 then visit(1) end
+  unwind()
+  setwritable(false, "")
+  if failure then return "undo", encode(failure) end
+  return "ok", encode(counts)
+end
+
+-- The path of the last explore, to report where it failed.
+function API.explored()
+  return encode(EXPLORED.path)
+end
