@@ -299,6 +299,7 @@ final class PlantedBugTests: XCTestCase {
         let words = text.split(separator: " ").map(String.init)
         switch (words.first, words.count) {
         case ("undo", 2) where words[1] == "turn": return .undoTurn
+        case ("undo", 3) where words[1...] == ["last", "turn"]: return .undoLastTurn
         case ("undo", 2): return Int(words[1]).map(FuzzStep.undo)
         case ("redo", 2): return Int(words[1]).map(FuzzStep.redo)
         case ("do", 2...), ("try", 2...):

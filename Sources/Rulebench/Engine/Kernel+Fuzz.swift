@@ -56,7 +56,7 @@ extension Kernel {
         /// The step (0-based) it failed at.
         let stepIndex: Int
         /// What the step was doing: "failed", "after", "emitted", "legal",
-        /// "undo", "turn", "redo", "rewind" or "rewound".
+        /// "undo", "turn", "lastturn", "redo", "rewind" or "rewound".
         let during: String
         /// The call concerned, when there is one.
         let call: ActionCall?
@@ -187,6 +187,7 @@ extension Kernel {
         case .undo(let n): return count("undo", n)
         case .redo(let n): return count("redo", n)
         case .undoTurn: return .table([.string("op"): .string("turn")])
+        case .undoLastTurn: return .table([.string("op"): .string("lastturn")])
         }
     }
 
@@ -197,6 +198,7 @@ extension Kernel {
         case "try": return .attempt(call(value))
         case "undo": return .undo(n)
         case "redo": return .redo(n)
+        case "lastturn": return .undoLastTurn
         default: return .undoTurn
         }
     }
