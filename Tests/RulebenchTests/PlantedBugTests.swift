@@ -65,6 +65,11 @@ final class PlantedBugTests: XCTestCase {
         /// A rare path's budget names `uniform`: its seed and run count are
         /// ones uniform search meets, so the test does not hang on how the
         /// guided search evolves (`rulebench-bench --detect` compares them).
+        /// Those seeds are figures of the search, picked anew when the step
+        /// choice changes: with the `undo: last turn` step (2 in 100 draws)
+        /// chess king taken went from seed 15 to 1 (at 15 its first instance
+        /// shrank to 9 steps, over its goal of 7) and promotion by capture
+        /// from 5 to 13 (5 no longer met it in 100 runs).
         var search: SearchStrategy?
 
         init() {}
