@@ -6,7 +6,10 @@
 --
 -- `takeback` is shared by the two action files (a pack's globals may be set
 -- only while it loads; the table's fields are not game state, which is the
--- bug: the undo of end_turn leaves a mark the steps' undo animation reads).
+-- bug: the undo of end_turn leaves a mark the steps' undo animation reads,
+-- and listing the legal moves clears it). So `undo: N` steps of 1 to 3 and
+-- `undo: turn` (which stops at end_turn) never meet it, with the moves
+-- listed between two steps; `undo: last turn` right after end_turn does.
 takeback = { since_end_turn = false }
 
 return {
