@@ -80,6 +80,10 @@ final class FuzzLastTurnTests: XCTestCase {
         let finding = try XCTUnwrap(found.finding, "the program as found fails again")
         let failing = report.original.steps[finding.stepIndex]
         XCTAssertEqual(failing, .undoLastTurn, "found by \(failing), not by a take-back of the last turn")
+        // Shrunk as the other undo steps: the take-back becomes the `undo N`
+        // it made (end_turn and the three or four steps before it).
+        XCTAssertFalse(report.shrunk.steps.contains(.undoLastTurn), "\(report.shrunk.steps)")
+        XCTAssertTrue(report.shrunk.steps.contains { if case .undo(let n) = $0 { return n >= 4 }; return false }, "\(report.shrunk.steps)")
 
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rulebench-last-turn-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
