@@ -9,7 +9,8 @@ struct FuzzCommand: ParsableCommand {
         abstract: "Play random games of a pack and check undo, redo, invariants and determinism after every step.",
         discussion: """
             Each run plays up to --depth steps: random legal actions, undo/redo of 1-3 steps, undo to the \
-            last checkpoint, and attempts with illegal params. Checked after every step: undo restores the \
+            last checkpoint (`undo: turn`), take-backs of the last turn (`undo: last turn`), and attempts with \
+            illegal params. Checked after every step: undo restores the \
             state exactly (with blame), redo reproduces the action, a failed action changes nothing, every \
             legal action applies, invariants hold; at the end of a run: rewinding gives the initial state, and \
             the saved history replays with the same hashes (and every 32nd run plays the same in a second \
@@ -41,8 +42,8 @@ struct FuzzCommand: ParsableCommand {
             shrink stops after \(Int(Fuzzer.Options.defaultShrinkSeconds)) s or \(Fuzzer.Options.defaultShrinkBudget) candidates. \
             The progress line shows the phase ("shrinking finding 1: 21 → 9 steps"); steps/s counts fuzzing only.
 
-            A finding is shrunk (chunks of steps deleted with the steps that depend on them, `undo turn` made \
-            `undo N`, counts, params and the game seed made smaller, until no single step can be removed; \
+            A finding is shrunk (chunks of steps deleted with the steps that depend on them, `undo turn` and \
+            `undo last turn` made `undo N`, counts, params and the game seed made smaller, until no single step can be removed; \
             "1-minimal" in --json, "shortest" when a search proved no line shorter) and written to --out as a \
             scenario file that `rulebench run` fails on: it is run once from a fresh start, as `run` runs it, \
             before it is reported, and a finding that no fresh start reproduces (a rule keeping state outside \

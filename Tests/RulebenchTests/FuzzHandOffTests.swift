@@ -77,7 +77,11 @@ final class FuzzHandOffTests: XCTestCase {
 
         options.timeLimit = nil
         let untimed = try XCTUnwrap(Fuzzer(options: options).run(clock: { now += 0.05; return now }).reports.first)
-        XCTAssertEqual(untimed.shrinkStatus, .minimal, "without --time the shrink has its own budget and ends at its fixpoint")
+        // Its fixpoint: 1-minimal, or shortest when the search for shorter
+        // lines proved it (since the fuzzer plays `undo: last turn` steps,
+        // this seed's first instance is one the search proves shortest).
+        XCTAssertTrue([.minimal, .shortest].contains(untimed.shrinkStatus),
+                      "without --time the shrink has its own budget and ends at its fixpoint, not \(untimed.shrinkStatus)")
     }
 
     /// The progress line names the phase while a finding is shrunk.

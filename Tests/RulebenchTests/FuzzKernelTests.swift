@@ -33,6 +33,8 @@ final class FuzzKernelTests: XCTestCase {
             return .redone(count)
         case .undoTurn:
             return (try? game.undoTurn()).map { .undone($0.count) }
+        case .undoLastTurn:
+            return (try? game.undoLastTurn()).map { .undone($0.count) }
         }
     }
 

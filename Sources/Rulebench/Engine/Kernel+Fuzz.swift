@@ -56,7 +56,7 @@ extension Kernel {
         /// The step (0-based) it failed at.
         let stepIndex: Int
         /// What the step was doing: "failed", "after", "emitted", "legal",
-        /// "undo", "turn", "redo", "rewind" or "rewound".
+        /// "undo", "turn", "lastturn", "redo", "rewind" or "rewound".
         let during: String
         /// The call concerned, when there is one.
         let call: ActionCall?
@@ -203,6 +203,7 @@ extension Kernel {
         case .undo(let n): return count(.undo, n)
         case .redo(let n): return count(.redo, n)
         case .undoTurn: return .table([.string("op"): .string(Op.undoTurn.rawValue)])
+        case .undoLastTurn: return .table([.string("op"): .string(Op.undoLastTurn.rawValue)])
         }
     }
 
@@ -213,6 +214,7 @@ extension Kernel {
         case .undo: return .undo(try value.int("n"))
         case .redo: return .redo(try value.int("n"))
         case .undoTurn: return .undoTurn
+        case .undoLastTurn: return .undoLastTurn
         case .anyLegalCall: throw KernelReply.mismatch(value.entry, value.path + ".op", "'any', which only a request carries")
         }
     }

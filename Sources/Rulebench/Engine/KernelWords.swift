@@ -27,7 +27,7 @@ enum KernelWords {
 
     /// A step's `op` in a fuzz program or a run's chosen steps.
     enum StepOp: String, CaseIterable {
-        case perform = "do", attempt = "try", undo, redo, undoTurn = "turn"
+        case perform = "do", attempt = "try", undo, redo, undoTurn = "turn", undoLastTurn = "lastturn"
         /// A step to replace by a random legal call of the named action (a request only).
         case anyLegalCall = "any"
     }
@@ -37,7 +37,7 @@ enum KernelWords {
         case performed, rejected, undone, redone, failed
     }
 
-    /// Why an operation of a kernel loop failed, its failure's `cause` (luashim.c, protect).
+    /// Why an operation of a kernel loop failed, its failure's `cause` (protect.c).
     enum Cause: String, CaseIterable {
         case budget, memory, error
     }

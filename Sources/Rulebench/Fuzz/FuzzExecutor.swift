@@ -183,8 +183,19 @@ struct FuzzExecutor {
         case legal
         /// An undo of one step, an undo to the last checkpoint, a redo.
         case undo, turn, redo
+        /// A take-back of the last turn (`undo: last turn`).
+        case lastTurn = "lastturn"
         /// The end of the run: rewinding the whole history, and its result.
         case rewind, rewound
+
+        /// How a report names a step that undid a whole turn; nil for the others.
+        var turnStep: String? {
+            switch self {
+            case .turn: return "undo turn"
+            case .lastTurn: return "undo last turn"
+            default: return nil
+            }
+        }
     }
 
     /// A finding of the kernel's step loop, worded for the report.
@@ -194,19 +205,19 @@ struct FuzzExecutor {
         let activity = StepActivity(rawValue: found.during)
         switch found.problem {
         case .error(let error) where found.property == .undoMirrorsDo:
-            return finding(found.property, index, "\(activity == .turn ? "undo turn" : "undo of \(call)"): \(error)", error)
+            return finding(found.property, index, "\(activity?.turnStep ?? "undo of \(call)"): \(error)", error)
         case .error(let error):
             switch activity {
             case .failed?: return finding(found.property, index, "\(call) failed and changed the state: \(error)", error)
             case .after?: return finding(found.property, index, "after \(call): \(error)", error)
             case .emitted?: return finding(found.property, index, "\(call) was emitted by legal but failed: \(error)", error)
             case .legal?: return finding(found.property, index, FuzzFinding.legalListingFailed + "\(error)", error)
-            case .turn?: return finding(found.property, index, "undo turn", error)
+            case .turn?, .lastTurn?: return finding(found.property, index, activity?.turnStep ?? "", error)
             case .rewind?: return finding(found.property, index, FuzzFinding.rewindFailed, error)
             default: return finding(found.property, index, "\(found.during) of \(call)", error)
             }
         case .undoMismatch(let problems):
-            let what = activity == .turn ? "undo turn" : activity == .rewind ? FuzzFinding.rewindFailed : "undo of \(call)"
+            let what = activity?.turnStep ?? (activity == .rewind ? FuzzFinding.rewindFailed : "undo of \(call)")
             return finding(found.property, index, what, .undoMismatch(problems))
         case .redoMismatch(let mismatch):
             return finding(found.property, index, "redo of \(call)", .redoMismatch(mismatch))

@@ -14,6 +14,9 @@ public enum FuzzStep: Hashable, Sendable, CustomStringConvertible {
     case redo(Int)
     /// Undo back to the last checkpoint.
     case undoTurn
+    /// Take back the last turn (`undo: last turn`, `Game.undoLastTurn`):
+    /// the last action and those before it back to the checkpoint before it.
+    case undoLastTurn
 
     /// The largest count an `undo N` or `redo N` step may have: no program
     /// has more steps than `FuzzProgram.maximumSteps`, so a larger count
@@ -28,6 +31,7 @@ public enum FuzzStep: Hashable, Sendable, CustomStringConvertible {
         case .undo(let n): return "undo \(n)"
         case .redo(let n): return "redo \(n)"
         case .undoTurn: return "undo turn"
+        case .undoLastTurn: return "undo last turn"
         }
     }
 }

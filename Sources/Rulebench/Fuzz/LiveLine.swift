@@ -21,7 +21,7 @@ enum LiveLine {
             case (.perform, .performed), (.attempt, .performed):
                 applied.append(step)
                 undone = []
-            case (.undo, .undone(let n)), (.undoTurn, .undone(let n)):
+            case (.undo, .undone(let n)), (.undoTurn, .undone(let n)), (.undoLastTurn, .undone(let n)):
                 let taken = min(n, applied.count)
                 undone += applied.suffix(taken).reversed()
                 applied.removeLast(taken)

@@ -99,6 +99,12 @@ public enum Reproduction {
             if case .undone(let n)? = outcome, n == 0 { return ["  # (undo turn with nothing to undo)"] }
             if isFailing && property == .undoMirrorsDo { return ["  - undo: turn", "    expect: { animation: { mirrored: true } }"] }
             return ["  - undo: turn"]
+        case .undoLastTurn:
+            // As `undo: turn`: at the start it undid nothing, and a scenario's
+            // `undo: last turn` there is an error.
+            if case .undone(let n)? = outcome, n == 0 { return ["  # (undo last turn with nothing to undo)"] }
+            if isFailing && property == .undoMirrorsDo { return ["  - undo: last turn", "    expect: { animation: { mirrored: true } }"] }
+            return ["  - undo: last turn"]
         }
     }
 
@@ -235,6 +241,7 @@ public enum Reproduction {
             case .undo(let n): return .object([("undo", .int(Int64(n)))])
             case .redo(let n): return .object([("redo", .int(Int64(n)))])
             case .undoTurn: return .object([("undo", .string("turn"))])
+            case .undoLastTurn: return .object([("undo", .string("last turn"))])
             }
         }
         var members: [(String, JSONValue)] = [
@@ -278,7 +285,7 @@ public enum Reproduction {
         func count(_ v: JSONValue, _ key: String, step: Int) throws(DecodeError) -> Int {
             guard case .int(let n) = v, (1...Int64(FuzzStep.maximumCount)).contains(n) else {
                 throw DecodeError(reason: "step \(step): \"\(key)\" must be a whole number from 1 to \(FuzzStep.maximumCount)"
-                                  + (key == "undo" ? " or \"turn\"" : "") + ", not \(v.serialized(pretty: false))")
+                                  + (key == "undo" ? ", \"turn\" or \"last turn\"" : "") + ", not \(v.serialized(pretty: false))")
             }
             return Int(n)
         }
@@ -287,6 +294,7 @@ public enum Reproduction {
             if let c = call(item["do"]) { steps.append(.perform(c)) }
             else if let c = call(item["try"]) { steps.append(.attempt(c)) }
             else if case .string("turn")? = item["undo"] { steps.append(.undoTurn) }
+            else if case .string("last turn")? = item["undo"] { steps.append(.undoLastTurn) }
             else if let n = item["undo"] { steps.append(.undo(try count(n, "undo", step: index + 1))) }
             else if let n = item["redo"] { steps.append(.redo(try count(n, "redo", step: index + 1))) }
             else { throw DecodeError(reason: "step \(index + 1) is not {\"do\": ...}, {\"try\": ...}, {\"undo\": N} or {\"redo\": N}") }

@@ -21,7 +21,8 @@ import Foundation
 ///    (another legal call of its action there: the other side's move, once
 ///    a turn is gone), or else deleted too (a rook went a1-b1 and comes
 ///    back: the two go together);
-/// 2. simplify steps in place, the earliest first: `undo turn` becomes
+/// 2. simplify steps in place, the earliest first: `undo turn` and `undo
+///    last turn` become
 ///    `undo N` (N the steps it undid), counts get smaller, an attempt
 ///    becomes a perform when legal, and a perform becomes a simpler call
 ///    among the legal ones at its point (`complexity`);
@@ -459,7 +460,7 @@ struct Shrinker {
     private func replacements(at index: Int, legal: [ActionCall], outcome: FuzzExecutor.Outcome?) -> [FuzzStep] {
         let step = best.steps[index]
         switch step {
-        case .undoTurn:
+        case .undoTurn, .undoLastTurn:
             // The count it undid; when the turn's undo is the failing step
             // its outcome is unknown, so every count up to the actions before it.
             if case .undone(let n)? = outcome { return n > 0 ? [.undo(n)] : [] }
@@ -523,7 +524,7 @@ struct Shrinker {
     }
 
     /// How simple a step is: by kind (undo, redo, perform, attempt, undo
-    /// turn), then by its count or its call's complexity.
+    /// turn, undo last turn), then by its count or its call's complexity.
     private static func stepRank(_ step: FuzzStep) -> (kind: Int, count: Int, call: String) {
         switch step {
         case .undo(let n): return (0, n, "")
@@ -531,6 +532,7 @@ struct Shrinker {
         case .perform(let call): return (2, 0, complexity(call))
         case .attempt(let call): return (3, 0, complexity(call))
         case .undoTurn: return (4, 0, "")
+        case .undoLastTurn: return (5, 0, "")
         }
     }
 

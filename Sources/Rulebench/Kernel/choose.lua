@@ -219,14 +219,17 @@ end
 -- The next step of a random game, or nil when the game is over and
 -- nothing can be undone. Mostly a legal action (uniform among them, or
 -- rare kinds first with `rare`); sometimes an undo or redo of one to three
--- steps, an undo to the last checkpoint, or an attempt.
+-- steps, an undo to the last checkpoint ("turn"), a take-back of the last
+-- turn ("lastturn", `undo: last turn`: in a game whose every move is a
+-- checkpoint the only undo of a whole turn), or an attempt.
 local function choose(random, legal, cursor, count, rare)
   local canundo, canredo = cursor > 0, cursor < count
   local roll = random:below(100)
   if roll < 10 and canundo then return { op = "undo", n = 1 + random:below(3) } end
   if roll < 16 and canredo then return { op = "redo", n = 1 + random:below(3) } end
   if roll < 19 and canundo then return { op = "turn" } end
-  if roll < 27 and #legal > 0 then
+  if roll < 21 and canundo then return { op = "lastturn" } end
+  if roll < 29 and #legal > 0 then
     local name, params = illegal(random, legal)
     return { op = "try", name = name, params = params }
   end

@@ -8,7 +8,7 @@
 -- error, a budget error, an invariant) unwinds to Swift's protected call
 -- before it commits; `abort` then rolls the journal back to where the
 -- operation began. The commit comes after the budget's watch has ended
--- (C.release): a call the watchdog runs again (luashim.c) never ran its
+-- (C.release): a call the watchdog runs again (vm.c, rb_call) never ran its
 -- commit, so its abort finds the operation pending, and a budget that runs
 -- out late can never leave bookkeeping half done.
 

@@ -259,6 +259,31 @@ local function redoone()
   return nil
 end
 
+-- How many undos `undo: last turn` makes, as History.undosToLastTurn
+-- counts them: the last applied entry and every one before it back to the
+-- checkpoint before it (which stays applied), to the start when there is
+-- none; within a turn (the last entry no checkpoint), the turn under way.
+local function undostolastturn(h)
+  local i = h.cursor
+  if i > 0 and h.entries[i].checkpoint then i = i - 1 end
+  while i > 0 and not h.entries[i].checkpoint do i = i - 1 end
+  return h.cursor - i
+end
+
+-- Undoes `n` entries, each checked as undoone checks it; returns the
+-- finding of the first that went wrong (`what` names the step) or nil.
+local function undotimes(n, what)
+  for _ = 1, n do
+    local wrong = undoone()
+    if wrong then
+      wrong.property, wrong.what = wrong.mirror and "undoMirrorsDo" or "undoRestores", what
+      wrong.mirror = nil
+      return wrong
+    end
+  end
+  return nil
+end
+
 -- Runs one step; returns a finding or nil.
 local function runstep(index, step)
   local op = step.op
@@ -286,6 +311,11 @@ local function runstep(index, step)
       end
       n = n + 1
     end
+    RUN.outcomes[index] = { kind = "undone", n = n }
+  elseif op == "lastturn" then
+    local n = undostolastturn(h)
+    local wrong = undotimes(n, "lastturn")
+    if wrong then return wrong end
     RUN.outcomes[index] = { kind = "undone", n = n }
   elseif op == "redo" then
     local left = #h.entries - h.cursor
@@ -460,7 +490,7 @@ function API.replay(steps)
 end
 
 -- A fuzz call (or a replay) that was stopped between its operations runs
--- again counted (luashim.c, rb_call; an operation that ran long runs again
+-- again counted (vm.c, rb_call; an operation that ran long runs again
 -- alone, see protect above). It may have finished first: RUN is gone and
 -- the game is where the run ended. So the abort before the second run
 -- rolls back to where the last fuzz call began, whatever happened since; it

@@ -14,7 +14,7 @@ local K = ...
 K.WORDS = {
   property = { "undoRestores", "redoReproduces", "undoMirrorsDo", "failureChangesNothing", "legalIsAllowed",
                "invariantsHold", "rewindAndReplay" },
-  op = { "do", "try", "undo", "redo", "turn", "any" },
+  op = { "do", "try", "undo", "redo", "turn", "lastturn", "any" },
   outcome = { "performed", "rejected", "undone", "redone", "failed" },
   cause = { "budget", "memory", "error" },
   redo = { "state hash", "subaction tree", "animation plan" },
