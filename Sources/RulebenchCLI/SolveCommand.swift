@@ -48,6 +48,7 @@ struct SolveCommand: ParsableCommand {
               rulebench solve desert --goal won --max-depth 3 --json
               rulebench solve Benchmarks/packs/eight --goal solved --max-depth 40      # A* on the Manhattan distance
               rulebench solve Benchmarks/packs/eight --goal solved --max-depth 40 --option tiles=213/456/78_   # unreachable
+              rulebench solve Benchmarks/packs/eight --goal solved --max-depth 40 --no-estimate --jobs 2   # breadth-first, 2 workers
             """
     )
 
