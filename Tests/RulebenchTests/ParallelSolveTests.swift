@@ -88,6 +88,21 @@ final class ParallelSolveTests: XCTestCase {
         XCTAssertEqual(failures.last?.path.last, ActionCall("press", ["n": .int(5)]))
     }
 
+    func testAnUndoBugDeeperIsTheOneOneWorkerMeets() throws {
+        // Two presses deep, where the batches hold several states: the
+        // states before the failing one in its batch are merged first.
+        let makeGame = recipe(SolverTests.lights, ["bug": .string("late")])
+        func failure(_ workers: Int) -> ExplorationFailure? {
+            do { _ = try solve(makeGame, workers: workers, options("dark")) } catch { return error as? ExplorationFailure }
+            return nil
+        }
+        let one = try XCTUnwrap(failure(1))
+        XCTAssertEqual(one.path.count, 3, "\(one)")
+        for workers in [2, 3] {
+            XCTAssertEqual(failure(workers)?.path, one.path, "\(workers) workers")
+        }
+    }
+
     func testTheEstimateKeepsOneWorker() throws {
         // A* cannot be split by depth: it runs as one worker runs it.
         let makeGame = recipe(Self.eight, ["tiles": .string("867/254/3_1")])
