@@ -103,6 +103,18 @@ final class ParallelSolveTests: XCTestCase {
         }
     }
 
+    func testAGoalThatFailsIsReportedWithTheLineOneWorkerReports() throws {
+        // `flaky` fails the first time it is asked where light 5 is off: after press 2 from all on.
+        let makeGame = recipe(SolverTests.lights, ["flaky": .bool(true)])
+        for workers in [1, 2] {
+            XCTAssertThrowsError(try solve(makeGame, workers: workers, options("flaky"))) { error in
+                guard let failure = error as? ExplorationFailure, case .script(let script) = failure.error else { return XCTFail("\(error)") }
+                XCTAssertEqual(failure.path, [ActionCall("press", ["n": .int(2)])], "\(workers) workers")
+                XCTAssertTrue(script.message.contains("flaky fails once"), script.message)
+            }
+        }
+    }
+
     func testTheEstimateKeepsOneWorker() throws {
         // A* cannot be split by depth: it runs as one worker runs it.
         let makeGame = recipe(Self.eight, ["tiles": .string("867/254/3_1")])

@@ -53,8 +53,8 @@ extension Kernel {
         do {
             reply = try user("solvechildren", [Array(String(depth).utf8)] + states.flatMap { [Array($0.key.utf8), $0.snapshot] })
         } catch {
-            let where_ = (try? engine("solvefailed")) ?? []
-            return .failed(at: max(number(where_.first) - 1, 0), move: number(where_.count > 1 ? where_[1] : nil), error: error)
+            let failedAt = (try? engine("solvefailed")) ?? []
+            return .failed(at: max(number(failedAt.first) - 1, 0), move: number(failedAt.count > 1 ? failedAt[1] : nil), error: error)
         }
         if String(decoding: reply.first ?? [], as: UTF8.self) == "undo" {
             let problems = Kernel.problems(decode(reply.count > 1 ? reply[1] : nil))
