@@ -27,6 +27,12 @@ struct SolveCommand: ParsableCommand {
             mode (redrawn in place on a terminal, a line every 5 seconds in a log), so --json output stays clean. Ctrl-C (SIGINT) \
             or SIGTERM stops the search and prints the deepest depth searched completely.
 
+            --jobs N spreads a breadth-first search over N workers, one depth at a time, each expanding states \
+            in a game of its own; the children are merged in the order one worker reaches them, so the outcome, \
+            the counts and the line are those of --jobs 1 (of the shortest lines, the first in the order of the \
+            states of a depth, then of legal moves). A* (a goal's estimate) and --any run on one worker whatever \
+            --jobs says.
+
             Memory: the search keeps every distinct state it reaches, at most --max-states (about \
             \(Solver.Options.bytesPerState) bytes each), and a copy of each state waiting to be expanded.
 
@@ -42,6 +48,7 @@ struct SolveCommand: ParsableCommand {
               rulebench solve desert --goal won --max-depth 3 --json
               rulebench solve Benchmarks/packs/eight --goal solved --max-depth 40      # A* on the Manhattan distance
               rulebench solve Benchmarks/packs/eight --goal solved --max-depth 40 --option tiles=213/456/78_   # unreachable
+              rulebench solve Benchmarks/packs/eight --goal solved --max-depth 40 --no-estimate --jobs 2   # breadth-first, 2 workers
             """
     )
 
@@ -49,6 +56,7 @@ struct SolveCommand: ParsableCommand {
     static let maximumDepth = 200
 
     @OptionGroup var packOptions: PackOptions
+    @OptionGroup var jobs: JobsOption
 
     @Option(help: "The goal to reach: a name in the pack's `goals`.")
     var goal: String
@@ -119,17 +127,23 @@ struct SolveCommand: ParsableCommand {
         catchInterrupts()
         let options = try packOptions.setupOptionValues()
         let state = try overrides()
-        let game: Game
-        do {
-            var configuration = Game.Configuration()
-            configuration.printHandler = { _ in }
-            configuration.animationSources = false
-            // The search lives in the game's Lua state: its memory is on top of the rules' cap.
-            configuration.memoryCap += maxStates * Solver.Options.bytesPerState * 2
-            game = try Game(pack: packOptions.pack, options: options, seed: seed, configuration: configuration)
+        var configuration = Game.Configuration()
+        configuration.printHandler = { _ in }
+        configuration.animationSources = false
+        let build = { @Sendable [pack = packOptions.pack, seed] (configuration: Game.Configuration) throws(RulebenchError) -> Game in
+            let game = try Game(pack: pack, options: options, seed: seed, configuration: configuration)
             // Tables missing on a path are created, as play's `save FILE.yaml`
             // records them: the scenario written says `create: true`.
             for (path, value) in state { try game.setState(value, at: path) }
+            return game
+        }
+        // A helper's game (--jobs) holds one state at a time: the rules' cap.
+        let makeGame = { @Sendable [configuration] () throws(RulebenchError) -> Game in try build(configuration) }
+        let game: Game
+        do {
+            // The search lives in the game's Lua state: its memory is on top of the rules' cap.
+            configuration.memoryCap += maxStates * Solver.Options.bytesPerState * 2
+            game = try build(configuration)
             guard game.pack.goals.contains(goal) else {
                 let goals = game.pack.goals
                 complain("unknown goal '\(goal)' in pack '\(game.pack.name)'" + (goals.isEmpty
@@ -156,7 +170,7 @@ struct SolveCommand: ParsableCommand {
         let clock = Fuzzer.monotonicClock
         let progress = ProgressLine(pacer: progressInterval.map { ProgressPacer(interval: $0, start: clock()) }
                                         ?? ProgressPacer(toTerminal: stderrIsTerminal, start: clock()))
-        let solver = Solver(game: game, options: solverOptions)
+        let solver = ParallelSolver(solver: Solver(game: game, options: solverOptions), pool: jobs.pool, makeGame: makeGame)
         let outcome = Swift.Result { () throws(ExplorationFailure) -> Solver.Result in
             try solver.run(clock: clock, shouldStop: { wasInterrupted }) { statistics in
                 progress.show(status(statistics), at: clock())

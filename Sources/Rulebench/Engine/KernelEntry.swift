@@ -20,6 +20,7 @@ enum KernelEntry: String, CaseIterable {
     case explore, explored
     case solveBegin = "solvebegin", solveStep = "solvestep", solveLine = "solveline"
     case solveProbe = "solveprobe", solveEnd = "solveend"
+    case solveSnap = "solvesnap", solveChildren = "solvechildren", solveFailed = "solvefailed", solveReplay = "solvereplay"
     case uniqueBegin = "uniquebegin", uniqueStep = "uniquestep", uniqueLine = "uniqueline", uniqueEnd = "uniqueend"
     case fuzz, fuzzAbort = "fuzzabort", replay, replayAbort = "replayabort"
     // Coverage, identity and development aids
@@ -56,11 +57,11 @@ enum KernelEntry: String, CaseIterable {
         switch self {
         case .definePack, .addAction, .finishPack, .newGame, .restart, .perform, .undo, .legal, .invariants,
              .render, .set, .goal, .explore, .solveBegin, .solveStep, .solveLine, .solveProbe, .uniqueBegin,
-             .uniqueStep, .uniqueLine, .fuzz, .replay, .scene, .viewPlaces:
+             .uniqueStep, .uniqueLine, .fuzz, .replay, .scene, .viewPlaces, .solveChildren, .solveReplay:
             return .runsRules
         case .linkBase, .paramProblem, .abort, .hash, .get, .gc, .configure, .explored,
              .solveEnd, .uniqueEnd, .fuzzAbort, .replayAbort, .coverage, .coverageReport, .hashOrder, .profile,
-             .selfTest:
+             .selfTest, .solveSnap, .solveFailed:
             return .bookkeeping
         }
     }

@@ -38,7 +38,7 @@
 local K = ...
 local API = K.API
 local ops = K.ops
-local hashof, mark, rollback, encode, plain, backing = K.hash, K.mark, K.rollback, K.encode, K.plain, K.backing
+local hashof, mark, rollback, encode, decode, plain, backing = K.hash, K.mark, K.rollback, K.encode, K.decode, K.plain, K.backing
 local setwritable = K.setwritable
 local operation = K.C.operation or function() end
 local tonumber, tointeger, next, type, mathtype, sort = tonumber, math.tointeger, next, type, math.type, table.sort
@@ -461,6 +461,90 @@ function API.solveline()
     moves, last = movesto(S.at), S.move
   end
   if last then moves[#moves + 1] = last end
+  return replay(moves)
+end
+
+---------------------------------------------------------------- a worker's share
+-- What `solve --jobs N` (Solve/ParallelSolver.swift) asks of each worker's
+-- kernel: the search's closed set and its order live in Swift; a worker
+-- only expands the states it is handed, with the same steps as above.
+
+-- solvesnap(): the current state's hash, its plain copy (encoded) and
+-- "dead" when solvebegin pruned it ("open" else): the start of a search
+-- spread over workers.
+function API.solvesnap()
+  return hashof(), encode(plain(K.game)), SEARCH and SEARCH.open.size == 0 and "dead" or "open"
+end
+
+-- The children of the open state whose hash is `hex` and whose plain copy
+-- is `snap`, at `depth` moves from the start, appended to `out`: for each
+-- legal move in order, the child's hash, what it is ("goal", "dead",
+-- "leaf": at the depth limit, or "open") and, for "open", its plain copy.
+-- The goal and dead end are asked of every child: which are new is known
+-- only to the caller. A child that meets the goal ends the call (returns
+-- "goal"): it is new (a state meeting the goal is found when first
+-- reached), so nothing after it in the search's order matters.
+local function children(hex, snap, depth, out)
+  local S = SEARCH
+  local e = { key = tonumber(hex, 16), snap = decode(snap), g = depth }
+  restore(e)
+  operation()
+  local calls = ops.legal()
+  local slot = #out + 1
+  out[slot] = "0"
+  for k = 1, #calls do
+    S.move = k
+    perform(calls[k])
+    out[slot] = tostring(k)
+    local kind = goal() and "goal" or deadend() and "dead" or depth + 1 >= S.maxdepth and "leaf" or "open"
+    out[#out + 1] = hashof()
+    out[#out + 1] = kind
+    out[#out + 1] = kind == "open" and encode(plain(K.game)) or ""
+    local problems = undo(calls[k], e.key)
+    if problems then
+      S.problems = problems
+      return "undo"
+    end
+    S.move = nil
+    if kind == "goal" then return "goal" end
+  end
+  return nil
+end
+
+-- solvechildren(depth, hex1, snap1, hex2, snap2, ...): the children of
+-- each state handed (see children), one state after another, up to the
+-- first child that meets the goal: "ok", then for each state its number
+-- of moves met and three values per move. When an
+-- undo does not restore a state: "undo", the problems, the index of the
+-- state (from 1) and the move. The game is back where it was.
+function API.solvechildren(depth, ...)
+  begincall()
+  local args, out, status, at = { ... }, { "ok" }, nil, nil
+  depth = tointeger(tonumber(depth)) or 0
+  for i = 1, #args, 2 do
+    SEARCH.at = (i + 1) // 2
+    status = children(args[i], args[i + 1], depth, out)
+    if status then at = SEARCH.at; break end
+  end
+  unwind()
+  setwritable(false, "")
+  if status == "undo" then return "undo", encode(SEARCH.problems), tostring(at), tostring(SEARCH.move) end
+  SEARCH.at = nil
+  return table.unpack(out)
+end
+
+-- solvefailed(): after a solvechildren call that raised, the index of the
+-- state it was expanding and the move it was performing ("0": none).
+function API.solvefailed()
+  return tostring(SEARCH and SEARCH.at or 0), tostring(SEARCH and SEARCH.move or 0)
+end
+
+-- solvereplay(k1, k2, ...): the calls of these moves (indices in legal
+-- lists) from the current state, played through the engine and rolled
+-- back: encoded.
+function API.solvereplay(...)
+  local moves = {}
+  for i, k in ipairs({ ... }) do moves[i] = tointeger(tonumber(k)) end
   return replay(moves)
 end
 

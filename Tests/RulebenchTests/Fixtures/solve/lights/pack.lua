@@ -6,7 +6,7 @@
 --
 -- Option `lit`: the lights on at the start, a string of 9 digits, row by
 -- row. Option `bug`: "undo" makes the undo of pressing light 5 forget to
--- toggle light 5 back.
+-- toggle light 5 back; "late" does so only where lights 1 and 9 are off.
 -- For the tests: `flaky` is `dark`, but with the option `flaky` it fails
 -- the first time it is asked in a state with light 5 off (a module-level
 -- flag, outside the state).

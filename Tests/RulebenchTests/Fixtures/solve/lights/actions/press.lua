@@ -20,5 +20,7 @@ return {
   undo = function(game, a)
     toggle(game, a.n)
     if game.bug == "undo" and a.n == 5 then game.on[5] = not game.on[5] end
+    -- "late": the same, only where lights 1 and 9 are both off (two presses deep at least).
+    if game.bug == "late" and a.n == 5 and not game.on[1] and not game.on[9] then game.on[5] = not game.on[5] end
   end,
 }

@@ -1,0 +1,115 @@
+/// The typed face of a worker's share of `solve --jobs N` (Kernel/solve.lua,
+/// "a worker's share"): the kernel expands the states it is handed and
+/// says what each child is; the search itself (closed set, order, line)
+/// lives in `ParallelSolver`.
+///
+/// The invariant: every call leaves the game where it was, whatever happened.
+extension Kernel {
+    /// A state handed to a worker: its hash (hex, as the kernel shows it)
+    /// and its plain copy, encoded (what the worker writes over its game).
+    struct SolveState: Sendable {
+        let key: String
+        let snapshot: [UInt8]
+    }
+
+    /// One child met by a worker: the state a legal move reaches.
+    struct SolveChild: Sendable {
+        enum Kind: String, Sendable {
+            /// The goal holds there.
+            case goal
+            /// The goal's `dead_end` is true there.
+            case dead
+            /// At the depth limit: kept, never expanded.
+            case leaf
+            /// To be expanded, if new: `state.snapshot` is its copy.
+            case open
+        }
+
+        let state: SolveState
+        let kind: Kind
+    }
+
+    /// How a worker's call went.
+    enum SolveShare: Sendable {
+        /// The children of each state handed, in legal-move order.
+        case children([[SolveChild]])
+        /// Move `move` (from 1) of state `at` (from 0) was performed or
+        /// undone badly (the states before it are not reported).
+        case failed(at: Int, move: Int, error: RulebenchError)
+    }
+
+    /// The current state as the start of the search `solveBegin` began,
+    /// and whether the goal's `dead_end` pruned it there.
+    func solveStart() throws(RulebenchError) -> (state: SolveState, dead: Bool) {
+        let reply = try call(.solveSnap)
+        guard reply.count == 3 else { throw KernelReply.mismatch(.solveSnap, "", "\(reply.count) results, not 3") }
+        let pruned = try KernelReply.word(.solveSnap, reply[2], as: SolveStartKind.self)
+        return (SolveState(key: String(decoding: reply[0], as: UTF8.self), snapshot: reply[1]), pruned == .dead)
+    }
+
+    /// What `solvesnap` says of the start (its third result).
+    private enum SolveStartKind: String { case dead, open }
+
+    /// The children of `states`, each `depth` moves from the start (the
+    /// search begun by `solveBegin` names the goal and the depth limit).
+    /// A reply that does not decode is reported as the share's failure (an
+    /// internal error naming the call), at the first state.
+    func solveChildren(of states: [SolveState], depth: Int) -> SolveShare {
+        do throws(RulebenchError) {
+            return try decodeShare(call(.solveChildren, [Array(String(depth).utf8)] + states.flatMap { [Array($0.key.utf8), $0.snapshot] }))
+        } catch {
+            do throws(RulebenchError) {
+                let failedAt = try call(.solveFailed)
+                guard failedAt.count == 2 else { throw KernelReply.mismatch(.solveFailed, "", "\(failedAt.count) results, not 2") }
+                return .failed(at: max(try number(failedAt[0], .solveFailed) - 1, 0), move: try number(failedAt[1], .solveFailed), error: error)
+            } catch {
+                return .failed(at: 0, move: 0, error: error)
+            }
+        }
+    }
+
+    /// `solvechildren`'s results: "ok" and, per state, its number of moves
+    /// and three values per move; or "undo", the problems, the state and the move.
+    private func decodeShare(_ reply: [[UInt8]]) throws(RulebenchError) -> SolveShare {
+        func at(_ index: Int) throws(RulebenchError) -> [UInt8] {
+            guard reply.indices.contains(index) else { throw KernelReply.mismatch(.solveChildren, "result \(index + 1)", "nothing") }
+            return reply[index]
+        }
+        if try KernelReply.word(.solveChildren, at(0), as: SolveShareStatus.self) == .undo {
+            let problems = try Kernel.problems(KernelReply(.solveChildren, at(1), result: 2))
+            return .failed(at: try number(at(2), .solveChildren) - 1, move: try number(at(3), .solveChildren),
+                           error: .undoMismatch(problems))
+        }
+        var all: [[SolveChild]] = [], index = 1
+        while index < reply.count {
+            let moves = try number(reply[index], .solveChildren)
+            index += 1
+            var children: [SolveChild] = []
+            for move in 0..<moves {
+                let first = index + 3 * move
+                children.append(SolveChild(state: SolveState(key: String(decoding: try at(first), as: UTF8.self), snapshot: try at(first + 2)),
+                                           kind: try KernelReply.word(.solveChildren, at(first + 1), as: SolveChild.Kind.self)))
+            }
+            all.append(children)
+            index += 3 * moves
+        }
+        return .children(all)
+    }
+
+    /// What `solvechildren` says first.
+    private enum SolveShareStatus: String { case ok, undo }
+
+    /// The calls of `moves` (indices from 1 in legal lists) from the
+    /// current state, played through the engine and rolled back.
+    func solveReplay(_ moves: [Int]) throws(RulebenchError) -> [ActionCall] {
+        try Kernel.calls(KernelReply(.solveReplay, try call(.solveReplay, moves.map { Array(String($0).utf8) }).first ?? []))
+    }
+
+    /// A count or index the kernel sends as decimal text.
+    private func number(_ bytes: [UInt8], _ entry: KernelEntry) throws(RulebenchError) -> Int {
+        guard let n = Int(String(decoding: bytes, as: UTF8.self)) else {
+            throw KernelReply.mismatch(entry, "", "\(String(decoding: bytes, as: UTF8.self)), not a number")
+        }
+        return n
+    }
+}
