@@ -70,14 +70,20 @@ final class SeedVariedReplay {
     /// Replaces the second state by a new one whose hash order differs from
     /// the main game's. Each candidate is made while the ones before it are
     /// still open, so no two of them share an address.
+    ///
+    /// The hash order only chooses among candidates: when a kernel cannot
+    /// say it (an internal error, which the replay itself then meets and
+    /// reports), the candidate made last is kept as it is.
     private func renew(_ program: FuzzProgram, main: Game?) {
-        let mainOrder = main.flatMap { try? $0.kernel.hashOrder() }
+        let mainOrder: String?
+        do { mainOrder = try main?.kernel.hashOrder() } catch { mainOrder = nil }
         var candidates: [FuzzExecutor] = executor.map { [$0] } ?? []
         for _ in 0..<Self.attempts {
             let candidate = FuzzExecutor(configuration: configuration, base: base)
             guard let game = try? candidate.newGame(program) else { return }
             candidates.append(candidate)
-            let order = (try? game.kernel.hashOrder()) ?? ""
+            let order: String
+            do { order = try game.kernel.hashOrder() } catch { executor = candidate; orders = nil; return }
             executor = candidate
             orders = mainOrder.map { ($0, order) }
             if order != mainOrder { break }
