@@ -1,7 +1,7 @@
 import Foundation
 import Rulebench
 
-/// `rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N]`:
+/// `rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N | --seed K]`:
 /// how long the fuzzer takes to find each planted bug of
 /// `Benchmarks/mutants.json`, with uniform random search and with the
 /// guided search, side by side, and how short its reproduction is. Only the
@@ -184,6 +184,10 @@ enum TimeToDetect {
                     throw BenchError("--seeds needs a count from 1 to \(seeds.count)")
                 }
                 sessionSeeds = Array(seeds.prefix(count))
+            } else if argument == "--seed" {
+                // One session seed alone (a session of a table to look at again).
+                guard let text = rest.popFirst(), let seed = UInt64(text) else { throw BenchError("--seed needs a session seed") }
+                sessionSeeds = [seed]
             } else if argument == "--seconds" {
                 guard let text = rest.popFirst(), let seconds = Double(text), seconds > 0 else {
                     throw BenchError("--seconds needs a number of seconds")

@@ -12,7 +12,7 @@
 //        rulebench-bench --profile-restart PACK   VM instructions of a restart, by function
 //        rulebench-bench --crossings PACK     kernel calls per perform, failed perform, undo, redo, restart, fuzz run
 //        rulebench-bench --loop-plain PACK ROUNDS  only row (2), ROUNDS x 3 passes (for callgrind)
-//        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N] [--search S]   time to detect each planted bug (minutes)
+//        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N | --seed K] [--search S]   time to detect each planted bug (minutes)
 //        rulebench-bench --solve               only row (8): solve against a plain-Lua breadth-first search
 //        rulebench-bench --seek                only row (10): the studio's History slider across 1,000 steps
 import Foundation
@@ -158,7 +158,7 @@ func profile(pack: String) throws {
     }
 }
 
-/// `rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N] [--search S]`: the planted
+/// `rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N | --seed K] [--search S]`: the planted
 /// bugs' time to detect, uniform and guided search (TimeToDetect.swift).
 if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "--detect" {
     do {

@@ -67,6 +67,17 @@ final class FuzzBudgetTests: XCTestCase {
         XCTAssertEqual(Fuzzer.shrinkReserve(of: 36_000), Fuzzer.Options.defaultShrinkSeconds, "no more than an untimed shrink")
     }
 
+    /// A first shrink cut short by time keeps half of what is left for its
+    /// finish: the search for shorter instances, which may find none, ends
+    /// halfway (a 16-step line was reported unfinished after 10 s of runs
+    /// that found nothing). A shrink that ran whole leaves the search its share.
+    func testAShrinkCutShortKeepsHalfOfWhatIsLeftForItsFinish() {
+        XCTAssertEqual(Fuzzer.instanceSearchEnd(now: 9, end: 19, of: 20, shrinkCutShort: true), 14, "halfway to the end")
+        XCTAssertEqual(Fuzzer.instanceSearchEnd(now: 9, end: 19, of: 20, shrinkCutShort: false), 19, "all that is left")
+        XCTAssertEqual(Fuzzer.instanceSearchEnd(now: 1, end: 19, of: 20, shrinkCutShort: false), 11, "at most half the limit")
+        XCTAssertEqual(Fuzzer.instanceSearchEnd(now: 1, end: 19, of: 20, shrinkCutShort: true), 10, "halfway, within half the limit")
+    }
+
     func testRunsEndATimedSessionFirstWhenGiven() {
         var options = options(template, depth: 5)
         options.timeLimit = 150

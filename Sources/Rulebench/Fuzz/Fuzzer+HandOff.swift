@@ -21,7 +21,7 @@ extension Fuzzer {
     /// `handOffReserve`), with the shortest reproduction found by then:
     /// the first shrink gets a third
     /// of the time left, the search for other instances up to half of the
-    /// time limit, finishing the shrink the rest (a finding made in the
+    /// time limit (`instanceSearchEnd`), finishing the shrink the rest (a finding made in the
     /// session's last share has that share for its shrink: `shrinkReserve`).
     /// `state` shows the phase
     /// and counts the seconds as shrinking.
@@ -51,7 +51,8 @@ extension Fuzzer {
             report = shrink(program, finding, stepsToDetection: state.steps, timeLimit: Fuzzer.firstShrinkSeconds(left: end - clock(), of: options.timeLimit!),
                             clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
             report.run = index
-            let searchEnd = min(end, clock() + min(options.timeLimit! / 2, Fuzzer.refinementSeconds))
+            let searchEnd = Fuzzer.instanceSearchEnd(now: clock(), end: end, of: options.timeLimit!,
+                                                     shrinkCutShort: report.shrinkStatus.wasCutShort)
             report = shortestInstance(of: report, until: searchEnd, firstRun: index + 1, session: session,
                                       observe: { show($0, ", looking for a shorter instance") })
             report = finishShrinking(report, until: end, clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
@@ -91,6 +92,18 @@ extension Fuzzer {
     /// shrink takes all that is left; no shorter instance is sought).
     static func firstShrinkSeconds(left: Double, of limit: Double) -> Double {
         min(left, max(left / 3, shrinkReserve(of: limit)))
+    }
+
+    /// When the search for shorter instances ends, at `now`, for a hand-off
+    /// ending at `end` in a session of `limit` seconds: up to half of the
+    /// limit (at most `refinementSeconds`), but when the first shrink was
+    /// cut short, no later than halfway to `end`, so that finishing it has
+    /// the other half. A search that finds no instance would otherwise
+    /// take all that is left: a 16-step promotion line cut short by time
+    /// was reported as it was, 10 s spent on runs that found nothing.
+    static func instanceSearchEnd(now: Double, end: Double, of limit: Double, shrinkCutShort: Bool) -> Double {
+        let searchEnd = min(end, now + min(limit / 2, Fuzzer.refinementSeconds))
+        return shrinkCutShort ? min(searchEnd, now + (end - now) / 2) : searchEnd
     }
 
     /// The most seconds a timed session spends, after its first finding,
