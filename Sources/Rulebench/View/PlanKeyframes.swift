@@ -43,6 +43,7 @@ public struct PlanKeyframes: Hashable, Sendable, Codable {
     /// The keyframes of `timeline` played from `before` to `after`.
     ///
     /// - Parameters:
+    ///   - timeline: the step's plan, timed (`Timeline`).
     ///   - before: the scene before the step; nil for an opening (every node
     ///     the plan does not animate is there from the start).
     ///   - after: the scene after the step.
