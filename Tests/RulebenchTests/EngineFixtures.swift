@@ -21,3 +21,16 @@ enum EngineFixtures {
         return try Game(pack: lab, seed: seed, configuration: configuration)
     }
 }
+
+extension Game {
+    /// Plays `steps` actions, the first legal one each time (fewer when none
+    /// is legal); returns the hash of every position, from the current one.
+    func playFirstLegal(steps: Int) throws -> [StateHash] {
+        var hashes = [stateHash]
+        for _ in 0..<steps {
+            guard let call = try legalActions().first else { break }
+            hashes.append(try perform(call).hash)
+        }
+        return hashes
+    }
+}

@@ -10,25 +10,15 @@ final class RestartTests: XCTestCase {
         return configuration
     }
 
-    /// The hashes of `steps` legal actions (always the first one offered) from setup.
-    private func play(_ game: Game, steps: Int) throws -> [StateHash] {
-        var hashes = [game.stateHash]
-        for _ in 0..<steps {
-            guard let call = try game.legalActions().first else { break }
-            hashes.append(try game.perform(call).hash)
-        }
-        return hashes
-    }
-
     func testARestartedGameMatchesANewGame() throws {
         for pack in ["cards", "desert", "template"] {
             let reused = try Game(pack: pack, seed: 1, configuration: configuration())
-            _ = try play(reused, steps: 12)
+            _ = try reused.playFirstLegal(steps: 12)
             try reused.restart(seed: 7)
             XCTAssertEqual(reused.history.entries.count, 0)
             XCTAssertEqual(reused.seed, 7)
             let fresh = try Game(pack: pack, seed: 7, configuration: configuration())
-            XCTAssertEqual(try play(reused, steps: 20), try play(fresh, steps: 20), pack)
+            XCTAssertEqual(try reused.playFirstLegal(steps: 20), try fresh.playFirstLegal(steps: 20), pack)
         }
     }
 

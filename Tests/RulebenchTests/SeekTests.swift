@@ -11,19 +11,9 @@ final class SeekTests: XCTestCase {
         return try Game(pack: pack, seed: 3, configuration: configuration)
     }
 
-    /// Plays `steps` actions (the first legal one each time); returns the hash of every position.
-    private func play(_ game: Game, steps: Int) throws -> [StateHash] {
-        var hashes = [game.stateHash]
-        for _ in 0..<steps {
-            guard let call = try game.legalActions().first else { break }
-            hashes.append(try game.perform(call).hash)
-        }
-        return hashes
-    }
-
     func testSeekingVisitsEveryPositionWithItsHashAndVerifiesEachStep() throws {
         let game = try game()
-        let hashes = try play(game, steps: 12)
+        let hashes = try game.playFirstLegal(steps: 12)
         let end = hashes.count - 1
         let back = try game.seek(to: 0)
         XCTAssertEqual(back.map(\.step), Array((1...end).reversed()))
@@ -40,7 +30,7 @@ final class SeekTests: XCTestCase {
 
     func testAnUndoCheckCarriesTheMirroredAnimationAndARedoTheDoneOne() throws {
         let game = try game("cards")
-        _ = try play(game, steps: 2)
+        _ = try game.playFirstLegal(steps: 2)
         let undo = try XCTUnwrap(game.seek(to: 1).first)
         XCTAssertEqual(undo.animation?.direction, .undo)
         let redo = try XCTUnwrap(game.seek(to: 2).first)
@@ -50,7 +40,7 @@ final class SeekTests: XCTestCase {
 
     func testAPositionOutsideTheHistoryIsBadInputAndChangesNothing() throws {
         let game = try game()
-        _ = try play(game, steps: 3)
+        _ = try game.playFirstLegal(steps: 3)
         for position in [-1, 4] {
             XCTAssertThrowsError(try game.seek(to: position)) { error in
                 XCTAssertTrue("\(error)".contains("positions 0 to 3"), "\(error)")
