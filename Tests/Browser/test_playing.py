@@ -2,6 +2,7 @@
 import http.client
 import os
 import shutil
+import subprocess
 import tempfile
 from pathlib import Path
 from urllib.parse import urlparse
@@ -149,3 +150,41 @@ def test_undo_turn_takes_back_the_turn(context):
     assert page.get_by_label("State hash").text_content() != start
     for item in page.locator("#entries li").all():
         assert "undo verified" in item.text_content(), item.text_content()
+
+
+NAME_ACTION = """-- name: gives a token a name, a string that may hold blanks.
+return {
+  params = { token = "string", name = "string" },
+  check = function(game, a) if not game.tokens[a.token] then return "no token " .. a.token end end,
+  apply = function(game, a) game.tokens[a.token].name = a.name end,
+}
+"""
+
+
+def test_a_typed_call_reads_a_quoted_value_with_blanks_as_play_does(context):
+    page = context.page
+    with tempfile.TemporaryDirectory() as folder:
+        pack = Path(folder) / "race"
+        shutil.copytree(REPOSITORY / "rules" / "template", pack)
+        (pack / "actions" / "name.lua").write_text(NAME_ACTION)
+        studio = context.open(str(pack), "--seed", "3", cwd=folder)
+        typed = 'name token=p1 name="Red Baron"'
+        before = revision(page)
+        page.get_by_label("Call", exact=True).fill(typed)
+        page.get_by_role("button", name="Perform").click()
+        wait_for_revision_after(page, before)
+        expect(page.locator('#state li[data-path="tokens.p1.name"]')).to_have_attribute("data-value", '"Red Baron"')
+        expect(page.locator("#entries li").first).to_contain_text('name name="Red Baron" token=p1')   # its label
+        # `play` reads the same line to the same state.
+        played = subprocess.run([context.binary, "play", str(pack), "--seed", "3"], input=f"{typed}\nhash\n",
+                                cwd=folder, capture_output=True, text=True, timeout=60)
+        assert f'hash: "{page.get_by_label("State hash").text_content()}"' in played.stdout, played.stdout
+
+        # A quote left open is refused with its column, and nothing is performed.
+        unclosed = 'name token=p2 name="Red Baron'
+        column = unclosed.index('"') + 1
+        page.get_by_label("Call", exact=True).fill(unclosed)
+        page.get_by_role("button", name="Perform").click()
+        expect(page.locator("#status")).to_contain_text(f"the quote at column {column} is not closed")
+        expect(page.get_by_label("History")).to_have_attribute("max", "1")
+        studio.stop()

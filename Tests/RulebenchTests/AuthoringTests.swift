@@ -272,11 +272,6 @@ final class AuthoringTests: XCTestCase {
         XCTAssertEqual(replayed.stateHash, play.game.stateHash)
     }
 
-    func testWordsKeepQuotedBlanks() throws {
-        XCTAssertEqual(try PlaySession.split("  label text=\"two words\"  n=3 "), ["label", "text=\"two words\"", "n=3"])
-        XCTAssertThrowsError(try PlaySession.split("label text=\"open"))
-    }
-
     // MARK: The commands
 
     /// The `rulebench` executable built with the tests (beside the test bundle), else the repository's debug build.

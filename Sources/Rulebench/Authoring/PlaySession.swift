@@ -69,7 +69,7 @@ public final class PlaySession {
     public func handle(_ line: String) -> Bool {
         let words: [String]
         do {
-            words = try PlaySession.split(line)
+            words = try TypedCall.words(line)
         } catch {
             fail("\(error)")
             return true
@@ -131,14 +131,11 @@ public final class PlaySession {
     }
 
     private func perform(name: String, _ pairs: ArraySlice<String>) {
-        var params: [String: StateValue] = [:]
-        for pair in pairs {
-            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                return fail("expected key=value after the action name, got '\(pair)' (e.g. \(example(of: name)))")
-            }
-            params[String(pair[..<equals])] = StateValue(argument: String(pair[pair.index(after: equals)...]))
+        do {
+            perform(ActionCall(name, try TypedCall.params(pairs)))
+        } catch {
+            fail("\(error) (e.g. \(example(of: name)))")
         }
-        perform(ActionCall(name, params))
     }
 
     private func perform(_ call: ActionCall) {
@@ -407,40 +404,6 @@ public final class PlaySession {
             return nil
         }
         return count
-    }
-
-    /// A line that cannot be split into words.
-    struct SplitError: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// Words separated by blanks; single or double quotes keep blanks inside a word (and stay in it,
-    /// so `name="a b"` gives the string `a b`).
-    static func split(_ line: String) throws -> [String] {
-        var words: [String] = []
-        var current = ""
-        var quote: Character?
-        var inWord = false
-        for char in line {
-            if let open = quote {
-                current.append(char)
-                if char == open { quote = nil }
-            } else if char == "\"" || char == "'" {
-                quote = char
-                current.append(char)
-                inWord = true
-            } else if char == " " || char == "\t" || char == "\r" {
-                if inWord { words.append(current) }
-                current = ""
-                inWord = false
-            } else {
-                current.append(char)
-                inWord = true
-            }
-        }
-        if quote != nil { throw SplitError(description: "a quote is not closed in: \(line)") }
-        if inWord { words.append(current) }
-        return words
     }
 
     static let help = """

@@ -93,8 +93,7 @@ actor StudioSession {
     // MARK: Playing
 
     private func perform(_ text: String) throws(RulebenchError) {
-        let legal = (try? game.legalActions()) ?? []
-        let call = legal.first { StudioCallLabel.label($0) == text } ?? StudioSession.call(parsing: text)
+        let call = try StudioSession.call(typed: text, legal: (try? game.legalActions()) ?? [])
         let before = game.history.cursor
         let entry = try game.perform(call)
         memory.forget(after: before)
@@ -104,15 +103,15 @@ actor StudioSession {
         try memory.observe(game)
     }
 
-    /// A call typed by hand: the action's name, then `key=value` words read as `play` reads values.
-    static func call(parsing text: String) -> ActionCall {
-        let words = text.split(separator: " ").map(String.init)
-        var params: [String: StateValue] = [:]
-        for word in words.dropFirst() {
-            guard let equals = word.firstIndex(of: "="), equals != word.startIndex else { continue }
-            params[String(word[..<equals])] = StateValue(argument: String(word[word.index(after: equals)...]))
+    /// The legal call whose label is `text`, else the call it types, read as
+    /// `play` reads one (the library's `TypedCall`: one grammar for both).
+    static func call(typed text: String, legal: [ActionCall]) throws(RulebenchError) -> ActionCall {
+        if let listed = legal.first(where: { StudioCallLabel.label($0) == text }) { return listed }
+        do {
+            return try TypedCall.call(text)
+        } catch {
+            throw .badInput(InputProblem("\(error)"))
         }
-        return ActionCall(words.first ?? text, params)
     }
 
     /// Moves to `target` by real undos and redos; a single step keeps its animation

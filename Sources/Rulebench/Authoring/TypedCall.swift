@@ -1,0 +1,77 @@
+/// A call typed by hand: `ACTION key=value ...`, as `rulebench play` reads a
+/// line and the studio's Call field reads its text. This is the one grammar
+/// for typed calls; both read through it, so a call typed into either means
+/// the same thing.
+///
+/// Words are separated by blanks; a single or double quote keeps blanks
+/// inside a word until the same quote closes it, and stays in the word, so
+/// `to="a b"` is the word `to="a b"` and its value, read by
+/// `StateValue(argument:)`, the string `a b` (the quotes also force a
+/// string: `code="007"`). A quote left open is an error naming its column.
+public enum TypedCall {
+    /// A line that is not a call, said so that the user can fix it.
+    public enum Problem: Error, Equatable, CustomStringConvertible {
+        /// A quote opened at `column` (1-based, in characters) and never closed.
+        case unclosedQuote(column: Int, line: String)
+        /// A word after the action's name that is not `key=value`.
+        case notAPair(String)
+        /// Nothing but blanks.
+        case empty
+
+        public var description: String {
+            switch self {
+            case .unclosedQuote(let column, let line):
+                return "the quote at column \(column) is not closed in: \(line) (close it with the same quote)"
+            case .notAPair(let word):
+                return "expected key=value after the action name, got '\(word)'"
+            case .empty:
+                return "no call: type ACTION key=value ..."
+            }
+        }
+    }
+
+    /// The line's words (blanks separate them; quotes keep blanks inside a word and stay in it).
+    public static func words(_ line: String) throws(Problem) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quote: (mark: Character, column: Int)?
+        var inWord = false
+        for (offset, char) in line.enumerated() {
+            if let open = quote {
+                current.append(char)
+                if char == open.mark { quote = nil }
+            } else if char == "\"" || char == "'" {
+                quote = (char, offset + 1)
+                current.append(char)
+                inWord = true
+            } else if char == " " || char == "\t" || char == "\r" {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(char)
+                inWord = true
+            }
+        }
+        if let open = quote { throw .unclosedQuote(column: open.column, line: line) }
+        if inWord { words.append(current) }
+        return words
+    }
+
+    /// The params of `key=value` words, each value read as `StateValue(argument:)` reads it.
+    public static func params(_ pairs: some Sequence<String>) throws(Problem) -> [String: StateValue] {
+        var params: [String: StateValue] = [:]
+        for pair in pairs {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else { throw .notAPair(pair) }
+            params[String(pair[..<equals])] = StateValue(argument: String(pair[pair.index(after: equals)...]))
+        }
+        return params
+    }
+
+    /// The call a whole line types: the action's name, then its `key=value` words.
+    public static func call(_ line: String) throws(Problem) -> ActionCall {
+        let words = try words(line)
+        guard let name = words.first else { throw .empty }
+        return ActionCall(name, try params(words.dropFirst()))
+    }
+}
