@@ -39,6 +39,19 @@ final class PackLoadingTests: XCTestCase {
         XCTAssertEqual(try game.state(at: "counter"), .int(0))
     }
 
+    /// The folders a pack was loaded from are its own and its base's, so a
+    /// tool that follows the pack's files (the studio's live reload) sees a
+    /// base pack's files too.
+    func testAPacksFoldersAndFilesIncludeItsBase() throws {
+        let game = try load("derived")
+        let derived = EngineFixtures.folder.appendingPathComponent("derived").standardizedFileURL
+        let base = EngineFixtures.folder.appendingPathComponent("lab").standardizedFileURL
+        XCTAssertEqual(game.packFolders.map(\.path), [derived.path, base.path])
+        let files = game.packFileTimes().keys
+        XCTAssertTrue(files.contains(base.appendingPathComponent("pack.lua").path), "\(files.sorted())")
+        XCTAssertTrue(files.contains(derived.appendingPathComponent("actions/inc.lua").path), "\(files.sorted())")
+    }
+
     /// A pack in a temporary folder: pack.lua, `actions` (name -> source)
     /// and `modules` (file -> source) written there; `outside` a file beside
     /// the pack, for links to point at.

@@ -115,6 +115,8 @@ extension PackInfo {
 /// Finds pack folders and reads their files for the kernel.
 final class PackFiles: LuaHost {
     private var directories: [String: URL] = [:]
+    /// The pack folders registered, in load order: the pack asked for, then each base it extends.
+    private(set) var folders: [URL] = []
     /// Where `print` from rules goes.
     var printHandler: (@Sendable (String) -> Void)?
 
@@ -206,6 +208,7 @@ final class PackFiles: LuaHost {
     /// Registers a pack folder under the id the kernel knows it by.
     func register(_ directory: URL) -> String {
         let id = PackFiles.display(directory)
+        if directories[id] == nil { folders.append(directory) }
         directories[id] = directory
         return id
     }

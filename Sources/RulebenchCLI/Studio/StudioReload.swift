@@ -8,7 +8,8 @@ import Rulebench
 /// The invariant: a pack that no longer loads, or sets up differently, never
 /// replaces the game the pages show; the outcome says why instead.
 enum StudioReload {
-    /// The pack files' modification times when last looked at.
+    /// The modification times of the files of the pack and of every base pack it
+    /// extends (`Game.packFileTimes`), when last looked at: editing a base reloads too.
     struct Watch {
         private let times: [String: Date]
 
