@@ -1,7 +1,7 @@
 """Time travel: the History slider shows what `rulebench state` prints, step by step, and back."""
 import json
 
-from harness import leaves, page_leaves, seek
+from harness import leaves, page_leaves, revision, seek, wait_for_revision_after
 from playwright.sync_api import expect
 
 SCENARIOS = [
@@ -77,3 +77,35 @@ def test_an_undo_that_does_not_restore_the_state_is_shown_not_verified(context):
     step = page.locator('#entries li[data-step="1"]')
     expect(step).to_contain_text("undo NOT verified")
     expect(step).to_contain_text("n: before 0, after undo -1")   # the slot the undo left wrong
+
+
+def spoken_steps(page):
+    """Each History item as a screen reader reads it: the list's own marker, then the item's text
+    (Chromium's accessibility tree; the marker is not in the DOM's text)."""
+    session = page.context.new_cdp_session(page)
+    try:
+        nodes = {n["nodeId"]: n for n in session.send("Accessibility.getFullAXTree")["nodes"]}
+    finally:
+        session.detach()
+    name = lambda n: n.get("name", {}).get("value", "")  # noqa: E731
+    steps = next(n for n in nodes.values() if n.get("role", {}).get("value") == "list" and name(n) == "Steps")
+    spoken = []
+    for item_id in steps.get("childIds", []):
+        parts = [nodes[c] for c in nodes[item_id].get("childIds", []) if c in nodes]
+        spoken.append("".join(name(p) for p in parts if p.get("role", {}).get("value") in ("ListMarker", "StaticText")))
+    return spoken
+
+
+def test_the_history_list_numbers_each_step_once(context):
+    page = context.page
+    context.open("template")
+    calls = ["dash token=p1", "step token=p2", "step token=p1"]
+    for call in calls:
+        before = revision(page)
+        page.get_by_role("button", name=call, exact=True).click()
+        wait_for_revision_after(page, before)
+    spoken = spoken_steps(page)
+    assert len(spoken) == 3, spoken
+    for number, (text, call) in enumerate(zip(spoken, calls), start=1):
+        assert text.startswith(f"{number}. {call} undo "), spoken
+    assert page.locator("#entries li").all_text_contents()[0].startswith("dash token=p1 "), "the number is the list's, not the text's"

@@ -85,12 +85,16 @@ function showHistory(p) {
     button.addEventListener('click', () => send({ type: 'seek', step: at }));
     return button;
   }));
+  // Failures at position 0 (after setup) go above the list: the list holds only steps.
+  $('setup-marks').replaceChildren('setup', ...p.setupMarks.map(markLine));
+  $('setup-marks').hidden = !p.setupMarks.length;
   const list = $('entries');
   list.replaceChildren();
-  if (p.setupMarks.length) list.append(item(['setup'], p.setupMarks, 'mark'));
   for (const e of p.entries) {
-    const li = item([`${e.step}. ${e.call}`, e.checkpoint ? ' [checkpoint]' : '',
+    const li = item([e.call, e.checkpoint ? ' [checkpoint]' : '',
       ` undo ${verdict(e.undo)}, redo ${verdict(e.redo)}`], e.marks, e.step === p.step ? 'now' : e.applied ? '' : 'undone');
+    // The list's own number is the step's (the text does not repeat it).
+    li.value = e.step;
     li.dataset.step = String(e.step);
     li.addEventListener('click', () => send({ type: 'seek', step: e.step }));
     list.append(li);
@@ -106,13 +110,13 @@ function item(parts, marks, className) {
   const li = document.createElement('li');
   li.className = className;
   li.textContent = parts.join('');
-  for (const mark of marks) {
-    const span = document.createElement('div');
-    span.className = 'mark';
-    span.textContent = `✗ ${mark}`;
-    li.append(span);
-  }
+  li.append(...marks.map(markLine));
   return li;
+}
+
+/// A failure marked at a history position (a scenario's failed check).
+function markLine(mark) {
+  return Object.assign(document.createElement('div'), { className: 'mark', textContent: `✗ ${mark}` });
 }
 
 /// The legal calls as buttons named as one types them to `play`; a node clicked on the board keeps those
