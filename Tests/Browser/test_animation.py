@@ -203,3 +203,47 @@ def test_the_opening_plays_when_the_page_opens(context):
     assert node(page, track["id"]) == (first["x"], first["y"])
     finish(page, keys["duration"])
     assert node(page, track["id"]) == (last["x"], last["y"])
+
+
+# Records each sound the page starts (the media element's own play() still runs): what reaches the audio API.
+RECORD_PLAYS = """(() => {
+    const play = HTMLMediaElement.prototype.play;
+    window.soundsPlayed = [];
+    HTMLMediaElement.prototype.play = function () {
+        window.soundsPlayed.push(new URL(this.src).pathname);
+        return play.call(this);
+    };
+})()"""
+
+
+def sound_files(page, count):
+    """The files of the step's sound chips, once each has been handed to the player (or to Mute)."""
+    sounds = page.locator("#cues span.sound")
+    expect(sounds).to_have_count(count)
+    for index in range(count):
+        expect(sounds.nth(index)).to_have_attribute("data-file", re.compile(r"^/sound/.+"))
+    return sorted(sounds.nth(index).get_attribute("data-file") for index in range(count))
+
+
+def test_mute_plays_no_sound_while_the_cues_still_show_and_unmuted_plays_them(context):
+    page = context.clocked_page()
+    page.add_init_script(RECORD_PLAYS)
+    context.open("scenarios/desert/equipment-jetpack-flies-with-a-passenger.yaml")
+    page.clock.pause_at(10_000)
+    page.get_by_label("Mute").check()
+    perform(page, "Undo")
+    finish(page, 1)
+    perform(page, "Redo")                       # the flight: sounds and cues, with the desert's sound files
+    keys = page.evaluate("window.studioPosition.animation.keyframes")
+    assert keys["sounds"] and keys["cues"], "the jetpack plan has sounds and cues"
+    finish(page, keys["duration"])
+    files = sound_files(page, len(keys["sounds"]))
+    expect(page.locator("#cues span.cue")).to_have_count(len(keys["cues"]))
+    assert page.evaluate("window.soundsPlayed") == [], "a muted page played a sound"
+
+    page.get_by_label("Mute").uncheck()
+    page.get_by_role("button", name="Play again").click()
+    finish(page, keys["duration"])
+    assert sound_files(page, len(keys["sounds"])) == files
+    expect(page.locator("#cues span.cue")).to_have_count(len(keys["cues"]))
+    assert sorted(page.evaluate("window.soundsPlayed")) == files, "unmuted, every sound of the step plays"
