@@ -411,7 +411,8 @@ public final class PlaySession {
           N                      perform action N of the list
           ACTION key=value ...   perform an action by name (also: do ACTION key=value ...);
                                  3 is an integer, 2.5 a float, true/false booleans, [a,b] a list,
-                                 anything else a string ("quotes" force a string)
+                                 anything else a string ("quotes" force a string and keep
+                                 blanks: name="a b")
           undo [N]               undo the last action (or N actions)
           undo turn              undo back to the last checkpoint action
           undo last turn         take back the last turn: the last action and those before it back

@@ -15,8 +15,9 @@ struct StudioCommand: ParsableCommand {
             shows the pack's board, its legal calls as buttons, Undo, Redo and undo turn, a History slider \
             whose every move is a real verified undo or redo in the engine, the state hash and the state \
             with the slots the step changed, each step's animation, and Save. Every open tab shows the same \
-            game. When a file of the pack changes, the pack is reloaded and the history replayed with the \
-            new rules; the page names the first step that now differs or fails.
+            game. A call typed into the page is read as `play` reads one (name="a b" is one param). When a \
+            file of the pack, or of a base pack it extends, changes, the pack is reloaded and the history \
+            replayed with the new rules; the page names the first step that now differs or fails.
 
             What it opens:
               PACK            a new game (--seed, --option apply)
