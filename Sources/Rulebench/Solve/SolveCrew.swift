@@ -39,18 +39,15 @@ final class SolveCrew: @unchecked Sendable {
     /// Why a helper could not begin (its game or its search failed).
     private var startFailure: RulebenchError?
     private let ended = DispatchSemaphore(value: 0)
-    /// Seconds each worker spent expanding (the caller's first): what the
-    /// benchmark compares with the wall time.
+    /// CPU seconds each worker's thread spent expanding (the caller's
+    /// first): what the benchmark compares with the wall time.
     private var busy: [Double]
-    private let clock: @Sendable () -> Double
 
     /// Starts `helpers` threads, each with a game from `makeGame` in which
     /// `begin` begins the search.
-    init(helpers: Int, clock: @escaping @Sendable () -> Double = Fuzzer.monotonicClock,
-         makeGame: @escaping @Sendable () throws(RulebenchError) -> Game,
+    init(helpers: Int, makeGame: @escaping @Sendable () throws(RulebenchError) -> Game,
          begin: @escaping @Sendable (Kernel) throws(RulebenchError) -> Void) {
         busy = Array(repeating: 0, count: helpers + 1)
-        self.clock = clock
         let thread = Thread { [self] in
             _ = WorkerPool(workers: helpers).run { helper in self.serve(helper + 1, makeGame: makeGame, begin: begin) }
             ended.signal()
@@ -97,7 +94,7 @@ final class SolveCrew: @unchecked Sendable {
         }
     }
 
-    /// Seconds each worker has spent expanding so far, the caller's first.
+    /// CPU seconds each worker has spent expanding so far, the caller's first.
     var busySeconds: [Double] { lock.withLock { busy } }
 
     /// Ends the helpers' searches and waits for their threads to end.
@@ -145,15 +142,25 @@ final class SolveCrew: @unchecked Sendable {
 
     /// Expands `batch` (index `index`) with `kernel` and stores the result.
     private func expand(_ batch: Batch, at index: Int, with kernel: Kernel, worker: Int) {
-        let began = clock()
+        let began = Self.threadProcessorSeconds()
         let share = kernel.solveChildren(of: batch.states, depth: batch.depth)
-        let seconds = clock() - began
+        let seconds = Self.threadProcessorSeconds() - began
         lock.withLock {
             results[index] = share
             busy[worker] += seconds
             if share.ends { limit = min(limit, index + 1) }
             lock.broadcast()
         }
+    }
+}
+
+extension SolveCrew {
+    /// CPU seconds the calling thread has used: a worker's busy time, which
+    /// other processes on the machine do not stretch as they do wall time.
+    static func threadProcessorSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
 

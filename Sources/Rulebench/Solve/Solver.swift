@@ -99,9 +99,9 @@ public struct Solver {
         public var open = 0
         /// Seconds since the search began.
         public var seconds = 0.0
-        /// Seconds each worker spent expanding states, the caller's thread
-        /// first (`ParallelSolver` on several workers; empty on one): set
-        /// beside `seconds`, it shows how busy the workers were.
+        /// CPU seconds each worker's thread spent expanding states, the
+        /// caller's first (`ParallelSolver` on several workers; empty on
+        /// one): set beside `seconds`, it shows how busy the workers were.
         public var workerSeconds: [Double] = []
 
         /// States expanded per second.
