@@ -13,16 +13,19 @@ final class ScenarioGamesTests: XCTestCase {
 
     override func setUpWithError() throws {
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rulebench-games-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("tally"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("tally/actions"), withIntermediateDirectories: true)
         // A pack that counts its setups in a module-level variable: a game
-        // restarted without its modules run afresh would say 2 the second time.
+        // restarted without its modules run afresh would say 2 the second
+        // time; one not set up again would have 2 bumps.
         try Data("""
             local setups = 0
             return {
               name = "tally", version = "1",
-              setup = function(game) setups = setups + 1; game.setups = setups end,
+              setup = function(game) setups = setups + 1; game.setups = setups; game.bumps = 0 end,
             }
             """.utf8).write(to: scratch.appendingPathComponent("tally/pack.lua"))
+        try Data("return { apply = function(game) game.bumps = game.bumps + 1 end }\n".utf8)
+            .write(to: scratch.appendingPathComponent("tally/actions/bump.lua"))
     }
 
     override func tearDownWithError() throws {
@@ -37,7 +40,8 @@ final class ScenarioGamesTests: XCTestCase {
     }
 
     private func tally(_ name: String) throws -> ScenarioFiles.Item {
-        try scenario(name, "scenario: \(name)\nrules: \(scratch.appendingPathComponent("tally").path)\nsteps:\n  - expect: { state: { setups: 1 } }\n")
+        try scenario(name, "scenario: \(name)\nrules: \(scratch.appendingPathComponent("tally").path)\nsteps:\n"
+                     + "  - do: bump\n    expect: { state: { setups: 1, bumps: 1 } }\n")
     }
 
     private func counter(_ name: String, count: Int) throws -> ScenarioFiles.Item {
