@@ -56,14 +56,13 @@ final class SolveCrew: @unchecked Sendable {
         thread.start()
     }
 
-    /// Adds a batch: `states`, each `depth` moves from the start. Returns its index.
-    @discardableResult
-    func post(_ states: [Kernel.SolveState], depth: Int) -> Int {
+    /// Adds a batch: `states`, each `depth` moves from the start. Batches
+    /// are numbered from 0 in the order posted.
+    func post(_ states: [Kernel.SolveState], depth: Int) {
         lock.withLock {
             batches.append(Batch(states: states, depth: depth))
             results.append(nil)
             lock.signal()
-            return batches.count - 1
         }
     }
 
