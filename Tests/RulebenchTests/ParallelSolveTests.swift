@@ -90,6 +90,31 @@ final class ParallelSolveTests: XCTestCase {
         }
     }
 
+    func testAWorkerSendsAStateItMetAsSeenUnlessToldToForget() throws {
+        // Expanding a child of the start meets the start again (a light
+        // pressed twice): the worker met it (it was handed the start), so it
+        // comes back as seen, without its copy; a worker told to forget
+        // (states handed out of the search's order) asks it as new.
+        let kernel = try recipe(SolverTests.lights)().kernel
+        _ = try kernel.solveBegin(goal: "dark", bound: 1000, table: true, maxDepth: 20, how: "breadth")
+        defer { kernel.solveEnd() }
+        let start = try kernel.solveStart().state
+        guard case .children(let first) = kernel.solveChildren(of: [start], depth: 0), let child = first.first?.first else {
+            return XCTFail("the start has no children")
+        }
+        XCTAssertEqual(child.kind, .open)
+        func back(_ outOfOrder: Bool) -> Kernel.SolveChild? {
+            guard case .children(let all) = kernel.solveChildren(of: [child.state], depth: 1, outOfOrder: outOfOrder) else { return nil }
+            return all.first?.first { $0.state.key == start.key }
+        }
+        let seen = try XCTUnwrap(back(false))
+        XCTAssertEqual(seen.kind, .seen)
+        XCTAssertEqual(seen.state.snapshot, [])
+        let forgotten = try XCTUnwrap(back(true))
+        XCTAssertEqual(forgotten.kind, .open)
+        XCTAssertEqual(forgotten.state.snapshot, start.snapshot)
+    }
+
     func testTheWorkersEachReportTheirTime() throws {
         let result = try solve(recipe(Self.bigLights), workers: 3, options("dark"))
         XCTAssertEqual(result.statistics.workerSeconds.count, 3)
