@@ -74,6 +74,7 @@ enum ScalingBench {
             row("(9) \(command.label): CPU time, --jobs 1 / --jobs 2", perUnit,
                 String(format: "two workers spend %.0f%% of one's CPU on the same work", middle(cpu[2]!) / middle(cpu[1]!) * 100))
         }
+        try inProcess()
         overheads()
     }
 

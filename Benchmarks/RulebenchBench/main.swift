@@ -251,6 +251,15 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--scaling" {
     exit(0)
 }
 
+/// `rulebench-bench --scaling-in-process`: only the in-process part of the
+/// scaling row (run and solve timed inside, with CPU and busy time).
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--scaling-in-process" {
+    print("| measurement | value | note |")
+    print("|---|---|---|")
+    try ScalingBench.inProcess()
+    exit(0)
+}
+
 /// `rulebench-bench --seek`: only row (10), the studio's seek.
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--seek" {
     try SeekBench.rows()

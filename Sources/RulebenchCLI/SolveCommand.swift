@@ -27,11 +27,11 @@ struct SolveCommand: ParsableCommand {
             mode (redrawn in place on a terminal, a line every 5 seconds in a log), so --json output stays clean. Ctrl-C (SIGINT) \
             or SIGTERM stops the search and prints the deepest depth searched completely.
 
-            --jobs N spreads a breadth-first search over N workers, one depth at a time, each expanding states \
-            in a game of its own; the children are merged in the order one worker reaches them, so the outcome, \
-            the counts and the line are those of --jobs 1 (of the shortest lines, the first in the order of the \
-            states of a depth, then of legal moves). A* (a goal's estimate) and --any run on one worker whatever \
-            --jobs says.
+            --jobs N spreads a breadth-first search over N workers, each expanding batches of states in a game \
+            of its own, the next depth's batches while this depth's children are still merged; the children are \
+            merged in the order one worker reaches them, so the outcome, the counts and the line are those of \
+            --jobs 1 (of the shortest lines, the first in the order of the states of a depth, then of legal \
+            moves). A* (a goal's estimate) and --any run on one worker whatever --jobs says.
 
             Memory: the search keeps every distinct state it reaches, at most --max-states (about \
             \(Solver.Options.bytesPerState) bytes each), and a copy of each state waiting to be expanded.

@@ -50,11 +50,14 @@ final class ParallelSolveTests: XCTestCase {
             (river, ["missionaries": .int(4)], options("crossed")),                      // unreachable
             (Self.bigLights, [:], options("dark")),                                      // solved in 4
             (Self.eight, ["tiles": .string("123/456/7_8")], options("solved", estimate: false)),
+            (Self.bigLights, ["pressed": .table([.int(1): .int(3), .int(2): .int(11), .int(3): .int(17)])], options("dark")),  // solved in 3
+            (SolverSearchTests.counter, [:], options("pruned")),                               // dead ends
+            (SolverSearchTests.counter, ["target": .int(101)], options("reach")),              // unreachable
         ]
         for (pack, packOptions, options) in cases {
             let makeGame = recipe(pack, packOptions)
             let one = try solve(makeGame, workers: 1, options)
-            for workers in [2, 3] {
+            for workers in [2, 3, 4] {
                 assertSame(one, try solve(makeGame, workers: workers, options), "\(pack) \(packOptions) \(options.goal) on \(workers)")
             }
         }
@@ -68,6 +71,55 @@ final class ParallelSolveTests: XCTestCase {
         XCTAssertEqual(try solve(recipe(SolverTests.river, ["missionaries": .int(4)]), workers: 2, options("crossed")).outcome, .unreachable)
         guard case .solved(let line) = try solve(lights, workers: 2, options("dark")).outcome else { return XCTFail("not solved") }
         XCTAssertEqual(line.count, 5)
+    }
+
+    func testEveryStateIsKeptOnceWhateverWorkerReachesIt() throws {
+        // Presses commute and undo themselves, so the states within 3
+        // presses of the start are its subsets of at most 3 of the 25
+        // lights, each kept once however many workers reach it, and every
+        // other move of a state expanded (those within 2) is a transposition.
+        let makeGame = recipe(Self.bigLights)
+        func choose(_ k: Int) -> Int { (0..<k).reduce(1) { $0 * (25 - $1) / ($1 + 1) } }
+        let kept = (0...3).map(choose).reduce(0, +), expanded = (0...2).map(choose).reduce(0, +)
+        for workers in [1, 2, 3] {
+            let result = try solve(makeGame, workers: workers, options("dark", maxDepth: 3))
+            XCTAssertEqual(result.outcome, .notWithin(3), "\(workers) workers")
+            let s = result.statistics
+            XCTAssertEqual([s.distinctStates, s.nodes, s.performs, s.transpositions],
+                           [kept, expanded, 25 * expanded, 25 * expanded - (kept - 1)], "\(workers) workers")
+        }
+    }
+
+    func testAWorkerSendsAStateItMetAsSeenUnlessToldToForget() throws {
+        // Expanding a child of the start meets the start again (a light
+        // pressed twice): the worker met it (it was handed the start), so it
+        // comes back as seen, without its copy; a worker told to forget
+        // (states handed out of the search's order) asks it as new.
+        let kernel = try recipe(SolverTests.lights)().kernel
+        _ = try kernel.solveBegin(goal: "dark", bound: 1000, table: true, maxDepth: 20, how: "breadth")
+        defer { kernel.solveEnd() }
+        let start = try kernel.solveStart().state
+        guard case .children(let first) = kernel.solveChildren(of: [start], depth: 0), let child = first.first?.first else {
+            return XCTFail("the start has no children")
+        }
+        XCTAssertEqual(child.kind, .open)
+        func back(_ outOfOrder: Bool) -> Kernel.SolveChild? {
+            guard case .children(let all) = kernel.solveChildren(of: [child.state], depth: 1, outOfOrder: outOfOrder) else { return nil }
+            return all.first?.first { $0.state.key == start.key }
+        }
+        let seen = try XCTUnwrap(back(false))
+        XCTAssertEqual(seen.kind, .seen)
+        XCTAssertEqual(seen.state.snapshot, [])
+        let forgotten = try XCTUnwrap(back(true))
+        XCTAssertEqual(forgotten.kind, .open)
+        XCTAssertEqual(forgotten.state.snapshot, start.snapshot)
+    }
+
+    func testTheWorkersEachReportTheirTime() throws {
+        let result = try solve(recipe(Self.bigLights), workers: 3, options("dark"))
+        XCTAssertEqual(result.statistics.workerSeconds.count, 3)
+        XCTAssertGreaterThan(result.statistics.workerSeconds.reduce(0, +), 0)
+        XCTAssertEqual(try solve(recipe(Self.bigLights), workers: 1, options("dark")).statistics.workerSeconds, [])
     }
 
     func testAnUndoBugIsTheOneOneWorkerMeets() throws {

@@ -476,18 +476,34 @@ function API.solvesnap()
   return hashof(), encode(plain(K.game)), SEARCH and SEARCH.open.size == 0 and "dead" or "open"
 end
 
+-- A worker's record of the states it has met (handed to it or reached),
+-- by hash. The batches a worker takes come in the search's order, so a
+-- state it met before is met again later in that order: a transposition
+-- there, sent as "seen", without its copy and without asking the goal.
+-- Only a cache (dropped whole past MET_MAX states, to bound memory).
+local MET_MAX = 1 << 18
+
+local function meet(S, key)
+  if not S.met[key] then
+    S.met[key] = true
+    S.metcount = S.metcount + 1
+  end
+end
+
 -- The children of the open state whose hash is `hex` and whose plain copy
 -- is `snap`, at `depth` moves from the start, appended to `out`: for each
--- legal move in order, the child's hash, what it is ("goal", "dead",
--- "leaf": at the depth limit, or "open") and, for "open", its plain copy.
--- The goal and dead end are asked of every child: which are new is known
--- only to the caller. A child that meets the goal ends the call (returns
--- "goal"): it is new (a state meeting the goal is found when first
--- reached), so nothing after it in the search's order matters.
+-- legal move in order, the child's hash, what it is ("seen": met before by
+-- this worker; "goal", "dead", "leaf": at the depth limit, or "open") and,
+-- for "open", its plain copy. The goal and dead end are asked of every
+-- child not met before: which are new is known only to the caller. A child
+-- that meets the goal ends the call (returns "goal"): it is new (a state
+-- meeting the goal is found when first reached), so nothing after it in
+-- the search's order matters.
 local function children(hex, snap, depth, out)
   local S = SEARCH
   local e = { key = tonumber(hex, 16), snap = decode(snap), g = depth }
   restore(e)
+  meet(S, e.key)
   operation()
   local calls = ops.legal()
   local slot = #out + 1
@@ -496,8 +512,12 @@ local function children(hex, snap, depth, out)
     S.move = k
     perform(calls[k])
     out[slot] = tostring(k)
-    local kind = goal() and "goal" or deadend() and "dead" or depth + 1 >= S.maxdepth and "leaf" or "open"
-    out[#out + 1] = hashof()
+    local child = hashof()
+    local key = tonumber(child, 16)
+    local kind = S.met[key] and "seen" or goal() and "goal" or deadend() and "dead"
+                 or depth + 1 >= S.maxdepth and "leaf" or "open"
+    meet(S, key)
+    out[#out + 1] = child
     out[#out + 1] = kind
     out[#out + 1] = kind == "open" and encode(plain(K.game)) or ""
     local problems = undo(calls[k], e.key)
@@ -511,16 +531,19 @@ local function children(hex, snap, depth, out)
   return nil
 end
 
--- solvechildren(depth, hex1, snap1, hex2, snap2, ...): the children of
--- each state handed (see children), one state after another, up to the
--- first child that meets the goal: "ok", then for each state its number
--- of moves met and three values per move. When an
--- undo does not restore a state: "undo", the problems, the index of the
--- state (from 1) and the move. The game is back where it was.
-function API.solvechildren(depth, ...)
+-- solvechildren(depth, record, hex1, snap1, hex2, snap2, ...): the
+-- children of each state handed (see children), one state after another,
+-- up to the first child that meets the goal: "ok", then for each state its
+-- number of moves met and three values per move. `record` "forget" drops
+-- the worker's record of states met first (for states handed out of the
+-- search's order), "keep" keeps it. When an undo does not restore a
+-- state: "undo", the problems, the index of the state (from 1) and the
+-- move. The game is back where it was.
+function API.solvechildren(depth, record, ...)
   begincall()
   local args, out, status, at = { ... }, { "ok" }, nil, nil
   depth = tointeger(tonumber(depth)) or 0
+  if record == "forget" or not SEARCH.met or SEARCH.metcount >= MET_MAX then SEARCH.met, SEARCH.metcount = {}, 0 end
   for i = 1, #args, 2 do
     SEARCH.at = (i + 1) // 2
     status = children(args[i], args[i + 1], depth, out)

@@ -23,14 +23,19 @@ final class ScenarioExecution {
     /// Throws `.badInput` (at the scenario's `file:line:col`) for an unknown
     /// pack, a pack that does not load, an unknown action or param, a param of
     /// the wrong type, or an override path that cannot be written. A setup that
-    /// fails in rule code is a failure of the scenario, not bad input.
-    static func prepare(_ scenario: Scenario, configuration: Game.Configuration,
-                        directory: URL) throws(RulebenchError) -> Preparation {
+    /// fails in rule code is a failure of the scenario, not bad input. With
+    /// `games`, the game is the worker's kept one when it runs this pack.
+    static func prepare(_ scenario: Scenario, configuration: Game.Configuration, directory: URL,
+                        games: ScenarioGames? = nil) throws(RulebenchError) -> Preparation {
         let rules = scenario.rules
         let game: Game
         do {
-            game = try Game(pack: rules.value, options: scenario.setup.options, seed: scenario.setup.seed,
-                            configuration: configuration, relativeTo: directory)
+            if let games {
+                game = try games.game(pack: rules.value, options: scenario.setup.options, seed: scenario.setup.seed, relativeTo: directory)
+            } else {
+                game = try Game(pack: rules.value, options: scenario.setup.options, seed: scenario.setup.seed,
+                                configuration: configuration, relativeTo: directory)
+            }
         } catch {
             switch (error, error.inputProblem?.subject) {
             case (_, .unknownPack(let name, let available)?):

@@ -16,6 +16,10 @@ import Foundation
 public struct ScenarioRunner: Sendable {
     /// The game configuration every scenario runs with (strict by default).
     public var configuration: Game.Configuration
+    /// Whether a run of many files on a pool keeps each worker's game for
+    /// the next scenario of its pack (`ScenarioGames`); tests turn it off
+    /// to compare with a new game per scenario.
+    var reusesGames = true
 
     /// A runner with a game configuration.
     public init(configuration: Game.Configuration = Game.Configuration()) {
@@ -24,6 +28,12 @@ public struct ScenarioRunner: Sendable {
 
     /// Reads and runs one file; a file that cannot be used gives a `.badInput` report.
     public func run(fileAt url: URL, displayPath: String? = nil) -> ScenarioReport {
+        run(fileAt: url, displayPath: displayPath, games: nil)
+    }
+
+    /// Reads and runs one file, in a game of `games` when given (a worker's
+    /// kept game, restarted: see `ScenarioGames`), else in a new one.
+    func run(fileAt url: URL, displayPath: String?, games: ScenarioGames?) -> ScenarioReport {
         let file = displayPath ?? url.path
         let clock = ContinuousClock()
         let start = clock.now
@@ -33,19 +43,23 @@ public struct ScenarioRunner: Sendable {
         } catch {
             return .badInput(file: file, problem: ScenarioRunner.problem(error, file: file), duration: clock.now.seconds(since: start))
         }
-        var report = run(scenario, directory: url.deletingLastPathComponent())
+        var report = run(scenario, directory: url.deletingLastPathComponent(), games: games)
         report.duration = clock.now.seconds(since: start)
         return report
     }
 
     /// Runs a parsed scenario; `directory` is where a relative `rules:` path starts.
     public func run(_ scenario: Scenario, directory: URL) -> ScenarioReport {
+        run(scenario, directory: directory, games: nil)
+    }
+
+    private func run(_ scenario: Scenario, directory: URL, games: ScenarioGames?) -> ScenarioReport {
         let clock = ContinuousClock()
         let start = clock.now
         var report = ScenarioReport(file: scenario.file, title: scenario.title, status: .passed, duration: 0,
                                     stepCount: scenario.steps.count)
         do {
-            switch try ScenarioExecution.prepare(scenario, configuration: configuration, directory: directory) {
+            switch try ScenarioExecution.prepare(scenario, configuration: configuration, directory: directory, games: games) {
             case .setupFailed(let failure):
                 report.status = .failed
                 report.failure = failure
@@ -63,6 +77,7 @@ public struct ScenarioRunner: Sendable {
             report.status = .badInput
             report.problem = ScenarioRunner.problem(error, file: scenario.file)
         }
+        games?.finished(passed: report.status == .passed)
         report.duration = clock.now.seconds(since: start)
         return report
     }

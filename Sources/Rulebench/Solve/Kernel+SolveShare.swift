@@ -5,16 +5,32 @@
 ///
 /// The invariant: every call leaves the game where it was, whatever happened.
 extension Kernel {
-    /// A state handed to a worker: its hash (hex, as the kernel shows it)
-    /// and its plain copy, encoded (what the worker writes over its game).
+    /// A state handed to a worker: its hash and its plain copy, encoded
+    /// (what the worker writes over its game).
     struct SolveState: Sendable {
-        let key: String
+        let key: UInt64
         let snapshot: [UInt8]
+
+        /// A state whose hash the kernel sent as hex text.
+        init(hex: [UInt8], snapshot: [UInt8], entry: KernelEntry) throws(RulebenchError) {
+            guard let key = UInt64(String(decoding: hex, as: UTF8.self), radix: 16) else {
+                throw KernelReply.mismatch(entry, "", "\(String(decoding: hex, as: UTF8.self)), not a state hash")
+            }
+            self.key = key
+            self.snapshot = snapshot
+        }
+
+        /// The hash as the kernel reads it back (hex).
+        var hex: [UInt8] { Array(String(key, radix: 16).utf8) }
     }
 
     /// One child met by a worker: the state a legal move reaches.
     struct SolveChild: Sendable {
         enum Kind: String, Sendable {
+            /// The worker met it before (handed to it or reached): it comes
+            /// later in the search's order than that meeting, so the merge
+            /// has it already (no copy, the goal not asked).
+            case seen
             /// The goal holds there.
             case goal
             /// The goal's `dead_end` is true there.
@@ -44,7 +60,7 @@ extension Kernel {
         let reply = try call(.solveSnap)
         guard reply.count == 3 else { throw KernelReply.mismatch(.solveSnap, "", "\(reply.count) results, not 3") }
         let pruned = try KernelReply.word(.solveSnap, reply[2], as: SolveStartKind.self)
-        return (SolveState(key: String(decoding: reply[0], as: UTF8.self), snapshot: reply[1]), pruned == .dead)
+        return (try SolveState(hex: reply[0], snapshot: reply[1], entry: .solveSnap), pruned == .dead)
     }
 
     /// What `solvesnap` says of the start (its third result).
@@ -52,11 +68,15 @@ extension Kernel {
 
     /// The children of `states`, each `depth` moves from the start (the
     /// search begun by `solveBegin` names the goal and the depth limit).
+    /// The kernel keeps a record of the states it met, to send a state met
+    /// again as `.seen`: right only while the states come in the search's
+    /// order, so `outOfOrder` (states the merge hands again) forgets it first.
     /// A reply that does not decode is reported as the share's failure (an
     /// internal error naming the call), at the first state.
-    func solveChildren(of states: [SolveState], depth: Int) -> SolveShare {
+    func solveChildren(of states: [SolveState], depth: Int, outOfOrder: Bool = false) -> SolveShare {
         do throws(RulebenchError) {
-            return try decodeShare(call(.solveChildren, [Array(String(depth).utf8)] + states.flatMap { [Array($0.key.utf8), $0.snapshot] }))
+            let record = Array((outOfOrder ? "forget" : "keep").utf8)
+            return try decodeShare(call(.solveChildren, [Array(String(depth).utf8), record] + states.flatMap { [$0.hex, $0.snapshot] }))
         } catch {
             do throws(RulebenchError) {
                 let failedAt = try call(.solveFailed)
@@ -87,7 +107,7 @@ extension Kernel {
             var children: [SolveChild] = []
             for move in 0..<moves {
                 let first = index + 3 * move
-                children.append(SolveChild(state: SolveState(key: String(decoding: try at(first), as: UTF8.self), snapshot: try at(first + 2)),
+                children.append(SolveChild(state: try SolveState(hex: at(first), snapshot: at(first + 2), entry: .solveChildren),
                                            kind: try KernelReply.word(.solveChildren, at(first + 1), as: SolveChild.Kind.self)))
             }
             all.append(children)

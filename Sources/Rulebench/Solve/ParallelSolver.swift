@@ -1,16 +1,18 @@
 import Foundation
 
-/// `solve --jobs N`: the breadth-first search spread over N workers, one
-/// depth at a time.
+/// `solve --jobs N`: the breadth-first search spread over N workers.
 ///
-/// The states of depth d (the frontier) are cut into batches; each worker
-/// (the caller's game and N - 1 helpers' games, `SolveCrew`) writes a
-/// state's plain copy over its game (its hash checked), performs its legal
-/// moves through the checked engine, undoes each (strictly verified), and
-/// returns each child's hash, what it is (goal, dead end, at the limit) and
-/// its copy. The caller then merges the children into the one closed set
-/// in frontier order, then legal-move order: the order in which one worker
-/// reaches them.
+/// The states kept are cut into batches as they are kept; each worker (the
+/// caller's game and N - 1 helpers' games, `SolveCrew`) takes the oldest
+/// batch waiting, writes each state's plain copy over its game (its hash
+/// checked), performs its legal moves through the checked engine, undoes
+/// each (strictly verified), and returns each child's hash, what it is
+/// (goal, dead end, at the limit) and its copy. The caller merges the
+/// children into the one closed set in the order the batches were made
+/// (`LevelSearch`): frontier order, then legal-move order, the order in
+/// which one worker reaches them. The merge of a depth and the expansion
+/// of the next overlap: a batch of depth d + 1 is expanded as soon as the
+/// merge has kept its states, while the rest of depth d is still merged.
 ///
 /// The invariant: the search visits the states `Solver` visits, in the same
 /// order, so the outcome, the counts and the line are those of `--jobs 1`:
@@ -19,8 +21,9 @@ import Foundation
 /// as `Solver` runs it: best-first (a goal's estimate), depth-first
 /// (`any`), the search without a closed set, and a start that meets the
 /// goal or is a dead end. One difference: a worker asks the goal and
-/// `dead_end` of every child, also those reached before, so a goal that
-/// fails only on such a state fails here and not with one worker.
+/// `dead_end` of every child it has not met itself, also those another
+/// worker reached before, so a goal that fails only on such a state may
+/// fail here and not with one worker.
 public struct ParallelSolver {
     /// The search on one worker: its game and options.
     public let solver: Solver
@@ -71,7 +74,7 @@ public struct ParallelSolver {
             _ = try helper.solveBegin(goal: options.goal, bound: options.maxStates, table: true, maxDepth: options.maxDepth, how: "breadth")
         }
         defer { crew.finish() }
-        var search = LevelSearch(start: start, options: options, began: clock())
-        return try search.run(crew: crew, kernel: kernel, workers: pool.workers, clock: clock, shouldStop: shouldStop, progress: progress)
+        var search = LevelSearch(start: start, options: options, workers: pool.workers, began: clock())
+        return try search.run(crew: crew, kernel: kernel, clock: clock, shouldStop: shouldStop, progress: progress)
     }
 }

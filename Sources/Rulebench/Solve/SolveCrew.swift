@@ -1,70 +1,100 @@
 import Foundation
 
 /// The workers of `solve --jobs N`: the caller's thread and N - 1 helper
-/// threads, each expanding states in a game of its own, one depth at a
-/// time (`ParallelSolver`).
+/// threads, each expanding batches of states in a game of its own
+/// (`ParallelSolver`), as a stream rather than a depth at a time.
 ///
-/// A helper builds its game once (`makeGame`, on its own thread), begins
-/// the same search in it, then waits for a depth to be posted; `expand`
-/// posts one, takes batches itself with the caller's game, and returns
-/// when every batch handed out has its result. Batches are handed out in
-/// order; after a batch that meets the goal or fails, or once `shouldStop`
-/// is true, no new one starts (those before it are all handed out already,
-/// so the merge in order sees everything it needs).
+/// The caller posts batches (`post`) as its merge finds new states, and
+/// takes their results back in the order posted (`take`); helpers take the
+/// oldest batch not yet handed out as soon as it is posted, whatever its
+/// depth, so they never wait for a depth to be merged while there is a
+/// state to expand. While the result it needs is not ready, the caller
+/// expands batches too. A helper builds its game once (`makeGame`, on its
+/// own thread) and begins the same search in it.
+///
+/// Batches are handed out in the order posted. After a batch that meets
+/// the goal or fails, none posted after it starts (every one before it is
+/// handed out already, so the merge in order sees everything it needs);
+/// nor after `take` saw `shouldStop` true.
 ///
 /// The invariant: everything the threads share is behind `lock`; a game
-/// is only ever used by the thread that made it; `finish` returns once
+/// is only ever used by the thread that made it; a batch's states and its
+/// result are dropped once handed out and taken; `finish` returns once
 /// every helper has ended its search and let its game go.
 final class SolveCrew: @unchecked Sendable {
+    /// Some states to expand, each `depth` moves from the start.
+    private struct Batch {
+        var states: [Kernel.SolveState]
+        let depth: Int
+    }
+
     private let lock = NSCondition()
-    private var generation = 0
-    private var batches: [[Kernel.SolveState]] = []
-    private var depth = 0
-    private var next = 0
+    private var batches: [Batch] = []
     private var results: [Kernel.SolveShare?] = []
-    private var pending = 0
+    /// The next batch to hand out.
+    private var next = 0
+    /// No batch from this one on is handed out.
+    private var limit = Int.max
     private var closing = false
     /// Why a helper could not begin (its game or its search failed).
     private var startFailure: RulebenchError?
     private let ended = DispatchSemaphore(value: 0)
+    /// CPU seconds each worker's thread spent expanding (the caller's
+    /// first): what the benchmark compares with the wall time.
+    private var busy: [Double]
 
     /// Starts `helpers` threads, each with a game from `makeGame` in which
     /// `begin` begins the search.
     init(helpers: Int, makeGame: @escaping @Sendable () throws(RulebenchError) -> Game,
          begin: @escaping @Sendable (Kernel) throws(RulebenchError) -> Void) {
+        busy = Array(repeating: 0, count: helpers + 1)
         let thread = Thread { [self] in
-            _ = WorkerPool(workers: helpers).run { _ in self.serve(makeGame: makeGame, begin: begin) }
+            _ = WorkerPool(workers: helpers).run { helper in self.serve(helper + 1, makeGame: makeGame, begin: begin) }
             ended.signal()
         }
         thread.stackSize = WorkerPool.stackSize
         thread.start()
     }
 
-    /// The children of every state of `batches`, each `depth` moves from
-    /// the start, the caller's share expanded with `kernel`: one result per
-    /// batch handed out (nil for those not handed out). Throws when a helper
-    /// could not begin.
-    func expand(_ batches: [[Kernel.SolveState]], depth: Int, with kernel: Kernel,
-                shouldStop: () -> Bool) throws(RulebenchError) -> [Kernel.SolveShare?] {
+    /// Adds a batch: `states`, each `depth` moves from the start. Batches
+    /// are numbered from 0 in the order posted.
+    func post(_ states: [Kernel.SolveState], depth: Int) {
         lock.withLock {
-            self.batches = batches
-            self.depth = depth
-            next = 0
-            self.results = [Kernel.SolveShare?](repeating: nil, count: batches.count)
-            generation += 1
-            lock.broadcast()
+            batches.append(Batch(states: states, depth: depth))
+            results.append(nil)
+            lock.signal()
         }
-        while !shouldStop(), let (index, states, depth) = claim() {
-            store(kernel.solveChildren(of: states, depth: depth), at: index)
-        }
-        let (failure, results) = lock.withLock { () -> (RulebenchError?, [Kernel.SolveShare?]) in
-            next = batches.count
-            while pending > 0 { lock.wait() }
-            return (startFailure, self.results)
-        }
-        if let failure { throw failure }
-        return results
     }
+
+    /// The result of batch `index` (posted), expanding batches with the
+    /// caller's `kernel` while it is not ready; nil once `shouldStop` is
+    /// true (no batch starts after that). Throws when a helper could not begin.
+    func take(_ index: Int, with kernel: Kernel, shouldStop: () -> Bool) throws(RulebenchError) -> Kernel.SolveShare? {
+        while true {
+            if shouldStop() {
+                lock.withLock { limit = min(limit, next) }
+                return nil
+            }
+            let (ready, work, failure) = lock.withLock { () -> (Kernel.SolveShare?, (Int, Batch)?, RulebenchError?) in
+                if let ready = results[index] {
+                    results[index] = nil
+                    return (ready, nil, nil)
+                }
+                if let startFailure { return (nil, nil, startFailure) }
+                // Batch `index` itself is the caller's to start even past the
+                // limit (a goal that holds once and not again could set it).
+                if let work = claim(before: max(limit, index + 1)) { return (nil, work, nil) }
+                lock.wait()
+                return (nil, nil, nil)
+            }
+            if let failure { throw failure }
+            if let ready { return ready }
+            if let (claimed, batch) = work { expand(batch, at: claimed, with: kernel, worker: 0) }
+        }
+    }
+
+    /// CPU seconds each worker has spent expanding so far, the caller's first.
+    var busySeconds: [Double] { lock.withLock { busy } }
 
     /// Ends the helpers' searches and waits for their threads to end.
     func finish() {
@@ -75,47 +105,61 @@ final class SolveCrew: @unchecked Sendable {
         ended.wait()
     }
 
-    private func serve(makeGame: () throws(RulebenchError) -> Game, begin: (Kernel) throws(RulebenchError) -> Void) {
+    private func serve(_ worker: Int, makeGame: () throws(RulebenchError) -> Game, begin: (Kernel) throws(RulebenchError) -> Void) {
         let game: Game
         do {
             game = try makeGame()
             try begin(game.kernel)
         } catch {
-            lock.withLock { startFailure = startFailure ?? error }
+            lock.withLock {
+                startFailure = startFailure ?? error
+                lock.broadcast()
+            }
             return
         }
         defer { game.kernel.solveEnd() }
-        var seen = 0
-        while true {
-            let posted = lock.withLock { () -> Bool in
-                while generation == seen, !closing { lock.wait() }
-                seen = generation
-                return !closing
+        while let (index, batch) = lock.withLock({ () -> (Int, Batch)? in
+            while !closing {
+                if let work = claim(before: limit) { return work }
+                lock.wait()
             }
-            guard posted else { return }
-            while let (index, states, depth) = claim() {
-                store(game.kernel.solveChildren(of: states, depth: depth), at: index)
-            }
+            return nil
+        }) {
+            expand(batch, at: index, with: game.kernel, worker: worker)
         }
     }
 
-    /// The next batch not yet handed out, counted as pending until stored.
-    private func claim() -> (Int, [Kernel.SolveState], Int)? {
-        lock.withLock {
-            guard next < batches.count else { return nil }
-            defer { next += 1 }
-            pending += 1
-            return (next, batches[next], depth)
-        }
+    /// The next batch to hand out if it comes before `end` (called under
+    /// the lock): its states are dropped from the list, the worker holds them.
+    private func claim(before end: Int) -> (Int, Batch)? {
+        guard next < min(batches.count, end) else { return nil }
+        defer { next += 1 }
+        let batch = batches[next]
+        batches[next].states = []
+        return (next, batch)
     }
 
-    private func store(_ share: Kernel.SolveShare, at index: Int) {
+    /// Expands `batch` (index `index`) with `kernel` and stores the result.
+    private func expand(_ batch: Batch, at index: Int, with kernel: Kernel, worker: Int) {
+        let began = Self.threadProcessorSeconds()
+        let share = kernel.solveChildren(of: batch.states, depth: batch.depth)
+        let seconds = Self.threadProcessorSeconds() - began
         lock.withLock {
             results[index] = share
-            pending -= 1
-            if share.ends { next = batches.count }
+            busy[worker] += seconds
+            if share.ends { limit = min(limit, index + 1) }
             lock.broadcast()
         }
+    }
+}
+
+extension SolveCrew {
+    /// CPU seconds the calling thread has used: a worker's busy time, which
+    /// other processes on the machine do not stretch as they do wall time.
+    static func threadProcessorSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
 

@@ -99,6 +99,10 @@ public struct Solver {
         public var open = 0
         /// Seconds since the search began.
         public var seconds = 0.0
+        /// CPU seconds each worker's thread spent expanding states, the
+        /// caller's first (`ParallelSolver` on several workers; empty on
+        /// one): set beside `seconds`, it shows how busy the workers were.
+        public var workerSeconds: [Double] = []
 
         /// States expanded per second.
         public var statesPerSecond: Double { Double(nodes) / max(seconds, 1e-9) }
