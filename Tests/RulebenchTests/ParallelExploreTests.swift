@@ -43,4 +43,44 @@ final class ParallelExploreTests: XCTestCase {
             }
         }
     }
+
+    /// `--unique --jobs N`: each depth's states expanded by the workers and
+    /// merged in one walk's order give its counts, sequences and distinct
+    /// states, at every depth (every depth past the first is cut below the root).
+    func testWorkersCountTheDistinctStatesOneWalkCounts() throws {
+        let chess = EngineFixtures.repository.appendingPathComponent("Benchmarks/packs/chess").path
+        let lights = EngineFixtures.repository.appendingPathComponent("Benchmarks/packs/lights").path
+        var metAgain = false
+        for (pack, depth, workers) in [("cards", 5, 2), ("template", 5, 3), (ExplorerTests.walk, 4, 2), (chess, 3, 2), (lights, 3, 2)] {
+            let makeGame = recipe(pack)
+            let one = try Explorer(game: try makeGame(), depth: depth, distinctBound: 1_000_000).run()
+            var heard: [Int] = []
+            let two = try Explorer(game: try makeGame(), depth: depth, distinctBound: 1_000_000)
+                .runDistinct(on: WorkerPool(workers: workers), makeGame: makeGame, progress: { heard.append($0.nodes.count) })
+            XCTAssertEqual(two.nodes, one.nodes, pack)
+            XCTAssertEqual(two.distinct, one.distinct, pack)
+            XCTAssertEqual(one.nodes.count, depth, "\(pack): the walk must reach its depth")
+            metAgain = metAgain || one.distinct != one.nodes
+            // A depth at a time, as the workers walk: the one-worker walk it
+            // falls back to after a failure reports otherwise.
+            XCTAssertEqual(heard, Array(1...depth), pack)
+        }
+        XCTAssertTrue(metAgain, "some sequences must meet again in a state for the test to count")
+    }
+
+    /// A failing walk of distinct states, or one that reaches its bound,
+    /// reports what the one-worker walk reports, with its path.
+    func testAFailingDistinctWalkReportsWhatOneWalkReports() throws {
+        for (bug, bound) in [("undo", 1_000), ("error", 1_000), ("none", 20)] {
+            let makeGame = recipe(ExplorerTests.walk, bug: bug)
+            var one: ExplorationFailure?, two: ExplorationFailure?
+            let (first, second) = (try makeGame(), try makeGame())
+            do { _ = try Explorer(game: first, depth: 4, distinctBound: bound).run() } catch { one = error }
+            do {
+                _ = try Explorer(game: second, depth: 4, distinctBound: bound).runDistinct(on: WorkerPool(workers: 2), makeGame: makeGame)
+            } catch { two = error }
+            XCTAssertNotNil(one, bug)
+            XCTAssertEqual(two?.description, one?.description, bug)
+        }
+    }
 }
