@@ -28,7 +28,7 @@ struct ExploreCommand: ParsableCommand {
             which is most of the time on some packs; every undo is still verified.
 
             --jobs N walks the subtrees below the first actions N at a time (below the first two actions \
-            when there are fewer than 4 first actions per worker), each worker in a game of its own: the \
+            when there are fewer than 16 first actions per worker: chess has 20), each worker in a game of its own: the \
             counts (and --divide's lines) are those of one job. With --unique, the N workers expand the \
             distinct states of each depth in batches, in games of their own, and the command merges what \
             they reach in the order one job meets it: the same counts per depth as one job. A walk that \

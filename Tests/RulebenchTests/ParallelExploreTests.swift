@@ -15,8 +15,10 @@ final class ParallelExploreTests: XCTestCase {
 
     func testTwoWorkersCountWhatOneWalkCounts() throws {
         let chess = EngineFixtures.repository.appendingPathComponent("Benchmarks/packs/chess").path
-        // Two workers cut chess (20 first actions) below the first actions, six one level lower; the others are cut lower by both.
-        for (pack, depth, workers) in [("cards", 5, 2), ("template", 4, 2), (ExplorerTests.walk, 4, 2), (chess, 3, 2), (chess, 3, 6), ("template", 2, 3)] {
+        // One worker walks chess (20 first actions) below the first actions, two and six one level lower,
+        // below its 400 pairs of first and second actions; the others are cut lower by both.
+        for (pack, depth, workers) in [("cards", 5, 2), ("template", 4, 2), (ExplorerTests.walk, 4, 2), (chess, 3, 1), (chess, 3, 2), (chess, 3, 6),
+                                       ("template", 2, 3)] {
             let makeGame = recipe(pack)
             let one = try Explorer(game: try makeGame(), depth: depth).runDivided()
             let heard = Heard()
@@ -28,6 +30,25 @@ final class ParallelExploreTests: XCTestCase {
             XCTAssertEqual(two.byFirstAction.map(\.count), one.byFirstAction.map(\.count), pack)
             XCTAssertEqual(heard.values, Array(1...one.byFirstAction.count), "\(pack): progress out of order")
         }
+    }
+
+    /// Two workers on chess (20 first actions whose subtrees differ up to
+    /// twofold) get its 400 pairs of first and second actions, not the 20
+    /// first actions: with 10 each, one worker waited for the other's last
+    /// subtree through 5-10% of a depth-5 walk. One worker keeps the 20.
+    func testTheWalkIsCutFineEnoughForWorkersToStayBusyToTheEnd() throws {
+        let chess = EngineFixtures.repository.appendingPathComponent("Benchmarks/packs/chess").path
+        let explorer = Explorer(game: try recipe(chess)(), depth: 5)
+        let first = try explorer.game.legalActions()
+        let before = try explorer.game.liveStateHash()
+        for workers in [2, 4] {
+            let paths = explorer.cut(below: first, workers: workers)
+            XCTAssertGreaterThanOrEqual(paths.count, Explorer.subtreesPerWorker * workers, "\(workers) workers")
+            XCTAssertEqual(paths.count, 400)
+            XCTAssertEqual(Set(paths.map(\.count)), [2])
+        }
+        XCTAssertEqual(explorer.cut(below: first, workers: 1).count, 20)
+        XCTAssertEqual(try explorer.game.liveStateHash(), before, "the cut must leave the game where it was")
     }
 
     func testAFailingWalkReportsTheFailureOneWalkMeetsFirst() throws {
