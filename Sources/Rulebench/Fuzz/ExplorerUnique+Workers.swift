@@ -36,8 +36,13 @@ extension Explorer {
         while levels.sequences.count < depth, !levels.layer.isEmpty, !shouldStop() {
             guard let shares = expand(levels.layer, last: levels.sequences.count + 1 == depth, on: pool, makeGame: makeGame,
                                       shouldStop: shouldStop) else { break }
-            // A failure (or the bound): the one-worker walk says what and where.
-            guard let shares, levels.merge(shares) else { return try run(shouldStop: shouldStop, progress: progress) }
+            // A failure (or the bound): the one-worker walk says what and
+            // where; unless the walk is being stopped (a stop request also
+            // ends a worker's call): then the depths finished are the answer.
+            guard let shares, levels.merge(shares) else {
+                if shouldStop() { break }
+                return try run(shouldStop: shouldStop, progress: progress)
+            }
             progress(levels.counts)
         }
         return levels.counts
