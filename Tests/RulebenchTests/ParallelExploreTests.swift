@@ -89,6 +89,19 @@ final class ParallelExploreTests: XCTestCase {
         XCTAssertTrue(metAgain, "some sequences must meet again in a state for the test to count")
     }
 
+    /// The command: `explore --unique --jobs 2` prints the lines of `--jobs 1`.
+    func testTheUniqueCommandPrintsWhatOneJobPrints() throws {
+        func counts(jobs: String) throws -> [Substring] {
+            let result = try RulebenchCommand.run(["explore", "template", "--depth", "5", "--unique", "--jobs", jobs], in: ScenarioFixtures.repository)
+            XCTAssertEqual(result.status, 0, result.output)
+            return result.stdout.split(separator: "\n").filter { $0.hasPrefix("depth ") }
+        }
+        let one = try counts(jobs: "1")
+        XCTAssertEqual(one.count, 5, "\(one)")
+        XCTAssertTrue(one.allSatisfy { $0.contains("distinct)") }, "\(one)")
+        XCTAssertEqual(try counts(jobs: "2"), one)
+    }
+
     /// A failing walk of distinct states, or one that reaches its bound,
     /// reports what the one-worker walk reports, with its path.
     func testAFailingDistinctWalkReportsWhatOneWalkReports() throws {
