@@ -102,6 +102,12 @@ struct RBVM {
     int64_t sample_id;
     int64_t sample_wall;
     int64_t sample_cpu;
+    /* The Lua thread's own reading of its CPU clock (see RB_WATCH_MARK_NS):
+     * taken at an operation's start, at most once per RB_WATCH_MARK_NS,
+     * stored before the operation's id is published; -1 when none is valid. */
+    _Atomic int64_t mark_cpu;
+    int64_t mark_wall;       /* when it was taken (Lua thread only) */
+    rb_thread_clock mark_clock;      /* whose clock it read (Lua thread only) */
     struct RBVM *watch_next; /* the watchdog's list (guarded by rb_watch_lock) */
     void *host_context;
     RBHostFunction host;

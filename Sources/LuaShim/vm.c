@@ -81,6 +81,7 @@ RBVM *rb_open(size_t memory_cap, void *host_context, RBHostFunction host) {
     atomic_init(&vm->watch_id, 0);
     atomic_init(&vm->watch_start, 0);
     atomic_init(&vm->watch_allowance, 0);
+    atomic_init(&vm->mark_cpu, -1);
     atomic_init(&vm->busy_start, 0);
     atomic_init(&vm->stop_cause, RB_STOP_NONE);
     pthread_mutex_init(&vm->lock, NULL);

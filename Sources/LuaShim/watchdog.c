@@ -76,6 +76,17 @@ static int64_t rb_thread_cpu(rb_thread_clock clock) {
  *     bound reaches the allowance, or when there is no sample: the watchdog
  *     was starved, or asleep and slow to wake, for the whole allowance. That
  *     costs a re-run, never exactness.
+ *   - That bound counts the wall time before the sample as CPU time, so an
+ *     operation descheduled before the watchdog sampled it (two workers and
+ *     a loaded machine: the watchdog is late too) looked suspect, and its
+ *     whole call ran again counted. So the Lua thread also reads its own CPU
+ *     clock at an operation's start, at most once per RB_WATCH_MARK_NS of
+ *     wall time (the mark M, a system call per millisecond at most): the
+ *     CPU spent since M, CPU now - M, bounds the operation's CPU time from
+ *     above too, since M was read at or before its start, and it is close
+ *     to it (within the CPU of the RB_WATCH_MARK_NS before the start)
+ *     however long the thread waited for a core. Both sides take the
+ *     smaller bound, so being descheduled no longer decides a re-run.
  *   - The watchdog stops a call on the same bound (its own wall reading
  *     first, the CPU clock only past the allowance), so a call that runs
  *     on is stopped after its allowance of CPU time, give or take a tick,
@@ -86,6 +97,26 @@ static int64_t rb_thread_cpu(rb_thread_clock clock) {
  * factor of ten above. */
 
 #define RB_WATCH_INSTRUCTIONS_PER_NS 4
+
+/* How often, at most, the Lua thread reads its own CPU clock (the mark, see
+ * above): 1 ms, so the system call costs under 0.1% of the time, and an
+ * operation within 1.5 ms of CPU is never suspect with a 10M budget. */
+#define RB_WATCH_MARK_NS 1000000LL
+
+/* The CPU the Lua thread spent since the mark, `cpu` being its clock now:
+ * an upper bound of the running operation's CPU time (INT64_MAX without a
+ * valid mark). */
+static int64_t rb_mark_bound(RBVM *vm, int64_t cpu) {
+    int64_t mark = atomic_load(&vm->mark_cpu);
+    return mark < 0 || cpu < mark ? INT64_MAX : cpu - mark;
+}
+
+/* Tests only: while set, the watchdog neither samples nor stops a watched
+ * call (as when it is starved), so that a test can reach the Lua thread's
+ * own verdict; the backstop and the signals still work. */
+static atomic_int rb_watch_paused;
+
+void rb_watch_pause(int paused) { atomic_store(&rb_watch_paused, paused != 0); }
 
 /* The watchdog's period, and how many idle periods before it sleeps until
  * the next watched call starts. */
@@ -273,7 +304,9 @@ static void rb_watch_look(RBVM *vm, int64_t now, int64_t id) {
                 vm->sample_wall = wall;
                 vm->sample_cpu = cpu;
             }
-            if ((vm->sample_wall - start) + (cpu - vm->sample_cpu) >= allowance) rb_fire_locked(vm);
+            int64_t bound = (vm->sample_wall - start) + (cpu - vm->sample_cpu);
+            int64_t marked = rb_mark_bound(vm, cpu);
+            if ((bound < marked ? bound : marked) >= allowance) rb_fire_locked(vm);
         }
     }
     pthread_mutex_unlock(&vm->lock);
@@ -293,6 +326,7 @@ static void *rb_watchdog(void *unused) {
             }
             int64_t id = atomic_load(&vm->watch_id);
             if (id == 0) continue;
+            if (atomic_load(&rb_watch_paused)) { active = 1; continue; }
             active = 1;
             rb_watch_look(vm, now, id);
         }
@@ -365,6 +399,11 @@ void rb_watch_unregister(RBVM *vm) {
  * watchdog takes a fresh sample): start before id, both sequentially
  * consistent, so a watchdog that sees the id sees its start. */
 void rb_watch_next(RBVM *vm, int64_t start) {
+    if (start - vm->mark_wall >= RB_WATCH_MARK_NS || vm->mark_clock != vm->watch_clock || atomic_load(&vm->mark_cpu) < 0) {
+        vm->mark_clock = vm->watch_clock;
+        vm->mark_wall = start;
+        atomic_store(&vm->mark_cpu, rb_thread_cpu(vm->watch_clock));   /* before the id: see rb_mark_bound */
+    }
     int64_t id = start > vm->watch_last ? start : vm->watch_last + 1; /* unique per operation */
     vm->watch_last = id;
     atomic_store(&vm->watch_start, start);
@@ -395,18 +434,21 @@ void rb_watch_begin(RBVM *vm, int operations_only) {
 
 /* The slow path, for an operation `id` that began at `start` and ends past
  * its allowance in wall time: an upper bound of the CPU time the Lua thread
- * spent in it (see RB_RUN_WATCHED), or INT64_MAX when the watchdog took no
- * sample of it (or a clock failed): suspect. The sample is copied before the
- * thread reads its own CPU clock, so it was taken before that read. */
+ * spent in it (see RB_RUN_WATCHED), the smaller of the watchdog's sample's
+ * and the mark's; INT64_MAX when there is neither (or a clock failed):
+ * suspect. The sample is copied before the thread reads its own CPU clock,
+ * so it was taken before that read; so was the mark. */
 static int64_t rb_watch_bound(RBVM *vm, int64_t id, int64_t start) {
     pthread_mutex_lock(&vm->lock);
     int sampled = vm->sample_id == id;
     int64_t wall = vm->sample_wall, cpu = vm->sample_cpu;
     pthread_mutex_unlock(&vm->lock);
-    if (!sampled) return INT64_MAX;
     int64_t now = rb_thread_cpu(vm->watch_clock);
     if (now < 0) return INT64_MAX;
-    return (wall - start) + (now - cpu);
+    int64_t marked = rb_mark_bound(vm, now);
+    if (!sampled) return marked;
+    int64_t bound = (wall - start) + (now - cpu);
+    return bound < marked ? bound : marked;
 }
 
 /* Whether watched operation `id`, begun at `start` and ending at `end`,

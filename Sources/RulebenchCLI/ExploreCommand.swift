@@ -28,8 +28,11 @@ struct ExploreCommand: ParsableCommand {
             which is most of the time on some packs; every undo is still verified.
 
             --jobs N walks the subtrees below the first actions N at a time (below the first two actions \
-            when there are fewer than 4 first actions per worker), each worker in a game of its own: the \
-            counts (and --divide's lines) are those of one job. --unique runs on one worker.
+            when there are fewer than 16 first actions per worker: chess has 20), each worker in a game of its own: the \
+            counts (and --divide's lines) are those of one job. With --unique, the N workers expand the \
+            distinct states of each depth in batches, in games of their own, and the command merges what \
+            they reach in the order one job meets it: the same counts per depth as one job. A walk that \
+            fails (or reaches --max-states) is walked again by one job, which reports the failure.
 
             Example:
               rulebench explore template --depth 4 --option players=3
@@ -107,10 +110,13 @@ struct ExploreCommand: ParsableCommand {
         let progress = ProgressLine(pacer: ProgressPacer(toTerminal: stderrIsTerminal, start: clock()))
         do {
             let explorer = Explorer(game: game, depth: depth, distinctBound: unique ? maxStates : nil)
-            let counts = try explorer.run(shouldStop: { wasInterrupted }) { counts in
+            let show = { (counts: Explorer.Counts) in
                 progress.show("explore \(packOptions.pack) --unique: depth \(counts.nodes.count) of \(depth) done, "
                               + "\(counts.distinct?.reduce(0, +) ?? 0) distinct states so far", at: clock())
             }
+            // One job walks in the command's game; more expand each depth's states in games of their own.
+            let counts = jobs.jobs == 1 ? try explorer.run(shouldStop: { wasInterrupted }, progress: show)
+                : try explorer.runDistinct(on: jobs.pool, makeGame: makeGame, shouldStop: { wasInterrupted }, progress: show)
             progress.end(nil)
             let seconds = Date().timeIntervalSince(start)
             for (level, nodes) in counts.nodes.enumerated() {

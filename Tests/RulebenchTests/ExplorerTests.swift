@@ -92,4 +92,22 @@ final class ExplorerTests: XCTestCase {
             XCTAssertEqual(failure.path, [ActionCall("mark", ["n": .int(1)])])
         }
     }
+
+    /// An operation that waits without running (here a print whose handler
+    /// sleeps; on a loaded machine, a thread waiting for a core) is judged by
+    /// its CPU time, not its wall time: even with the watchdog held off, so
+    /// that it takes no sample of it, the walk is not run again. Before the
+    /// Lua thread read its own CPU clock (the mark, watchdog.c), such an
+    /// operation was suspect and its whole kernel call ran twice.
+    func testAnOperationThatWaitsDoesNotRunItsWalkAgain() throws {
+        var configuration = Game.Configuration()
+        configuration.printHandler = { _ in Thread.sleep(forTimeInterval: 0.02) }
+        configuration.rulesDirectory = EngineFixtures.repository.appendingPathComponent("rules")
+        let g = try Game(pack: Self.walk, options: ["bug": .string("nap")], seed: 1, configuration: configuration)
+        LuaVM.pauseWatchdog(true)
+        defer { LuaVM.pauseWatchdog(false) }
+        XCTAssertEqual(try Explorer(game: g, depth: 2).run().nodes, [3, 9])
+        XCTAssertEqual(g.kernel.reruns.calls, 0)
+        XCTAssertEqual(g.kernel.reruns.operations, 0)
+    }
 }

@@ -96,6 +96,11 @@ typedef struct RBReruns {
 /// How often watched work ran again counted in this state (see RBReruns).
 RBReruns rb_reruns(RBVM *vm);
 
+/// Tests only: while `paused` is nonzero the watchdog neither samples nor
+/// stops watched calls (as when it is starved of a core), so that a test
+/// reaches the Lua thread's own verdict on a call that ran long in wall time.
+void rb_watch_pause(int paused);
+
 /// Compiles and runs the kernel's chunks (text only, never bytecode), in order.
 /// The first chunk is called with the C helpers and returns the kernel's shared
 /// table; each later chunk is called with that table. The last chunk returns

@@ -167,6 +167,25 @@ extension Kernel {
         }
     }
 
+    /// The children of `states` for `explore --unique --jobs N` (unique.lua,
+    /// `uniquechildren`): per state, per legal action in order, the state
+    /// reached; without copies when `last` (the walk's last depth). Nil when
+    /// an undo did not restore a state; a rule's error throws. The game is
+    /// where it was afterwards either way.
+    func uniqueChildren(of states: [SolveState], last: Bool) throws(RulebenchError) -> [[UniqueChild]]? {
+        let reply = try call(.uniqueChildren, [Array((last ? "1" : "0").utf8)] + states.flatMap { [Array($0.key.utf8), $0.snapshot] })
+        guard String(decoding: reply.first ?? [], as: UTF8.self) == "ok" else { return nil }
+        var all: [[UniqueChild]] = [], index = 1
+        while index < reply.count {
+            guard let moves = Int(String(decoding: reply[index], as: UTF8.self)), moves >= 0, index + 2 * moves < reply.count else {
+                throw KernelReply.mismatch(.uniqueChildren, "result \(index + 1)", "not a count of the moves that follow")
+            }
+            all.append((0..<moves).map { UniqueChild(key: String(decoding: reply[index + 1 + 2 * $0], as: UTF8.self), snapshot: reply[index + 2 + 2 * $0]) })
+            index += 1 + 2 * moves
+        }
+        return all
+    }
+
     /// The line to where the walk failed, played again from its start:
     /// empty when even that cannot be played back (the failure itself is
     /// what is reported).

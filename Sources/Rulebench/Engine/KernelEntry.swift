@@ -22,6 +22,7 @@ enum KernelEntry: String, CaseIterable {
     case solveProbe = "solveprobe", solveEnd = "solveend"
     case solveSnap = "solvesnap", solveChildren = "solvechildren", solveFailed = "solvefailed", solveReplay = "solvereplay"
     case uniqueBegin = "uniquebegin", uniqueStep = "uniquestep", uniqueLine = "uniqueline", uniqueEnd = "uniqueend"
+    case uniqueChildren = "uniquechildren"
     case fuzz, fuzzAbort = "fuzzabort", replay, replayAbort = "replayabort"
     // Coverage, identity and development aids
     case coverage, coverageReport = "coveragereport", hashOrder = "hashorder", profile, selfTest = "selftest"
@@ -57,7 +58,8 @@ enum KernelEntry: String, CaseIterable {
         switch self {
         case .definePack, .addAction, .finishPack, .newGame, .restart, .perform, .undo, .legal, .invariants,
              .render, .set, .goal, .explore, .solveBegin, .solveStep, .solveLine, .solveProbe, .uniqueBegin,
-             .uniqueStep, .uniqueLine, .fuzz, .replay, .scene, .viewPlaces, .solveChildren, .solveReplay:
+             .uniqueStep, .uniqueLine, .fuzz, .replay, .scene, .viewPlaces, .solveChildren, .solveReplay,
+             .uniqueChildren:
             return .runsRules
         case .linkBase, .paramProblem, .abort, .hash, .get, .gc, .configure, .explored,
              .solveEnd, .uniqueEnd, .fuzzAbort, .replayAbort, .coverage, .coverageReport, .hashOrder, .profile,

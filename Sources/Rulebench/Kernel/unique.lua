@@ -13,7 +13,7 @@
 
 local K = ...
 local API = K.API
-local ops, encode, plain = K.ops, K.encode, K.plain
+local ops, encode, decode, plain, hashof = K.ops, K.encode, K.decode, K.plain, K.hash
 local walk = K.walk
 local keyof, restore, perform, undo, replay = walk.keyof, walk.restore, walk.perform, walk.undo, walk.replay
 local operation = K.C.operation or function() end
@@ -128,6 +128,44 @@ function API.uniqueline()
   end
   if UNIQUE.move then moves[#moves + 1] = UNIQUE.move end
   return replay(moves)
+end
+
+-- uniquechildren(last, hex1, snap1, hex2, snap2, ...): a worker's share of
+-- `explore --unique --jobs N` (Fuzz/ExplorerUnique+Workers.swift), where
+-- the states of each depth, their order and their counts live in Swift:
+-- the children of each state handed (its hash and plain copy), with the
+-- walk's own steps (the state written back, the checked perform, the
+-- verified undo). "ok", then for each state its number of moves and, per
+-- move, the child's hash and its plain copy: "" when `last` is "1" (the
+-- walk's last depth is never expanded) or when the hash came earlier in
+-- this call (the first time a state is met in order is always the first
+-- time in its call). "undo" when an undo did not restore a state. The game
+-- is back where it was either way.
+function API.uniquechildren(last, ...)
+  if not K.game then K.fail("error", "no game is running") end
+  local args, out, copied = { ... }, { "ok" }, {}
+  last = last == "1"
+  walk.open()
+  for i = 1, #args, 2 do
+    local e = { key = tonumber(args[i], 16), snap = decode(args[i + 1]) }
+    restore(e)
+    operation()
+    local calls = ops.legal()
+    out[#out + 1] = tostring(#calls)
+    for k = 1, #calls do
+      perform(calls[k])
+      local hex = hashof()
+      out[#out + 1] = hex
+      out[#out + 1] = (last or copied[hex]) and "" or encode(plain(K.game))
+      copied[hex] = true
+      if undo(calls[k], e.key) then
+        walk.close()
+        return "undo"
+      end
+    end
+  end
+  walk.close()
+  return table.unpack(out)
 end
 
 -- uniqueend(): the walk is over.

@@ -125,6 +125,11 @@ final class LuaVM {
         return (counts.calls, counts.operations)
     }
 
+    /// Tests only: holds the watchdog off every state's watched calls (no
+    /// sample, no stop), as a watchdog starved of a core is, so that a test
+    /// reaches the Lua thread's own verdict on a call that ran long in wall time.
+    static func pauseWatchdog(_ paused: Bool) { rb_watch_pause(paused ? 1 : 0) }
+
     /// A chunk of Lua source and the name its errors and tracebacks show.
     struct Chunk {
         let name: String

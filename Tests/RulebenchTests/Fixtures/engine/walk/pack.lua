@@ -2,7 +2,8 @@
 -- "none", "undo" (the undo of `mark` at depth 2 forgets a write), "error"
 -- (apply of `mark` raises at depth 2) or "slow" (every apply runs an empty
 -- loop of `spin` turns, most of a test's budget, so a walk passes only if
--- each operation has its own budget).
+-- each operation has its own budget) or "nap" (the first apply prints,
+-- for a test whose print handler waits).
 return {
   name = "walk",
   version = "1",

@@ -11,6 +11,7 @@ return {
   apply = function(game, a)
     if game.bug == "slow" then for _ = 1, game.spin do end end
     if game.bug == "error" and game.depth == 1 and a.n == 2 then error("mark failed here") end
+    if game.bug == "nap" and game.depth == 0 and a.n == 1 then print("nap") end
     game.depth = game.depth + 1
     game.trail[#game.trail + 1] = a.n
   end,
