@@ -48,10 +48,12 @@ enum ScalingBench {
         ]
     }
 
-    static func rows(binary: URL) throws {
+    /// The rows; with `only` ("fuzz", "explore", ...), only the commands
+    /// whose label starts with it (and, for "fuzz", the in-process fuzz rows).
+    static func rows(binary: URL, only: String? = nil) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rulebench-bench-jobs-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        for command in commands(scratch: scratch) {
+        for command in commands(scratch: scratch) where only.map({ command.label.hasPrefix($0) }) ?? true {
             var rates: [Int: [Double]] = [1: [], 2: []], cpu: [Int: [Double]] = [1: [], 2: []]
             for _ in 0..<repeats {
                 for jobs in [1, 2] {
@@ -74,7 +76,53 @@ enum ScalingBench {
             row("(9) \(command.label): CPU time, --jobs 1 / --jobs 2", perUnit,
                 String(format: "two workers spend %.0f%% of one's CPU on the same work", middle(cpu[2]!) / middle(cpu[1]!) * 100))
         }
-        overheads()
+        if only == nil || only == "fuzz" {
+            overheads()
+            guidedSharing()
+        }
+    }
+
+    /// One moment of a session: the process's CPU seconds and the wall
+    /// seconds since it began, and the edges reached by then.
+    struct Sighting {
+        var cpu: Double, wall: Double, edges: Int
+    }
+
+    /// What the guided workers' sharing gives: the edges of desert's Lua a
+    /// one-worker guided session reaches in a fixed number of runs (fixed
+    /// seed), and the CPU and wall time two workers, who tell each other
+    /// what they reached, take to reach as many.
+    static func guidedSharing() {
+        var options = Fuzzer.Options(pack: "desert")
+        options.runs = 600
+        options.depth = 60
+        options.search = .guided
+        options.configuration.printHandler = { _ in }
+        let started = Sighting(cpu: processSeconds(), wall: Fuzzer.monotonicClock(), edges: 0)
+        func now(_ edges: Int) -> Sighting {
+            Sighting(cpu: processSeconds() - started.cpu, wall: Fuzzer.monotonicClock() - started.wall, edges: edges)
+        }
+        let one = Fuzzer(options: options).run()
+        let alone = now(one.progress.edges)
+        var curve: [Sighting] = []
+        let restart = Sighting(cpu: processSeconds(), wall: Fuzzer.monotonicClock(), edges: 0)
+        let two = FuzzWorkers(options: options, pool: WorkerPool(workers: 2)).run(progress: {
+            curve.append(Sighting(cpu: processSeconds() - restart.cpu, wall: Fuzzer.monotonicClock() - restart.wall, edges: $0.edges))
+        })
+        let end = Sighting(cpu: processSeconds() - restart.cpu, wall: Fuzzer.monotonicClock() - restart.wall, edges: two.progress.edges)
+        row("(9) guided desert --runs 600, one worker: edges reached", String(format: "%d edges, %.2f CPU s, %.2f s", alone.edges, alone.cpu, alone.wall),
+            "fixed seed; in process")
+        let reached = (curve + [end]).first { $0.edges >= alone.edges }
+        row("(9) guided desert, two workers: as many edges", reached.map { String(format: "%.2f CPU s, %.2f s (%.0f%% / %.0f%% of one worker's)", $0.cpu, $0.wall, $0.cpu / alone.cpu * 100, $0.wall / alone.wall * 100) }
+                ?? String(format: "not reached in 600 runs (%d edges)", end.edges),
+            String(format: "their 600 runs: %d edges, %.2f CPU s, %.2f s", end.edges, end.cpu, end.wall))
+    }
+
+    /// The CPU seconds (user + system) this process has used, every thread's.
+    static func processSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 
     /// A worker's fixed cost (a Lua state made, the pack loaded and set

@@ -166,6 +166,7 @@ public struct Fuzzer {
             if shouldStop() { break }   // a stop request may have cut the run short: not a finding
             state.runs += 1
             state.steps += program.steps.count
+            state.edges += result.newEdges
             played(PlayedRun(index: index, program: program))
             let detectedAt = clock() - session.start
             for finding in findings(of: program, result, runs: state.runs, isFirst: isSessionFirst(run: index, runs: state.runs)) {
@@ -192,7 +193,9 @@ public struct Fuzzer {
 
     /// Plays run `index`: chosen by the guided search when there is one
     /// (which learns from it), else a uniform random game. `nodes` counts
-    /// the steps a probe's walk took beyond the program's own.
+    /// the steps a probe's walk took beyond the program's own. On a worker
+    /// of a parallel session, the result's new edges are those new to the
+    /// session (`FuzzWorkerLink.observe`).
     private func playRun(_ index: Int, search: inout GuidedSearch?)
         -> (program: FuzzProgram, result: FuzzExecutor.Result, nodes: Int) {
         let seeds = runSeeds(index)
@@ -206,12 +209,12 @@ public struct Fuzzer {
             ?? search!.next(newGame: newGame, choiceSeed: seeds.choiceSeed)
         next.start.steps = next.request.program ?? []
         if next.kind == .probe {
-            let probed = probe(next)
-            options.link?.observe(probed.program, probed.result, worker: me, keeps: false)
+            var probed = probe(next)
+            if let link = options.link { probed.result = link.observe(probed.program, probed.result, worker: me, keeps: false) }
             return probed
         }
-        let (program, result) = executor.play(next.start, next.request)
-        if let link = options.link { link.observe(program, result, worker: me) } else { search!.observe(program, result) }
+        var (program, result) = executor.play(next.start, next.request)
+        if let link = options.link { result = link.observe(program, result, worker: me) } else { search!.observe(program, result) }
         return (program, result, 0)
     }
 
