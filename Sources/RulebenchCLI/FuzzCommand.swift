@@ -66,8 +66,9 @@ struct FuzzCommand: ParsableCommand {
 
             Workers (--jobs N, one per core by default): the session's run numbers (those of its --shard) go \
             one at a time, in order, to whichever worker is free, each playing in Lua states of its own, so \
-            --search uniform --runs R plays exactly the runs of --jobs 1. Each bug is shrunk and written once, by the worker that met it first; the first \
-            finding (without --keep-going), --time and Ctrl-C stop every worker. Guided workers share one set \
+            --search uniform --runs R plays exactly the runs of --jobs 1. Each bug is shrunk and written once, \
+            by the worker that met it first; the first finding (without --keep-going), --time and Ctrl-C stop \
+            every worker. Guided workers share one set \
             of kept runs and probes and tell each other the edges and kinds of move their runs discovered, so \
             what is new is judged by every worker's runs; a guided session on several workers is not \
             repeatable run for run (see the README).
