@@ -49,7 +49,8 @@ enum ScalingBench {
     }
 
     /// The rows; with `only` ("fuzz", "explore", ...), only the commands
-    /// whose label starts with it (and, for "fuzz", the in-process fuzz rows).
+    /// whose label starts with it (and, for "fuzz", the in-process fuzz
+    /// rows; "sharing": only the guided workers' sharing).
     static func rows(binary: URL, only: String? = nil) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rulebench-bench-jobs-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -76,10 +77,8 @@ enum ScalingBench {
             row("(9) \(command.label): CPU time, --jobs 1 / --jobs 2", perUnit,
                 String(format: "two workers spend %.0f%% of one's CPU on the same work", middle(cpu[2]!) / middle(cpu[1]!) * 100))
         }
-        if only == nil || only == "fuzz" {
-            overheads()
-            guidedSharing()
-        }
+        if only == nil || only == "fuzz" { overheads() }
+        if only == nil || only == "fuzz" || only == "sharing" { guidedSharing() }
     }
 
     /// One moment of a session: the process's CPU seconds and the wall
@@ -89,33 +88,44 @@ enum ScalingBench {
     }
 
     /// What the guided workers' sharing gives: the edges of desert's Lua a
-    /// one-worker guided session reaches in a fixed number of runs (fixed
-    /// seed), and the CPU and wall time two workers, who tell each other
-    /// what they reached, take to reach as many.
+    /// one-worker guided session reaches in 600 runs (fixed seed), and the
+    /// CPU and wall time one worker and two workers (who tell each other
+    /// what they reached) take to reach 90%, 99% and all of them; the two
+    /// workers may play up to 1,200 runs.
     static func guidedSharing() {
         var options = Fuzzer.Options(pack: "desert")
         options.runs = 600
         options.depth = 60
         options.search = .guided
         options.configuration.printHandler = { _ in }
-        let started = Sighting(cpu: processSeconds(), wall: Fuzzer.monotonicClock(), edges: 0)
-        func now(_ edges: Int) -> Sighting {
-            Sighting(cpu: processSeconds() - started.cpu, wall: Fuzzer.monotonicClock() - started.wall, edges: edges)
+        var one: [Sighting] = []
+        let alone = sightings(into: &one) { tell in _ = Fuzzer(options: options).run(progress: { tell($0.edges) }).progress }
+        options.runs = 1_200
+        var two: [Sighting] = []
+        let together = sightings(into: &two) { tell in
+            _ = FuzzWorkers(options: options, pool: WorkerPool(workers: 2)).run(progress: { tell($0.edges) })
         }
-        let one = Fuzzer(options: options).run()
-        let alone = now(one.progress.edges)
-        var curve: [Sighting] = []
-        let restart = Sighting(cpu: processSeconds(), wall: Fuzzer.monotonicClock(), edges: 0)
-        let two = FuzzWorkers(options: options, pool: WorkerPool(workers: 2)).run(progress: {
-            curve.append(Sighting(cpu: processSeconds() - restart.cpu, wall: Fuzzer.monotonicClock() - restart.wall, edges: $0.edges))
-        })
-        let end = Sighting(cpu: processSeconds() - restart.cpu, wall: Fuzzer.monotonicClock() - restart.wall, edges: two.progress.edges)
         row("(9) guided desert --runs 600, one worker: edges reached", String(format: "%d edges, %.2f CPU s, %.2f s", alone.edges, alone.cpu, alone.wall),
-            "fixed seed; in process")
-        let reached = (curve + [end]).first { $0.edges >= alone.edges }
-        row("(9) guided desert, two workers: as many edges", reached.map { String(format: "%.2f CPU s, %.2f s (%.0f%% / %.0f%% of one worker's)", $0.cpu, $0.wall, $0.cpu / alone.cpu * 100, $0.wall / alone.wall * 100) }
-                ?? String(format: "not reached in 600 runs (%d edges)", end.edges),
-            String(format: "their 600 runs: %d edges, %.2f CPU s, %.2f s", end.edges, end.cpu, end.wall))
+            "fixed seed, in process; two workers' session: " + String(format: "%d edges in 1,200 runs", together.edges))
+        for fraction in [0.9, 0.99, 1.0] {
+            let target = Int((Double(alone.edges) * fraction).rounded(.up))
+            func first(_ curve: [Sighting]) -> String {
+                curve.first { $0.edges >= target }.map { String(format: "%.2f CPU s, %.2f s", $0.cpu, $0.wall) } ?? "not reached"
+            }
+            row(String(format: "(9) guided desert: time to %.0f%% of one worker's edges (%d), one / two workers", fraction * 100, target),
+                "\(first(one)) / \(first(two))", "CPU: every thread of the process; wall: under the machine's load")
+        }
+    }
+
+    /// Runs `session`, which reports its edges through the function it is
+    /// given; keeps each report as a sighting, and returns the last.
+    static func sightings(into curve: inout [Sighting], _ session: (_ tell: @escaping (Int) -> Void) -> Void) -> Sighting {
+        let cpu = processSeconds(), wall = Fuzzer.monotonicClock()
+        func now(_ edges: Int) -> Sighting { Sighting(cpu: processSeconds() - cpu, wall: Fuzzer.monotonicClock() - wall, edges: edges) }
+        var seen: [Sighting] = []
+        session { seen.append(now($0)) }
+        curve = seen
+        return seen.last ?? now(0)
     }
 
     /// The CPU seconds (user + system) this process has used, every thread's.

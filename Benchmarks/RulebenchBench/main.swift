@@ -243,8 +243,9 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--solve" {
     exit(0)
 }
 
-/// `rulebench-bench --scaling [fuzz|explore|run|solve]`: only the scaling
-/// row, --jobs 1 against --jobs 2 (only one command's part, when named).
+/// `rulebench-bench --scaling [fuzz|explore|run|solve|sharing]`: only the
+/// scaling row, --jobs 1 against --jobs 2 (only one command's part, when
+/// named; "sharing": what guided workers gain by sharing their edges).
 if (2...3).contains(CommandLine.arguments.count), CommandLine.arguments[1] == "--scaling" {
     print("| measurement | value | note |")
     print("|---|---|---|")
