@@ -90,7 +90,12 @@ void rb_coverage_rollback_to(RBVM *vm, size_t mark, uint64_t fresh) {
     RBCoverage *c = &vm->coverage;
     while (c->undone > mark) {
         struct RBCoverageUndo *u = &c->undo[--c->undone];
-        if (u->edge != UINT64_MAX) c->edges[u->edge] = 0;
+        if (u->edge != UINT64_MAX) {
+            c->edges[u->edge] = 0;
+            /* Not seen after all: off the list for takeedges too (it was
+             * the last listed, unless the list had no room for it). */
+            if (c->found_count > 0 && c->found[c->found_count - 1] == u->edge) c->found_count--;
+        }
         if (u->source == NULL) continue;
         size_t i = rb_line_slot(c, u->source, u->line);
         while (c->lines[i].source != NULL && (c->lines[i].source != u->source || c->lines[i].line != u->line))
@@ -166,8 +171,8 @@ int rb_coveredges(lua_State *L) {
 }
 
 /* takeedges(): { edge, ... }, the edges seen for the first time since the
- * last call, in the order they were seen; a call rolled back and run again
- * may list one twice. */
+ * last call, in the order they were seen (a call rolled back takes its
+ * edges off the list: run again, it lists them once). */
 int rb_takeedges(lua_State *L) {
     RBCoverage *c = &rb_vm_of(L)->coverage;
     lua_createtable(L, (int)c->found_count, 0);

@@ -166,6 +166,17 @@ final class ParallelGuidedSharingTests: XCTestCase {
         XCTAssertEqual(alone.newEdges, a.newEdges)
     }
 
+    /// The guided search's sweep comes after the session's first steps, not
+    /// a worker's: two workers with 3,000 steps each have taken 6,000.
+    func testTheSweepIsMadeOnceAfterTheSessionsSteps() {
+        let shared = link()
+        XCTAssertFalse(shared.sweepsNow(worker: 1, steps: 3_000, after: 5_000))
+        XCTAssertTrue(shared.sweepsNow(worker: 2, steps: 3_000, after: 5_000), "6,000 steps in the session")
+        XCTAssertFalse(shared.sweepsNow(worker: 1, steps: 6_000, after: 5_000), "once per session")
+        let second = FuzzWorkerLink(workers: [2, 4], known: [], search: nil, keepGoing: false, shard: (2, 2))
+        XCTAssertFalse(second.sweepsNow(worker: 2, steps: 9_000, after: 5_000), "shard 1 sweeps, not shard 2")
+    }
+
     func testAnEdgeTwoWorkersReachAtOnceIsNewOnce() {
         var log = DiscoveryLog(workers: [1, 2])
         XCTAssertEqual(log.tell(Discoveries(edges: [3, 4], earlier: [1]), by: 1), 2)

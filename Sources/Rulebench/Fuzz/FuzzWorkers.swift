@@ -14,8 +14,8 @@ import Foundation
 /// draw their runs from one guided search (one corpus of kept runs, one
 /// queue of probes), tell each other the edges of the pack's Lua and the
 /// kinds of move their runs discovered (`Discoveries`), so that what is new
-/// is judged by every worker's runs, and the breadth-first sweep runs once
-/// (worker 1's). Findings and progress reach
+/// is judged by every worker's runs, and the breadth-first sweep runs once,
+/// after the session's (not a worker's) first 5,000 steps. Findings and progress reach
 /// the callbacks on the caller's thread, one at a time, as a one-worker
 /// session gives them.
 public struct FuzzWorkers {

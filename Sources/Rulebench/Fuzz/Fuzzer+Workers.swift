@@ -28,4 +28,12 @@ extension Fuzzer {
     func isSessionFirst(run index: Int, runs: Int) -> Bool {
         options.link.map { index == $0.firstRun } ?? (runs == 1)
     }
+
+    /// Whether the guided search's sweep is made now, this session having
+    /// taken `steps` steps: once `sweepAfter` steps are taken, by the
+    /// session's steps on a worker of a parallel session (the first worker
+    /// to see them sweeps), as one worker sweeps after its own.
+    func sweepsNow(after steps: Int) -> Bool {
+        options.link?.sweepsNow(worker: options.shard.index, steps: steps, after: Fuzzer.sweepAfter) ?? (steps >= Fuzzer.sweepAfter)
+    }
 }

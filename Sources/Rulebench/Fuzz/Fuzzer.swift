@@ -152,12 +152,12 @@ public struct Fuzzer {
         var sweepDue = false
         if options.search == .guided, packSetsUp() {
             search = GuidedSearch(seed: searchSeed, depth: options.depth, coversEveryRun: options.coverage)
-            sweepDue = options.shard.index == 1   // one sweep per session: the first shard's
+            sweepDue = options.link?.sweeps ?? (options.shard.index == 1)   // one sweep per session: the first shard's
         }
         while let index = nextRun(&cursor) {
             if shouldStop() { break }
             if let limit = options.timeLimit, clock() - session.start >= Fuzzer.fuzzingSeconds(of: limit) { break }
-            if sweepDue, state.steps >= Fuzzer.sweepAfter {
+            if sweepDue, sweepsNow(after: state.steps) {
                 sweepDue = false
                 if sweepFound(&kept, &state, before: index, session: session, found: found), !options.keepGoing { break }
             }

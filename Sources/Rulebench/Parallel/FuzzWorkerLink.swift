@@ -45,6 +45,10 @@ final class FuzzWorkerLink: @unchecked Sendable {
     private var handOut: (next: Int, step: Int, limit: Int?)
     /// The session's first run (the one played twice: property 9).
     let firstRun: Int
+    /// Whether the session makes the guided search's sweep (shard 1's, as
+    /// without workers), and each worker's steps so far, until one sweeps.
+    let sweeps: Bool
+    private var sweepWatch: [Int: Int]? = [:]
     /// The lowest run that found a new bug, and its worker (without `keepGoing`).
     private var first: (run: Int, worker: Int)?
 
@@ -58,6 +62,7 @@ final class FuzzWorkerLink: @unchecked Sendable {
         claimed = known
         handOut = (shard.index - 1, shard.count, runLimit)
         firstRun = shard.index - 1
+        sweeps = shard.index == 1
         self.search = search
         self.keepGoing = keepGoing
         playing = Dictionary(uniqueKeysWithValues: workers.map { ($0, Self.notStarted) })
@@ -117,6 +122,19 @@ final class FuzzWorkerLink: @unchecked Sendable {
         }
         guard first?.worker == worker, first?.run == run else { return .preceded }
         return claimed.insert(key).inserted ? .mine : .duplicate
+    }
+
+    /// Whether `worker`, having taken `steps` steps, makes the session's
+    /// sweep now: true once per session, for the first worker to see the
+    /// session's steps (every worker's) reach `after`.
+    func sweepsNow(worker: Int, steps: Int, after: Int) -> Bool {
+        condition.withLock {
+            guard sweeps, sweepWatch != nil else { return false }
+            sweepWatch![worker] = steps
+            guard sweepWatch!.values.reduce(0, +) >= after else { return false }
+            sweepWatch = nil
+            return true
+        }
     }
 
     /// The shared guided search's next run for `worker` (nil without one),
