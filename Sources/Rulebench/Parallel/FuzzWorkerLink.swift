@@ -7,7 +7,7 @@ import Foundation
 /// runs discovered (edges reached, kinds played: `DiscoveryLog`), the run
 /// each worker is playing, and, when the session stops at its first
 /// finding, which run found it. A worker takes the lock a few times per
-/// run (start, next, observe), never per step.
+/// run (take, next, observe), never per step.
 ///
 /// The invariant: a finding key is claimed at most once per session (the
 /// bugs known from the corpus count as claimed). Without `keepGoing`, the
