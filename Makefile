@@ -79,7 +79,7 @@ test-asan: deps
 # corpus merge's parallel test). Only those: the rest of the suite is
 # single-threaded, and a TSan build and run of it all would triple CI's time.
 # Any report fails the target (halt_on_error).
-TSAN_TESTS = WorkerPoolTests|Parallel(Run|Explore|Fuzz|Solve)Tests|CorpusMergeTests/testParallel
+TSAN_TESTS = WorkerPoolTests|Parallel(Run|Explore|Fuzz|Solve|GuidedSharing)Tests|CorpusMergeTests/testParallel
 test-tsan: deps
 	mkdir -p .build-tsan
 	TSAN_OPTIONS=halt_on_error=1 scripts/test-summary.sh .build-tsan/test.log \

@@ -48,10 +48,13 @@ enum ScalingBench {
         ]
     }
 
-    static func rows(binary: URL) throws {
+    /// The rows; with `only` ("fuzz", "explore", ...), only the commands
+    /// whose label starts with it (and, for "fuzz", the in-process fuzz
+    /// rows; "sharing": only the guided workers' sharing).
+    static func rows(binary: URL, only: String? = nil) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rulebench-bench-jobs-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        for command in commands(scratch: scratch) {
+        for command in commands(scratch: scratch) where only.map({ command.label.hasPrefix($0) }) ?? true {
             var rates: [Int: [Double]] = [1: [], 2: []], cpu: [Int: [Double]] = [1: [], 2: []]
             for _ in 0..<repeats {
                 for jobs in [1, 2] {
@@ -74,8 +77,63 @@ enum ScalingBench {
             row("(9) \(command.label): CPU time, --jobs 1 / --jobs 2", perUnit,
                 String(format: "two workers spend %.0f%% of one's CPU on the same work", middle(cpu[2]!) / middle(cpu[1]!) * 100))
         }
-        try inProcess()
-        overheads()
+        if only == nil || only == "run" || only == "solve" { try inProcess() }
+        if only == nil || only == "fuzz" { overheads() }
+        if only == nil || only == "fuzz" || only == "sharing" { guidedSharing() }
+    }
+
+    /// One moment of a session: the process's CPU seconds and the wall
+    /// seconds since it began, and the edges reached by then.
+    struct Sighting {
+        var cpu: Double, wall: Double, edges: Int
+    }
+
+    /// What the guided workers' sharing gives: the edges of desert's Lua a
+    /// one-worker guided session reaches in 600 runs (fixed seed), and the
+    /// CPU and wall time one worker and two workers (who tell each other
+    /// what they reached) take to reach 90%, 99% and all of them; the two
+    /// workers may play up to 1,200 runs.
+    static func guidedSharing() {
+        var options = Fuzzer.Options(pack: "desert")
+        options.runs = 600
+        options.depth = 60
+        options.search = .guided
+        options.configuration.printHandler = { _ in }
+        var one: [Sighting] = []
+        let alone = sightings(into: &one) { tell in _ = Fuzzer(options: options).run(progress: { tell($0.edges) }).progress }
+        options.runs = 1_200
+        var two: [Sighting] = []
+        let together = sightings(into: &two) { tell in
+            _ = FuzzWorkers(options: options, pool: WorkerPool(workers: 2)).run(progress: { tell($0.edges) })
+        }
+        row("(9) guided desert --runs 600, one worker: edges reached", String(format: "%d edges, %.2f CPU s, %.2f s", alone.edges, alone.cpu, alone.wall),
+            "fixed seed, in process; two workers' session: " + String(format: "%d edges in 1,200 runs", together.edges))
+        for fraction in [0.9, 0.99, 1.0] {
+            let target = Int((Double(alone.edges) * fraction).rounded(.up))
+            func first(_ curve: [Sighting]) -> String {
+                curve.first { $0.edges >= target }.map { String(format: "%.2f CPU s, %.2f s", $0.cpu, $0.wall) } ?? "not reached"
+            }
+            row(String(format: "(9) guided desert: time to %.0f%% of one worker's edges (%d), one / two workers", fraction * 100, target),
+                "\(first(one)) / \(first(two))", "CPU: every thread of the process; wall: under the machine's load")
+        }
+    }
+
+    /// Runs `session`, which reports its edges through the function it is
+    /// given; keeps each report as a sighting, and returns the last.
+    static func sightings(into curve: inout [Sighting], _ session: (_ tell: @escaping (Int) -> Void) -> Void) -> Sighting {
+        let cpu = processSeconds(), wall = Fuzzer.monotonicClock()
+        func now(_ edges: Int) -> Sighting { Sighting(cpu: processSeconds() - cpu, wall: Fuzzer.monotonicClock() - wall, edges: edges) }
+        var seen: [Sighting] = []
+        session { seen.append(now($0)) }
+        curve = seen
+        return seen.last ?? now(0)
+    }
+
+    /// The CPU seconds (user + system) this process has used, every thread's.
+    static func processSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 
     /// A worker's fixed cost (a Lua state made, the pack loaded and set

@@ -243,11 +243,14 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--solve" {
     exit(0)
 }
 
-/// `rulebench-bench --scaling`: only the scaling row, --jobs 1 against --jobs 2.
-if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--scaling" {
+/// `rulebench-bench --scaling [fuzz|explore|run|solve|sharing]`: only the
+/// scaling row, --jobs 1 against --jobs 2 (only one command's part, when
+/// named; "sharing": what guided workers gain by sharing their edges).
+if (2...3).contains(CommandLine.arguments.count), CommandLine.arguments[1] == "--scaling" {
     print("| measurement | value | note |")
     print("|---|---|---|")
-    try ScalingBench.rows(binary: URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rulebench"))
+    try ScalingBench.rows(binary: URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rulebench"),
+                          only: CommandLine.arguments.count == 3 ? CommandLine.arguments[2] : nil)
     exit(0)
 }
 

@@ -1,6 +1,7 @@
 // coverage.c: coverage of rule code: lines run, AFL-style edges between
-// consecutive lines, and emitsite(), the place a legal call was emitted
-// from.
+// consecutive lines (and, for a parallel session's workers, the edges each
+// saw first: takeedges / seeedges), and emitsite(), the place a legal call
+// was emitted from.
 //
 // Owns: vm->coverage (see RBCoverage) and the line hook's work.
 //
@@ -89,7 +90,12 @@ void rb_coverage_rollback_to(RBVM *vm, size_t mark, uint64_t fresh) {
     RBCoverage *c = &vm->coverage;
     while (c->undone > mark) {
         struct RBCoverageUndo *u = &c->undo[--c->undone];
-        if (u->edge != UINT64_MAX) c->edges[u->edge] = 0;
+        if (u->edge != UINT64_MAX) {
+            c->edges[u->edge] = 0;
+            /* Not seen after all: off the list for takeedges too (it was
+             * the last listed, unless the list had no room for it). */
+            if (c->found_count > 0 && c->found[c->found_count - 1] == u->edge) c->found_count--;
+        }
         if (u->source == NULL) continue;
         size_t i = rb_line_slot(c, u->source, u->line);
         while (c->lines[i].source != NULL && (c->lines[i].source != u->source || c->lines[i].line != u->line))
@@ -102,6 +108,21 @@ void rb_coverage_rollback_to(RBVM *vm, size_t mark, uint64_t fresh) {
 /* The call runs again: forget the lines and edges its first run added. */
 void rb_coverage_rollback(RBVM *vm) {
     rb_coverage_rollback_to(vm, 0, vm->coverage.fresh_at_mark);
+}
+
+/* Notes an edge seen for the first time, for takeedges(). An edge the
+ * list has no room for is only not told to the other workers (they may
+ * count it as new once more). */
+static void rb_coverage_found(RBCoverage *c, size_t edge) {
+    if (c->found_count == c->found_capacity) {
+        if (c->found_capacity >= RB_EDGES) return;
+        size_t capacity = c->found_capacity ? 2 * c->found_capacity : 256;
+        void *bigger = realloc(c->found, capacity * sizeof *c->found);
+        if (bigger == NULL) return;
+        c->found = bigger;
+        c->found_capacity = capacity;
+    }
+    c->found[c->found_count++] = (uint32_t)edge;
 }
 
 /* The line hook: a line of rule code is about to run. The chunk's source
@@ -120,6 +141,7 @@ void rb_cover_line(RBVM *vm, lua_State *L, lua_Debug *ar) {
     if (fresh) {
         c->edges[edge] = 1;
         c->fresh++;
+        rb_coverage_found(c, edge);
     }
     rb_coverage_log(c, fresh ? edge : UINT64_MAX, ar->source, ar->currentline);
 }
@@ -146,6 +168,37 @@ int rb_coveredges(lua_State *L) {
     lua_pushinteger(L, (lua_Integer)c->fresh);
     c->fresh = 0;
     return 1;
+}
+
+/* takeedges(): { edge, ... }, the edges seen for the first time since the
+ * last call, in the order they were seen (a call rolled back takes its
+ * edges off the list: run again, it lists them once). */
+int rb_takeedges(lua_State *L) {
+    RBCoverage *c = &rb_vm_of(L)->coverage;
+    lua_createtable(L, (int)c->found_count, 0);
+    for (size_t i = 0; i < c->found_count; i++) {
+        lua_pushinteger(L, (lua_Integer)c->found[i]);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    c->found_count = 0;
+    return 1;
+}
+
+/* seeedges({ edge, ... }): marks edges as seen without counting them as
+ * fresh: the edges another worker of the session reached first (a parallel
+ * guided session judges what is new by every worker's runs). Indices out
+ * of range are ignored; nothing happens while coverage was never on. */
+int rb_seeedges(lua_State *L) {
+    RBCoverage *c = &rb_vm_of(L)->coverage;
+    luaL_checktype(L, 1, LUA_TTABLE);
+    if (c->edges == NULL) return 0;
+    lua_Integer n = luaL_len(L, 1);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_Integer edge = (lua_rawgeti(L, 1, i), lua_tointeger(L, -1));
+        lua_pop(L, 1);
+        if (edge >= 0 && edge < RB_EDGES) c->edges[edge] = 1;
+    }
+    return 0;
 }
 
 /* emitsite(): where the rules called the kernel function that calls this

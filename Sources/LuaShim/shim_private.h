@@ -71,6 +71,11 @@ typedef struct RBCoverage {
     size_t undone, undo_capacity;
     int undo_overflow;       /* the log could not grow: a re-run counts twice */
     uint64_t fresh_at_mark;
+    /* The edges seen for the first time since the last takeedges(), in
+     * order (a parallel session's workers tell each other; see seeedges).
+     * At most RB_EDGES: an edge is first seen once, unless a re-run. */
+    uint32_t *found;
+    size_t found_count, found_capacity;
 } RBCoverage;
 
 struct RBVM {
@@ -244,6 +249,8 @@ void rb_coverage_rollback_to(RBVM *vm, size_t mark, uint64_t fresh);
 void rb_coverage_rollback(RBVM *vm);
 int rb_coverage(lua_State *L);
 int rb_coveredges(lua_State *L);
+int rb_takeedges(lua_State *L);
+int rb_seeedges(lua_State *L);
 int rb_emitsite(lua_State *L);
 int rb_rulecover(lua_State *L);
 int rb_coverlines(lua_State *L);

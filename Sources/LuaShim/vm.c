@@ -101,6 +101,7 @@ void rb_close(RBVM *vm) {
     for (size_t i = 0; i < vm->coverage.capacity; i++) free(vm->coverage.lines[i].name);
     free(vm->coverage.lines);
     free(vm->coverage.undo);
+    free(vm->coverage.found);
     free(vm);
 }
 
@@ -130,7 +131,7 @@ static void rb_push_helpers(lua_State *L) {
     static const luaL_Reg helpers[] = {
         {"host", rb_host_call}, {"valuehash", rb_valuehash_call}, {"same", rb_same_call},
         {"decode", rb_decode}, {"encode", rb_encode},
-        {"coverage", rb_coverage}, {"coveredges", rb_coveredges}, {"emitsite", rb_emitsite}, {"fnv", rb_fnv_text}, {"rulecover", rb_rulecover}, {"coverlines", rb_coverlines},
+        {"coverage", rb_coverage}, {"coveredges", rb_coveredges}, {"takeedges", rb_takeedges}, {"seeedges", rb_seeedges}, {"emitsite", rb_emitsite}, {"fnv", rb_fnv_text}, {"rulecover", rb_rulecover}, {"coverlines", rb_coverlines},
         {"charge", rb_charge},
         {"coresume", rb_coresume}, {"cowrap", rb_cowrap}, {"coclose", rb_coclose},
         {"operation", rb_operation}, {"protect", rb_protect}, {"countedprotect", rb_counted_protect},

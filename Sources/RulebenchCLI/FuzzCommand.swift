@@ -64,12 +64,14 @@ struct FuzzCommand: ParsableCommand {
             name it and the command that finds them again; `rulebench corpus merge` merges the shards' \
             corpora, one program per bug.
 
-            Workers (--jobs N, one per core by default): worker w of N plays the runs of shard K + M·w of M·N \
-            (K/M the --shard), each in a Lua state of its own, so --search uniform --runs R plays exactly the \
-            runs of --jobs 1. Each bug is shrunk and written once, by the worker that met it first; the first \
-            finding (without --keep-going), --time and Ctrl-C stop every worker. Guided workers share one set \
-            of kept runs and probes; which edges and kinds are new is judged by each worker's own runs, and a \
-            guided session on several workers is not repeatable run for run (see the README).
+            Workers (--jobs N, one per core by default): the session's run numbers (those of its --shard) go \
+            one at a time, in order, to whichever worker is free, each playing in Lua states of its own, so \
+            --search uniform --runs R plays exactly the runs of --jobs 1. Each bug is shrunk and written once, \
+            by the worker that met it first; the first finding (without --keep-going), --time and Ctrl-C stop \
+            every worker. Guided workers share one set \
+            of kept runs and probes and tell each other the edges and kinds of move their runs discovered, so \
+            what is new is judged by every worker's runs; a guided session on several workers is not \
+            repeatable run for run (see the README).
 
             Exit codes: 0 no finding; 1 findings; 2 bad input (a pack that does not load, bad arguments, \
             an --out, --corpus or --coverage that cannot be written, or a finding that could not be \

@@ -76,14 +76,11 @@ final class ParallelFuzzTests: XCTestCase {
             options.keepGoing = true
             options.shrinkBudget = 200
             var written: [FindingKey] = []
-            var runsPerWorker = [0, 0]
-            let session = FuzzWorkers(options: options, pool: WorkerPool(workers: 2))
-                .run(found: { written.append($0.key) }, played: { runsPerWorker[$0.index % 2] += 1 })
+            let session = FuzzWorkers(options: options, pool: WorkerPool(workers: 2)).run(found: { written.append($0.key) })
             XCTAssertEqual(written.count, 1, "\(search): \(written)")
             XCTAssertEqual(session.reports.map(\.key), written, "\(search)")
             XCTAssertEqual(session.progress.findings, 1)
             XCTAssertGreaterThan(session.progress.duplicates, 0, "\(search): both workers meet the bug, one reports it")
-            XCTAssertTrue(runsPerWorker.allSatisfy { $0 > 0 }, "\(search): both workers ran: \(runsPerWorker)")
         }
     }
 
@@ -115,5 +112,105 @@ final class ParallelFuzzTests: XCTestCase {
             XCTAssertEqual(together.key, alone.key, "seed \(seed)")
             XCTAssertEqual(together.shrunk, alone.shrunk, "seed \(seed)")
         }
+    }
+}
+
+/// What the workers of a parallel guided session tell each other
+/// (`Discoveries`, through `FuzzWorkerLink`): an edge of the pack's Lua that
+/// one worker reached is not new to another, and each hears the others'
+/// discoveries once.
+final class ParallelGuidedSharingTests: XCTestCase {
+    private let desert = EngineFixtures.repository.appendingPathComponent("rules/desert").path
+
+    /// Worker `shard` of 2 of a guided session on `link`.
+    private func worker(_ shard: Int, link: FuzzWorkerLink?) -> Fuzzer {
+        var options = Fuzzer.Options(pack: desert)
+        options.search = .guided
+        options.depth = 30
+        options.shard = (shard, 2)
+        options.link = link
+        options.configuration.printHandler = { _ in }
+        return Fuzzer(options: options)
+    }
+
+    /// One run of game seed 5 with uniform choices from seed 7 (the same
+    /// steps on any worker), every line covered, sharing with `link` as `worker`.
+    private func play(_ fuzzer: Fuzzer, worker: Int, link: FuzzWorkerLink) -> (FuzzExecutor.Result, judged: FuzzExecutor.Result) {
+        var request = Kernel.RunRequest(program: nil, choiceSeed: 7, depth: 30, rewindAtEnd: true)
+        request.collectsCoverage = true
+        request.share = link.news(for: worker)
+        let start = FuzzProgram(pack: desert, seed: 5, options: [:])
+        let (program, result) = fuzzer.executor.play(start, request)
+        return (result, link.observe(program, result, worker: worker, keeps: false))
+    }
+
+    private func link() -> FuzzWorkerLink {
+        FuzzWorkerLink(workers: [1, 2], known: [], search: GuidedSearch(seed: 1, depth: 30), keepGoing: false)
+    }
+
+    func testAnEdgeOneWorkerReachedIsNotNewToAnother() throws {
+        let shared = link()
+        let (a, judgedA) = play(worker(1, link: shared), worker: 1, link: shared)
+        XCTAssertNil(a.finding)
+        XCTAssertGreaterThan(a.newEdges, 0, "the first run of a session reaches new edges")
+        XCTAssertEqual(judgedA.newEdges, a.newEdges, "new to the session too")
+        let found = try XCTUnwrap(a.found)
+        XCTAssertEqual(found.edges.count, a.newEdges, "the kernel lists each new edge")
+        let (b, judgedB) = play(worker(2, link: shared), worker: 2, link: shared)
+        XCTAssertEqual(b.trace, a.trace, "the same run on both workers")
+        XCTAssertEqual(b.newEdges, 0, "worker 2's kernel counted worker 1's edges as new")
+        XCTAssertEqual(judgedB.newEdges, 0)
+        // The same run on a worker that was told nothing reaches them all again.
+        let apart = link()
+        let (alone, _) = play(worker(2, link: apart), worker: 2, link: apart)
+        XCTAssertEqual(alone.newEdges, a.newEdges)
+    }
+
+    /// The guided search's sweep comes after the session's first steps, not
+    /// a worker's: two workers with 3,000 steps each have taken 6,000.
+    func testTheSweepIsMadeOnceAfterTheSessionsSteps() {
+        let shared = link()
+        XCTAssertFalse(shared.sweepsNow(worker: 1, steps: 3_000, after: 5_000))
+        XCTAssertTrue(shared.sweepsNow(worker: 2, steps: 3_000, after: 5_000), "6,000 steps in the session")
+        XCTAssertFalse(shared.sweepsNow(worker: 1, steps: 6_000, after: 5_000), "once per session")
+        let second = FuzzWorkerLink(workers: [2, 4], known: [], search: nil, keepGoing: false, shard: (2, 2))
+        XCTAssertFalse(second.sweepsNow(worker: 2, steps: 9_000, after: 5_000), "shard 1 sweeps, not shard 2")
+    }
+
+    func testAnEdgeTwoWorkersReachAtOnceIsNewOnce() {
+        var log = DiscoveryLog(workers: [1, 2])
+        XCTAssertEqual(log.tell(Discoveries(edges: [3, 4], earlier: [1]), by: 1), 2)
+        XCTAssertEqual(log.tell(Discoveries(edges: [4, 5], earlier: [1, 2]), by: 2), 1, "4 was worker 1's")
+        XCTAssertEqual(log.news(for: 1).edges, [2, 5], "worker 2's news, less what worker 1 told first")
+        XCTAssertEqual(log.news(for: 1), Discoveries(), "heard once")
+        XCTAssertEqual(log.news(for: 2).edges, [1, 3, 4], "never its own")
+    }
+
+    func testEachWorkerHearsTheKindsTheOthersPlayed() {
+        var log = DiscoveryLog(workers: [1, 2, 3])
+        let kinds = [Discoveries.KindPlays(site: 11, plays: 2), .init(site: 12, plays: 1)]
+        _ = log.tell(Discoveries(kinds: kinds), by: 1)
+        _ = log.tell(Discoveries(kinds: [.init(site: 11, plays: 1)]), by: 2)
+        XCTAssertEqual(log.news(for: 3).kinds, kinds + [.init(site: 11, plays: 1)])
+        XCTAssertEqual(log.news(for: 2).kinds, kinds)
+        log.leave(1)
+        XCTAssertEqual(log.news(for: 3).kinds, [], "heard once")
+    }
+
+    /// A worker's run says which kinds of move it played, without the
+    /// plays the other workers told it.
+    func testAWorkerReportsTheKindsItPlayed() throws {
+        let shared = link()
+        let fuzzer = worker(1, link: shared)
+        var request = Kernel.RunRequest(program: nil, choiceSeed: 7, depth: 30, rewindAtEnd: true)
+        request.favoursRareKinds = true
+        request.share = Discoveries(kinds: [.init(site: 999, plays: 5)])
+        let (_, result) = fuzzer.executor.play(FuzzProgram(pack: desert, seed: 5, options: [:]), request)
+        let found = try XCTUnwrap(result.found)
+        let performed = result.outcomes.filter { if case .performed = $0 { return true } else { return false } }.count
+        XCTAssertGreaterThan(found.kinds.count, 1)
+        XCTAssertLessThanOrEqual(found.kinds.map(\.plays).reduce(0, +), performed)
+        XCTAssertGreaterThan(found.kinds.map(\.plays).reduce(0, +), 0)
+        XCTAssertFalse(found.kinds.contains { $0.site == 999 }, "the plays it was told are not its own")
     }
 }

@@ -35,6 +35,11 @@ extension Kernel {
         /// List the legal actions after the last step (a finding when `legal`
         /// raises there): how a finding of that kind is reproduced.
         var listLegalAtEnd = false
+        /// On a worker of a parallel guided session: what the other workers
+        /// found since this one last heard (their edges are not new here,
+        /// their plays count); the reply then says what this run found
+        /// (`RunReply.found`). Nil alone.
+        var share: Discoveries?
     }
 
     /// What went wrong at a step, as the kernel saw it.
@@ -93,6 +98,8 @@ extension Kernel {
         /// The steps (0-based) at which the run reached edges first (the
         /// step itself, or the legal enumeration just before it).
         var novelSteps: [Int] = []
+        /// What this Lua state found, for the other workers (with `RunRequest.share`).
+        var found: Discoveries?
     }
 
     /// Plays a run in the current game, which must have no history yet.
@@ -123,7 +130,23 @@ extension Kernel {
         }
         if request.favoursRareKinds { fields[.string(Field.favoursRareKinds.rawValue)] = .bool(true) }
         if request.leavesOutKinds { fields[.string(Field.leavesOutKinds.rawValue)] = .bool(true) }
+        if let share = request.share {
+            fields[.string(Field.share.rawValue)] = .table([
+                .string("edges"): .list(share.edges.map { .int(Int64($0)) }),
+                .string("kinds"): .list(share.kinds.flatMap { [StateValue.int($0.site), .int(Int64($0.plays))] }),
+            ])
+        }
         return .table(fields)
+    }
+
+    /// What a run of a parallel guided session's worker found (fuzz.lua's `found`).
+    private func discoveries(_ value: KernelReply) throws(RulebenchError) -> Discoveries {
+        func ints(_ name: String) throws(RulebenchError) -> [Int] {
+            try value.field(name).list().map { item throws(RulebenchError) in try item.int() }
+        }
+        let flat = try ints("kinds")
+        let kinds = stride(from: 0, to: flat.count - 1, by: 2).map { Discoveries.KindPlays(site: Int64(flat[$0]), plays: flat[$0 + 1]) }
+        return Discoveries(edges: try ints("edges"), earlier: try ints("before"), kinds: kinds)
     }
 
     /// A run's reply: the record, and the trees and plans sent as results
@@ -155,6 +178,7 @@ extension Kernel {
         result.history.cursor = try history.int("cursor")
         result.newEdges = try value.int("fresh")
         result.novelSteps = try value.field("novel").list().map { item throws(RulebenchError) in try item.int() - 1 }
+        result.found = try value.optional("found").map { item throws(RulebenchError) in try discoveries(item) }
         return result
     }
 

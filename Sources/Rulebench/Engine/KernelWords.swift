@@ -52,6 +52,7 @@ enum KernelWords {
     enum RunField: String, CaseIterable {
         case seed = "choices", depth, program, checkLegality = "checklegal", recordLegal = "recordlegal"
         case rewindAtEnd = "final", listLegalAtEnd = "listlegal", favoursRareKinds = "rare", leavesOutKinds = "leaveout"
+        case share
     }
 
     /// The words as a Lua table for the kernel's test: group -> list of words.

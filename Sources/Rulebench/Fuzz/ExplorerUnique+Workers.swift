@@ -76,7 +76,7 @@ extension Explorer {
 /// plain copy (empty at the walk's last depth, and when the same hash came
 /// earlier in the worker's call).
 struct UniqueChild: Sendable {
-    let key: String
+    let key: UInt64
     let snapshot: [UInt8]
 }
 
@@ -118,11 +118,11 @@ struct UniqueLevels {
     /// the states kept plus the distinct children of the state being
     /// expanded, new or not, reach the bound).
     mutating func merge(_ shares: [[[UniqueChild]]]) -> Bool {
-        var next: [(key: String, snapshot: [UInt8], paths: Int)] = [], at: [String: Int] = [:]
+        var next: [(key: UInt64, snapshot: [UInt8], paths: Int)] = [], at: [UInt64: Int] = [:]
         var parents = layer.makeIterator()
         for children in shares.joined() {
             guard let parent = parents.next() else { return false }
-            var born: Set<String> = [], new = 0
+            var born: Set<UInt64> = [], new = 0
             for child in children {
                 if let index = at[child.key] {
                     next[index].paths = Self.add(next[index].paths, parent.paths)

@@ -59,6 +59,9 @@ struct FuzzExecutor {
         var newEdges = 0
         /// The steps (0-based) at which it reached them (see `Kernel.RunReply.novelSteps`).
         var novelSteps: [Int] = []
+        /// What the run found for the other workers of a parallel guided
+        /// session (with `Kernel.RunRequest.share`).
+        var found: Discoveries?
     }
 
     /// A game of the program's pack, set up with its seed and options.
@@ -128,6 +131,7 @@ struct FuzzExecutor {
         result.valid = reply.valid
         result.newEdges = reply.newEdges
         result.novelSteps = reply.novelSteps
+        result.found = reply.found
         let sound = animationFinding(reply, in: program, before: reply.finding?.stepIndex)
         if !reply.valid {
             program.steps = Array(program.steps.prefix(reply.outcomes.count))

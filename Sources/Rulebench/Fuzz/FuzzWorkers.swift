@@ -1,18 +1,21 @@
 import Foundation
 
 /// A fuzz session on several workers (`fuzz --jobs N`): one `Fuzzer` per
-/// worker, each with its own Lua states, taking run numbers the way shards
-/// do. Worker w of N plays shard K + M·w of M·N when the session is shard
-/// K of M (1/1 unsharded): between them the workers play exactly the
-/// session's runs, and each run's seeds depend on its number only, so with
-/// `uniform` search the runs are those of one worker, run for run.
+/// worker, each with its own Lua states. The session's run numbers (those
+/// of shard K of M, 1/1 unsharded) are handed out one at a time, in order,
+/// to whichever worker is free (`FuzzWorkerLink.take`): between them the
+/// workers play exactly the session's runs, and each run's seeds depend on
+/// its number only, so with `uniform` search the runs are those of one
+/// worker, run for run. Worker w is also shard K + M·w of M·N, which names
+/// it (and seeds its part of the guided search's choices).
 ///
 /// What they share goes through one owner (`FuzzWorkerLink`): each bug is
 /// shrunk and reported by the worker that claimed it first; guided workers
 /// draw their runs from one guided search (one corpus of kept runs, one
-/// queue of probes), and the breadth-first sweep runs once (worker 1's).
-/// Each worker's kernel still judges which edges of the pack's Lua and
-/// which kinds of move are new by its own runs. Findings and progress reach
+/// queue of probes), tell each other the edges of the pack's Lua and the
+/// kinds of move their runs discovered (`Discoveries`), so that what is new
+/// is judged by every worker's runs, and the breadth-first sweep runs once,
+/// after the session's (not a worker's) first 5,000 steps. Findings and progress reach
 /// the callbacks on the caller's thread, one at a time, as a one-worker
 /// session gives them.
 public struct FuzzWorkers {
@@ -27,7 +30,8 @@ public struct FuzzWorkers {
         self.pool = pool
     }
 
-    /// A worker's part of the session: its shard of the session's runs.
+    /// A worker's part of the session: the session's settings, named as
+    /// shard K + M·w of M·N, its runs handed out by `link`.
     func options(forWorker worker: Int, link: FuzzWorkerLink) -> Fuzzer.Options {
         var own = options
         own.shard = (options.shard.index + options.shard.count * worker, options.shard.count * pool.workers)
@@ -56,19 +60,22 @@ public struct FuzzWorkers {
                     shouldStop: @escaping @Sendable () -> Bool = { false },
                     found: (Fuzzer.Report) -> Void = { _ in },
                     progress: (Fuzzer.Progress) -> Void = { _ in },
-                    played: (Fuzzer.PlayedRun) -> Void = { _ in })
+                    played: ((Fuzzer.PlayedRun) -> Void)? = nil)
         -> (reports: [Fuzzer.Report], progress: Fuzzer.Progress, coverage: CoverageReport?) {
         let shared = options.search == .guided
             ? GuidedSearch(seed: Fuzzer(options: options).searchSeed, depth: options.depth, coversEveryRun: options.coverage) : nil
         let numbers = (0..<pool.workers).map { options.shard.index + options.shard.count * $0 }
-        let link = FuzzWorkerLink(workers: numbers, known: known, search: shared, keepGoing: options.keepGoing)
+        let link = FuzzWorkerLink(workers: numbers, known: known, search: shared, keepGoing: options.keepGoing,
+                                  shard: options.shard, runLimit: options.runLimit)
         let events = EventQueue<Event>()
         let parts = (0..<pool.workers).map { options(forWorker: $0, link: link) }
         let ends = WorkerEnds<WorkerEnd>(count: pool.workers)
         let pool = pool
+        let tellsPlayed = played != nil
         let coordinator = Thread {
             let done = pool.run { worker in
-                Self.play(parts[worker], worker: worker, link: link, known: known, clock: clock, shouldStop: shouldStop, events: events)
+                Self.play(parts[worker], worker: worker, link: link, known: known, clock: clock, shouldStop: shouldStop,
+                          events: events, tellsPlayed: tellsPlayed)
             }
             ends.store(done)
             events.finish()
@@ -77,23 +84,38 @@ public struct FuzzWorkers {
         coordinator.start()
         var session = SessionTally(workers: pool.workers, options: options)
         while let batch = events.take() {
-            for event in batch { session.handle(event, found: found, progress: progress, played: played) }
+            for event in batch { session.handle(event, found: found, progress: progress, played: played ?? { _ in }) }
         }
         let done = ends.values
         session.end(with: done.map(\.progress))
         return (session.reports, session.combined, Self.merged(done.compactMap(\.coverage)))
     }
 
-    /// One worker's session, on its thread: a `Fuzzer` of its own.
+    /// Seconds between two progress events of one worker while it fuzzes:
+    /// the caller's thread is woken for them, and a progress line is not
+    /// redrawn more often than this (`ProgressPacer.terminalInterval`).
+    static let progressInterval = 0.05
+
+    /// One worker's session, on its thread: a `Fuzzer` of its own. Its runs
+    /// reach the caller's thread only when the caller listens (`tellsPlayed`),
+    /// its progress only when the phase or the findings changed or every
+    /// `progressInterval` seconds: the final counts come with its end.
     private static func play(_ options: Fuzzer.Options, worker: Int, link: FuzzWorkerLink, known: Set<FindingKey>,
                              clock: @escaping @Sendable () -> Double, shouldStop: @escaping @Sendable () -> Bool,
-                             events: EventQueue<Event>) -> WorkerEnd {
+                             events: EventQueue<Event>, tellsPlayed: Bool) -> WorkerEnd {
         let fuzzer = Fuzzer(options: options)
         let me = options.shard.index
+        var told = (at: -Double.infinity, findings: 0, phase: String?.none)
         let (_, state) = fuzzer.run(known: known, clock: clock, shouldStop: { shouldStop() || link.stops(worker: me) },
                                     found: { events.post(.found($0)) },
-                                    progress: { events.post(.progress(worker: worker, $0)) },
-                                    played: { events.post(.played($0)) })
+                                    progress: { state in
+                                        let now = clock()
+                                        guard state.phase != nil || told.phase != nil || state.findings != told.findings
+                                                || now - told.at >= progressInterval else { return }
+                                        told = (now, state.findings, state.phase)
+                                        events.post(.progress(worker: worker, state))
+                                    },
+                                    played: { if tellsPlayed { events.post(.played($0)) } })
         link.ended(worker: me)
         return WorkerEnd(progress: state, coverage: try? fuzzer.coverage())
     }

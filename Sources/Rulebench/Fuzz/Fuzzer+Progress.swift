@@ -8,6 +8,11 @@ extension Fuzzer {
         public var runs = 0
         /// Steps taken over all runs.
         public var steps = 0
+        /// Line-to-line edges of the pack's Lua that the runs reached first
+        /// (counted in the runs that collect coverage: most of a guided
+        /// session's built-on runs, every run with `coverage`); on several
+        /// workers each edge is counted once, by the first to reach it.
+        public var edges = 0
         /// Findings reported (one per distinct bug).
         public var findings = 0
         /// Findings of bugs already known (reported before, or a duplicate of one this session), not reported again.

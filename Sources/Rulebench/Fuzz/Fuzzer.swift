@@ -147,19 +147,17 @@ public struct Fuzzer {
         let session = Session(start: clock(), clock: clock, shouldStop: shouldStop, progress: progress, played: played)
         var state = Progress(runLimit: options.runLimit, timeLimit: options.timeLimit)
         var kept = Findings(known: known, claim: workerClaim(shouldStop: shouldStop))
-        var index = 0
+        var cursor = 0
         var search: GuidedSearch?
         var sweepDue = false
         if options.search == .guided, packSetsUp() {
             search = GuidedSearch(seed: searchSeed, depth: options.depth, coversEveryRun: options.coverage)
-            sweepDue = options.shard.index == 1   // one sweep per session: the first shard's
+            sweepDue = options.link?.sweeps ?? (options.shard.index == 1)   // one sweep per session: the first shard's
         }
-        while options.runLimit.map({ index < $0 }) ?? true {
-            defer { index += 1 }
-            guard owns(run: index) else { continue }
-            if shouldStop() || !starts(run: index) { break }
+        while let index = nextRun(&cursor) {
+            if shouldStop() { break }
             if let limit = options.timeLimit, clock() - session.start >= Fuzzer.fuzzingSeconds(of: limit) { break }
-            if sweepDue, state.steps >= Fuzzer.sweepAfter {
+            if sweepDue, sweepsNow(after: state.steps) {
                 sweepDue = false
                 if sweepFound(&kept, &state, before: index, session: session, found: found), !options.keepGoing { break }
             }
@@ -168,9 +166,10 @@ public struct Fuzzer {
             if shouldStop() { break }   // a stop request may have cut the run short: not a finding
             state.runs += 1
             state.steps += program.steps.count
+            state.edges += result.newEdges
             played(PlayedRun(index: index, program: program))
             let detectedAt = clock() - session.start
-            for finding in findings(of: program, result, runs: state.runs) {
+            for finding in findings(of: program, result, runs: state.runs, isFirst: isSessionFirst(run: index, runs: state.runs)) {
                 guard kept.isNew(finding, at: index, &state) else { continue }
                 if finding.property == .deterministic {
                     // Not a property of one program: there is nothing to shrink.
@@ -194,7 +193,9 @@ public struct Fuzzer {
 
     /// Plays run `index`: chosen by the guided search when there is one
     /// (which learns from it), else a uniform random game. `nodes` counts
-    /// the steps a probe's walk took beyond the program's own.
+    /// the steps a probe's walk took beyond the program's own. On a worker
+    /// of a parallel session, the result's new edges are those new to the
+    /// session (`FuzzWorkerLink.observe`).
     private func playRun(_ index: Int, search: inout GuidedSearch?)
         -> (program: FuzzProgram, result: FuzzExecutor.Result, nodes: Int) {
         let seeds = runSeeds(index)
@@ -203,21 +204,27 @@ public struct Fuzzer {
             return (program, result, 0)
         }
         let newGame = FuzzProgram(pack: options.pack, seed: seeds.game, options: options.setupOptions)
-        var next = options.link?.next(newGame: newGame, choiceSeed: seeds.choiceSeed)
+        let me = options.shard.index
+        var next = options.link?.next(newGame: newGame, choiceSeed: seeds.choiceSeed, worker: me)
             ?? search!.next(newGame: newGame, choiceSeed: seeds.choiceSeed)
         next.start.steps = next.request.program ?? []
-        if next.kind == .probe { return probe(next) }
-        let (program, result) = executor.play(next.start, next.request)
-        if let link = options.link { link.observe(program, result) } else { search!.observe(program, result) }
+        if next.kind == .probe {
+            var probed = probe(next)
+            if let link = options.link { probed.result = link.observe(probed.program, probed.result, worker: me, keeps: false) }
+            return probed
+        }
+        var (program, result) = executor.play(next.start, next.request)
+        if let link = options.link { result = link.observe(program, result, worker: me) } else { search!.observe(program, result) }
         return (program, result, 0)
     }
 
-    /// What a played run found: its own finding, or else (on the first run)
-    /// a difference when it is played again, or else (on some runs) a
-    /// difference when it is played under another string hash seed.
-    private func findings(of program: FuzzProgram, _ result: FuzzExecutor.Result, runs: Int) -> [FuzzFinding] {
+    /// What a played run found: its own finding, or else (on the session's
+    /// first run, `isFirst`) a difference when it is played again, or else
+    /// (on some runs) a difference when it is played under another string
+    /// hash seed.
+    private func findings(of program: FuzzProgram, _ result: FuzzExecutor.Result, runs: Int, isFirst: Bool) -> [FuzzFinding] {
         if let finding = result.finding { return [finding] }
-        if runs == 1, let nondeterministic = checkDeterminism(program, result) { return [nondeterministic] }
+        if isFirst, let nondeterministic = checkDeterminism(program, result) { return [nondeterministic] }
         if SeedVariedReplay.isChecked(run: runs),
            let nondeterministic = seedReplay.check(program, result, main: executor.games.main) {
             return [nondeterministic]

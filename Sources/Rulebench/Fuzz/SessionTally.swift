@@ -2,7 +2,7 @@
 /// findings reported, each bug once, and the workers' progress as one
 /// session's. It lives on the caller's thread only.
 ///
-/// How the workers' counts add up: runs, steps and duplicates are summed;
+/// How the workers' counts add up: runs, steps, edges and duplicates are summed;
 /// the time is the longest worker's; the shrinking seconds are the
 /// workers' average (the share of the session's worker time spent
 /// shrinking), so steps per second is the whole session's rate.
@@ -25,6 +25,7 @@ struct SessionTally {
         for part in latest {
             total.runs += part.runs
             total.steps += part.steps
+            total.edges += part.edges
             total.duplicates += part.duplicates
             total.elapsed = max(total.elapsed, part.elapsed)
             total.shrinkingSeconds += part.shrinkingSeconds / Double(latest.count)

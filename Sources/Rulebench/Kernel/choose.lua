@@ -98,27 +98,49 @@ end
 local KINDPLAYS = {}   -- site -> calls of that kind chosen this session
 local CALLPLAYS = {}   -- site -> params hash -> times that call was chosen
 local TRACKED = 0      -- calls in CALLPLAYS (forgotten past 200,000)
--- The counts the current fuzz call added, as (table, key) pairs: a call
--- that runs again (see API.fuzzabort) must choose as it did the first time.
+-- The counts the current fuzz call added, as (table, key, added) triples:
+-- a call that runs again (see API.fuzzabort) must choose as it did the
+-- first time. The first SHARED triples are the other workers' plays
+-- (begin), not this call's own.
 local COUNTED = {}
+local SHARED = 0
 
-local function countplay(counts, key)
+local function addplays(counts, key, added)
   local n = counts[key] or 0
-  counts[key] = n + 1
+  counts[key] = n + added
   COUNTED[#COUNTED + 1] = counts
   COUNTED[#COUNTED + 1] = key
+  COUNTED[#COUNTED + 1] = added
   return n
 end
 
+local function countplay(counts, key) return addplays(counts, key, 1) end
+
 -- Takes back the counts of a fuzz call that is rolled back.
 local function forgetplays()
-  for i = #COUNTED - 1, 1, -2 do
+  for i = #COUNTED - 2, 1, -3 do
     local counts, key = COUNTED[i], COUNTED[i + 1]
-    local n = counts[key] - 1
+    local n = counts[key] - COUNTED[i + 2]
     counts[key] = n > 0 and n or nil
-    if n == 0 and counts ~= KINDPLAYS then TRACKED = TRACKED - 1 end
+    if n <= 0 and counts ~= KINDPLAYS then TRACKED = TRACKED - 1 end
   end
-  COUNTED = {}
+  COUNTED, SHARED = {}, 0
+end
+
+-- The kinds this fuzz call played, { site, plays, ... } (sites in the
+-- order first played): what a worker of a parallel session tells the others.
+local function played()
+  local plays, order = {}, {}
+  for i = SHARED * 3 + 1, #COUNTED, 3 do
+    local site = COUNTED[i + 1]
+    if COUNTED[i] == KINDPLAYS then
+      if not plays[site] then order[#order + 1] = site end
+      plays[site] = (plays[site] or 0) + COUNTED[i + 2]
+    end
+  end
+  local out = {}
+  for i = 1, #order do out[#out + 1] = order[i]; out[#out + 1] = plays[order[i]] end
+  return out
 end
 
 local function leastplayed(random, site, list)
@@ -193,7 +215,7 @@ local function leaveout(random)
 end
 
 local function rarecall(random, legal)
-  if TRACKED > 200000 then CALLPLAYS, TRACKED, COUNTED = {}, 0, {} end
+  if TRACKED > 200000 then CALLPLAYS, TRACKED, COUNTED, SHARED = {}, 0, {}, 0 end
   local kinds, calls = kindsof(legal)
   kinds = keptkinds(kinds)
   local new, total = {}, 0
@@ -256,10 +278,17 @@ end
 -- Readies the choice for a run: a swarm run (guided, with `leaveout`)
 -- draws the kinds it leaves out; the counts a rolled-back call would take
 -- back start empty.
-local function begin(random, rare, swarm)
+-- `shared` ({ site, plays, ... }: the other workers' plays of a parallel
+-- session, or nil) is counted first, so the kinds they played are not new
+-- here either.
+local function begin(random, rare, swarm, shared)
+  COUNTED = {}
+  shared = shared or {}
+  for i = 1, #shared - 1, 2 do addplays(KINDPLAYS, shared[i], shared[i + 1]) end
+  SHARED = #COUNTED // 3
   LEFTOUT = nil
   if rare and swarm then leaveout(random) end
-  COUNTED = {}
 end
 
-K.choose = { newrandom = newrandom, begin = begin, step = choose, anycall = anycall, forgetplays = forgetplays }
+K.choose = { newrandom = newrandom, begin = begin, step = choose, anycall = anycall, forgetplays = forgetplays,
+             played = played }

@@ -37,6 +37,7 @@ end
 local ERRMETA = K.C.errormeta
 local hashof, mark, rollback, encode, decode = K.hash, K.mark, K.rollback, K.encode, K.decode
 local same, valuehash, coveredges = K.C.same, K.C.valuehash, K.C.coveredges
+local takeedges, seeedges = K.C.takeedges, K.C.seeedges
 local type, next, ipairs, rawequal, getmetatable, setmetatable = type, next, ipairs, rawequal, getmetatable, setmetatable
 local math_type = math.type
 -- How each step is chosen (choose.lua).
@@ -355,7 +356,7 @@ local function rewind()
 end
 
 -- fuzz(request): request (encoded) is { program, choices, depth, rare,
--- leaveout, checklegal, recordlegal, final, listlegal }. The steps of
+-- leaveout, checklegal, recordlegal, final, listlegal, share }. The steps of
 -- `program` (if any) are played first; an { op = "any", name } step becomes
 -- a random legal call of that action. Then, up to `depth` steps in all,
 -- steps are chosen from the generator seeded with `choices`: uniformly, or
@@ -364,6 +365,12 @@ end
 -- and, after it, raw byte strings that the result refers to by index
 -- (subaction trees and plans, kept exact). `steps` in the result is the
 -- program as played, every step concrete, when anything was chosen.
+-- `share` (a worker of a parallel guided session) is what the other workers
+-- found since this one last heard: { edges = { edge, ... }, kinds = { site,
+-- plays, ... } }; their edges are not new here, their plays count as this
+-- session's. The result then says what this state found in turn:
+-- `found` = { before = edges first reached before the run (setup, a
+-- probe's walk), edges = those of the run, kinds = { site, plays, ... } }.
 local STARTED        -- the journal mark the last fuzz call began at (see API.fuzzabort)
 
 function API.fuzz(request)
@@ -381,9 +388,12 @@ function API.fuzz(request)
   local legals = request.recordlegal and {} or nil
   local rare = request.rare or false
   K.emitsites(rare)
-  CHOOSE.begin(random, rare, request.leaveout)
+  local share = request.share
+  CHOOSE.begin(random, rare, request.leaveout, share and share.kinds)
   local result = { valid = true }
   local count = #program > (request.depth or 0) and #program or request.depth
+  local before = share and takeedges()
+  if share then seeedges(share.edges or {}) end
   coveredges()   -- forget edges reached since the last run (setup, a probe's walk): not this run's
   local novel, total = {}, 0
   for index = 1, count do
@@ -446,6 +456,7 @@ function API.fuzz(request)
   result.outcomes, result.trace, result.plans, result.legal = RUN.outcomes, RUN.trace, RUN.plans, legals
   result.history = { initial = h.initial, cursor = h.cursor, entries = entries }
   result.fresh = total + coveredges()     -- line-to-line edges no earlier run reached
+  if share then result.found = { before = before, edges = takeedges(), kinds = CHOOSE.played() } end
   result.novel = novel
   RUN = nil
   return encode(result), table.unpack(raw)

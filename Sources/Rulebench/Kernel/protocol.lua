@@ -18,5 +18,6 @@ K.WORDS = {
   outcome = { "performed", "rejected", "undone", "redone", "failed" },
   cause = { "budget", "memory", "error" },
   redo = { "state hash", "subaction tree", "animation plan" },
-  request = { "choices", "depth", "program", "checklegal", "recordlegal", "final", "listlegal", "rare", "leaveout" },
+  request = { "choices", "depth", "program", "checklegal", "recordlegal", "final", "listlegal", "rare", "leaveout",
+               "share" },
 }

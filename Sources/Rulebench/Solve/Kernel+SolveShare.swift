@@ -16,6 +16,11 @@ extension Kernel {
             guard let key = UInt64(String(decoding: hex, as: UTF8.self), radix: 16) else {
                 throw KernelReply.mismatch(entry, "", "\(String(decoding: hex, as: UTF8.self)), not a state hash")
             }
+            self.init(key: key, snapshot: snapshot)
+        }
+
+        /// A state whose hash was read already.
+        init(key: UInt64, snapshot: [UInt8]) {
             self.key = key
             self.snapshot = snapshot
         }
