@@ -62,7 +62,16 @@ extension Fuzzer {
             report.run = index
         }
         show(report.shrunk.steps.count, ", looking for a shorter line")
-        report = shortestLine(report, stop: { session.shouldStop() || end.map { clock() >= $0 } ?? false })
+        let stop = { session.shouldStop() || end.map { clock() >= $0 } ?? false }
+        report = shortestLine(report, stop: stop)
+        if report.shrinkStatus != .shortest {
+            let before = report.shrunk.steps.count
+            var budget = EndingBudget(stop: stop)
+            report = shortenedEndings(report, budget: &budget, until: end, clock: clock, shouldStop: session.shouldStop,
+                                      observe: { show($0, ", looking for a shorter ending") })
+            // Shorter now, the whole-line search may reach the length and prove it.
+            if report.shrunk.steps.count < before { report = shortestLine(report, stop: stop) }
+        }
         show(report.shrunk.steps.count, ", judging it from a fresh start")
         return judgedFromAFreshStart(report)
     }
@@ -191,14 +200,29 @@ extension Fuzzer {
         let left = options.shrinkBudget - report.shrinkAttempts
         guard report.shrinkStatus == .budgetSpent || report.shrinkStatus == .timeUp, left > 0, !shouldStop(),
               clock() < end else { return report }
-        var finished = shrink(report.shrunk, report.finding, stepsToDetection: report.stepsToDetection,
+        let finished = shrink(report.shrunk, report.finding, stepsToDetection: report.stepsToDetection,
                               budget: left, timeLimit: end - clock(), clock: clock, shouldStop: shouldStop, observe: observe)
-        finished.original = report.original
-        finished.run = report.run
-        finished.instancesShrunk = report.instancesShrunk
-        finished.shrinkSeconds += report.shrinkSeconds
-        finished.shrinkAttempts += report.shrinkAttempts
-        return finished
+        return finished.continuing(report)
+    }
+
+    /// `report` with ever shorter endings (`shorterEnding`), each shrunk
+    /// again (a new ending may let steps of the prefix go), until no prefix
+    /// gives a shorter one, `budget` is spent or `end` passes on `clock`.
+    /// The status is the last shrink's (`1-minimal`, or cut short).
+    func shortenedEndings(_ report: Report, budget: inout EndingBudget, until end: Double?,
+                          clock: @escaping Clock, shouldStop: () -> Bool, observe: (Int) -> Void) -> Report {
+        var best = report
+        while let shorter = shorterEnding(of: best, budget: &budget) {
+            observe(shorter.shrunk.steps.count)
+            best = shorter
+            let left = options.shrinkBudget - best.shrinkAttempts
+            let timeLeft = end.map { $0 - clock() }
+            guard left > 0, timeLeft.map({ $0 > 0 }) ?? true, !shouldStop() else { break }
+            let again = shrink(best.shrunk, best.finding, stepsToDetection: best.stepsToDetection, budget: left,
+                               timeLimit: timeLeft, clock: clock, shouldStop: shouldStop, observe: observe)
+            if again.shrinkStatus != .notReproducible { best = again.continuing(best) }
+        }
+        return best
     }
 
     /// Shrinks a failing program and times it on `clock`; `timeLimit` (the
