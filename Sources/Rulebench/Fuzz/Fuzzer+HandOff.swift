@@ -1,5 +1,6 @@
 // From a finding to its report: shrinking, the search for shorter instances,
-// finishing a shrink cut short, and the budget of each. A timed session's
+// finishing a shrink cut short, the searches for a shorter line and for
+// shorter endings, and the budget of each. A timed session's
 // hand-off ends by the session's end less `handOffReserve`.
 
 extension Fuzzer {
@@ -15,8 +16,10 @@ extension Fuzzer {
 
     /// From a finding to its report: shrinking, the search for shorter
     /// instances (a timed session that stops at its first finding), the
-    /// breadth-first search for a shorter line (`shortestLine`), and the
-    /// judgement of the reproduction from a fresh start. A timed
+    /// breadth-first search for a shorter line (`shortestLine`), when it
+    /// proves nothing the search for shorter endings from each prefix
+    /// (`shortenedEndings`, with what time is left), and the judgement of
+    /// the reproduction from a fresh start. A timed
     /// session's hand-off ends by the session's end (`--time`, less
     /// `handOffReserve`), with the shortest reproduction found by then:
     /// the first shrink gets a third
@@ -205,22 +208,36 @@ extension Fuzzer {
         return finished.continuing(report)
     }
 
-    /// `report` with ever shorter endings (`shorterEnding`), each shrunk
-    /// again (a new ending may let steps of the prefix go), until no prefix
-    /// gives a shorter one, `budget` is spent or `end` passes on `clock`.
-    /// The status is the last shrink's (`1-minimal`, or cut short).
+    /// `report` with ever shorter endings (`shorterEnding`) until no prefix
+    /// gives a shorter one, then shrunk again (a new ending may let steps
+    /// of the prefix go) and searched again while that helps, until
+    /// `budget` is spent or `end` passes on `clock`. The endings come
+    /// first: a search of a few prefixes costs less than a shrink, and
+    /// gains more. The status is the last shrink's (`1-minimal`, or cut
+    /// short), or says what stopped the work when a new ending was not
+    /// shrunk.
     func shortenedEndings(_ report: Report, budget: inout EndingBudget, until end: Double?,
                           clock: @escaping Clock, shouldStop: () -> Bool, observe: (Int) -> Void) -> Report {
         var best = report
-        while let shorter = shorterEnding(of: best, budget: &budget) {
-            observe(shorter.shrunk.steps.count)
-            best = shorter
+        var unshrunk = false   // a new ending the shrinker has not seen
+        while true {
+            if let shorter = shorterEnding(of: best, budget: &budget) {
+                observe(shorter.shrunk.steps.count)
+                (best, unshrunk) = (shorter, true)
+                continue
+            }
             let left = options.shrinkBudget - best.shrinkAttempts
             let timeLeft = end.map { $0 - clock() }
-            guard left > 0, timeLeft.map({ $0 > 0 }) ?? true, !shouldStop() else { break }
+            guard unshrunk, left > 0, timeLeft.map({ $0 > 0 }) ?? true, !shouldStop() else { break }
             let again = shrink(best.shrunk, best.finding, stepsToDetection: best.stepsToDetection, budget: left,
                                timeLimit: timeLeft, clock: clock, shouldStop: shouldStop, observe: observe)
-            if again.shrinkStatus != .notReproducible { best = again.continuing(best) }
+            guard again.shrinkStatus != .notReproducible else { break }
+            let gained = again.shrunk.steps.count < best.shrunk.steps.count
+            (best, unshrunk) = (again.continuing(best), false)
+            if !gained { break }   // the line the search has just searched
+        }
+        if unshrunk {
+            best.shrinkStatus = shouldStop() ? .interrupted : end.map({ clock() >= $0 }) == true ? .timeUp : .budgetSpent
         }
         return best
     }
