@@ -22,9 +22,10 @@ extension Fuzzer {
     /// the reproduction from a fresh start. A timed
     /// session's hand-off ends by the session's end (`--time`, less
     /// `handOffReserve`), with the shortest reproduction found by then:
-    /// the first shrink gets a third
-    /// of the time left, the search for other instances up to half of the
-    /// time limit (`instanceSearchEnd`), finishing the shrink the rest (a finding made in the
+    /// the searches for a shorter line and shorter endings get its last
+    /// quarter (`endingShare`); of the rest, the first shrink gets a third,
+    /// the search for other instances up to half of the time limit
+    /// (`instanceSearchEnd`), finishing the shrink the rest (a finding made in the
     /// session's last share has that share for its shrink: `shrinkReserve`).
     /// `state` shows the phase
     /// and counts the seconds as shrinking.
@@ -50,17 +51,20 @@ extension Fuzzer {
             account()
         }
         var report: Report
-        if !options.keepGoing, let end, let index {
-            report = shrink(program, finding, stepsToDetection: state.steps, timeLimit: Fuzzer.firstShrinkSeconds(left: end - clock(), of: options.timeLimit!),
+        // The last share of the time is the searches for a shorter line and shorter endings'.
+        let shrinkEnd = end.map { $0 - Fuzzer.endingShare(left: $0 - begun, of: options.timeLimit!) }
+        if !options.keepGoing, let shrinkEnd, let index {
+            report = shrink(program, finding, stepsToDetection: state.steps,
+                            timeLimit: Fuzzer.firstShrinkSeconds(left: shrinkEnd - clock(), of: options.timeLimit!),
                             clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
             report.run = index
-            let searchEnd = Fuzzer.instanceSearchEnd(now: clock(), end: end, of: options.timeLimit!,
+            let searchEnd = Fuzzer.instanceSearchEnd(now: clock(), end: shrinkEnd, of: options.timeLimit!,
                                                      shrinkCutShort: report.shrinkStatus.wasCutShort)
             report = shortestInstance(of: report, until: searchEnd, firstRun: index + 1, session: session,
                                       observe: { show($0, ", looking for a shorter instance") })
-            report = finishShrinking(report, until: end, clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
+            report = finishShrinking(report, until: shrinkEnd, clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
         } else {
-            report = shrink(program, finding, stepsToDetection: state.steps, timeLimit: end.map { $0 - clock() },
+            report = shrink(program, finding, stepsToDetection: state.steps, timeLimit: shrinkEnd.map { $0 - clock() },
                             clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
             report.run = index
         }
@@ -85,6 +89,18 @@ extension Fuzzer {
     /// most a second. On a loaded machine those take a good part of a
     /// second; the session must still end within its limit and a second.
     static func handOffReserve(of limit: Double) -> Double { min(1, limit / 4) }
+
+    /// The seconds at the end of a hand-off with `left` seconds to go, in a
+    /// session of `limit` seconds, kept for the searches for a shorter line
+    /// and shorter endings (`shortenedEndings`): a quarter of what is left
+    /// beyond the shrink reserve, none for a finding made in the reserve.
+    /// Without it the search for shorter instances and the finishing of
+    /// the shrink took all the time on a loaded machine, and the ending
+    /// search that takes chess king taken from 10 steps to 5 in a second
+    /// never ran.
+    static func endingShare(left: Double, of limit: Double) -> Double {
+        max(0, left - shrinkReserve(of: limit)) / 4
+    }
 
     /// The share of a session of `limit` seconds kept for shrinking: no run
     /// starts in it, so a bug found at the very end of the fuzzing still has
