@@ -73,7 +73,7 @@ extension Fuzzer {
         report = shortestLine(report, stop: stop)
         if report.shrinkStatus != .shortest {
             let before = report.shrunk.steps.count
-            var budget = EndingBudget(stop: stop)
+            var budget = EndingBudget(nodes: Fuzzer.endingNodes(shrinkCandidates: options.shrinkBudget), stop: stop)
             report = shortenedEndings(report, budget: &budget, until: end, clock: clock, shouldStop: session.shouldStop,
                                       observe: { show($0, ", looking for a shorter ending") })
             // Shorter now, the whole-line search may reach the length and prove it.

@@ -28,6 +28,15 @@ extension Fuzzer {
     /// moves deep. A timed session's end stops them sooner.
     public static let shorterEndingNodes = 1_000_000
 
+    /// The nodes in all for a session whose shrinks may run `candidates`
+    /// candidates: 50 a candidate (a chess candidate of a dozen steps costs
+    /// about as much as 50 nodes walked), at most `shorterEndingNodes`. The
+    /// default budget gives the most; a session that barely shrinks (a
+    /// test's `shrinkBudget` of 1) walks next to nothing.
+    static func endingNodes(shrinkCandidates candidates: Int) -> Int {
+        min(shorterEndingNodes, max(0, candidates) * 50)
+    }
+
     /// What the search for shorter endings may spend: nodes per prefix
     /// searched, nodes in all, and a stop (the session's time, a signal).
     struct EndingBudget {
