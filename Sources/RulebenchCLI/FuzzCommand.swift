@@ -107,7 +107,7 @@ struct FuzzCommand: ParsableCommand {
     var depth: Int = FuzzCommand.defaultDepth
     static let defaultDepth = 100
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The whole session's time: runs go on until it is spent (or --runs is reached, when given), and a finding's shrinking, its search for shorter instances and the writing end by then too (within 1 s more); a shrink the time stops writes the shortest reproduction found so far.",
+    @Option(parsing: .unconditional, help: ArgumentHelp("The whole session's time: runs go on until it is spent (or --runs is reached, when given), and a finding's shrinking, its searches for shorter instances, lines and endings, and the writing end by then too (within 1 s more); a shrink the time stops writes the shortest reproduction found so far.",
                                valueName: "seconds"),
             transform: NumberArgument.seconds("--time"))
     var time: Double?

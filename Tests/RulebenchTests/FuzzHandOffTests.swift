@@ -61,14 +61,17 @@ final class FuzzHandOffTests: XCTestCase {
     /// clock, so the time left after the finding stops it (`time limit`),
     /// with the shortest reproduction so far, and the session ends within
     /// its time limit and a second. With the shrinker on real time (as
-    /// before), it would run to its fixpoint.
+    /// before), it would run to its fixpoint. The search for a shorter line
+    /// has the hand-off's last share (`Fuzzer.endingShare`): on this bug it
+    /// proves the reproduction shortest, so the status says `shortest`, or
+    /// `time limit` when it could not.
     func testTheSessionsTimeStopsTheShrinkWithTheShortestSoFar() throws {
         var options = options(try buggyCards())
         options.timeLimit = 3
         var now = 0.0
         let (reports, progress) = Fuzzer(options: options).run(clock: { now += 0.05; return now })
         let report = try XCTUnwrap(reports.first)
-        XCTAssertEqual(report.shrinkStatus, .timeUp)
+        XCTAssertTrue([.timeUp, .shortest].contains(report.shrinkStatus), "\(report.shrinkStatus)")
         XCTAssertLessThanOrEqual(progress.elapsed, 3 + 1)
         XCTAssertGreaterThan(progress.shrinkingSeconds, 0)
         XCTAssertLessThan(progress.fuzzingSeconds, progress.elapsed)
@@ -82,6 +85,7 @@ final class FuzzHandOffTests: XCTestCase {
         // this seed's first instance is one the search proves shortest).
         XCTAssertTrue([.minimal, .shortest].contains(untimed.shrinkStatus),
                       "without --time the shrink has its own budget and ends at its fixpoint, not \(untimed.shrinkStatus)")
+        XCTAssertLessThan(report.shrinkAttempts, untimed.shrinkAttempts, "the session's time stopped the timed shrink first")
     }
 
     /// The progress line names the phase while a finding is shrunk.

@@ -274,7 +274,10 @@ final class PlantedBugTests: XCTestCase {
     /// A timed session that stops at its first finding looks for other
     /// instances of the bug and reports the shortest reproduction: the
     /// first black king capture it finds shrinks to a long route, a later
-    /// instance to a shorter line (7 steps, then 6). A clock that moves
+    /// instance to a shorter line (7 steps, then 6). The session without a
+    /// time limit shrinks only the first, and its search for shorter
+    /// endings (`Fuzzer.shortenedEndings`) takes that one to 6 as well, so
+    /// the timed one is at most as long. A clock that moves
     /// 1 ms a reading makes the session's time the same in every run; the
     /// shrinker reads it once or twice a candidate, so the first shrink
     /// runs to its end, and the search for other instances (its 30 s, some
@@ -293,7 +296,7 @@ final class PlantedBugTests: XCTestCase {
         let reports = Fuzzer(options: options).run(clock: clock).reports
         let report = try XCTUnwrap(reports.first)
         XCTAssertGreaterThan(report.instancesShrunk, 1)
-        XCTAssertLessThan(report.shrunk.steps.count, first.shrunk.steps.count, "\(report.shrunk.steps.map(\.description))")
+        XCTAssertLessThanOrEqual(report.shrunk.steps.count, first.shrunk.steps.count, "\(report.shrunk.steps.map(\.description))")
         XCTAssertLessThanOrEqual(report.shrunk.steps.count, mutant.maxShrunkSteps)
         XCTAssertEqual(report.key, first.key, "the same bug")
         XCTAssertEqual(report.stepsToDetection, first.stepsToDetection, "detected by the same first run")

@@ -1,5 +1,6 @@
 // From a finding to its report: shrinking, the search for shorter instances,
-// finishing a shrink cut short, and the budget of each. A timed session's
+// finishing a shrink cut short, the searches for a shorter line and for
+// shorter endings, and the budget of each. A timed session's
 // hand-off ends by the session's end less `handOffReserve`.
 
 extension Fuzzer {
@@ -15,13 +16,16 @@ extension Fuzzer {
 
     /// From a finding to its report: shrinking, the search for shorter
     /// instances (a timed session that stops at its first finding), the
-    /// breadth-first search for a shorter line (`shortestLine`), and the
-    /// judgement of the reproduction from a fresh start. A timed
+    /// breadth-first search for a shorter line (`shortestLine`), when it
+    /// proves nothing the search for shorter endings from each prefix
+    /// (`shortenedEndings`, with what time is left), and the judgement of
+    /// the reproduction from a fresh start. A timed
     /// session's hand-off ends by the session's end (`--time`, less
     /// `handOffReserve`), with the shortest reproduction found by then:
-    /// the first shrink gets a third
-    /// of the time left, the search for other instances up to half of the
-    /// time limit (`instanceSearchEnd`), finishing the shrink the rest (a finding made in the
+    /// the searches for a shorter line and shorter endings get its last
+    /// quarter (`endingShare`); of the rest, the first shrink gets a third,
+    /// the search for other instances up to half of the time limit
+    /// (`instanceSearchEnd`), finishing the shrink the rest (a finding made in the
     /// session's last share has that share for its shrink: `shrinkReserve`).
     /// `state` shows the phase
     /// and counts the seconds as shrinking.
@@ -47,22 +51,34 @@ extension Fuzzer {
             account()
         }
         var report: Report
-        if !options.keepGoing, let end, let index {
-            report = shrink(program, finding, stepsToDetection: state.steps, timeLimit: Fuzzer.firstShrinkSeconds(left: end - clock(), of: options.timeLimit!),
+        // The last share of the time is the searches for a shorter line and shorter endings'.
+        let shrinkEnd = end.map { $0 - Fuzzer.endingShare(left: $0 - begun, of: options.timeLimit!) }
+        if !options.keepGoing, let shrinkEnd, let index {
+            report = shrink(program, finding, stepsToDetection: state.steps,
+                            timeLimit: Fuzzer.firstShrinkSeconds(left: shrinkEnd - clock(), of: options.timeLimit!),
                             clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
             report.run = index
-            let searchEnd = Fuzzer.instanceSearchEnd(now: clock(), end: end, of: options.timeLimit!,
+            let searchEnd = Fuzzer.instanceSearchEnd(now: clock(), end: shrinkEnd, of: options.timeLimit!,
                                                      shrinkCutShort: report.shrinkStatus.wasCutShort)
             report = shortestInstance(of: report, until: searchEnd, firstRun: index + 1, session: session,
                                       observe: { show($0, ", looking for a shorter instance") })
-            report = finishShrinking(report, until: end, clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
+            report = finishShrinking(report, until: shrinkEnd, clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
         } else {
-            report = shrink(program, finding, stepsToDetection: state.steps, timeLimit: end.map { $0 - clock() },
+            report = shrink(program, finding, stepsToDetection: state.steps, timeLimit: shrinkEnd.map { $0 - clock() },
                             clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
             report.run = index
         }
         show(report.shrunk.steps.count, ", looking for a shorter line")
-        report = shortestLine(report, stop: { session.shouldStop() || end.map { clock() >= $0 } ?? false })
+        let stop = { session.shouldStop() || end.map { clock() >= $0 } ?? false }
+        report = shortestLine(report, stop: stop)
+        if report.shrinkStatus != .shortest {
+            let before = report.shrunk.steps.count
+            var budget = EndingBudget(nodes: Fuzzer.endingNodes(shrinkCandidates: options.shrinkBudget), stop: stop)
+            report = shortenedEndings(report, budget: &budget, until: end, clock: clock, shouldStop: session.shouldStop,
+                                      observe: { show($0, ", looking for a shorter ending") })
+            // Shorter now, the whole-line search may reach the length and prove it.
+            if report.shrunk.steps.count < before { report = shortestLine(report, stop: stop) }
+        }
         show(report.shrunk.steps.count, ", judging it from a fresh start")
         return judgedFromAFreshStart(report)
     }
@@ -73,6 +89,18 @@ extension Fuzzer {
     /// most a second. On a loaded machine those take a good part of a
     /// second; the session must still end within its limit and a second.
     static func handOffReserve(of limit: Double) -> Double { min(1, limit / 4) }
+
+    /// The seconds at the end of a hand-off with `left` seconds to go, in a
+    /// session of `limit` seconds, kept for the searches for a shorter line
+    /// and shorter endings (`shortenedEndings`): a quarter of what is left
+    /// beyond the shrink reserve, none for a finding made in the reserve.
+    /// Without it the search for shorter instances and the finishing of
+    /// the shrink took all the time on a loaded machine, and the ending
+    /// search that takes chess king taken from 10 steps to 5 in a second
+    /// never ran.
+    static func endingShare(left: Double, of limit: Double) -> Double {
+        max(0, left - shrinkReserve(of: limit)) / 4
+    }
 
     /// The share of a session of `limit` seconds kept for shrinking: no run
     /// starts in it, so a bug found at the very end of the fuzzing still has
@@ -191,14 +219,43 @@ extension Fuzzer {
         let left = options.shrinkBudget - report.shrinkAttempts
         guard report.shrinkStatus == .budgetSpent || report.shrinkStatus == .timeUp, left > 0, !shouldStop(),
               clock() < end else { return report }
-        var finished = shrink(report.shrunk, report.finding, stepsToDetection: report.stepsToDetection,
+        let finished = shrink(report.shrunk, report.finding, stepsToDetection: report.stepsToDetection,
                               budget: left, timeLimit: end - clock(), clock: clock, shouldStop: shouldStop, observe: observe)
-        finished.original = report.original
-        finished.run = report.run
-        finished.instancesShrunk = report.instancesShrunk
-        finished.shrinkSeconds += report.shrinkSeconds
-        finished.shrinkAttempts += report.shrinkAttempts
-        return finished
+        return finished.continuing(report)
+    }
+
+    /// `report` with ever shorter endings (`shorterEnding`) until no prefix
+    /// gives a shorter one, then shrunk again (a new ending may let steps
+    /// of the prefix go) and searched again while that helps, until
+    /// `budget` is spent or `end` passes on `clock`. The endings come
+    /// first: a search of a few prefixes costs less than a shrink, and
+    /// gains more. The status is the last shrink's (`1-minimal`, or cut
+    /// short), or says what stopped the work when a new ending was not
+    /// shrunk.
+    func shortenedEndings(_ report: Report, budget: inout EndingBudget, until end: Double?,
+                          clock: @escaping Clock, shouldStop: () -> Bool, observe: (Int) -> Void) -> Report {
+        var best = report
+        var unshrunk = false   // a new ending the shrinker has not seen
+        while true {
+            if let shorter = shorterEnding(of: best, budget: &budget) {
+                observe(shorter.shrunk.steps.count)
+                (best, unshrunk) = (shorter, true)
+                continue
+            }
+            let left = options.shrinkBudget - best.shrinkAttempts
+            let timeLeft = end.map { $0 - clock() }
+            guard unshrunk, left > 0, timeLeft.map({ $0 > 0 }) ?? true, !shouldStop() else { break }
+            let again = shrink(best.shrunk, best.finding, stepsToDetection: best.stepsToDetection, budget: left,
+                               timeLimit: timeLeft, clock: clock, shouldStop: shouldStop, observe: observe)
+            guard again.shrinkStatus != .notReproducible else { break }
+            let gained = again.shrunk.steps.count < best.shrunk.steps.count
+            (best, unshrunk) = (again.continuing(best), false)
+            if !gained { break }   // the line the search has just searched
+        }
+        if unshrunk {
+            best.shrinkStatus = shouldStop() ? .interrupted : end.map({ clock() >= $0 }) == true ? .timeUp : .budgetSpent
+        }
+        return best
     }
 
     /// Shrinks a failing program and times it on `clock`; `timeLimit` (the

@@ -37,5 +37,18 @@ extension Fuzzer {
 
         /// Which bug this is, for deduplication.
         public var key: FindingKey { FindingKey(finding) }
+
+        /// This report, of a shrink that went on from `earlier`'s
+        /// reproduction, as the whole shrinking's: `earlier`'s origin, and
+        /// the seconds and candidates of both.
+        func continuing(_ earlier: Report) -> Report {
+            var whole = self
+            whole.original = earlier.original
+            whole.run = earlier.run
+            whole.instancesShrunk = earlier.instancesShrunk
+            whole.shrinkSeconds += earlier.shrinkSeconds
+            whole.shrinkAttempts += earlier.shrinkAttempts
+            return whole
+        }
     }
 }

@@ -29,30 +29,55 @@ extension Fuzzer {
         case passed(proven: Bool)
     }
 
-    /// Every line of legal actions from `start`'s setup, one action deeper
-    /// at a time, up to `limit - 1` actions, until one fails (a perform, or
-    /// the undo of its last action). Cut short by `nodeLimit` or `stop`.
+    /// Every line of legal actions from `start` (its setup, then its steps
+    /// played as a program from a fresh game, as the shrinker's candidates
+    /// are: `shorterEnding`'s prefixes), one action deeper at a time, up to
+    /// `limit - 1` actions, until one fails (a perform, or the undo of its
+    /// last action). Cut short by `nodeLimit` or `stop`. `walked` grows by
+    /// the nodes walked (by the size expected of a depth that failed).
     func deepen(from start: FuzzProgram, below limit: Int, nodeLimit: Int = Fuzzer.shortestLineNodes,
-                stop: @escaping () -> Bool) -> Deepening {
+                walked: inout Int, stop: @escaping () -> Bool) -> Deepening {
         var nodes: [Int] = []
-        var walked = 0
+        var walkedHere = 0
+        defer { walked += walkedHere }
         for depth in 1..<max(1, limit) {
+            var expected = 0
             if let last = nodes.last {
                 let previous = nodes.count > 1 ? nodes[nodes.count - 2] : 1
-                if walked + last * last / max(1, previous) * 2 > nodeLimit { return .passed(proven: false) }
+                expected = last * last / max(1, previous) * 2
+                if walkedHere + expected > nodeLimit { return .passed(proven: false) }
             }
-            guard !stop(), let game = try? executor.newGame(start) else { return .passed(proven: false) }
+            guard !stop(), let game = replayed(start) else { return .passed(proven: false) }
             do {
                 let counts = try Explorer(game: game, depth: depth).run(shouldStop: stop)
                 if stop() { return .passed(proven: false) }   // a walk stopped between subtrees is not whole
                 nodes = counts.nodes
-                walked += counts.total
+                walkedHere += counts.total
                 if counts.nodes.count < depth || counts.nodes.last == 0 { break }   // no line is this long
             } catch {
+                walkedHere += expected
                 return .failed(error.path)
             }
         }
         return .passed(proven: true)
+    }
+
+    /// `deepen` without the count of nodes walked.
+    func deepen(from start: FuzzProgram, below limit: Int, nodeLimit: Int = Fuzzer.shortestLineNodes,
+                stop: @escaping () -> Bool) -> Deepening {
+        var walked = 0
+        return deepen(from: start, below: limit, nodeLimit: nodeLimit, walked: &walked, stop: stop)
+    }
+
+    /// A game of `start`'s setup after its steps, played from a fresh game
+    /// with every perform checked against `legal`; nil when they do not
+    /// play through (illegal, or a finding on the way).
+    private func replayed(_ start: FuzzProgram) -> Game? {
+        guard let game = try? executor.newGame(start) else { return nil }
+        guard !start.steps.isEmpty else { return game }
+        let request = Kernel.RunRequest(program: start.steps, checkLegality: true)
+        guard let reply = try? game.play(request), reply.valid, reply.finding == nil else { return nil }
+        return game
     }
 
     /// The length of the shortest program that fails with `property` from
@@ -80,12 +105,12 @@ extension Fuzzer {
         return best
     }
 
-    /// The shortest program along a failing walk's path (its performs, then
-    /// the undo of the last when the undo is what failed) that fails as
-    /// `matches` asks, with its result.
-    private func failing(along path: [ActionCall], from start: FuzzProgram,
-                         as matches: (FuzzFinding) -> Bool) -> (FuzzProgram, FuzzExecutor.Result)? {
-        let performs = path.map { FuzzStep.perform($0) }
+    /// The shortest program along a failing walk's path (`start`'s steps,
+    /// the path's performs, then the undo of the last when the undo is what
+    /// failed) that fails as `matches` asks, with its result.
+    func failing(along path: [ActionCall], from start: FuzzProgram,
+                 as matches: (FuzzFinding) -> Bool) -> (FuzzProgram, FuzzExecutor.Result)? {
+        let performs = start.steps + path.map { FuzzStep.perform($0) }
         for steps in [performs, performs + [.undo(1)]] {
             var program = start
             program.steps = steps
@@ -99,8 +124,7 @@ extension Fuzzer {
     /// the status `shortest` when it proves none is shorter. `stop` ends
     /// the walk between subtrees (the session's time, a signal).
     func shortestLine(_ report: Report, stop: @escaping () -> Bool) -> Report {
-        let seen: Set<FuzzFinding.Property> = [.undoRestores, .invariantsHold, .legalIsAllowed]
-        guard seen.contains(report.finding.property), report.shrunk.steps.count > 1 else { return report }
+        guard Fuzzer.walkSees(report.finding.property), report.shrunk.steps.count > 1 else { return report }
         let start = FuzzProgram(pack: report.shrunk.pack, seed: report.shrunk.seed, options: report.shrunk.options)
         switch deepen(from: start, below: report.shrunk.steps.count, stop: stop) {
         case .failed(let path):
