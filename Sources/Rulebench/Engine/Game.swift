@@ -203,9 +203,7 @@ public final class Game {
         let reply = try kernel.perform(call)
         let entry = HistoryEntry(call: call, hash: reply.hash, isCheckpoint: pack.actions[call.name]?.isCheckpoint ?? false,
                                  tree: reply.tree, plan: reply.plan)
-        history.entries.removeSubrange(history.cursor...)
-        history.entries.append(entry)
-        history.cursor += 1
+        history.performed(entry, at: reply.position)
         return entry
     }
 
@@ -213,23 +211,18 @@ public final class Game {
     /// its own `undo` (or the journal).
     ///
     /// In strict mode a rule whose undo does not restore the state exactly
-    /// makes this throw `.undoMismatch` *after* the state was repaired from
-    /// the journal and the undo took effect.
+    /// (the kernel compares every slot written, then the state's hash) makes
+    /// this throw `.undoMismatch` *after* the state was repaired from the
+    /// journal and the undo took effect.
     @discardableResult
     public func undo() throws(RulebenchError) -> UndoOutcome {
         guard history.cursor > 0 else { throw .badInput(InputProblem("nothing to undo")) }
         let reply = try kernel.undo(strict: configuration.strict)
-        history.cursor -= 1
-        let entry = history.entries[history.cursor]
-        let hash = reply.hash
+        history.move(to: reply.position)
         if !reply.problems.isEmpty {
             throw .undoMismatch(reply.problems)
         }
-        if configuration.strict && hash != history.currentHash {
-            throw .undoMismatch([UndoProblem(action: entry.call.name, undoFunction: nil, differences: [
-                StateChange(path: "(state hash)", before: history.currentHash.hex, after: hash.hex, note: "the state differs from before the action")])])
-        }
-        return UndoOutcome(entry: entry, hash: hash, plan: reply.plan)
+        return UndoOutcome(entry: history.entries[history.cursor], hash: reply.hash, plan: reply.plan)
     }
 
     /// Reapplies the next undone action from its params. In strict mode it must
@@ -240,25 +233,12 @@ public final class Game {
     public func redo() throws(RulebenchError) -> HistoryEntry {
         guard history.cursor < history.entries.count else { throw .badInput(InputProblem("nothing to redo")) }
         let original = history.entries[history.cursor]
-        let (reply, difference) = try kernel.redo(original.call, original: configuration.strict ? original : nil)
+        let (reply, mismatch) = try kernel.redo(strict: configuration.strict)
+        if let mismatch { throw .redoMismatch(mismatch) }
         let entry = HistoryEntry(call: original.call, hash: reply.hash, isCheckpoint: original.isCheckpoint,
                                  tree: reply.tree, plan: reply.plan)
-        if let difference { throw .redoMismatch(Game.mismatch(difference, original, entry)) }
-        history.entries[history.cursor] = entry
-        history.cursor += 1
+        history.redone(entry, at: reply.position)
         return entry
-    }
-
-    /// What a strict redo found different, with both values shown.
-    private static func mismatch(_ difference: KernelWords.RedoDifference, _ original: HistoryEntry, _ redone: HistoryEntry) -> RedoMismatch {
-        func shown(_ bytes: [UInt8]) -> String { KernelReply.kept(bytes, from: .perform)?.value.description ?? "nil" }
-        let (expected, actual): (String, String)
-        switch difference {
-        case .hash: (expected, actual) = (original.hash.hex, redone.hash.hex)
-        case .tree: (expected, actual) = (shown(original.tree), shown(redone.tree))
-        case .plan: (expected, actual) = (shown(original.plan), shown(redone.plan))
-        }
-        return RedoMismatch(what: difference.rawValue, action: original.call.name, expected: expected, actual: actual)
     }
 
     /// What perform would say of a call's params (the engine's own check),

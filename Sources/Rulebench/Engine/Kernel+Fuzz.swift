@@ -152,7 +152,7 @@ extension Kernel {
                          isCheckpoint: try entry.optional("checkpoint")?.bool() ?? false,
                          tree: try bytes(entry.field("tree")) ?? [], plan: try bytes(entry.field("plan")) ?? [])
         }
-        result.history.cursor = try history.int("cursor")
+        result.history.move(to: try History.Position(history))
         result.newEdges = try value.int("fresh")
         result.novelSteps = try value.field("novel").list().map { item throws(RulebenchError) in try item.int() - 1 }
         return result
@@ -252,13 +252,7 @@ extension Kernel {
     private func finding(_ value: KernelReply) throws(RulebenchError) -> RunFinding {
         let problem: RunProblem
         if let mismatch = value.optional("mismatch") {
-            func shown(_ v: KernelReply?) -> String {
-                if case .string(let text)? = v?.value { return text }
-                return v?.value.description ?? "nil"
-            }
-            problem = .redoMismatch(RedoMismatch(what: try mismatch.string("what"), action: try mismatch.string("action"),
-                                                 expected: shown(mismatch.optional("expected")),
-                                                 actual: shown(mismatch.optional("actual"))))
+            problem = .redoMismatch(try Kernel.redoMismatch(mismatch))
         } else if let problems = value.optional("problems") {
             problem = .undoMismatch(try Kernel.problems(problems))
         } else if let failure = value.optional("failure") {

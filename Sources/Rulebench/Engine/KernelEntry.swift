@@ -14,7 +14,9 @@ enum KernelEntry: String, CaseIterable {
     case definePack = "definepack", addAction = "addaction", linkBase = "linkbase"
     case finishPack = "finishpack", paramProblem = "paramproblem"
     // Operations on the game (engine.lua)
-    case newGame = "newgame", restart, perform, undo, abort, legal, invariants, render
+    case newGame = "newgame", restart, abort, legal, invariants, render
+    // The game's history: Game's operations on it (history.lua)
+    case perform, redo, undo
     case hash, get, set, gc, configure, goal
     // Walks and loops inside the kernel (explore.lua, solve.lua, unique.lua, fuzz.lua)
     case explore, explored
@@ -55,7 +57,7 @@ enum KernelEntry: String, CaseIterable {
 
     var mode: Mode {
         switch self {
-        case .definePack, .addAction, .finishPack, .newGame, .restart, .perform, .undo, .legal, .invariants,
+        case .definePack, .addAction, .finishPack, .newGame, .restart, .perform, .redo, .undo, .legal, .invariants,
              .render, .set, .goal, .explore, .solveBegin, .solveStep, .solveLine, .solveProbe, .uniqueBegin,
              .uniqueStep, .uniqueLine, .fuzz, .replay, .scene, .viewPlaces, .solveChildren, .solveReplay:
             return .runsRules
@@ -74,7 +76,7 @@ enum KernelEntry: String, CaseIterable {
         // Each commits at its end, after the watch (engine.lua, commitcall):
         // one the watchdog stops is still pending for abort. A restart's
         // reload runs again whole: it loads from the chunks it compiled.
-        case .perform, .undo, .newGame, .restart, .set, .explore: return .call(abort: .abort)
+        case .perform, .redo, .undo, .newGame, .restart, .set, .explore: return .call(abort: .abort)
         case .legal, .render, .invariants, .scene, .viewPlaces: return .call(abort: nil)
         case .fuzz: return .operations(abort: .fuzzAbort)
         case .replay: return .operations(abort: .replayAbort)

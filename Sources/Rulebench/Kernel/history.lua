@@ -1,0 +1,254 @@
+-- The game's history, in the kernel: the one record of what was performed
+-- and the undo/redo cursor, with the rules every undo and redo keeps.
+-- Game's operations (the API functions below: one call each, committed in
+-- that call) and the fuzzer's run loop (fuzz.lua) use the same functions;
+-- Swift's `History` only holds what their replies gave it.
+--
+-- Owns: the entries { name, params, hash, tree, plan, checkpoint } (tree
+-- and plan as Lua tables while a fuzz run plays, encoded once it ends or
+-- when Game performs: equal values encode equally, so either form compares
+-- with its own kind), the cursor and the hash after setup; the strict undo
+-- check (the state's hash must be the entry's before it) and the
+-- undo-mirrors-do check; the strict redo comparison (hash, subaction tree,
+-- plan) and its mismatch report; the turn counts (undos to the last
+-- checkpoint, to the last turn); dropping the redo tail on a new perform.
+--
+-- Invariant: entries[1..cursor] are the applied actions (engine.lua's
+-- records, in the same order) and entries[cursor+1..] the redoable ones;
+-- the history changes only when an operation staged for it commits
+-- (engine.lua's commit calls `committed`), so an operation rolled back or
+-- run again leaves it as it was, and the kernel's walks (explore, solve),
+-- which stage nothing, never touch it.
+
+local K = ...
+local API, ops = K.API, K.ops
+local same, encode, decode, hashof = K.C.same, K.encode, K.decode, K.hash
+
+local history = {}
+K.history = history
+
+local INITIAL = ""        -- the state hash after setup (and any state overrides)
+local ENTRIES = {}
+local CURSOR = 0
+-- What the operation under way will do to the history when it commits:
+-- nil, "undo", or { entry = ..., redo = true or nil }.
+local STAGED
+
+---------------------------------------------------------------- reading
+function history.cursor() return CURSOR end
+function history.count() return #ENTRIES end
+function history.initial() return INITIAL end
+-- The entry undo would take back (nil at the start), and the one redo would apply.
+function history.last() return ENTRIES[CURSOR] end
+function history.following() return ENTRIES[CURSOR + 1] end
+-- The hash of the current state, as the history recorded it.
+function history.current() return CURSOR == 0 and INITIAL or ENTRIES[CURSOR].hash end
+
+-- How many undos `undo turn` makes: back to the last checkpoint action,
+-- which stays applied (to the start when there is none); 0 right after a
+-- checkpoint.
+function history.turn()
+  local i = CURSOR
+  while i > 0 and not ENTRIES[i].checkpoint do i = i - 1 end
+  return CURSOR - i
+end
+
+-- How many undos `undo last turn` makes: the last applied entry and every
+-- one before it back to the checkpoint before it (which stays applied), to
+-- the start when there is none; within a turn (the last entry is no
+-- checkpoint), the turn under way, as `turn`. 0 only at the start.
+function history.lastturn()
+  local i = CURSOR
+  if i > 0 and ENTRIES[i].checkpoint then i = i - 1 end
+  while i > 0 and not ENTRIES[i].checkpoint do i = i - 1 end
+  return CURSOR - i
+end
+
+-- Where the history stands, as Swift's History holds it after each reply.
+function history.position()
+  return { cursor = CURSOR, count = #ENTRIES, turn = history.turn(), lastturn = history.lastturn() }
+end
+
+---------------------------------------------------------------- changing
+-- A new game (or a fuzz run's history rolled back): no entries.
+function history.reset(initial)
+  INITIAL, ENTRIES, CURSOR, STAGED = initial, {}, 0, nil
+end
+
+-- The entry a perform (or redo) gives, to stage.
+function history.entry(name, params, hash, tree, plan)
+  return { name = name, params = params, hash = hash, tree = tree, plan = plan, checkpoint = ops.checkpoint(name) }
+end
+
+-- Stages what the operation under way does to the history: `entry`
+-- performed (the redo tail dropped), or redone (`redo` true), or with no
+-- entry, the last one undone. Staged right before the operation commits.
+function history.stage(entry, redo)
+  STAGED = entry and { entry = entry, redo = redo } or "undo"
+end
+function history.unstage() STAGED = nil end
+
+-- The commit of operation `op` (engine.lua's API.commit): what was staged
+-- takes effect; a new game starts an empty history, a state override
+-- moves its start.
+function history.committed(op)
+  local staged = STAGED
+  STAGED = nil
+  if op == "setup" then
+    history.reset(hashof())
+  elseif op == "set" then
+    INITIAL = hashof()
+  elseif staged == "undo" then
+    CURSOR = CURSOR - 1
+  elseif staged then
+    if not staged.redo then
+      for i = #ENTRIES, CURSOR + 1, -1 do ENTRIES[i] = nil end
+    end
+    CURSOR = CURSOR + 1
+    ENTRIES[CURSOR] = staged.entry
+  end
+end
+
+---------------------------------------------------------------- checks
+-- The strict undo's last check, once the undo of `entry` has committed:
+-- the state's hash must be the one before the entry. Nil, or the problem
+-- list an undo's verification gives.
+function history.undoproblems(entry, hash)
+  local expected = history.current()
+  if hash == expected then return nil end
+  return { { action = entry.name, diffs = { {
+    path = "(state hash)", before = expected, after = hash, note = "the state differs from before the action" } } } }
+end
+
+-- Whether a plan moves something: a tween whose `from` and `to` differ
+-- (a run there and back ends where it started).
+local function moves(plan)
+  local kind = plan.kind
+  if kind == "tween" then return not plan.autoreverse and not same(plan.from, plan.to) end
+  local items = plan.items
+  if items then
+    for i = 1, #items do
+      if moves(items[i]) then return true end
+    end
+  end
+  return false
+end
+
+-- The undo mirror property, where the pack wrote no undo animation of its
+-- own: an `animate` that returns on undo the very plan it returned on do
+-- (it ignored `direction`) plays the motion forwards again, not backwards.
+-- Nodes whose animate returned nil on undo play the do plan mirrored (in
+-- Swift), so only nodes with an undo plan are compared. Returns the
+-- offending node's action path, or nil.
+local function forwardsundo(undone, done, path)
+  local own = undone.own
+  if own ~= nil and done.own ~= nil and moves(own) and same(own, done.own) then return path end
+  local subs, dsubs = undone.subs, done.subs
+  if subs and dsubs then
+    for i = 1, #subs do
+      local sub, dsub = subs[i], dsubs[i]
+      if dsub then
+        local found = forwardsundo(sub, dsub, path .. " > " .. sub.action)
+        if found then return found end
+      end
+    end
+  end
+  return nil
+end
+
+-- The undo-mirrors-do check of an undo of `entry` whose plan (a Lua table)
+-- is `plan`: nil, or the failure record naming the node played forwards.
+function history.forwards(entry, plan)
+  local done = entry.plan
+  if type(done) == "string" then done = decode(done) end
+  local path = forwardsundo(plan, done, entry.name)
+  if not path then return nil end
+  return { cause = "error", action = path, phase = "animate", text =
+    "the undo of '" .. path .. "' plays its do animation forwards again (animate returned the same plan for "
+    .. "\"undo\" as for \"do\"): return nil on undo to play the do plan backwards, mirrored in time, "
+    .. "or build the undo motion" }
+end
+
+-- The strict redo's comparison of what a redo of `original` gave with
+-- what it gave the first time (the same form: tables with tables, encoded
+-- with encoded). Nil, or the mismatch report { what, action, expected,
+-- actual } (`what` a word of K.WORDS.redo; values decoded for showing).
+function history.difference(original, hash, tree, plan)
+  local what, expected, actual
+  if hash ~= original.hash then
+    what, expected, actual = "state hash", original.hash, hash
+  elseif not same(tree, original.tree) then
+    what, expected, actual = "subaction tree", original.tree, tree
+  elseif not same(plan, original.plan) then
+    what, expected, actual = "animation plan", original.plan, plan
+  else
+    return nil
+  end
+  if what ~= "state hash" and type(expected) == "string" then expected, actual = decode(expected), decode(actual) end
+  return { what = what, action = original.name, expected = expected, actual = actual }
+end
+
+-- The history as a fuzz run's reply carries it; each tree and plan is
+-- encoded once, kept so in the history from here on (Game may undo and
+-- redo it next), and handed to `raw`, which gives its result's position.
+function history.reply(raw)
+  local entries = {}
+  for i = 1, #ENTRIES do
+    local e = ENTRIES[i]
+    if type(e.tree) ~= "string" then e.tree, e.plan = encode(e.tree), encode(e.plan) end
+    entries[i] = { name = e.name, params = e.params, hash = e.hash, checkpoint = e.checkpoint,
+                   tree = raw(e.tree), plan = raw(e.plan) }
+  end
+  local out = history.position()
+  out.initial, out.entries = INITIAL, entries
+  return out
+end
+
+---------------------------------------------------------------- Game's operations
+-- Each is one call from Swift, committed in that call (ops.commitcall);
+-- each returns, last, where the history stands (encoded `position`).
+
+-- perform(name, params): performs and records; returns the hash, the tree
+-- and the plan encoded, and the position.
+function API.perform(name, params)
+  params = decode(params)
+  local hash, tree, plan = ops.perform(name, params)
+  history.stage(history.entry(name, params, hash, tree, plan))
+  if not ops.commitcall() then history.unstage() end
+  return hash, tree, plan, encode(history.position())
+end
+
+-- redo(strict): performs the next entry again; strict ("1"), it must give
+-- the same hash, tree and plan (reaching the same hash, the state is one
+-- the invariants passed: they are not run again), or it is rolled back and
+-- the fifth result is the encoded mismatch report.
+function API.redo(strict)
+  local original = ENTRIES[CURSOR + 1]
+  if not original then K.fail("error", "nothing to redo") end
+  strict = strict == "1"
+  local hash, tree, plan = ops.perform(original.name, original.params, strict and original.hash or nil)
+  local mismatch = strict and history.difference(original, hash, tree, plan)
+  if mismatch then
+    ops.abort()
+    return hash, tree, plan, encode(history.position()), encode(mismatch)
+  end
+  history.stage(history.entry(original.name, original.params, hash, tree, plan), true)
+  if not ops.commitcall() then history.unstage() end
+  return hash, tree, plan, encode(history.position())
+end
+
+-- undo(strict): undoes the last entry; returns the hash, the plan encoded,
+-- the problems of a strict undo (encoded, "" when none: the slots its
+-- verification found, or a state whose hash is not the one before the
+-- entry; the undo took effect either way) and the position.
+function API.undo(strict)
+  strict = strict == "1"
+  local hash, plan, problems = ops.undo(strict, true)
+  local entry = ENTRIES[CURSOR]
+  history.stage()
+  if not ops.commitcall() then history.unstage() end
+  if strict and not problems and entry then problems = history.undoproblems(entry, hash) end
+  return hash, plan, problems and encode(problems) or "", encode(history.position())
+end
+
+return history
