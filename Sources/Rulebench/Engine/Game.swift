@@ -249,26 +249,69 @@ public final class Game {
 
     /// Undoes back to the last checkpoint action (which stays applied);
     /// returns what was undone, nothing right after a checkpoint. Throws
-    /// "nothing to undo" at the start, as `undo` does.
+    /// "nothing to undo" at the start, as `undo` does. One kernel call, in
+    /// which each undo is checked as `undo` checks it.
     @discardableResult
     public func undoTurn() throws(RulebenchError) -> [UndoOutcome] {
-        try undo(times: history.undosToLastCheckpoint)
+        try undoTravel(.undoTurn)
     }
 
     /// Takes back the last turn (`History.undosToLastTurn`): the last action
     /// and those before it back to the checkpoint before it, so in a game
     /// whose every move is a checkpoint, the last move. Throws "nothing to
-    /// undo" at the start; returns what was undone.
+    /// undo" at the start; returns what was undone. One kernel call.
     @discardableResult
     public func undoLastTurn() throws(RulebenchError) -> [UndoOutcome] {
-        try undo(times: history.undosToLastTurn)
+        try undoTravel(.undoLastTurn)
     }
 
-    private func undo(times: Int) throws(RulebenchError) -> [UndoOutcome] {
+    /// The undos of a turn: as many `undo()`s, but in one call. The first
+    /// that fails, or does not restore the state, throws as `undo()` would,
+    /// with those before it done.
+    private func undoTravel(_ travel: Kernel.Travel) throws(RulebenchError) -> [UndoOutcome] {
         guard history.cursor > 0 else { throw .badInput(InputProblem("nothing to undo")) }
+        let start = history.cursor
         var outcomes: [UndoOutcome] = []
-        for _ in 0..<times { outcomes.append(try undo()) }
+        for step in try travelled(travel).steps {
+            switch step {
+            case .undone(let hash, let plan, let problems):
+                if !problems.isEmpty { throw .undoMismatch(problems) }
+                outcomes.append(UndoOutcome(entry: history.entries[start - 1 - outcomes.count], hash: hash, plan: plan))
+            case .failed(let error):
+                throw error
+            case .redone, .differs:
+                throw KernelReply.mismatch(.travel, "steps", "a redo, in the undos of a turn")
+            }
+        }
         return outcomes
+    }
+
+    /// Runs a travel in the kernel and takes the history where it left it:
+    /// the redone entries (what the redo gave) and the kernel's cursor and
+    /// counts. When the call itself fails (a stop between its steps), the
+    /// steps done before stay done: the position is read back.
+    func travelled(_ travel: Kernel.Travel) throws(RulebenchError) -> Kernel.TravelReply {
+        let reply: Kernel.TravelReply
+        do {
+            reply = try kernel.travel(travel, strict: configuration.strict)
+        } catch {
+            history.move(to: try kernel.historyPosition())
+            throw error
+        }
+        var cursor = history.cursor
+        for step in reply.steps {
+            switch step {
+            case .undone: cursor -= 1
+            case .redone(let hash, let tree, let plan):
+                let original = history.entries[cursor]
+                history.entries[cursor] = HistoryEntry(call: original.call, hash: hash, isCheckpoint: original.isCheckpoint,
+                                                       tree: tree, plan: plan)
+                cursor += 1
+            case .failed, .differs: break
+            }
+        }
+        history.move(to: reply.position)
+        return reply
     }
 
     /// Undoes everything, back to the state after setup.

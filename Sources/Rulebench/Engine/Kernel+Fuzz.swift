@@ -131,9 +131,7 @@ extension Kernel {
     private func runReply(_ value: KernelReply, raw: [[UInt8]]) throws(RulebenchError) -> RunReply {
         func bytes(_ field: KernelReply?) throws(RulebenchError) -> [UInt8]? {
             guard let field else { return nil }
-            let n = try field.int()
-            guard n >= 1, n <= raw.count else { throw KernelReply.mismatch(.fuzz, field.path, "\(n), not a result's position") }
-            return raw[n - 1]
+            return try Kernel.result(field, in: raw)
         }
         let history = try value.field("history")
         var result = RunReply(history: History(initialHash: try history.field("initial").hash()))
@@ -229,8 +227,9 @@ extension Kernel {
         }
     }
 
-    /// The error a failure record describes, as `call` would have thrown it.
-    private func error(_ value: KernelReply) throws(RulebenchError) -> RulebenchError {
+    /// The error a failure record describes, as `call` would have thrown it
+    /// (a fuzz run's step, a step of `travel`).
+    func error(_ value: KernelReply) throws(RulebenchError) -> RulebenchError {
         let cause: LuaFailure.Cause
         switch try value.field("cause").decode(KernelWords.Cause.self) {
         case .budget: cause = .instructionBudget

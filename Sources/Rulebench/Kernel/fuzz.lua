@@ -22,24 +22,11 @@
 local K = ...
 local API = K.API
 local ops = K.ops
-local cprotect, countedprotect, release = K.C.protect, K.C.countedprotect, K.C.release
--- One operation of the loop (C.protect): true and f's results (three at
--- most: ops.perform's), or false, the error and its cause. An operation
--- the watched call found suspect (it may have overrun its budget) is
--- rolled back and run again counted, so its verdict is exact and only it
--- runs twice, not the whole loop. Results in locals, not a table: this
--- runs for every operation.
-local function protect(f, ...)
-  local ok, a, b, c = cprotect(f, ...)
-  if ok ~= "again" then return ok, a, b, c end
-  ops.abort()
-  return countedprotect(f, ...)
-end
-local ERRMETA = K.C.errormeta
+local release = K.C.release
+-- One operation of the loop, and a failed one's record for Swift (history.lua).
+local protect, failure = K.protectop, K.failure
 local hashof, mark, rollback, encode, decode = K.hash, K.mark, K.rollback, K.encode, K.decode
 local same, valuehash, coveredges = K.C.same, K.C.valuehash, K.C.coveredges
-local type, next, ipairs, rawequal, getmetatable, setmetatable = type, next, ipairs, rawequal, getmetatable, setmetatable
-local math_type = math.type
 -- How each step is chosen (choose.lua).
 local CHOOSE = K.choose
 
@@ -51,24 +38,6 @@ local HISTORY = K.history   -- the game's history (history.lua): the run plays i
 -- made the collector walk them all.
 local PLANIDS = {}
 local PLANCOUNT, NEXTPLAN = 0, 1
-
--- What Swift needs to rebuild a failed operation's error exactly as if it
--- had made the call itself: the cause, the kernel error object's fields or
--- the message with its traceback, and what was running.
-local function failure(err, cause)
-  local action, phase = ops.context()
-  local out = { cause = cause, action = action, phase = phase }
-  if type(err) == "table" and rawequal(getmetatable(err), ERRMETA) then
-    local fields = {}
-    for k, v in next, err do
-      if type(k) == "string" and (type(v) == "string" or math_type(v) == "integer") then fields[k] = v end
-    end
-    out.fields = fields
-  else
-    out.text = type(err) == "string" and err or ("error object is a " .. type(err) .. " value")
-  end
-  return out
-end
 
 local function callof(entry) return { name = entry.name, params = entry.params } end
 

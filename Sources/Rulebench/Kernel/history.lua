@@ -23,6 +23,8 @@
 local K = ...
 local API, ops = K.API, K.ops
 local same, encode, decode, hashof = K.C.same, K.encode, K.decode, K.hash
+local cprotect, countedprotect, release, ERRMETA = K.C.protect, K.C.countedprotect, K.C.release, K.C.errormeta
+local type, next, rawequal, getmetatable, math_type = type, next, rawequal, getmetatable, math.type
 
 local history = {}
 K.history = history
@@ -204,6 +206,43 @@ function history.reply(raw)
   return out
 end
 
+---------------------------------------------------------------- one operation of a kernel loop
+-- A call that runs several operations (the fuzzer's run, `travel` below)
+-- runs each through these, as if Swift had made a call for it.
+
+-- One operation (C.protect): true and f's results (three at most:
+-- ops.perform's), or false, the error and its cause. An operation the
+-- watched call found suspect (it may have overrun its budget) is rolled
+-- back and run again counted, so its verdict is exact and only it runs
+-- twice, not the whole loop. Results in locals, not a table: this runs for
+-- every operation.
+function K.protectop(f, ...)
+  local ok, a, b, c = cprotect(f, ...)
+  if ok ~= "again" then return ok, a, b, c end
+  ops.abort()
+  return countedprotect(f, ...)
+end
+local protect = K.protectop
+
+-- What Swift needs to rebuild a failed operation's error exactly as if it
+-- had made the call itself: the cause, the kernel error object's fields or
+-- the message with its traceback, and what was running.
+function K.failure(err, cause)
+  local action, phase = ops.context()
+  local out = { cause = cause, action = action, phase = phase }
+  if type(err) == "table" and rawequal(getmetatable(err), ERRMETA) then
+    local fields = {}
+    for k, v in next, err do
+      if type(k) == "string" and (type(v) == "string" or math_type(v) == "integer") then fields[k] = v end
+    end
+    out.fields = fields
+  else
+    out.text = type(err) == "string" and err or ("error object is a " .. type(err) .. " value")
+  end
+  return out
+end
+local failure = K.failure
+
 ---------------------------------------------------------------- Game's operations
 -- Each is one call from Swift, committed in that call (ops.commitcall);
 -- each returns, last, where the history stands (encoded `position`).
@@ -249,6 +288,74 @@ function API.undo(strict)
   if not ops.commitcall() then history.unstage() end
   if strict and not problems and entry then problems = history.undoproblems(entry, hash) end
   return hash, plan, problems and encode(problems) or "", encode(history.position())
+end
+
+-- position(): where the history stands (encoded `position`), for Swift to
+-- read after a call that a stop ended between its operations.
+function API.position() return encode(history.position()) end
+
+-- One undo of travel: its step record ({ hash, plan, problems }, or
+-- { failure }), and whether the travel stops there.
+local function undostep(strict, keep, seeking)
+  local entry = ENTRIES[CURSOR]
+  local ok, hash, plan, problems = protect(ops.undo, strict, true)
+  if not ok then
+    local err = failure(hash, plan)
+    ops.abort()
+    return { failure = err }, true
+  end
+  history.stage()
+  ops.commit()
+  if strict and not problems then problems = history.undoproblems(entry, hash) end
+  -- A mismatched undo took effect: seeking goes on past it, a turn's undos stop.
+  return { hash = hash, plan = keep(plan), problems = problems }, problems ~= nil and not seeking
+end
+
+-- One redo of travel: its step record ({ hash, tree, plan }, or { failure }
+-- or { mismatch }: rolled back), and whether the travel stops there.
+local function redostep(strict, keep)
+  local original = ENTRIES[CURSOR + 1]
+  local ok, hash, tree, plan = protect(ops.perform, original.name, original.params, strict and original.hash or nil)
+  if not ok then
+    local err = failure(hash, tree)
+    ops.abort()
+    return { failure = err }, true
+  end
+  local mismatch = strict and history.difference(original, hash, tree, plan)
+  if mismatch then
+    ops.abort()
+    return { mismatch = mismatch }, true
+  end
+  history.stage(history.entry(original.name, original.params, hash, tree, plan), true)
+  ops.commit()
+  return { hash = hash, tree = keep(tree), plan = keep(plan) }
+end
+
+-- travel(strict, kind, target): Game's undo turn (kind "turn"), undo last
+-- turn ("lastturn") and seek ("seek" to history position `target`) in one
+-- call: each undo and redo is an operation of its own (a fresh budget,
+-- committed before the next), checked as undo and redo check it. Stops at
+-- the first step that fails, at a redo that differs, and, but when
+-- seeking, at an undo that did not restore the state. Returns the encoded
+-- { steps, position } and the plans and trees the steps refer to by
+-- position. Counted from the start (KernelEntry: its committed steps are
+-- not rolled back, so it never runs again).
+function API.travel(strict, kind, target)
+  ops.nogame()
+  strict = strict == "1"
+  local seeking = kind == "seek"
+  if kind == "turn" then target = CURSOR - history.turn()
+  elseif kind == "lastturn" then target = CURSOR - history.lastturn()
+  elseif seeking then target = math.tointeger(tonumber(target))
+  else K.fail("error", "unknown travel " .. K.show(kind)) end
+  if not target or target < 0 or target > #ENTRIES then K.fail("error", "no history position " .. K.show(target)) end
+  local steps, raw = {}, {}
+  local function keep(bytes) raw[#raw + 1] = bytes; return #raw end
+  local stop
+  while not stop and CURSOR > target do steps[#steps + 1], stop = undostep(strict, keep, seeking) end
+  while not stop and CURSOR < target do steps[#steps + 1], stop = redostep(strict, keep) end
+  release()
+  return encode({ steps = steps, position = history.position() }), table.unpack(raw)
 end
 
 return history
