@@ -11,7 +11,10 @@
 -- check (the state's hash must be the entry's before it) and the
 -- undo-mirrors-do check; the strict redo comparison (hash, subaction tree,
 -- plan) and its mismatch report; the turn counts (undos to the last
--- checkpoint, to the last turn); dropping the redo tail on a new perform.
+-- checkpoint, to the last turn); dropping the redo tail on a new perform;
+-- Game's calls on it (perform, redo, undo, and `travel`: undo turn, undo
+-- last turn and seek in one call), and how a call that runs several
+-- operations runs each one (protectop, failure: `travel` and fuzz.lua).
 --
 -- Invariant: entries[1..cursor] are the applied actions (engine.lua's
 -- records, in the same order) and entries[cursor+1..] the redoable ones;
