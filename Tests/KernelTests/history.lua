@@ -118,3 +118,30 @@ assert(select(5, API.redo("1")) == nil and H.cursor() == 4)
 -- A run rolled back (fuzzabort) leaves a game with no history.
 API.fuzzabort()
 assert(H.cursor() == 0 and H.count() == 0 and K.hash() == H.initial())
+
+-- travel: several undos and redos in one call, each its own operation,
+-- committed before the next; the reply lists the steps and the position.
+API.newgame("h", "1", params())
+for _, name in ipairs { "step", "done", "step", "step", "done", "step" } do API.perform(name, params()) end
+local function travel(kind, target)
+  local out = K.decode((API.travel("1", kind, target)))
+  assert(out.position.cursor == H.cursor() and out.position.turn == H.turn(), "the reply's position is the history's")
+  return out
+end
+local out = travel("lastturn", "")
+assert(#out.steps == 1 and H.cursor() == 5 and out.steps[1].hash == H.current() and out.steps[1].problems == nil)
+out = travel("lastturn", "")
+assert(#out.steps == 3 and H.cursor() == 2, "right after a checkpoint: the turn it ended")
+out = travel("seek", "6")
+assert(#out.steps == 4 and out.steps[4].tree and H.cursor() == 6 and H.count() == 6, "seeking forward redoes")
+out = travel("turn", "")
+assert(#out.steps == 1 and H.cursor() == 5)
+out = travel("rewind", "")
+assert(#out.steps == 5 and H.cursor() == 0 and K.hash() == H.initial())
+fails(function() API.travel("1", "seek", "7") end, "no history position 7")
+API.abort()
+-- A redo that differs stops the travel there, rolled back.
+API.perform("wobble", params())
+API.undo("1")
+out = travel("seek", "1")
+assert(#out.steps == 1 and out.steps[1].mismatch.what == "state hash" and H.cursor() == 0)

@@ -314,21 +314,22 @@ public final class Game {
         return reply
     }
 
-    /// Undoes everything, back to the state after setup.
+    /// Undoes everything, back to the state after setup: as many `undo()`s,
+    /// in one kernel call; the first that fails or does not restore the
+    /// state throws as `undo()` would.
     public func rewind() throws(RulebenchError) {
-        while history.cursor > 0 { try undo() }
+        guard history.cursor > 0 else { return }
+        _ = try undoTravel(.rewind)
     }
 
     /// Undoes back to history position `cursor` after a walk (explore,
-    /// solve) stopped on an error, as far as it can: an undo that threw a
-    /// mismatch has still taken effect (the state was repaired), so it goes
-    /// on; any other failure stops it where it is.
+    /// solve) stopped on an error, as far as it can: an undo that did not
+    /// restore the state has still taken effect (the state was repaired), so
+    /// it goes on (as a seek does); any other failure stops it where it is.
     func unwind(to cursor: Int) {
-        while history.cursor > cursor {
-            do { try undo() } catch {
-                if case .undoMismatch = error { continue }
-                break
-            }
+        guard history.cursor > cursor else { return }
+        do { _ = try travelled(.seek(cursor)) } catch {
+            // Where it stopped is where the history now stands (`travelled`).
         }
     }
 

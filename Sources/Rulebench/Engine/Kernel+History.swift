@@ -1,6 +1,6 @@
 /// The typed face of the game's history in the kernel (`Kernel/history.lua`)
 /// for the operations that cross several history steps at once: undo turn,
-/// undo last turn and seek, each one call (`travel`) in which every undo and
+/// undo last turn, rewind and seek, each one call (`travel`) in which every undo and
 /// redo is an operation of its own, checked as `undo` and `redo` check it.
 extension Kernel {
     /// Where a travel goes.
@@ -9,6 +9,8 @@ extension Kernel {
         case undoTurn
         /// Back through the last turn (`History.undosToLastTurn`).
         case undoLastTurn
+        /// Back to the start.
+        case rewind
         /// To a history position, undoing or redoing.
         case seek(Int)
     }
@@ -40,6 +42,7 @@ extension Kernel {
         switch travel {
         case .undoTurn: (kind, target) = ("turn", "")
         case .undoLastTurn: (kind, target) = ("lastturn", "")
+        case .rewind: (kind, target) = ("rewind", "")
         case .seek(let position): (kind, target) = ("seek", String(position))
         }
         let reply = try call(.travel, [strict ? "1" : "0", kind, target])

@@ -13,7 +13,7 @@
 -- plan) and its mismatch report; the turn counts (undos to the last
 -- checkpoint, to the last turn); dropping the redo tail on a new perform;
 -- Game's calls on it (perform, redo, undo, and `travel`: undo turn, undo
--- last turn and seek in one call), and how a call that runs several
+-- last turn, rewind and seek in one call), and how a call that runs several
 -- operations runs each one (protectop, failure: `travel` and fuzz.lua).
 --
 -- Invariant: entries[1..cursor] are the applied actions (engine.lua's
@@ -335,8 +335,8 @@ local function redostep(strict, keep)
 end
 
 -- travel(strict, kind, target): Game's undo turn (kind "turn"), undo last
--- turn ("lastturn") and seek ("seek" to history position `target`) in one
--- call: each undo and redo is an operation of its own (a fresh budget,
+-- turn ("lastturn"), rewind ("rewind") and seek ("seek" to history
+-- position `target`) in one call: each undo and redo is an operation of its own (a fresh budget,
 -- committed before the next), checked as undo and redo check it. Stops at
 -- the first step that fails, at a redo that differs, and, but when
 -- seeking, at an undo that did not restore the state. Returns the encoded
@@ -349,6 +349,7 @@ function API.travel(strict, kind, target)
   local seeking = kind == "seek"
   if kind == "turn" then target = CURSOR - history.turn()
   elseif kind == "lastturn" then target = CURSOR - history.lastturn()
+  elseif kind == "rewind" then target = 0
   elseif seeking then target = math.tointeger(tonumber(target))
   else K.fail("error", "unknown travel " .. K.show(kind)) end
   if not target or target < 0 or target > #ENTRIES then K.fail("error", "no history position " .. K.show(target)) end
