@@ -36,8 +36,9 @@ local INITIAL = ""        -- the state hash after setup (and any state overrides
 local ENTRIES = {}
 local CURSOR = 0
 -- What the operation under way will do to the history when it commits:
--- nil, "undo", or { entry = ..., redo = true or nil }.
-local STAGED
+-- nil, "undo", or an entry, performed or (REDO) redone. Two locals, not a
+-- table: this runs for every operation.
+local STAGED, REDO
 
 ---------------------------------------------------------------- reading
 function history.cursor() return CURSOR end
@@ -49,24 +50,25 @@ function history.following() return ENTRIES[CURSOR + 1] end
 -- The hash of the current state, as the history recorded it.
 function history.current() return CURSOR == 0 and INITIAL or ENTRIES[CURSOR].hash end
 
+-- Each entry keeps `turnstart`, the position of the last checkpoint at or
+-- before it (0 when none), set as it takes its place (`committed`): the
+-- entries before it never change while it stands, so the counts below are
+-- read, not searched for, after every operation.
+local function turnstart(i) return i > 0 and ENTRIES[i].turnstart or 0 end
+
 -- How many undos `undo turn` makes: back to the last checkpoint action,
 -- which stays applied (to the start when there is none); 0 right after a
 -- checkpoint.
-function history.turn()
-  local i = CURSOR
-  while i > 0 and not ENTRIES[i].checkpoint do i = i - 1 end
-  return CURSOR - i
-end
+function history.turn() return CURSOR - turnstart(CURSOR) end
 
 -- How many undos `undo last turn` makes: the last applied entry and every
 -- one before it back to the checkpoint before it (which stays applied), to
 -- the start when there is none; within a turn (the last entry is no
 -- checkpoint), the turn under way, as `turn`. 0 only at the start.
 function history.lastturn()
-  local i = CURSOR
-  if i > 0 and ENTRIES[i].checkpoint then i = i - 1 end
-  while i > 0 and not ENTRIES[i].checkpoint do i = i - 1 end
-  return CURSOR - i
+  local last = ENTRIES[CURSOR]
+  if last and last.checkpoint then return CURSOR - turnstart(CURSOR - 1) end
+  return CURSOR - turnstart(CURSOR)
 end
 
 -- Where the history stands, as Swift's History holds it after each reply.
@@ -82,14 +84,15 @@ end
 
 -- The entry a perform (or redo) gives, to stage.
 function history.entry(name, params, hash, tree, plan)
-  return { name = name, params = params, hash = hash, tree = tree, plan = plan, checkpoint = ops.checkpoint(name) }
+  return { name = name, params = params, hash = hash, tree = tree, plan = plan, checkpoint = ops.checkpoint(name),
+           turnstart = 0 }
 end
 
 -- Stages what the operation under way does to the history: `entry`
 -- performed (the redo tail dropped), or redone (`redo` true), or with no
 -- entry, the last one undone. Staged right before the operation commits.
 function history.stage(entry, redo)
-  STAGED = entry and { entry = entry, redo = redo } or "undo"
+  STAGED, REDO = entry or "undo", redo
 end
 function history.unstage() STAGED = nil end
 
@@ -106,11 +109,12 @@ function history.committed(op)
   elseif staged == "undo" then
     CURSOR = CURSOR - 1
   elseif staged then
-    if not staged.redo then
+    if not REDO then
       for i = #ENTRIES, CURSOR + 1, -1 do ENTRIES[i] = nil end
     end
+    staged.turnstart = staged.checkpoint and CURSOR + 1 or turnstart(CURSOR)
     CURSOR = CURSOR + 1
-    ENTRIES[CURSOR] = staged.entry
+    ENTRIES[CURSOR] = staged
   end
 end
 
