@@ -166,9 +166,11 @@ public struct History: Sendable {
         undosToLastTurn = position.undosToLastTurn
     }
 
-    /// Takes a performed entry: the kernel put it last, at the cursor.
+    /// Takes a performed entry: the kernel put it last, at the cursor
+    /// (in place: a copy of the whole list per perform showed in row (1)).
     mutating func performed(_ entry: HistoryEntry, at position: Position) {
-        entries = Array(entries.prefix(position.count - 1)) + [entry]
+        entries.removeSubrange(min(position.count - 1, entries.count)...)
+        entries.append(entry)
         move(to: position)
     }
 
