@@ -10,7 +10,7 @@
 //                                      (SECONDS < 0: exactly -SECONDS rounds of 3 passes, no budget, for callgrind;
 //                                       a last argument `coverage`: with the coverage hook, as guided fuzzing runs)
 //        rulebench-bench --profile-restart PACK   VM instructions of a restart, by function
-//        rulebench-bench --crossings PACK     kernel calls per perform, failed perform, undo, redo, restart, fuzz run
+//        rulebench-bench --crossings PACK     kernel calls per perform, failed perform, undo, redo, seek, undo last turn, restart, fuzz run
 //        rulebench-bench --loop-plain PACK ROUNDS  only row (2), ROUNDS x 3 passes (for callgrind)
 //        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N | --seed K] [--search S]   time to detect each planted bug (minutes)
 //        rulebench-bench --solve               only row (8): solve against a plain-Lua breadth-first search
@@ -289,6 +289,18 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--crossings" {
     row("\(pack): crossings per perform", try crossings(calls.count) { for call in calls { try game.perform(call) } })
     row("\(pack): crossings per undo", try crossings(calls.count) { for _ in calls { try game.undo() } })
     row("\(pack): crossings per redo", try crossings(calls.count) { for _ in calls { try game.redo() } })
+    // Seeking to the start and back: 2 x 200 undos and redos, each checked.
+    row("\(pack): crossings per seek (across the history)", try crossings(2) {
+        try game.seek(to: 0)
+        try game.seek(to: calls.count)
+    })
+    // Taking back every turn to the start: one undoLastTurn per turn.
+    let undos = game.history.cursor, before = KernelCrossings.total
+    var takeBacks = 0
+    while !game.history.isAtStart { try game.undoLastTurn(); takeBacks += 1 }
+    row("\(pack): crossings per undo last turn",
+        String(format: "%.2f", Double(KernelCrossings.total - before) / Double(takeBacks)),
+        "\(takeBacks) take-backs, \(undos) undos in all")
     row("\(pack): crossings per failed perform", crossings(10) {
         for _ in 0..<10 { _ = try? game.perform(ActionCall("no such action", [:])) }
     })

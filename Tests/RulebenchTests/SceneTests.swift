@@ -16,6 +16,34 @@ final class SceneTests: XCTestCase {
         XCTAssertNil(try game.keyframes(of: nil, from: nil))
     }
 
+    /// A scene reply the view would never send is an internal error naming
+    /// the call and the field, as every other kernel reply is; absent
+    /// fields take the view's defaults.
+    func testAMalformedSceneReplyIsAnInternalErrorNamingTheField() throws {
+        func scene(_ value: StateValue) throws -> Scene {
+            try Scene(kernelReply: KernelReply(.scene, Wire.encode(value)))
+        }
+        let grid: StateValue = .table([.string("columns"): .int(2), .string("rows"): .int(3), .string("cell"): .double(10.5)])
+        let fine = try scene(.table([.string("grid"): grid,
+                                     .string("nodes"): .list([.table([.string("id"): .string("a"), .string("col"): .int(2),
+                                                                      .string("row"): .int(1)])])]))
+        XCTAssertEqual(fine.grid, SceneGrid(columns: 2, rows: 3, cell: 10.5, gap: 0, x: 0, y: 0))
+        XCTAssertEqual(fine.node("a")?.shape, .rect)
+        let cases: [(StateValue, String)] = [
+            (.table([.string("grid"): .table([.string("columns"): .int(2), .string("cell"): .string("big")])]), "'grid.cell'"),
+            (.table([.string("grid"): .table([.string("columns"): .double(2.5)])]), "'grid.columns'"),
+            (.table([.string("nodes"): .list([.table([.string("id"): .int(7)])])]), "'1.id'"),
+            (.table([.string("nodes"): .list([.table([.string("id"): .string("n"), .string("shape"): .string("star")])])]),
+             "'1.shape'"),
+            (.table([.string("places"): .list([.int(1)])]), "'places.1'"),
+        ]
+        for (value, field) in cases {
+            XCTAssertThrowsError(try scene(value), field) { error in
+                XCTAssertTrue("\(error)".contains("internal error in the engine: the reply of 'scene' has field \(field)"), "\(error)")
+            }
+        }
+    }
+
     func testTheTemplatesSceneFollowsItsState() throws {
         let game = try Self.game("rules/template")
         let scene = try XCTUnwrap(try game.scene())

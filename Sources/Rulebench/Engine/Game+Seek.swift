@@ -1,5 +1,6 @@
 /// Time travel over a game's history: moving the cursor to any position by
-/// real undos and redos in the engine, never by replaying from the start.
+/// real undos and redos in the engine, never by replaying from the start,
+/// in one kernel call (`Kernel.travel`).
 ///
 /// The invariant: after `seek(to:)` the state is the one the engine reached
 /// by undoing or redoing every step in between, each checked as `undo()` and
@@ -44,22 +45,25 @@ extension Game {
         guard (0...history.entries.count).contains(position) else {
             throw .badInput(InputProblem("no history position \(position): the history has positions 0 to \(history.entries.count)"))
         }
-        var checks: [StepCheck] = []
         let unproved = configuration.strict ? nil : "not checked (strict mode is off)"
-        while history.cursor > position {
-            let step = history.cursor
-            do {
-                let outcome = try undo()
-                checks.append(StepCheck(step: step, direction: .undo, problem: unproved, animation: outcome.animation))
-            } catch {
-                guard case .undoMismatch = error else { throw error }
-                checks.append(StepCheck(step: step, direction: .undo, problem: "\(error)", animation: nil))
+        var checks: [StepCheck] = []
+        var cursor = history.cursor
+        for step in try travelled(.seek(position)).steps {
+            switch step {
+            case .undone(let hash, let plan, let problems):
+                let outcome = UndoOutcome(entry: history.entries[cursor - 1], hash: hash, plan: plan)
+                checks.append(problems.isEmpty
+                    ? StepCheck(step: cursor, direction: .undo, problem: unproved, animation: outcome.animation)
+                    : StepCheck(step: cursor, direction: .undo, problem: "\(RulebenchError.undoMismatch(problems))", animation: nil))
+                cursor -= 1
+            case .redone:
+                checks.append(StepCheck(step: cursor + 1, direction: .redo, problem: unproved, animation: history.entries[cursor].animation))
+                cursor += 1
+            case .failed(let error):
+                throw error
+            case .differs(let mismatch):
+                throw .redoMismatch(mismatch)
             }
-        }
-        while history.cursor < position {
-            let step = history.cursor + 1
-            let entry = try redo()
-            checks.append(StepCheck(step: step, direction: .redo, problem: unproved, animation: entry.animation))
         }
         return checks
     }

@@ -203,9 +203,7 @@ public final class Game {
         let reply = try kernel.perform(call)
         let entry = HistoryEntry(call: call, hash: reply.hash, isCheckpoint: pack.actions[call.name]?.isCheckpoint ?? false,
                                  tree: reply.tree, plan: reply.plan)
-        history.entries.removeSubrange(history.cursor...)
-        history.entries.append(entry)
-        history.cursor += 1
+        history.performed(entry, at: reply.position)
         return entry
     }
 
@@ -213,23 +211,18 @@ public final class Game {
     /// its own `undo` (or the journal).
     ///
     /// In strict mode a rule whose undo does not restore the state exactly
-    /// makes this throw `.undoMismatch` *after* the state was repaired from
-    /// the journal and the undo took effect.
+    /// (the kernel compares every slot written, then the state's hash) makes
+    /// this throw `.undoMismatch` *after* the state was repaired from the
+    /// journal and the undo took effect.
     @discardableResult
     public func undo() throws(RulebenchError) -> UndoOutcome {
         guard history.cursor > 0 else { throw .badInput(InputProblem("nothing to undo")) }
         let reply = try kernel.undo(strict: configuration.strict)
-        history.cursor -= 1
-        let entry = history.entries[history.cursor]
-        let hash = reply.hash
+        history.move(to: reply.position)
         if !reply.problems.isEmpty {
             throw .undoMismatch(reply.problems)
         }
-        if configuration.strict && hash != history.currentHash {
-            throw .undoMismatch([UndoProblem(action: entry.call.name, undoFunction: nil, differences: [
-                StateChange(path: "(state hash)", before: history.currentHash.hex, after: hash.hex, note: "the state differs from before the action")])])
-        }
-        return UndoOutcome(entry: entry, hash: hash, plan: reply.plan)
+        return UndoOutcome(entry: history.entries[history.cursor], hash: reply.hash, plan: reply.plan)
     }
 
     /// Reapplies the next undone action from its params. In strict mode it must
@@ -240,25 +233,12 @@ public final class Game {
     public func redo() throws(RulebenchError) -> HistoryEntry {
         guard history.cursor < history.entries.count else { throw .badInput(InputProblem("nothing to redo")) }
         let original = history.entries[history.cursor]
-        let (reply, difference) = try kernel.redo(original.call, original: configuration.strict ? original : nil)
+        let (reply, mismatch) = try kernel.redo(strict: configuration.strict)
+        if let mismatch { throw .redoMismatch(mismatch) }
         let entry = HistoryEntry(call: original.call, hash: reply.hash, isCheckpoint: original.isCheckpoint,
                                  tree: reply.tree, plan: reply.plan)
-        if let difference { throw .redoMismatch(Game.mismatch(difference, original, entry)) }
-        history.entries[history.cursor] = entry
-        history.cursor += 1
+        history.redone(entry, at: reply.position)
         return entry
-    }
-
-    /// What a strict redo found different, with both values shown.
-    private static func mismatch(_ difference: KernelWords.RedoDifference, _ original: HistoryEntry, _ redone: HistoryEntry) -> RedoMismatch {
-        func shown(_ bytes: [UInt8]) -> String { KernelReply.kept(bytes, from: .perform)?.value.description ?? "nil" }
-        let (expected, actual): (String, String)
-        switch difference {
-        case .hash: (expected, actual) = (original.hash.hex, redone.hash.hex)
-        case .tree: (expected, actual) = (shown(original.tree), shown(redone.tree))
-        case .plan: (expected, actual) = (shown(original.plan), shown(redone.plan))
-        }
-        return RedoMismatch(what: difference.rawValue, action: original.call.name, expected: expected, actual: actual)
     }
 
     /// What perform would say of a call's params (the engine's own check),
@@ -269,43 +249,87 @@ public final class Game {
 
     /// Undoes back to the last checkpoint action (which stays applied);
     /// returns what was undone, nothing right after a checkpoint. Throws
-    /// "nothing to undo" at the start, as `undo` does.
+    /// "nothing to undo" at the start, as `undo` does. One kernel call, in
+    /// which each undo is checked as `undo` checks it.
     @discardableResult
     public func undoTurn() throws(RulebenchError) -> [UndoOutcome] {
-        try undo(times: history.undosToLastCheckpoint)
+        try undoTravel(.undoTurn)
     }
 
     /// Takes back the last turn (`History.undosToLastTurn`): the last action
     /// and those before it back to the checkpoint before it, so in a game
     /// whose every move is a checkpoint, the last move. Throws "nothing to
-    /// undo" at the start; returns what was undone.
+    /// undo" at the start; returns what was undone. One kernel call.
     @discardableResult
     public func undoLastTurn() throws(RulebenchError) -> [UndoOutcome] {
-        try undo(times: history.undosToLastTurn)
+        try undoTravel(.undoLastTurn)
     }
 
-    private func undo(times: Int) throws(RulebenchError) -> [UndoOutcome] {
+    /// The undos of a turn: as many `undo()`s, but in one call. The first
+    /// that fails, or does not restore the state, throws as `undo()` would,
+    /// with those before it done.
+    private func undoTravel(_ travel: Kernel.Travel) throws(RulebenchError) -> [UndoOutcome] {
         guard history.cursor > 0 else { throw .badInput(InputProblem("nothing to undo")) }
+        let start = history.cursor
         var outcomes: [UndoOutcome] = []
-        for _ in 0..<times { outcomes.append(try undo()) }
+        for step in try travelled(travel).steps {
+            switch step {
+            case .undone(let hash, let plan, let problems):
+                if !problems.isEmpty { throw .undoMismatch(problems) }
+                outcomes.append(UndoOutcome(entry: history.entries[start - 1 - outcomes.count], hash: hash, plan: plan))
+            case .failed(let error):
+                throw error
+            case .redone, .differs:
+                throw KernelReply.mismatch(.travel, "steps", "a redo, in the undos of a turn")
+            }
+        }
         return outcomes
     }
 
-    /// Undoes everything, back to the state after setup.
+    /// Runs a travel in the kernel and takes the history where it left it:
+    /// the redone entries (what the redo gave) and the kernel's cursor and
+    /// counts. When the call itself fails (a stop between its steps), the
+    /// steps done before stay done: the position is read back.
+    func travelled(_ travel: Kernel.Travel) throws(RulebenchError) -> Kernel.TravelReply {
+        let reply: Kernel.TravelReply
+        do {
+            reply = try kernel.travel(travel, strict: configuration.strict)
+        } catch {
+            history.move(to: try kernel.historyPosition())
+            throw error
+        }
+        var cursor = history.cursor
+        for step in reply.steps {
+            switch step {
+            case .undone: cursor -= 1
+            case .redone(let hash, let tree, let plan):
+                let original = history.entries[cursor]
+                history.entries[cursor] = HistoryEntry(call: original.call, hash: hash, isCheckpoint: original.isCheckpoint,
+                                                       tree: tree, plan: plan)
+                cursor += 1
+            case .failed, .differs: break
+            }
+        }
+        history.move(to: reply.position)
+        return reply
+    }
+
+    /// Undoes everything, back to the state after setup: as many `undo()`s,
+    /// in one kernel call; the first that fails or does not restore the
+    /// state throws as `undo()` would.
     public func rewind() throws(RulebenchError) {
-        while history.cursor > 0 { try undo() }
+        guard history.cursor > 0 else { return }
+        _ = try undoTravel(.rewind)
     }
 
     /// Undoes back to history position `cursor` after a walk (explore,
-    /// solve) stopped on an error, as far as it can: an undo that threw a
-    /// mismatch has still taken effect (the state was repaired), so it goes
-    /// on; any other failure stops it where it is.
+    /// solve) stopped on an error, as far as it can: an undo that did not
+    /// restore the state has still taken effect (the state was repaired), so
+    /// it goes on (as a seek does); any other failure stops it where it is.
     func unwind(to cursor: Int) {
-        while history.cursor > cursor {
-            do { try undo() } catch {
-                if case .undoMismatch = error { continue }
-                break
-            }
+        guard history.cursor > cursor else { return }
+        do { _ = try travelled(.seek(cursor)) } catch {
+            // Where it stopped is where the history now stands (`travelled`).
         }
     }
 

@@ -108,6 +108,11 @@ public struct UndoOutcome: Sendable {
 }
 
 /// The performed actions of a game, with an undo/redo cursor.
+///
+/// A view of the kernel's history (`Kernel/history.lua`), which owns the
+/// records, the cursor and every rule about them: where the cursor goes,
+/// which entries a new action drops, how many undos a turn is. This holds
+/// what the kernel's replies gave it, and nothing is counted here.
 public struct History: Sendable {
     /// The state hash after setup (and any state overrides).
     public internal(set) var initialHash: StateHash
@@ -126,19 +131,52 @@ public struct History: Sendable {
     public var isAtStart: Bool { cursor == 0 }
     /// How many undos `undo turn` makes: back to the last checkpoint action,
     /// which stays applied (to the start when there is none): the turn under
-    /// way. 0 right after a checkpoint.
-    public var undosToLastCheckpoint: Int {
-        cursor - (performed.lastIndex(where: \.isCheckpoint).map { $0 + 1 } ?? 0)
-    }
+    /// way. 0 right after a checkpoint. Counted by the kernel.
+    public internal(set) var undosToLastCheckpoint = 0
 
     /// How many undos `undo last turn` makes: the last action and every one
     /// before it back to the checkpoint before it, which stays applied (to
     /// the start when there is none). Right after a checkpoint (in draughts,
     /// chess or a puzzle, where every move is one, always) that is the whole
     /// turn the checkpoint ended; within a turn, the turn under way, as
-    /// `undosToLastCheckpoint`. 0 only at the start.
-    public var undosToLastTurn: Int {
-        guard let last = performed.last, last.isCheckpoint else { return undosToLastCheckpoint }
-        return cursor - (performed.dropLast().lastIndex(where: \.isCheckpoint).map { $0 + 1 } ?? 0)
+    /// `undosToLastCheckpoint`. 0 only at the start. Counted by the kernel.
+    public internal(set) var undosToLastTurn = 0
+
+    /// Where the kernel's history stands after an operation: the cursor,
+    /// how many entries there are, and the two turn counts.
+    struct Position {
+        let cursor: Int
+        let count: Int
+        let undosToLastCheckpoint: Int
+        let undosToLastTurn: Int
+
+        /// The kernel's `{ cursor, count, turn, lastturn }` (history.lua, `position`).
+        init(_ value: KernelReply) throws(RulebenchError) {
+            cursor = try value.int("cursor")
+            count = try value.int("count")
+            undosToLastCheckpoint = try value.int("turn")
+            undosToLastTurn = try value.int("lastturn")
+        }
+    }
+
+    /// Takes the kernel's cursor and counts.
+    mutating func move(to position: Position) {
+        cursor = position.cursor
+        undosToLastCheckpoint = position.undosToLastCheckpoint
+        undosToLastTurn = position.undosToLastTurn
+    }
+
+    /// Takes a performed entry: the kernel put it last, at the cursor
+    /// (in place: a copy of the whole list per perform showed in row (1)).
+    mutating func performed(_ entry: HistoryEntry, at position: Position) {
+        entries.removeSubrange(min(position.count - 1, entries.count)...)
+        entries.append(entry)
+        move(to: position)
+    }
+
+    /// Takes a redone entry, in the place of the one it redid.
+    mutating func redone(_ entry: HistoryEntry, at position: Position) {
+        entries[position.cursor - 1] = entry
+        move(to: position)
     }
 }

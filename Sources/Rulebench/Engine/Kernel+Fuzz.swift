@@ -154,9 +154,7 @@ extension Kernel {
     private func runReply(_ value: KernelReply, raw: [[UInt8]]) throws(RulebenchError) -> RunReply {
         func bytes(_ field: KernelReply?) throws(RulebenchError) -> [UInt8]? {
             guard let field else { return nil }
-            let n = try field.int()
-            guard n >= 1, n <= raw.count else { throw KernelReply.mismatch(.fuzz, field.path, "\(n), not a result's position") }
-            return raw[n - 1]
+            return try Kernel.result(field, in: raw)
         }
         let history = try value.field("history")
         var result = RunReply(history: History(initialHash: try history.field("initial").hash()))
@@ -175,7 +173,7 @@ extension Kernel {
                          isCheckpoint: try entry.optional("checkpoint")?.bool() ?? false,
                          tree: try bytes(entry.field("tree")) ?? [], plan: try bytes(entry.field("plan")) ?? [])
         }
-        result.history.cursor = try history.int("cursor")
+        result.history.move(to: try History.Position(history))
         result.newEdges = try value.int("fresh")
         result.novelSteps = try value.field("novel").list().map { item throws(RulebenchError) in try item.int() - 1 }
         result.found = try value.optional("found").map { item throws(RulebenchError) in try discoveries(item) }
@@ -253,8 +251,9 @@ extension Kernel {
         }
     }
 
-    /// The error a failure record describes, as `call` would have thrown it.
-    private func error(_ value: KernelReply) throws(RulebenchError) -> RulebenchError {
+    /// The error a failure record describes, as `call` would have thrown it
+    /// (a fuzz run's step, a step of `travel`).
+    func error(_ value: KernelReply) throws(RulebenchError) -> RulebenchError {
         let cause: LuaFailure.Cause
         switch try value.field("cause").decode(KernelWords.Cause.self) {
         case .budget: cause = .instructionBudget
@@ -276,13 +275,7 @@ extension Kernel {
     private func finding(_ value: KernelReply) throws(RulebenchError) -> RunFinding {
         let problem: RunProblem
         if let mismatch = value.optional("mismatch") {
-            func shown(_ v: KernelReply?) -> String {
-                if case .string(let text)? = v?.value { return text }
-                return v?.value.description ?? "nil"
-            }
-            problem = .redoMismatch(RedoMismatch(what: try mismatch.string("what"), action: try mismatch.string("action"),
-                                                 expected: shown(mismatch.optional("expected")),
-                                                 actual: shown(mismatch.optional("actual"))))
+            problem = .redoMismatch(try Kernel.redoMismatch(mismatch))
         } else if let problems = value.optional("problems") {
             problem = .undoMismatch(try Kernel.problems(problems))
         } else if let failure = value.optional("failure") {

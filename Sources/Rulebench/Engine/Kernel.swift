@@ -83,21 +83,25 @@ final class Kernel {
 
     // MARK: Operations
 
-    /// The result of a perform: the state hash after it, and the kernel's
-    /// description of the run, its subaction tree and animation plan, each
-    /// kept encoded until someone reads it (equal values encode equally).
+    /// The result of a perform or a redo: the state hash after it, the
+    /// kernel's description of the run, its subaction tree and animation
+    /// plan, each kept encoded until someone reads it (equal values encode
+    /// equally), and where the game's history stands after it.
     struct PerformReply {
         let hash: StateHash
         let tree: [UInt8]
         let plan: [UInt8]
+        let position: History.Position
     }
 
     /// The result of an undo: the hash after it, its animation plan (encoded),
-    /// and the slots a rule's undo did not restore (empty when exact).
+    /// the problems of a strict undo (empty when exact), and where the
+    /// history stands after it (the undo took effect either way).
     struct UndoReply {
         let hash: StateHash
         let plan: [UInt8]
         let problems: [UndoProblem]
+        let position: History.Position
     }
 
     /// Starts a new game as `newGame` does; `opening` is the animation the
@@ -131,38 +135,40 @@ final class Kernel {
         return (hash(reply), ActionAnimation(node: node.value, direction: .do, fallbackAction: "setup"))
     }
 
-    /// Performs an action and commits it, in one call.
+    /// Performs an action, records it in the game's history (the redo
+    /// tail dropped) and commits, in one call.
     func perform(_ call: ActionCall) throws(RulebenchError) -> PerformReply {
-        try performReply(self.call(.perform, [Array(call.name.utf8), Wire.encode(call.params), []]))
+        try performReply(.perform, self.call(.perform, [Array(call.name.utf8), Wire.encode(call.params)]))
     }
 
-    /// Redoes an action: performs it again and commits it, in one call.
-    /// With `original` (a strict redo), the kernel compares the hash, the
-    /// subaction tree and the plan with the first time's; reaching the
+    /// Redoes the history's next entry: performs it again and commits it,
+    /// in one call. Strict, the kernel compares the hash, the subaction
+    /// tree and the plan with the first time's (history.lua); reaching the
     /// same hash, the state is the one the invariants already passed, so
-    /// they are not run again. A redo that differs is rolled back, and the
-    /// difference returned with what it gave.
-    func redo(_ call: ActionCall, original: HistoryEntry?) throws(RulebenchError) -> (PerformReply, KernelWords.RedoDifference?) {
-        guard let original else { return (try perform(call), nil) }
-        let reply = try self.call(.perform, [Array(call.name.utf8), Wire.encode(call.params), Array(original.hash.hex.utf8),
-                                             original.tree, original.plan])
-        let difference = reply.count > 3 ? try KernelReply.word(.perform, reply[3], as: KernelWords.RedoDifference.self) : nil
-        return (try performReply(Array(reply.prefix(3))), difference)
+    /// they are not run again. A redo that differs is rolled back, and
+    /// what differs returned with what it gave.
+    func redo(strict: Bool) throws(RulebenchError) -> (PerformReply, RedoMismatch?) {
+        let reply = try call(.redo, [strict ? "1" : "0"])
+        let mismatch = reply.count > 4 ? try Kernel.redoMismatch(KernelReply(.redo, reply[4], result: 5)) : nil
+        return (try performReply(.redo, Array(reply.prefix(4))), mismatch)
     }
 
-    private func performReply(_ reply: [[UInt8]]) throws(RulebenchError) -> PerformReply {
-        guard reply.count == 3 else { throw KernelReply.mismatch(.perform, "", "\(reply.count) results, not 3") }
-        return PerformReply(hash: hash(reply), tree: reply[1], plan: reply[2])
+    private func performReply(_ entry: KernelEntry, _ reply: [[UInt8]]) throws(RulebenchError) -> PerformReply {
+        guard reply.count == 4 else { throw KernelReply.mismatch(entry, "", "\(reply.count) results, not 4") }
+        return PerformReply(hash: hash(reply), tree: reply[1], plan: reply[2],
+                            position: try History.Position(KernelReply(entry, reply[3], result: 4)))
     }
 
-    /// Undoes the last committed action and commits the undo, in one call.
-    /// With `strict`, every slot the action or its undo wrote is compared
-    /// with its value before the action; differences are repaired and reported.
+    /// Undoes the history's last applied entry and commits the undo, in one
+    /// call. With `strict`, every slot the action or its undo wrote is
+    /// compared with its value before the action (differences are repaired
+    /// and reported), and then the state's hash with the one before it.
     func undo(strict: Bool) throws(RulebenchError) -> UndoReply {
         let reply = try call(.undo, [strict ? "1" : "0"])
-        guard reply.count == 3 else { throw KernelReply.mismatch(.undo, "", "\(reply.count) results, not 3") }
+        guard reply.count == 4 else { throw KernelReply.mismatch(.undo, "", "\(reply.count) results, not 4") }
         let problems = reply[2].isEmpty ? [] : try Kernel.problems(KernelReply(.undo, reply[2], result: 3))
-        return UndoReply(hash: hash(reply), plan: reply[1], problems: problems)
+        return UndoReply(hash: hash(reply), plan: reply[1], problems: problems,
+                         position: try History.Position(KernelReply(.undo, reply[3], result: 4)))
     }
 
     /// Every legal action call, in action-name order, each action in its emit order.
@@ -369,6 +375,19 @@ final class Kernel {
                                 note: try d.optionalString("note"))
                 }.sorted { StatePath.naturalOrder($0.path, $1.path) })
         })
+    }
+
+    /// A strict redo's mismatch report `{ what, action, expected, actual }`
+    /// (history.lua, `difference`), from Game's redo or a fuzz run's finding.
+    static func redoMismatch(_ value: KernelReply) throws(RulebenchError) -> RedoMismatch {
+        // Hashes come as their hex text; trees and plans as values, shown as Swift shows a value.
+        func shown(_ v: KernelReply?) -> String {
+            if case .string(let text)? = v?.value { return text }
+            return v?.value.description ?? "nil"
+        }
+        return RedoMismatch(what: try value.field("what").decode(KernelWords.RedoDifference.self).rawValue,
+                            action: try value.string("action"),
+                            expected: shown(value.optional("expected")), actual: shown(value.optional("actual")))
     }
 
     /// A kernel list of `{ name, params }`.

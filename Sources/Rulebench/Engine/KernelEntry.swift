@@ -14,7 +14,9 @@ enum KernelEntry: String, CaseIterable {
     case definePack = "definepack", addAction = "addaction", linkBase = "linkbase"
     case finishPack = "finishpack", paramProblem = "paramproblem"
     // Operations on the game (engine.lua)
-    case newGame = "newgame", restart, perform, undo, abort, legal, invariants, render
+    case newGame = "newgame", restart, abort, legal, invariants, render
+    // The game's history: Game's operations on it (history.lua)
+    case perform, redo, undo, travel, position
     case hash, get, set, gc, configure, goal
     // Walks and loops inside the kernel (explore.lua, solve.lua, unique.lua, fuzz.lua)
     case explore, explored
@@ -56,12 +58,12 @@ enum KernelEntry: String, CaseIterable {
 
     var mode: Mode {
         switch self {
-        case .definePack, .addAction, .finishPack, .newGame, .restart, .perform, .undo, .legal, .invariants,
+        case .definePack, .addAction, .finishPack, .newGame, .restart, .perform, .redo, .undo, .travel, .legal, .invariants,
              .render, .set, .goal, .explore, .solveBegin, .solveStep, .solveLine, .solveProbe, .uniqueBegin,
              .uniqueStep, .uniqueLine, .fuzz, .replay, .scene, .viewPlaces, .solveChildren, .solveReplay,
              .uniqueChildren:
             return .runsRules
-        case .linkBase, .paramProblem, .abort, .hash, .get, .gc, .configure, .explored,
+        case .linkBase, .paramProblem, .abort, .hash, .get, .gc, .configure, .explored, .position,
              .solveEnd, .uniqueEnd, .fuzzAbort, .replayAbort, .coverage, .coverageReport, .hashOrder, .profile,
              .selfTest, .solveSnap, .solveFailed:
             return .bookkeeping
@@ -76,10 +78,13 @@ enum KernelEntry: String, CaseIterable {
         // Each commits at its end, after the watch (engine.lua, commitcall):
         // one the watchdog stops is still pending for abort. A restart's
         // reload runs again whole: it loads from the chunks it compiled.
-        case .perform, .undo, .newGame, .restart, .set, .explore: return .call(abort: .abort)
+        case .perform, .redo, .undo, .newGame, .restart, .set, .explore: return .call(abort: .abort)
         case .legal, .render, .invariants, .scene, .viewPlaces: return .call(abort: nil)
         case .fuzz: return .operations(abort: .fuzzAbort)
         case .replay: return .operations(abort: .replayAbort)
+        // `travel` commits each of its steps as it goes: no abort takes
+        // them back, so it is counted from the start and never runs again.
+        case .travel: return .never
         default: return .never
         }
     }

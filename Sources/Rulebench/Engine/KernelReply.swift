@@ -99,6 +99,15 @@ struct KernelReply {
         return Int(n)
     }
 
+    /// A number, integer or not, as a Double.
+    func number() throws(RulebenchError) -> Double {
+        switch value {
+        case .int(let n): return Double(n)
+        case .double(let d): return d
+        default: throw mismatch("\(value), not a number")
+        }
+    }
+
     func bool() throws(RulebenchError) -> Bool {
         guard case .bool(let b) = value else { throw mismatch("\(value), not a boolean") }
         return b
@@ -140,6 +149,14 @@ struct KernelReply {
     func bool(_ key: String) throws(RulebenchError) -> Bool { try field(key).bool() }
     /// An optional string field: absent is nil, another type is an error.
     func optionalString(_ key: String) throws(RulebenchError) -> String? { try optional(key)?.string() }
+    /// An optional integer field: absent is nil, another type is an error.
+    func optionalInt(_ key: String) throws(RulebenchError) -> Int? { try optional(key)?.int() }
+    /// An optional number field (integer or not): absent is nil, another type is an error.
+    func optionalNumber(_ key: String) throws(RulebenchError) -> Double? { try optional(key)?.number() }
+    /// An optional list of strings: absent is empty, an item of another type is an error.
+    func optionalStrings(_ key: String) throws(RulebenchError) -> [String] {
+        try optional(key)?.list().map { item throws(RulebenchError) in try item.string() } ?? []
+    }
 
     /// A call `{ name, params }`.
     func call() throws(RulebenchError) -> ActionCall {

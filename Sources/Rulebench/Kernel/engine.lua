@@ -1,6 +1,7 @@
 -- The engine, in Lua: actions, perform, undo, legal moves, invariants and
 -- goals, on the game of a pack that packload.lua loaded. The walk of the game
--- tree is explore.lua's, the `rulebench` module rules see is rulebench.lua.
+-- tree is explore.lua's, the `rulebench` module rules see is rulebench.lua,
+-- the game's history (and Swift's perform, undo and redo) is history.lua's.
 --
 -- Every operation Swift starts is one call, run as a user call under the
 -- instruction budget and the memory cap, that commits its own work at its
@@ -412,25 +413,6 @@ local function perform(name, params, expected, reply)
   return hash
 end
 
--- perform(name, params, expected, tree, plan): performs and commits. For a
--- strict redo, `expected`, `tree` and `plan` are what the action gave the
--- first time (hash, and the encoded tree and plan: equal values encode
--- equally); a redo that differs is rolled back, not committed, and the
--- fourth result names what differs (the words of K.WORDS.redo).
-function API.perform(name, params, expected, tree, plan)
-  local hash, newtree, newplan = perform(name, decode(params), expected)
-  if tree then
-    local what = hash ~= expected and "state hash" or newtree ~= tree and "subaction tree"
-      or newplan ~= plan and "animation plan" or nil
-    if what then
-      K.ops.abort()
-      return hash, newtree, newplan, what
-    end
-  end
-  commitcall()
-  return hash, newtree, newplan
-end
-
 -- undo(strict, encoded): returns the hash after the undo, its plan
 -- (encoded when `encoded` is true, as a Lua table when it is "values":
 -- the fuzzer compares it with the do plan) and the problems of a strict
@@ -446,13 +428,6 @@ local function undo(strict, encoded)
   PENDING.rec = rec
   if encoded == "values" then return hashof(), plan, #problems > 0 and problems or nil end
   return hashof(), encoded and encode(plan) or "", #problems > 0 and problems or nil
-end
-
-function API.undo(strict)
-  local hash, plan, problems = undo(strict == "1", true)
-  problems = problems and encode(problems) or ""
-  commitcall()
-  return hash, plan, problems
 end
 
 function API.invariants()
@@ -552,14 +527,16 @@ end
 
 -- Engine calls ------------------------------------------------------------
 
--- Makes the pending operation permanent. What can fail (a record's slot,
--- by memory) comes before PENDING is cleared: an error leaves the
--- operation pending, for abort to roll back whole.
+-- Makes the pending operation permanent, and what it staged for the
+-- game's history (history.lua). What can fail (a record's slot, by
+-- memory) comes before PENDING is cleared: an error leaves the operation
+-- pending, for abort to roll back whole.
 function API.commit()
   local p = PENDING
   K.setwritable(false, "")
   if not p then return end
   if p.op == "perform" then RECS[#RECS + 1] = p.rec end
+  K.history.committed(p.op)
   PENDING = nil
   if p.op == "setup" or p.op == "set" then
     K.truncate(0)
@@ -573,10 +550,11 @@ end
 -- watched call that ran long is stopped there (release answers true) and
 -- runs again counted, so it must not commit: its operation stays pending
 -- for the abort before the second run. A call that commits is never run
--- again.
+-- again. Answers whether it committed.
 commitcall = function()
-  if release() then return end
+  if release() then return false end
   API.commit()
+  return true
 end
 
 -- newgame(id, seed, options): sets a game up and commits; returns its hash
@@ -610,12 +588,13 @@ function API.abort()
   return running
 end
 
--- The operations as Swift makes them, for the kernel's own loops
--- (fuzz.lua): each is one user operation, followed by commit or abort.
+-- The operations, for the calls Swift makes (history.lua) and the kernel's
+-- own loops (fuzz.lua): each is one user operation, followed by commit or abort.
 K.ops = {
   perform = perform,        -- (name, params, expected, reply) -> hash, tree, plan
   undo = undo,              -- (strict, encoded or "values") -> hash, plan, problems or nil
   commit = API.commit,
+  commitcall = commitcall,  -- () -> whether it committed (the end of a call from Swift)
   abort = function()
     K.setwritable(false, ""); K.closeloads(); if PENDING then rollback(PENDING.mark) end; PENDING = nil; settleids()
   end,

@@ -4,10 +4,11 @@
 -- Swift's Fuzzer decides what to run, shrinks and reports; choose.lua
 -- picks each step; this file owns what happens between a game's setup and
 -- the end of its run: playing the chosen steps, performing, undoing and
--- redoing exactly as Game does (one operation each, with its own
--- instruction budget, then commit or abort), and checking after every step that
+-- redoing in the game's one history (history.lua, which Game's operations
+-- use too: one operation each, with its own instruction budget, then commit
+-- or abort), and checking after every step that
 --   - an undo restored the state (strict verification, then the hash),
---   - an undo does not replay the do animation forwards (forwardsundo),
+--   - an undo does not replay the do animation forwards (history.forwards),
 --   - a redo gave the same hash, subaction tree and animation plan,
 --   - a failed or rejected action changed nothing,
 --   - an action `legal` emitted passed its check and its invariants,
@@ -21,58 +22,23 @@
 local K = ...
 local API = K.API
 local ops = K.ops
-local cprotect, countedprotect, release = K.C.protect, K.C.countedprotect, K.C.release
--- One operation of the loop (C.protect): true and f's results (three at
--- most: ops.perform's), or false, the error and its cause. An operation
--- the watched call found suspect (it may have overrun its budget) is
--- rolled back and run again counted, so its verdict is exact and only it
--- runs twice, not the whole loop. Results in locals, not a table: this
--- runs for every operation.
-local function protect(f, ...)
-  local ok, a, b, c = cprotect(f, ...)
-  if ok ~= "again" then return ok, a, b, c end
-  ops.abort()
-  return countedprotect(f, ...)
-end
-local ERRMETA = K.C.errormeta
+local release = K.C.release
+-- One operation of the loop, and a failed one's record for Swift (history.lua).
+local protect, failure = K.protectop, K.failure
 local hashof, mark, rollback, encode, decode = K.hash, K.mark, K.rollback, K.encode, K.decode
 local same, valuehash, coveredges = K.C.same, K.C.valuehash, K.C.coveredges
 local takeedges, seeedges = K.C.takeedges, K.C.seeedges
-local type, next, ipairs, rawequal, getmetatable, setmetatable = type, next, ipairs, rawequal, getmetatable, setmetatable
-local math_type = math.type
 -- How each step is chosen (choose.lua).
 local CHOOSE = K.choose
 
 ---------------------------------------------------------------- one run
-local RUN            -- the run in progress: history, outcomes, trace, ...
+local RUN            -- the run in progress: outcomes, trace, plans, ...
+local HISTORY = K.history   -- the game's history (history.lua): the run plays in it
 -- Plans seen, so Swift judges each distinct plan once: the plan's 128-bit
 -- hash (C.valuehash) -> its id. Only hashes are kept: keeping the plans
 -- made the collector walk them all.
 local PLANIDS = {}
 local PLANCOUNT, NEXTPLAN = 0, 1
-
--- What Swift needs to rebuild a failed operation's error exactly as if it
--- had made the call itself: the cause, the kernel error object's fields or
--- the message with its traceback, and what was running.
-local function failure(err, cause)
-  local action, phase = ops.context()
-  local out = { cause = cause, action = action, phase = phase }
-  if type(err) == "table" and rawequal(getmetatable(err), ERRMETA) then
-    local fields = {}
-    for k, v in next, err do
-      if type(k) == "string" and (type(v) == "string" or math_type(v) == "integer") then fields[k] = v end
-    end
-    out.fields = fields
-  else
-    out.text = type(err) == "string" and err or ("error object is a " .. type(err) .. " value")
-  end
-  return out
-end
-
-local function currenthash()
-  local h = RUN.history
-  return h.cursor == 0 and h.initial or h.entries[h.cursor].hash
-end
 
 local function callof(entry) return { name = entry.name, params = entry.params } end
 
@@ -123,21 +89,13 @@ local function count(name, what)
   c[what] = c[what] + 1
 end
 
-local function record(entry)
-  local h = RUN.history
-  for i = #h.entries, h.cursor + 1, -1 do h.entries[i] = nil end
-  h.cursor = h.cursor + 1
-  h.entries[h.cursor] = entry
-end
-
 -- Performs a step's call ("do" or "try"); returns a finding or nil.
 local function performstep(index, step)
-  local before = currenthash()
+  local before = HISTORY.current()
   local ok, hash, tree, plan = protect(ops.perform, step.name, step.params, nil, "values")
   if ok then
+    HISTORY.stage(HISTORY.entry(step.name, step.params, hash, tree, plan))
     ops.commit()
-    record({ name = step.name, params = step.params, hash = hash, tree = tree, plan = plan,
-             checkpoint = ops.checkpoint(step.name) })
     RUN.outcomes[index] = { kind = "performed", hash = hash }
     count(step.name, "performed")
     if step.op == "do" then
@@ -162,76 +120,31 @@ local function performstep(index, step)
   return { property = "legalIsAllowed", what = "emitted", call = call, failure = err }
 end
 
--- Whether a plan moves something: a tween whose `from` and `to` differ
--- (a run there and back ends where it started).
-local function moves(plan)
-  local kind = plan.kind
-  if kind == "tween" then return not plan.autoreverse and not same(plan.from, plan.to) end
-  local items = plan.items
-  if items then
-    for i = 1, #items do
-      if moves(items[i]) then return true end
-    end
-  end
-  return false
-end
-
--- The undo mirror property, where the pack wrote no undo animation of its
--- own: an `animate` that returns on undo the very plan it returned on do
--- (it ignored `direction`) plays the motion forwards again, not backwards.
--- Nodes whose animate returned nil on undo play the do plan mirrored (in
--- Swift), so only nodes with an undo plan are compared. Returns the
--- offending node's action path and the plan, or nil.
-local function forwardsundo(undone, done, path)
-  local own = undone.own
-  if own ~= nil and done.own ~= nil and moves(own) and same(own, done.own) then return path end
-  local subs, dsubs = undone.subs, done.subs
-  if subs and dsubs then
-    for i = 1, #subs do
-      local sub, dsub = subs[i], dsubs[i]
-      if dsub then
-        local found = forwardsundo(sub, dsub, path .. " > " .. sub.action)
-        if found then return found end
-      end
-    end
-  end
-  return nil
-end
-
--- Undoes the last applied entry as Game.undo does (strict); returns nil,
--- or what went wrong: { failure } or { problems } (the undo took effect).
+-- Undoes the last applied entry as Game.undo does (strict, history.lua's
+-- checks); returns nil, or what went wrong: { failure } or { problems }
+-- (the undo took effect).
 local function undoone()
-  local h = RUN.history
-  local entry = h.entries[h.cursor]
+  local entry = HISTORY.last()
   local ok, hash, plan, problems = protect(ops.undo, true, "values")
   if not ok then
     local err = failure(hash, plan)
     ops.abort()
     return { call = callof(entry), failure = err }
   end
+  HISTORY.stage()
   ops.commit()
-  h.cursor = h.cursor - 1
   count(entry.name, "undone")
+  problems = problems or HISTORY.undoproblems(entry, hash)
   if problems then return { call = callof(entry), problems = problems } end
-  local expected = currenthash()
-  if hash ~= expected then
-    return { call = callof(entry), problems = { { action = entry.name, diffs = { {
-      path = "(state hash)", before = expected, after = hash, note = "the state differs from before the action" } } } } }
-  end
-  local forwards = forwardsundo(plan, entry.plan, entry.name)
-  if forwards then
-    return { call = callof(entry), mirror = true, failure = { cause = "error", action = forwards, phase = "animate", text =
-      "the undo of '" .. forwards .. "' plays its do animation forwards again (animate returned the same plan for "
-      .. "\"undo\" as for \"do\"): return nil on undo to play the do plan backwards, mirrored in time, "
-      .. "or build the undo motion" } }
-  end
+  local forwards = HISTORY.forwards(entry, plan)
+  if forwards then return { call = callof(entry), mirror = true, failure = forwards } end
   return nil
 end
 
--- Redoes the next entry as Game.redo does (strict); returns nil or what went wrong.
+-- Redoes the next entry as Game.redo does (strict, history.lua's
+-- comparison); returns nil or what went wrong.
 local function redoone()
-  local h = RUN.history
-  local original = h.entries[h.cursor + 1]
+  local original = HISTORY.following()
   local call = callof(original)
   local ok, hash, tree, plan = protect(ops.perform, original.name, original.params, original.hash, "values")
   if not ok then
@@ -239,36 +152,15 @@ local function redoone()
     ops.abort()
     return { call = call, failure = err }
   end
-  local mismatch
-  if hash ~= original.hash then
-    mismatch = { what = "state hash", expected = original.hash, actual = hash }
-  elseif not same(tree, original.tree) then
-    mismatch = { what = "subaction tree", expected = original.tree, actual = tree }
-  elseif not same(plan, original.plan) then
-    mismatch = { what = "animation plan", expected = original.plan, actual = plan }
-  end
+  local mismatch = HISTORY.difference(original, hash, tree, plan)
   if mismatch then
     ops.abort()
-    mismatch.action = original.name
     return { call = call, mismatch = mismatch }
   end
+  HISTORY.stage(HISTORY.entry(original.name, original.params, hash, tree, plan), true)
   ops.commit()
   count(original.name, "redone")
-  h.cursor = h.cursor + 1
-  h.entries[h.cursor] = { name = original.name, params = original.params, hash = hash, tree = tree, plan = plan,
-                          checkpoint = original.checkpoint }
   return nil
-end
-
--- How many undos `undo: last turn` makes, as History.undosToLastTurn
--- counts them: the last applied entry and every one before it back to the
--- checkpoint before it (which stays applied), to the start when there is
--- none; within a turn (the last entry no checkpoint), the turn under way.
-local function undostolastturn(h)
-  local i = h.cursor
-  if i > 0 and h.entries[i].checkpoint then i = i - 1 end
-  while i > 0 and not h.entries[i].checkpoint do i = i - 1 end
-  return h.cursor - i
 end
 
 -- Undoes `n` entries, each checked as undoone checks it; returns the
@@ -289,37 +181,15 @@ end
 local function runstep(index, step)
   local op = step.op
   if op == "do" or op == "try" then return performstep(index, step) end
-  local h = RUN.history
-  if op == "undo" then
-    local n = step.n < h.cursor and step.n or h.cursor
-    for _ = 1, n do
-      local wrong = undoone()
-      if wrong then
-        wrong.property, wrong.what = wrong.mirror and "undoMirrorsDo" or "undoRestores", "undo"
-        wrong.mirror = nil
-        return wrong
-      end
-    end
-    RUN.outcomes[index] = { kind = "undone", n = n }
-  elseif op == "turn" then
-    local n = 0
-    while h.cursor > 0 and not h.entries[h.cursor].checkpoint do
-      local wrong = undoone()
-      if wrong then
-        wrong.property, wrong.what = wrong.mirror and "undoMirrorsDo" or "undoRestores", "turn"
-        wrong.mirror = nil
-        return wrong
-      end
-      n = n + 1
-    end
-    RUN.outcomes[index] = { kind = "undone", n = n }
-  elseif op == "lastturn" then
-    local n = undostolastturn(h)
-    local wrong = undotimes(n, "lastturn")
+  local cursor = HISTORY.cursor()
+  if op == "undo" or op == "turn" or op == "lastturn" then
+    local n = op == "turn" and HISTORY.turn() or op == "lastturn" and HISTORY.lastturn()
+      or (step.n < cursor and step.n or cursor)
+    local wrong = undotimes(n, op)
     if wrong then return wrong end
     RUN.outcomes[index] = { kind = "undone", n = n }
   elseif op == "redo" then
-    local left = #h.entries - h.cursor
+    local left = HISTORY.count() - cursor
     local n = step.n < left and step.n or left
     for _ = 1, n do
       local wrong = redoone()
@@ -341,16 +211,15 @@ end
 
 -- Rewinds the whole history (the end-of-run check); returns a finding or nil.
 local function rewind()
-  local h = RUN.history
-  while h.cursor > 0 do
+  while HISTORY.cursor() > 0 do
     local wrong = undoone()
     -- An undo played forwards is a finding of the undo steps, where a
     -- reproduction can expect it; rewinding only checks the state.
     if wrong and not wrong.mirror then wrong.property, wrong.what = "undoRestores", "rewind"; return wrong end
   end
-  local hash = hashof()
-  if hash ~= h.initial then
-    return { property = "rewindAndReplay", what = "rewound", expected = h.initial, actual = hash }
+  local hash, initial = hashof(), HISTORY.initial()
+  if hash ~= initial then
+    return { property = "rewindAndReplay", what = "rewound", expected = initial, actual = hash }
   end
   return nil
 end
@@ -374,14 +243,13 @@ end
 local STARTED        -- the journal mark the last fuzz call began at (see API.fuzzabort)
 
 function API.fuzz(request)
-  if ops.depth() ~= 0 then K.fail("error", "a fuzz run starts from a game with no history") end
+  if ops.depth() ~= 0 or HISTORY.count() ~= 0 then K.fail("error", "a fuzz run starts from a game with no history") end
   STARTED = mark()
   NEWPLANS = {}
   request = decode(request)
   local raw = {}
   local function rawindex(bytes) raw[#raw + 1] = bytes; return #raw end
-  RUN = { mark = STARTED, outcomes = {}, trace = {}, plans = {}, raw = rawindex,
-          history = { initial = hashof(), cursor = 0, entries = {} } }
+  RUN = { mark = STARTED, outcomes = {}, trace = {}, plans = {}, raw = rawindex }
   local program, steps = request.program or {}, {}
   local chosen = request.program == nil
   local random = CHOOSE.newrandom(request.choices or 0)
@@ -398,7 +266,6 @@ function API.fuzz(request)
   local novel, total = {}, 0
   for index = 1, count do
     local step
-    local h = RUN.history
     if index <= #program then
       step = program[index]
       if step.op == "any" then
@@ -418,14 +285,14 @@ function API.fuzz(request)
     else
       local legal, found = legalnow()
       if not legal then result.finding = found; found.step = index; break end
-      step = CHOOSE.step(random, legal, h.cursor, #h.entries, rare)
+      step = CHOOSE.step(random, legal, HISTORY.cursor(), HISTORY.count(), rare)
       if not step then break end
       chosen = true
     end
     steps[index] = step
     local found = runstep(index, step)
     if found then found.step = index; result.finding = found; break end
-    RUN.trace[index] = currenthash()
+    RUN.trace[index] = HISTORY.current()
     -- Where this run went somewhere new: the steps (with the legal
     -- enumeration before them) that reached edges no run had reached.
     local fresh = coveredges()
@@ -445,16 +312,9 @@ function API.fuzz(request)
   end
   K.emitsites(false)
   release()   -- no rule code from here on: the reply is not under the budget
-  local h = RUN.history
-  local entries = {}
-  for i = 1, #h.entries do
-    local e = h.entries[i]
-    entries[i] = { name = e.name, params = e.params, hash = e.hash, checkpoint = e.checkpoint,
-                   tree = rawindex(encode(e.tree)), plan = rawindex(encode(e.plan)) }
-  end
   result.steps = chosen and steps or nil
   result.outcomes, result.trace, result.plans, result.legal = RUN.outcomes, RUN.trace, RUN.plans, legals
-  result.history = { initial = h.initial, cursor = h.cursor, entries = entries }
+  result.history = HISTORY.reply(rawindex)
   result.fresh = total + coveredges()     -- line-to-line edges no earlier run reached
   if share then result.found = { before = before, edges = takeedges(), kinds = CHOOSE.played() } end
   result.novel = novel
@@ -507,22 +367,24 @@ end
 -- rolls back to where the last fuzz call began, whatever happened since; it
 -- runs only right after that call.
 -- Back to journal mark `start` (when given) with no history, and no run
--- or replay in progress.
-local function backto(start)
+-- or replay in progress. A run (`run` true) started from a game with no
+-- history, so its history is emptied; a replay never wrote to it.
+local function backto(start, run)
   if start then
     rollback(start)
     ops.setrecords({})
+    if run then HISTORY.reset(hashof()) end
   end
   RUN, REPLAYING = nil, nil
 end
 
-local function rollbackto(start)
+local function rollbackto(start, run)
   API.abort()
-  backto(start)
+  backto(start, run)
 end
 
 function API.fuzzabort()
-  rollbackto(STARTED)
+  rollbackto(STARTED, true)
   forgetnewplans()
   CHOOSE.forgetplays()
 end
@@ -537,7 +399,7 @@ function K.onabort()
     CHOOSE.forgetplays()
   end
   local start = RUN and RUN.mark or REPLAYING
-  if start then backto(start) end
+  if start then backto(start, RUN ~= nil) end
 end
 
 return API

@@ -6,7 +6,7 @@ extension Kernel {
     func scene() throws(RulebenchError) -> Scene? {
         let bytes = try call(.scene).first ?? []
         if bytes.isEmpty { return nil }   // the pack declares no view
-        return Scene(kernelReply: try KernelReply(.scene, bytes).value)
+        return try Scene(kernelReply: KernelReply(.scene, bytes))
     }
 
     /// The places `view.places` gives for tween values on the current state,

@@ -1,0 +1,369 @@
+-- The game's history, in the kernel: the one record of what was performed
+-- and the undo/redo cursor, with the rules every undo and redo keeps.
+-- Game's operations (the API functions below: one call each, committed in
+-- that call) and the fuzzer's run loop (fuzz.lua) use the same functions;
+-- Swift's `History` only holds what their replies gave it.
+--
+-- Owns: the entries { name, params, hash, tree, plan, checkpoint } (tree
+-- and plan as Lua tables while a fuzz run plays, encoded once it ends or
+-- when Game performs: equal values encode equally, so either form compares
+-- with its own kind), the cursor and the hash after setup; the strict undo
+-- check (the state's hash must be the entry's before it) and the
+-- undo-mirrors-do check; the strict redo comparison (hash, subaction tree,
+-- plan) and its mismatch report; the turn counts (undos to the last
+-- checkpoint, to the last turn); dropping the redo tail on a new perform;
+-- Game's calls on it (perform, redo, undo, and `travel`: undo turn, undo
+-- last turn, rewind and seek in one call), and how a call that runs several
+-- operations runs each one (protectop, failure: `travel` and fuzz.lua).
+--
+-- Invariant: entries[1..cursor] are the applied actions (engine.lua's
+-- records, in the same order) and entries[cursor+1..] the redoable ones;
+-- the history changes only when an operation staged for it commits
+-- (engine.lua's commit calls `committed`), so an operation rolled back or
+-- run again leaves it as it was, and the kernel's walks (explore, solve),
+-- which stage nothing, never touch it.
+
+local K = ...
+local API, ops = K.API, K.ops
+local same, encode, decode, hashof = K.C.same, K.encode, K.decode, K.hash
+local cprotect, countedprotect, release, ERRMETA = K.C.protect, K.C.countedprotect, K.C.release, K.C.errormeta
+local type, next, rawequal, getmetatable, math_type = type, next, rawequal, getmetatable, math.type
+
+local history = {}
+K.history = history
+
+local INITIAL = ""        -- the state hash after setup (and any state overrides)
+local ENTRIES = {}
+local CURSOR = 0
+-- What the operation under way will do to the history when it commits:
+-- nil, "undo", or an entry, performed or (REDO) redone. Two locals, not a
+-- table: this runs for every operation.
+local STAGED, REDO
+
+---------------------------------------------------------------- reading
+function history.cursor() return CURSOR end
+function history.count() return #ENTRIES end
+function history.initial() return INITIAL end
+-- The entry undo would take back (nil at the start), and the one redo would apply.
+function history.last() return ENTRIES[CURSOR] end
+function history.following() return ENTRIES[CURSOR + 1] end
+-- The hash of the current state, as the history recorded it.
+function history.current() return CURSOR == 0 and INITIAL or ENTRIES[CURSOR].hash end
+
+-- Each entry keeps `turnstart`, the position of the last checkpoint at or
+-- before it (0 when none), set as it takes its place (`committed`): the
+-- entries before it never change while it stands, so the counts below are
+-- read, not searched for, after every operation.
+local function turnstart(i) return i > 0 and ENTRIES[i].turnstart or 0 end
+
+-- How many undos `undo turn` makes: back to the last checkpoint action,
+-- which stays applied (to the start when there is none); 0 right after a
+-- checkpoint.
+function history.turn() return CURSOR - turnstart(CURSOR) end
+
+-- How many undos `undo last turn` makes: the last applied entry and every
+-- one before it back to the checkpoint before it (which stays applied), to
+-- the start when there is none; within a turn (the last entry is no
+-- checkpoint), the turn under way, as `turn`. 0 only at the start.
+function history.lastturn()
+  local last = ENTRIES[CURSOR]
+  if last and last.checkpoint then return CURSOR - turnstart(CURSOR - 1) end
+  return CURSOR - turnstart(CURSOR)
+end
+
+-- Where the history stands, as Swift's History holds it after each reply.
+function history.position()
+  return { cursor = CURSOR, count = #ENTRIES, turn = history.turn(), lastturn = history.lastturn() }
+end
+
+---------------------------------------------------------------- changing
+-- A new game (or a fuzz run's history rolled back): no entries.
+function history.reset(initial)
+  INITIAL, ENTRIES, CURSOR, STAGED = initial, {}, 0, nil
+end
+
+-- The entry a perform (or redo) gives, to stage.
+function history.entry(name, params, hash, tree, plan)
+  return { name = name, params = params, hash = hash, tree = tree, plan = plan, checkpoint = ops.checkpoint(name),
+           turnstart = 0 }
+end
+
+-- Stages what the operation under way does to the history: `entry`
+-- performed (the redo tail dropped), or redone (`redo` true), or with no
+-- entry, the last one undone. Staged right before the operation commits.
+function history.stage(entry, redo)
+  STAGED, REDO = entry or "undo", redo
+end
+function history.unstage() STAGED = nil end
+
+-- The commit of operation `op` (engine.lua's API.commit): what was staged
+-- takes effect; a new game starts an empty history, a state override
+-- moves its start.
+function history.committed(op)
+  local staged = STAGED
+  STAGED = nil
+  if op == "setup" then
+    history.reset(hashof())
+  elseif op == "set" then
+    INITIAL = hashof()
+  elseif staged == "undo" then
+    CURSOR = CURSOR - 1
+  elseif staged then
+    if not REDO then
+      for i = #ENTRIES, CURSOR + 1, -1 do ENTRIES[i] = nil end
+    end
+    staged.turnstart = staged.checkpoint and CURSOR + 1 or turnstart(CURSOR)
+    CURSOR = CURSOR + 1
+    ENTRIES[CURSOR] = staged
+  end
+end
+
+---------------------------------------------------------------- checks
+-- The strict undo's last check, once the undo of `entry` has committed:
+-- the state's hash must be the one before the entry. Nil, or the problem
+-- list an undo's verification gives.
+function history.undoproblems(entry, hash)
+  local expected = history.current()
+  if hash == expected then return nil end
+  return { { action = entry.name, diffs = { {
+    path = "(state hash)", before = expected, after = hash, note = "the state differs from before the action" } } } }
+end
+
+-- Whether a plan moves something: a tween whose `from` and `to` differ
+-- (a run there and back ends where it started).
+local function moves(plan)
+  local kind = plan.kind
+  if kind == "tween" then return not plan.autoreverse and not same(plan.from, plan.to) end
+  local items = plan.items
+  if items then
+    for i = 1, #items do
+      if moves(items[i]) then return true end
+    end
+  end
+  return false
+end
+
+-- The undo mirror property, where the pack wrote no undo animation of its
+-- own: an `animate` that returns on undo the very plan it returned on do
+-- (it ignored `direction`) plays the motion forwards again, not backwards.
+-- Nodes whose animate returned nil on undo play the do plan mirrored (in
+-- Swift), so only nodes with an undo plan are compared. Returns the
+-- offending node's action path, or nil.
+local function forwardsundo(undone, done, path)
+  local own = undone.own
+  if own ~= nil and done.own ~= nil and moves(own) and same(own, done.own) then return path end
+  local subs, dsubs = undone.subs, done.subs
+  if subs and dsubs then
+    for i = 1, #subs do
+      local sub, dsub = subs[i], dsubs[i]
+      if dsub then
+        local found = forwardsundo(sub, dsub, path .. " > " .. sub.action)
+        if found then return found end
+      end
+    end
+  end
+  return nil
+end
+
+-- The undo-mirrors-do check of an undo of `entry` whose plan (a Lua table)
+-- is `plan`: nil, or the failure record naming the node played forwards.
+function history.forwards(entry, plan)
+  local done = entry.plan
+  if type(done) == "string" then done = decode(done) end
+  local path = forwardsundo(plan, done, entry.name)
+  if not path then return nil end
+  return { cause = "error", action = path, phase = "animate", text =
+    "the undo of '" .. path .. "' plays its do animation forwards again (animate returned the same plan for "
+    .. "\"undo\" as for \"do\"): return nil on undo to play the do plan backwards, mirrored in time, "
+    .. "or build the undo motion" }
+end
+
+-- The strict redo's comparison of what a redo of `original` gave with
+-- what it gave the first time (the same form: tables with tables, encoded
+-- with encoded). Nil, or the mismatch report { what, action, expected,
+-- actual } (`what` a word of K.WORDS.redo; values decoded for showing).
+function history.difference(original, hash, tree, plan)
+  local what, expected, actual
+  if hash ~= original.hash then
+    what, expected, actual = "state hash", original.hash, hash
+  elseif not same(tree, original.tree) then
+    what, expected, actual = "subaction tree", original.tree, tree
+  elseif not same(plan, original.plan) then
+    what, expected, actual = "animation plan", original.plan, plan
+  else
+    return nil
+  end
+  if what ~= "state hash" and type(expected) == "string" then expected, actual = decode(expected), decode(actual) end
+  return { what = what, action = original.name, expected = expected, actual = actual }
+end
+
+-- The history as a fuzz run's reply carries it; each tree and plan is
+-- encoded once, kept so in the history from here on (Game may undo and
+-- redo it next), and handed to `raw`, which gives its result's position.
+function history.reply(raw)
+  local entries = {}
+  for i = 1, #ENTRIES do
+    local e = ENTRIES[i]
+    if type(e.tree) ~= "string" then e.tree, e.plan = encode(e.tree), encode(e.plan) end
+    entries[i] = { name = e.name, params = e.params, hash = e.hash, checkpoint = e.checkpoint,
+                   tree = raw(e.tree), plan = raw(e.plan) }
+  end
+  local out = history.position()
+  out.initial, out.entries = INITIAL, entries
+  return out
+end
+
+---------------------------------------------------------------- one operation of a kernel loop
+-- A call that runs several operations (the fuzzer's run, `travel` below)
+-- runs each through these, as if Swift had made a call for it.
+
+-- One operation (C.protect): true and f's results (three at most:
+-- ops.perform's), or false, the error and its cause. An operation the
+-- watched call found suspect (it may have overrun its budget) is rolled
+-- back and run again counted, so its verdict is exact and only it runs
+-- twice, not the whole loop. Results in locals, not a table: this runs for
+-- every operation.
+function K.protectop(f, ...)
+  local ok, a, b, c = cprotect(f, ...)
+  if ok ~= "again" then return ok, a, b, c end
+  ops.abort()
+  return countedprotect(f, ...)
+end
+local protect = K.protectop
+
+-- What Swift needs to rebuild a failed operation's error exactly as if it
+-- had made the call itself: the cause, the kernel error object's fields or
+-- the message with its traceback, and what was running.
+function K.failure(err, cause)
+  local action, phase = ops.context()
+  local out = { cause = cause, action = action, phase = phase }
+  if type(err) == "table" and rawequal(getmetatable(err), ERRMETA) then
+    local fields = {}
+    for k, v in next, err do
+      if type(k) == "string" and (type(v) == "string" or math_type(v) == "integer") then fields[k] = v end
+    end
+    out.fields = fields
+  else
+    out.text = type(err) == "string" and err or ("error object is a " .. type(err) .. " value")
+  end
+  return out
+end
+local failure = K.failure
+
+---------------------------------------------------------------- Game's operations
+-- Each is one call from Swift, committed in that call (ops.commitcall);
+-- each returns, last, where the history stands (encoded `position`).
+
+-- perform(name, params): performs and records; returns the hash, the tree
+-- and the plan encoded, and the position.
+function API.perform(name, params)
+  params = decode(params)
+  local hash, tree, plan = ops.perform(name, params)
+  history.stage(history.entry(name, params, hash, tree, plan))
+  if not ops.commitcall() then history.unstage() end
+  return hash, tree, plan, encode(history.position())
+end
+
+-- redo(strict): performs the next entry again; strict ("1"), it must give
+-- the same hash, tree and plan (reaching the same hash, the state is one
+-- the invariants passed: they are not run again), or it is rolled back and
+-- the fifth result is the encoded mismatch report.
+function API.redo(strict)
+  local original = ENTRIES[CURSOR + 1]
+  if not original then K.fail("error", "nothing to redo") end
+  strict = strict == "1"
+  local hash, tree, plan = ops.perform(original.name, original.params, strict and original.hash or nil)
+  local mismatch = strict and history.difference(original, hash, tree, plan)
+  if mismatch then
+    ops.abort()
+    return hash, tree, plan, encode(history.position()), encode(mismatch)
+  end
+  history.stage(history.entry(original.name, original.params, hash, tree, plan), true)
+  if not ops.commitcall() then history.unstage() end
+  return hash, tree, plan, encode(history.position())
+end
+
+-- undo(strict): undoes the last entry; returns the hash, the plan encoded,
+-- the problems of a strict undo (encoded, "" when none: the slots its
+-- verification found, or a state whose hash is not the one before the
+-- entry; the undo took effect either way) and the position.
+function API.undo(strict)
+  strict = strict == "1"
+  local hash, plan, problems = ops.undo(strict, true)
+  local entry = ENTRIES[CURSOR]
+  history.stage()
+  if not ops.commitcall() then history.unstage() end
+  if strict and not problems and entry then problems = history.undoproblems(entry, hash) end
+  return hash, plan, problems and encode(problems) or "", encode(history.position())
+end
+
+-- position(): where the history stands (encoded `position`), for Swift to
+-- read after a call that a stop ended between its operations.
+function API.position() return encode(history.position()) end
+
+-- One undo of travel: its step record ({ hash, plan, problems }, or
+-- { failure }), and whether the travel stops there.
+local function undostep(strict, keep, seeking)
+  local entry = ENTRIES[CURSOR]
+  local ok, hash, plan, problems = protect(ops.undo, strict, true)
+  if not ok then
+    local err = failure(hash, plan)
+    ops.abort()
+    return { failure = err }, true
+  end
+  history.stage()
+  ops.commit()
+  if strict and not problems then problems = history.undoproblems(entry, hash) end
+  -- A mismatched undo took effect: seeking goes on past it, a turn's undos stop.
+  return { hash = hash, plan = keep(plan), problems = problems }, problems ~= nil and not seeking
+end
+
+-- One redo of travel: its step record ({ hash, tree, plan }, or { failure }
+-- or { mismatch }: rolled back), and whether the travel stops there.
+local function redostep(strict, keep)
+  local original = ENTRIES[CURSOR + 1]
+  local ok, hash, tree, plan = protect(ops.perform, original.name, original.params, strict and original.hash or nil)
+  if not ok then
+    local err = failure(hash, tree)
+    ops.abort()
+    return { failure = err }, true
+  end
+  local mismatch = strict and history.difference(original, hash, tree, plan)
+  if mismatch then
+    ops.abort()
+    return { mismatch = mismatch }, true
+  end
+  history.stage(history.entry(original.name, original.params, hash, tree, plan), true)
+  ops.commit()
+  return { hash = hash, tree = keep(tree), plan = keep(plan) }
+end
+
+-- travel(strict, kind, target): Game's undo turn (kind "turn"), undo last
+-- turn ("lastturn"), rewind ("rewind") and seek ("seek" to history
+-- position `target`) in one call: each undo and redo is an operation of its own (a fresh budget,
+-- committed before the next), checked as undo and redo check it. Stops at
+-- the first step that fails, at a redo that differs, and, but when
+-- seeking, at an undo that did not restore the state. Returns the encoded
+-- { steps, position } and the plans and trees the steps refer to by
+-- position. Counted from the start (KernelEntry: its committed steps are
+-- not rolled back, so it never runs again).
+function API.travel(strict, kind, target)
+  ops.nogame()
+  strict = strict == "1"
+  local seeking = kind == "seek"
+  if kind == "turn" then target = CURSOR - history.turn()
+  elseif kind == "lastturn" then target = CURSOR - history.lastturn()
+  elseif kind == "rewind" then target = 0
+  elseif seeking then target = math.tointeger(tonumber(target))
+  else K.fail("error", "unknown travel " .. K.show(kind)) end
+  if not target or target < 0 or target > #ENTRIES then K.fail("error", "no history position " .. K.show(target)) end
+  local steps, raw = {}, {}
+  local function keep(bytes) raw[#raw + 1] = bytes; return #raw end
+  local stop
+  while not stop and CURSOR > target do steps[#steps + 1], stop = undostep(strict, keep, seeking) end
+  while not stop and CURSOR < target do steps[#steps + 1], stop = redostep(strict, keep) end
+  release()
+  return encode({ steps = steps, position = history.position() }), table.unpack(raw)
+end
+
+return history

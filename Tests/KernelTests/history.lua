@@ -1,0 +1,147 @@
+-- Kernel tests: history.lua, the game's one history (entries, cursor, the
+-- strict checks, the redo comparison, the turn counts), through the calls
+-- Game makes and through a fuzz run, which use the same code.
+local K, API = ...
+local H = K.history
+
+API.definepack("h", "h", "h/pack.lua", [[return { name = "h", setup = function(g) g.n = 0 end }]])
+API.addaction("h", "step", "h/actions/step.lua", [[return { apply = function(g) g.n = g.n + 1 end,
+  legal = function(g, emit) emit({}) end }]])
+API.addaction("h", "done", "h/actions/done.lua", [[return { apply = function(g) g.n = g.n + 10 end, checkpoint = true }]])
+-- Gives another state each time it runs: a redo of it cannot reproduce it.
+API.addaction("h", "wobble", "h/actions/wobble.lua", [[local count = 0
+return { apply = function(g) count = count + 1; g.w = count end }]])
+-- Queues a subaction every other time: the same state, another tree.
+API.addaction("h", "fork", "h/actions/fork.lua", [[local count = 0
+return { apply = function(g, a, act) count = count + 1; if count % 2 == 0 then act:sub("noop", {}) end end }]])
+API.addaction("h", "noop", "h/actions/noop.lua", [[return { apply = function(g) end }]])
+API.finishpack("h", "")
+local function params(t) return K.encode(t or {}) end
+local function position() return H.position() end
+
+-- A new game: an empty history from the state after setup.
+local h0 = API.newgame("h", "1", params())
+assert(H.cursor() == 0 and H.count() == 0 and H.initial() == h0 and H.current() == h0)
+
+-- A perform records its entry and commits in the same call; its last
+-- result is where the history stands.
+local h1, tree, plan, pos = API.perform("step", params())
+pos = K.decode(pos)
+assert(pos.cursor == 1 and pos.count == 1 and pos.turn == 1 and pos.lastturn == 1, K.show(pos))
+local e = H.last()
+assert(e.name == "step" and e.hash == h1 and e.tree == tree and e.plan == plan and e.checkpoint == false)
+
+-- The turn counts: back to the last checkpoint (which stays applied), and
+-- right after a checkpoint, the whole turn it ended.
+API.perform("done", params())
+assert(H.turn() == 0 and H.lastturn() == 2, H.turn() .. " " .. H.lastturn())
+API.perform("step", params())
+API.perform("step", params())
+assert(H.turn() == 2 and H.lastturn() == 2)
+API.perform("done", params())
+assert(H.turn() == 0 and H.lastturn() == 3 and H.cursor() == 5)
+
+-- An undo moves the cursor back and keeps the entry to redo; a new
+-- perform drops the redo tail.
+local hu, _, problems, upos = API.undo("1")
+upos = K.decode(upos)
+assert(problems == "" and H.cursor() == 4 and H.count() == 5 and upos.cursor == 4 and upos.count == 5)
+assert(hu == H.current() and H.following().name == "done")
+assert(H.turn() == 2 and H.lastturn() == 2)
+API.undo("1")
+API.perform("done", params())
+assert(H.cursor() == 4 and H.count() == 4 and H.last().name == "done", "the redo tail is gone")
+-- A failed operation changes nothing in the history.
+local ok = pcall(API.perform, "nosuch", params())
+assert(not ok)
+API.abort()
+assert(H.cursor() == 4 and H.count() == 4)
+
+-- A strict redo reproduces the entry: the same hash, tree and plan.
+API.undo("1")
+local before = H.following()
+local hr, _, _, rpos, mismatch = API.redo("1")
+assert(mismatch == nil and hr == before.hash and H.cursor() == 4 and K.decode(rpos).cursor == 4)
+fails(function() API.redo("1") end, "nothing to redo")
+API.abort()
+
+-- A redo that gives another hash is rolled back, with the report.
+API.perform("wobble", params())
+local wobbled = H.current()
+API.undo("1")
+local back = K.hash()
+hr, _, _, rpos, mismatch = API.redo("1")
+mismatch = K.decode(mismatch)
+assert(mismatch.what == "state hash" and mismatch.action == "wobble", K.show(mismatch))
+assert(mismatch.expected == wobbled and mismatch.actual == hr and hr ~= wobbled)
+assert(K.hash() == back and H.cursor() == 4 and K.decode(rpos).cursor == 4, "rolled back: the cursor stays")
+-- Not strict, the redo is taken as it comes: the entry is replaced.
+hr = API.redo("0")
+assert(H.cursor() == 5 and H.last().hash == hr and hr ~= wobbled)
+
+-- The same hash but another subaction tree: the report shows both trees as values.
+API.perform("fork", params())
+API.undo("1")
+hr, _, _, _, mismatch = API.redo("1")
+mismatch = K.decode(mismatch)
+assert(mismatch.what == "subaction tree", K.show(mismatch))
+assert(type(mismatch.expected) == "table" and mismatch.expected.subs == nil and mismatch.actual.subs[1].name == "noop")
+
+-- The strict undo's hash check: nil when the state is back, else one problem.
+local last = H.last()
+assert(last.name == "wobble", "the fork was undone and its redo rolled back")
+assert(H.undoproblems(last, H.current()) == nil)
+local p = H.undoproblems(last, "0000000000000000")[1]
+assert(p.action == "wobble" and p.diffs[1].path == "(state hash)" and p.diffs[1].before == H.current()
+  and p.diffs[1].after == "0000000000000000")
+
+-- A fuzz run plays in the same history: a new game, then a program of
+-- every kind of step; the reply carries the history as the kernel holds it.
+API.newgame("h", "1", params())
+local program = {
+  { op = "do", name = "step", params = {} }, { op = "do", name = "done", params = {} },
+  { op = "do", name = "step", params = {} }, { op = "do", name = "step", params = {} },
+  { op = "lastturn" }, { op = "redo", n = 1 }, { op = "turn" }, { op = "redo", n = 5 }, { op = "undo", n = 1 },
+}
+local reply = K.decode((API.fuzz(K.encode({ program = program, choices = 1, depth = #program }))))
+assert(reply.finding == nil, K.show(reply.finding))
+local kinds = {}
+for i, o in ipairs(reply.outcomes) do kinds[i] = o.kind .. (o.n and o.n or "") end
+assert(table.concat(kinds, " ") == "performed performed performed performed undone2 redone1 undone1 redone2 undone1",
+  table.concat(kinds, " "))
+assert(reply.history.cursor == 3 and #reply.history.entries == 4 and H.cursor() == 3 and H.count() == 4)
+assert(reply.history.turn == H.turn() and reply.history.lastturn == H.lastturn() and H.turn() == 1)
+-- Once the run ends its trees and plans are kept encoded, so Game's strict
+-- redo compares them with its own (encoded) ones.
+assert(type(H.following().tree) == "string")
+assert(select(5, API.redo("1")) == nil and H.cursor() == 4)
+-- A run rolled back (fuzzabort) leaves a game with no history.
+API.fuzzabort()
+assert(H.cursor() == 0 and H.count() == 0 and K.hash() == H.initial())
+
+-- travel: several undos and redos in one call, each its own operation,
+-- committed before the next; the reply lists the steps and the position.
+API.newgame("h", "1", params())
+for _, name in ipairs { "step", "done", "step", "step", "done", "step" } do API.perform(name, params()) end
+local function travel(kind, target)
+  local out = K.decode((API.travel("1", kind, target)))
+  assert(out.position.cursor == H.cursor() and out.position.turn == H.turn(), "the reply's position is the history's")
+  return out
+end
+local out = travel("lastturn", "")
+assert(#out.steps == 1 and H.cursor() == 5 and out.steps[1].hash == H.current() and out.steps[1].problems == nil)
+out = travel("lastturn", "")
+assert(#out.steps == 3 and H.cursor() == 2, "right after a checkpoint: the turn it ended")
+out = travel("seek", "6")
+assert(#out.steps == 4 and out.steps[4].tree and H.cursor() == 6 and H.count() == 6, "seeking forward redoes")
+out = travel("turn", "")
+assert(#out.steps == 1 and H.cursor() == 5)
+out = travel("rewind", "")
+assert(#out.steps == 5 and H.cursor() == 0 and K.hash() == H.initial())
+fails(function() API.travel("1", "seek", "7") end, "no history position 7")
+API.abort()
+-- A redo that differs stops the travel there, rolled back.
+API.perform("wobble", params())
+API.undo("1")
+out = travel("seek", "1")
+assert(#out.steps == 1 and out.steps[1].mismatch.what == "state hash" and H.cursor() == 0)
