@@ -24,10 +24,9 @@ local h0 = API.newgame("h", "1", params())
 assert(H.cursor() == 0 and H.count() == 0 and H.initial() == h0 and H.current() == h0)
 
 -- A perform records its entry and commits in the same call; its last
--- result is where the history stands.
-local h1, tree, plan, pos = API.perform("step", params())
-pos = K.decode(pos)
-assert(pos.cursor == 1 and pos.count == 1 and pos.turn == 1 and pos.lastturn == 1, K.show(pos))
+-- four results are where the history stands (cursor, count, turn counts).
+local h1, tree, plan, cursor, count, turn, lastturn = API.perform("step", params())
+assert(cursor == 1 and count == 1 and turn == 1 and lastturn == 1, cursor .. " " .. count .. " " .. turn .. " " .. lastturn)
 local e = H.last()
 assert(e.name == "step" and e.hash == h1 and e.tree == tree and e.plan == plan and e.checkpoint == false)
 
@@ -43,9 +42,8 @@ assert(H.turn() == 0 and H.lastturn() == 3 and H.cursor() == 5)
 
 -- An undo moves the cursor back and keeps the entry to redo; a new
 -- perform drops the redo tail.
-local hu, _, problems, upos = API.undo("1")
-upos = K.decode(upos)
-assert(problems == "" and H.cursor() == 4 and H.count() == 5 and upos.cursor == 4 and upos.count == 5)
+local hu, _, problems, ucursor, ucount = API.undo("1")
+assert(problems == "" and H.cursor() == 4 and H.count() == 5 and ucursor == 4 and ucount == 5)
 assert(hu == H.current() and H.following().name == "done")
 assert(H.turn() == 2 and H.lastturn() == 2)
 API.undo("1")
@@ -60,8 +58,8 @@ assert(H.cursor() == 4 and H.count() == 4)
 -- A strict redo reproduces the entry: the same hash, tree and plan.
 API.undo("1")
 local before = H.following()
-local hr, _, _, rpos, mismatch = API.redo("1")
-assert(mismatch == nil and hr == before.hash and H.cursor() == 4 and K.decode(rpos).cursor == 4)
+local hr, _, _, rcursor, _, _, _, mismatch = API.redo("1")
+assert(mismatch == nil and hr == before.hash and H.cursor() == 4 and rcursor == 4)
 fails(function() API.redo("1") end, "nothing to redo")
 API.abort()
 
@@ -70,11 +68,11 @@ API.perform("wobble", params())
 local wobbled = H.current()
 API.undo("1")
 local back = K.hash()
-hr, _, _, rpos, mismatch = API.redo("1")
+hr, _, _, rcursor, _, _, _, mismatch = API.redo("1")
 mismatch = K.decode(mismatch)
 assert(mismatch.what == "state hash" and mismatch.action == "wobble", K.show(mismatch))
 assert(mismatch.expected == wobbled and mismatch.actual == hr and hr ~= wobbled)
-assert(K.hash() == back and H.cursor() == 4 and K.decode(rpos).cursor == 4, "rolled back: the cursor stays")
+assert(K.hash() == back and H.cursor() == 4 and rcursor == 4, "rolled back: the cursor stays")
 -- Not strict, the redo is taken as it comes: the entry is replaced.
 hr = API.redo("0")
 assert(H.cursor() == 5 and H.last().hash == hr and hr ~= wobbled)
@@ -82,7 +80,7 @@ assert(H.cursor() == 5 and H.last().hash == hr and hr ~= wobbled)
 -- The same hash but another subaction tree: the report shows both trees as values.
 API.perform("fork", params())
 API.undo("1")
-hr, _, _, _, mismatch = API.redo("1")
+hr, _, _, _, _, _, _, mismatch = API.redo("1")
 mismatch = K.decode(mismatch)
 assert(mismatch.what == "subaction tree", K.show(mismatch))
 assert(type(mismatch.expected) == "table" and mismatch.expected.subs == nil and mismatch.actual.subs[1].name == "noop")
@@ -114,7 +112,7 @@ assert(reply.history.turn == H.turn() and reply.history.lastturn == H.lastturn()
 -- Once the run ends its trees and plans are kept encoded, so Game's strict
 -- redo compares them with its own (encoded) ones.
 assert(type(H.following().tree) == "string")
-assert(select(5, API.redo("1")) == nil and H.cursor() == 4)
+assert(select(8, API.redo("1")) == nil and H.cursor() == 4)
 -- A run rolled back (fuzzabort) leaves a game with no history.
 API.fuzzabort()
 assert(H.cursor() == 0 and H.count() == 0 and K.hash() == H.initial())

@@ -157,6 +157,23 @@ public struct History: Sendable {
             undosToLastCheckpoint = try value.int("turn")
             undosToLastTurn = try value.int("lastturn")
         }
+
+        /// The same four integers as results `first`... of a reply to
+        /// `entry` (history.lua, `where`): Game's perform, undo and redo
+        /// return them so, with no record to encode and decode.
+        init(_ reply: [[UInt8]], from first: Int, of entry: KernelEntry) throws(RulebenchError) {
+            func integer(_ offset: Int) throws(RulebenchError) -> Int {
+                let index = first + offset
+                guard index < reply.count, let value = Int(String(decoding: reply[index], as: UTF8.self)) else {
+                    throw KernelReply.mismatch(entry, "", "no integer as result \(index + 1) (where the history stands)")
+                }
+                return value
+            }
+            cursor = try integer(0)
+            count = try integer(1)
+            undosToLastCheckpoint = try integer(2)
+            undosToLastTurn = try integer(3)
+        }
     }
 
     /// Takes the kernel's cursor and counts.

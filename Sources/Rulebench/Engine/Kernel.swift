@@ -149,14 +149,14 @@ final class Kernel {
     /// what differs returned with what it gave.
     func redo(strict: Bool) throws(RulebenchError) -> (PerformReply, RedoMismatch?) {
         let reply = try call(.redo, [strict ? "1" : "0"])
-        let mismatch = reply.count > 4 ? try Kernel.redoMismatch(KernelReply(.redo, reply[4], result: 5)) : nil
-        return (try performReply(.redo, Array(reply.prefix(4))), mismatch)
+        let mismatch = reply.count > 7 ? try Kernel.redoMismatch(KernelReply(.redo, reply[7], result: 8)) : nil
+        return (try performReply(.redo, Array(reply.prefix(7))), mismatch)
     }
 
     private func performReply(_ entry: KernelEntry, _ reply: [[UInt8]]) throws(RulebenchError) -> PerformReply {
-        guard reply.count == 4 else { throw KernelReply.mismatch(entry, "", "\(reply.count) results, not 4") }
+        guard reply.count == 7 else { throw KernelReply.mismatch(entry, "", "\(reply.count) results, not 7") }
         return PerformReply(hash: hash(reply), tree: reply[1], plan: reply[2],
-                            position: try History.Position(KernelReply(entry, reply[3], result: 4)))
+                            position: try History.Position(reply, from: 3, of: entry))
     }
 
     /// Undoes the history's last applied entry and commits the undo, in one
@@ -165,10 +165,10 @@ final class Kernel {
     /// and reported), and then the state's hash with the one before it.
     func undo(strict: Bool) throws(RulebenchError) -> UndoReply {
         let reply = try call(.undo, [strict ? "1" : "0"])
-        guard reply.count == 4 else { throw KernelReply.mismatch(.undo, "", "\(reply.count) results, not 4") }
+        guard reply.count == 7 else { throw KernelReply.mismatch(.undo, "", "\(reply.count) results, not 7") }
         let problems = reply[2].isEmpty ? [] : try Kernel.problems(KernelReply(.undo, reply[2], result: 3))
         return UndoReply(hash: hash(reply), plan: reply[1], problems: problems,
-                         position: try History.Position(KernelReply(.undo, reply[3], result: 4)))
+                         position: try History.Position(reply, from: 3, of: .undo))
     }
 
     /// Every legal action call, in action-name order, each action in its emit order.

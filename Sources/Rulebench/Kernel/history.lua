@@ -71,9 +71,24 @@ function history.lastturn()
   return CURSOR - turnstart(CURSOR)
 end
 
--- Where the history stands, as Swift's History holds it after each reply.
+-- Where the history stands, as Swift's History holds it after each reply:
+-- the cursor, the count of entries, and `turn` and `lastturn` as above,
+-- four integers. Game's operations return them as four results, not a
+-- table to encode and decode: they run for every perform, undo and redo.
+local function where()
+  local c = CURSOR
+  local last = ENTRIES[c]
+  local start = last and last.turnstart or 0
+  local lastturn = c - start
+  if last and last.checkpoint then
+    local before = ENTRIES[c - 1]
+    lastturn = c - (before and before.turnstart or 0)
+  end
+  return c, #ENTRIES, c - start, lastturn
+end
 function history.position()
-  return { cursor = CURSOR, count = #ENTRIES, turn = history.turn(), lastturn = history.lastturn() }
+  local cursor, count, turn, lastturn = where()
+  return { cursor = cursor, count = count, turn = turn, lastturn = lastturn }
 end
 
 ---------------------------------------------------------------- changing
@@ -252,7 +267,7 @@ local failure = K.failure
 
 ---------------------------------------------------------------- Game's operations
 -- Each is one call from Swift, committed in that call (ops.commitcall);
--- each returns, last, where the history stands (encoded `position`).
+-- each returns, last, where the history stands (`where`'s four integers).
 
 -- perform(name, params): performs and records; returns the hash, the tree
 -- and the plan encoded, and the position.
@@ -261,13 +276,13 @@ function API.perform(name, params)
   local hash, tree, plan = ops.perform(name, params)
   history.stage(history.entry(name, params, hash, tree, plan))
   if not ops.commitcall() then history.unstage() end
-  return hash, tree, plan, encode(history.position())
+  return hash, tree, plan, where()
 end
 
 -- redo(strict): performs the next entry again; strict ("1"), it must give
 -- the same hash, tree and plan (reaching the same hash, the state is one
 -- the invariants passed: they are not run again), or it is rolled back and
--- the fifth result is the encoded mismatch report.
+-- the eighth result is the encoded mismatch report.
 function API.redo(strict)
   local original = ENTRIES[CURSOR + 1]
   if not original then K.fail("error", "nothing to redo") end
@@ -276,11 +291,12 @@ function API.redo(strict)
   local mismatch = strict and history.difference(original, hash, tree, plan)
   if mismatch then
     ops.abort()
-    return hash, tree, plan, encode(history.position()), encode(mismatch)
+    local cursor, count, turn, lastturn = where()
+    return hash, tree, plan, cursor, count, turn, lastturn, encode(mismatch)
   end
   history.stage(history.entry(original.name, original.params, hash, tree, plan), true)
   if not ops.commitcall() then history.unstage() end
-  return hash, tree, plan, encode(history.position())
+  return hash, tree, plan, where()
 end
 
 -- undo(strict): undoes the last entry; returns the hash, the plan encoded,
@@ -294,12 +310,12 @@ function API.undo(strict)
   history.stage()
   if not ops.commitcall() then history.unstage() end
   if strict and not problems and entry then problems = history.undoproblems(entry, hash) end
-  return hash, plan, problems and encode(problems) or "", encode(history.position())
+  return hash, plan, problems and encode(problems) or "", where()
 end
 
--- position(): where the history stands (encoded `position`), for Swift to
+-- position(): where the history stands (`where`'s four integers), for Swift to
 -- read after a call that a stop ended between its operations.
-function API.position() return encode(history.position()) end
+function API.position() return where() end
 
 -- One undo of travel: its step record ({ hash, plan, problems }, or
 -- { failure }), and whether the travel stops there.

@@ -232,7 +232,10 @@ final class LuaVM {
     /// The bytes of the string at a stack index (nil when it is not a string).
     private func bytes(at index: Int32) -> [UInt8]? {
         let L = rb_state(vm)
-        guard lua_type(L, index) == LUA_TSTRING else { return nil }
+        // A number crosses as its text (Lua's own conversion, in place on
+        // the results): history.lua's `where` returns four integers so.
+        let type = lua_type(L, index)
+        guard type == LUA_TSTRING || type == LUA_TNUMBER else { return nil }
         var length = 0
         guard let pointer = lua_tolstring(L, index, &length) else { return nil }
         return Array(UnsafeRawBufferPointer(start: pointer, count: length))
