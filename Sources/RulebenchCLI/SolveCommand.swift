@@ -139,11 +139,33 @@ struct SolveCommand: ParsableCommand {
         }
         // A helper's game (--jobs) holds one state at a time: the rules' cap.
         let makeGame = { @Sendable [configuration] () throws(RulebenchError) -> Game in try build(configuration) }
+        // The search lives in the game's Lua state: its memory is on top of the rules' cap.
+        configuration.memoryCap += maxStates * Solver.Options.bytesPerState * 2
+        let game = try searchedGame(try build(configuration))
+        let result = try search(game, makeGame: makeGame)
+
+        var written: String?
+        if case .solved(let line) = result.outcome, let out {
+            written = try write(line, to: out, game: game, state: state, statistics: result.statistics)
+        }
+        if json {
+            print(jsonReport(result, scenario: written))
+        } else {
+            report(result, scenario: written)
+        }
+        switch result.outcome {
+        case .solved: return
+        case .interrupted: throw interruptExitCode
+        default: throw Outcome.failed.exitCode
+        }
+    }
+
+    /// The game the search runs in, once its goal and `--out` are known to
+    /// be usable; bad input exits 2 with one line saying what is wrong.
+    private func searchedGame(_ making: @autoclosure () throws -> Game) throws -> Game {
         let game: Game
         do {
-            // The search lives in the game's Lua state: its memory is on top of the rules' cap.
-            configuration.memoryCap += maxStates * Solver.Options.bytesPerState * 2
-            game = try build(configuration)
+            game = try making()
             guard game.pack.goals.contains(goal) else {
                 let goals = game.pack.goals
                 complain("unknown goal '\(goal)' in pack '\(game.pack.name)'" + (goals.isEmpty
@@ -161,7 +183,12 @@ struct SolveCommand: ParsableCommand {
                 throw Outcome.badInput.exitCode
             }
         }
+        return game
+    }
 
+    /// Runs the search with the progress line; a failure or a stop request
+    /// exits with its code after saying so.
+    private func search(_ game: Game, makeGame: @escaping @Sendable () throws(RulebenchError) -> Game) throws -> Solver.Result {
         var solverOptions = Solver.Options(goal: goal)
         solverOptions.maxDepth = maxDepth
         solverOptions.maxStates = maxStates
@@ -176,10 +203,10 @@ struct SolveCommand: ParsableCommand {
                 progress.show(status(statistics), at: clock())
             }
         }
-        let result: Solver.Result
         switch outcome {
-        case .success(let value):
-            result = value
+        case .success(let result):
+            progress.end(status(result.statistics))
+            return result
         case .failure(let failure):
             progress.end(nil)
             if wasInterrupted {   // the stop request ended the running call
@@ -188,22 +215,6 @@ struct SolveCommand: ParsableCommand {
             }
             complain("\(failure)")
             throw Outcome.failed.exitCode
-        }
-        progress.end(status(result.statistics))
-
-        var written: String?
-        if case .solved(let line) = result.outcome, let out {
-            written = try write(line, to: out, game: game, state: state, statistics: result.statistics)
-        }
-        if json {
-            print(jsonReport(result, scenario: written))
-        } else {
-            report(result, scenario: written)
-        }
-        switch result.outcome {
-        case .solved: return
-        case .interrupted: throw interruptExitCode
-        default: throw Outcome.failed.exitCode
         }
     }
 
