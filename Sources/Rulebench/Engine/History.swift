@@ -164,10 +164,8 @@ public struct History: Sendable {
         init(_ reply: [[UInt8]], from first: Int, of entry: KernelEntry) throws(RulebenchError) {
             func integer(_ offset: Int) throws(RulebenchError) -> Int {
                 let index = first + offset
-                guard index < reply.count, let value = Int(String(decoding: reply[index], as: UTF8.self)) else {
-                    throw KernelReply.mismatch(entry, "", "no integer as result \(index + 1) (where the history stands)")
-                }
-                return value
+                guard index < reply.count else { throw KernelReply.mismatch(entry, "", "no result \(index + 1) (where the history stands)") }
+                return try KernelReply.integer(entry, reply[index], result: index + 1)
             }
             cursor = try integer(0)
             count = try integer(1)

@@ -172,17 +172,17 @@ extension Kernel {
     /// reached; without copies when `last` (the walk's last depth). Nil when
     /// an undo did not restore a state; a rule's error throws. The game is
     /// where it was afterwards either way.
-    func uniqueChildren(of states: [SolveState], last: Bool) throws(RulebenchError) -> [[UniqueChild]]? {
+    func uniqueChildren(of states: [SolveState], last: Bool) throws(RulebenchError) -> [[SolveState]]? {
         let reply = try call(.uniqueChildren, [Array((last ? "1" : "0").utf8)] + states.flatMap { [$0.hex, $0.snapshot] })
         guard String(decoding: reply.first ?? [], as: UTF8.self) == "ok" else { return nil }
-        var all: [[UniqueChild]] = [], index = 1
+        var all: [[SolveState]] = [], index = 1
         while index < reply.count {
-            guard let moves = Int(String(decoding: reply[index], as: UTF8.self)), moves >= 0, index + 2 * moves < reply.count else {
+            let moves = try KernelReply.integer(.uniqueChildren, reply[index], result: index + 1)
+            guard moves >= 0, index + 2 * moves < reply.count else {
                 throw KernelReply.mismatch(.uniqueChildren, "result \(index + 1)", "not a count of the moves that follow")
             }
             all.append(try (0..<moves).map { move throws(RulebenchError) in
-                let state = try SolveState(hex: reply[index + 1 + 2 * move], snapshot: reply[index + 2 + 2 * move], entry: .uniqueChildren)
-                return UniqueChild(key: state.key, snapshot: state.snapshot)
+                try SolveState(hex: reply[index + 1 + 2 * move], snapshot: reply[index + 2 + 2 * move], entry: .uniqueChildren)
             })
             index += 1 + 2 * moves
         }

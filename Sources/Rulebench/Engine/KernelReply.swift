@@ -72,6 +72,14 @@ struct KernelReply {
         return known
     }
 
+    /// A count, index or position the kernel sends as a result of its own,
+    /// as decimal text; `result` (from 1) names it in the error.
+    static func integer(_ entry: KernelEntry, _ bytes: [UInt8], result: Int) throws(RulebenchError) -> Int {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let n = Int(text) else { throw mismatch(entry, "result \(result)", "'\(text)', not an integer") }
+        return n
+    }
+
     private func mismatch(_ what: String) -> RulebenchError { KernelReply.mismatch(entry, path, what) }
 
     private func child(_ key: Key, _ value: StateValue) -> KernelReply {

@@ -53,7 +53,7 @@ extension Explorer {
     /// a worker failed (or its game could not be made).
     private func expand(_ layer: [UniqueLevels.Open], last: Bool, on pool: WorkerPool,
                         makeGame: @escaping @Sendable () throws(RulebenchError) -> Game,
-                        shouldStop: @escaping @Sendable () -> Bool) -> [[[UniqueChild]]]?? {
+                        shouldStop: @escaping @Sendable () -> Bool) -> [[[Kernel.SolveState]]]?? {
         let size = max(1, min(Self.uniqueBatchLimit, layer.count / (pool.workers * 8)))
         let batches = stride(from: 0, to: layer.count, by: size).map { Array(layer[$0..<min($0 + size, layer.count)].map(\.state)) }
         let failed = StopFlag()
@@ -61,7 +61,7 @@ extension Explorer {
             count: batches.count,
             makeWorker: { _ in Result { () throws(RulebenchError) in try makeGame() } },
             shouldStop: { shouldStop() || failed.isSet },
-            body: { made, index -> [[UniqueChild]]? in
+            body: { made, index -> [[Kernel.SolveState]]? in
                 let children = try? made.get().kernel.uniqueChildren(of: batches[index], last: last)
                 if children == nil { failed.set() }
                 return children
@@ -72,13 +72,6 @@ extension Explorer {
     }
 }
 
-/// A child a worker met: the state an action reaches, by its hash, and its
-/// plain copy (empty at the walk's last depth, and when the same hash came
-/// earlier in the worker's call).
-struct UniqueChild: Sendable {
-    let key: UInt64
-    let snapshot: [UInt8]
-}
 
 /// The distinct states of `explore --unique --jobs N`, a depth at a time:
 /// the depth being expanded, the counts of those finished, and the merge of
@@ -88,7 +81,7 @@ struct UniqueLevels {
     /// sequences that reach it.
     struct Open {
         let state: Kernel.SolveState
-        let paths: Int
+        var paths: Int
     }
 
     let bound: Int
@@ -113,12 +106,15 @@ struct UniqueLevels {
     }
 
     /// Merges the children of every state of the layer (`shares`: per
-    /// batch, per state, per action), which become the next layer. False
+    /// batch, per state, per action: the state an action reaches, by its
+    /// hash, and its plain copy, empty at the walk's last depth and when the
+    /// same hash came earlier in the worker's call), which become the next
+    /// layer. False
     /// when the bound is reached (unique.lua's check: before a new state,
     /// the states kept plus the distinct children of the state being
     /// expanded, new or not, reach the bound).
-    mutating func merge(_ shares: [[[UniqueChild]]]) -> Bool {
-        var next: [(key: UInt64, snapshot: [UInt8], paths: Int)] = [], at: [UInt64: Int] = [:]
+    mutating func merge(_ shares: [[[Kernel.SolveState]]]) -> Bool {
+        var next: [Open] = [], at: [UInt64: Int] = [:]
         var parents = layer.makeIterator()
         for children in shares.joined() {
             guard let parent = parents.next() else { return false }
@@ -129,7 +125,7 @@ struct UniqueLevels {
                 } else {
                     if kept + born.count >= bound { return false }
                     at[child.key] = next.count
-                    next.append((child.key, child.snapshot, parent.paths))
+                    next.append(Open(state: child, paths: parent.paths))
                     new += 1
                 }
                 born.insert(child.key)
@@ -138,7 +134,7 @@ struct UniqueLevels {
         }
         sequences.append(next.reduce(0) { Self.add($0, $1.paths) })
         distinct.append(next.count)
-        layer = next.map { Open(state: Kernel.SolveState(key: $0.key, snapshot: $0.snapshot), paths: $0.paths) }
+        layer = next
         return true
     }
 

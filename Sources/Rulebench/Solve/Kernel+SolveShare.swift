@@ -16,11 +16,6 @@ extension Kernel {
             guard let key = UInt64(String(decoding: hex, as: UTF8.self), radix: 16) else {
                 throw KernelReply.mismatch(entry, "", "\(String(decoding: hex, as: UTF8.self)), not a state hash")
             }
-            self.init(key: key, snapshot: snapshot)
-        }
-
-        /// A state whose hash was read already.
-        init(key: UInt64, snapshot: [UInt8]) {
             self.key = key
             self.snapshot = snapshot
         }
@@ -86,7 +81,7 @@ extension Kernel {
             do throws(RulebenchError) {
                 let failedAt = try call(.solveFailed)
                 guard failedAt.count == 2 else { throw KernelReply.mismatch(.solveFailed, "", "\(failedAt.count) results, not 2") }
-                return .failed(at: max(try number(failedAt[0], .solveFailed) - 1, 0), move: try number(failedAt[1], .solveFailed), error: error)
+                return .failed(at: max(try KernelReply.integer(.solveFailed, failedAt[0], result: 1) - 1, 0), move: try KernelReply.integer(.solveFailed, failedAt[1], result: 2), error: error)
             } catch {
                 return .failed(at: 0, move: 0, error: error)
             }
@@ -102,12 +97,12 @@ extension Kernel {
         }
         if try KernelReply.word(.solveChildren, at(0), as: SolveShareStatus.self) == .undo {
             let problems = try Kernel.problems(KernelReply(.solveChildren, at(1), result: 2))
-            return .failed(at: try number(at(2), .solveChildren) - 1, move: try number(at(3), .solveChildren),
+            return .failed(at: try KernelReply.integer(.solveChildren, at(2), result: 3) - 1, move: try KernelReply.integer(.solveChildren, at(3), result: 4),
                            error: .undoMismatch(problems))
         }
         var all: [[SolveChild]] = [], index = 1
         while index < reply.count {
-            let moves = try number(reply[index], .solveChildren)
+            let moves = try KernelReply.integer(.solveChildren, reply[index], result: index + 1)
             index += 1
             var children: [SolveChild] = []
             for move in 0..<moves {
@@ -128,13 +123,5 @@ extension Kernel {
     /// current state, played through the engine and rolled back.
     func solveReplay(_ moves: [Int]) throws(RulebenchError) -> [ActionCall] {
         try Kernel.calls(KernelReply(.solveReplay, try call(.solveReplay, moves.map { Array(String($0).utf8) }).first ?? []))
-    }
-
-    /// A count or index the kernel sends as decimal text.
-    private func number(_ bytes: [UInt8], _ entry: KernelEntry) throws(RulebenchError) -> Int {
-        guard let n = Int(String(decoding: bytes, as: UTF8.self)) else {
-            throw KernelReply.mismatch(entry, "", "\(String(decoding: bytes, as: UTF8.self)), not a number")
-        }
-        return n
     }
 }
