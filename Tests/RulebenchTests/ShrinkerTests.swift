@@ -100,17 +100,24 @@ final class ShrinkerTests: XCTestCase {
         XCTAssertEqual(shrunk.steps, [poke, .undo(1), .redo(1)])
     }
 
-    func testResultsOfLongRandomGamesAreOneMinimal() throws {
-        // Random games of the lane pack until the undo bug shows (it needs
-        // three ticks before the poke is undone): one that fails at a step,
-        // one that fails only when the end-of-run check rewinds the game.
+    /// Random games of the lane pack (200 steps at most, choice seeds 1 to
+    /// 300) in which the undo bug shows, of more than `steps` steps: it
+    /// needs three ticks before the poke is undone.
+    private func laneGamesFindingTheUndoBug(longerThan steps: Int) -> some Collection<(FuzzProgram, FuzzExecutor.Result)> {
         var options = Fuzzer.Options(pack: Self.lane)
         options.setupOptions = ["need": 3]
         options.depth = 200
         options.configuration = configuration()
         let fuzzer = Fuzzer(options: options)
-        let games = (UInt64(1)...300).lazy.map { fuzzer.generate(gameSeed: 5, choiceSeed: $0) }
-            .filter { $0.1.finding?.property == .undoRestores && $0.0.steps.count > 12 }
+        return (UInt64(1)...300).lazy.map { fuzzer.generate(gameSeed: 5, choiceSeed: $0) }
+            .filter { $0.1.finding?.property == .undoRestores && $0.0.steps.count > steps }
+    }
+
+    func testResultsOfLongRandomGamesAreOneMinimal() throws {
+        // Random games of the lane pack until the undo bug shows (it needs
+        // three ticks before the poke is undone): one that fails at a step,
+        // one that fails only when the end-of-run check rewinds the game.
+        let games = laneGamesFindingTheUndoBug(longerThan: 12)
         let atAStep = games.first { self.executor().execute($0.0, checkLegality: true, finalChecks: false).finding != nil }
         let atTheEnd = games.first { self.executor().execute($0.0, checkLegality: true, finalChecks: false).finding == nil }
         for (kind, game) in [("at a step", atAStep), ("at the end", atTheEnd)] {
@@ -130,13 +137,7 @@ final class ShrinkerTests: XCTestCase {
     /// minimal length (3 ticks, the poke, its undo) in 30 candidates.
     /// Without them, the repairing passes leave it at 13 steps (measured).
     func testALongRandomLineShrinksNearTheMinimalOnASmallBudget() throws {
-        var options = Fuzzer.Options(pack: Self.lane)
-        options.setupOptions = ["need": 3]
-        options.depth = 200
-        options.configuration = configuration()
-        let fuzzer = Fuzzer(options: options)
-        let games = (UInt64(1)...300).lazy.map { fuzzer.generate(gameSeed: 5, choiceSeed: $0) }
-            .filter { $0.1.finding?.property == .undoRestores && $0.0.steps.count >= 60 }
+        let games = laneGamesFindingTheUndoBug(longerThan: 59)
         let (long, _) = try XCTUnwrap(games.first, "no random game of 300 failed after 60 steps or more")
         // It may fail at a step, or only when the end-of-run check rewinds it.
         let atTheEnd = executor().execute(long, checkLegality: true, finalChecks: false).finding == nil
