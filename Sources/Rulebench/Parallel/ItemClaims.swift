@@ -39,7 +39,7 @@ struct ItemClaims {
     private var end = 0
     private var freeInGroup: [Int: Int] = [:]
     /// The group of each worker's last item; nil before its first and once it got nil.
-    private var on: [Int?]
+    private var current: [Int?]
     private let span: Int
 
     /// Claims on `count` items by `workers` workers; `group` gives each item's group.
@@ -47,7 +47,7 @@ struct ItemClaims {
         precondition(group == nil || group!.count == count, "one group per item")
         self.group = workers > 1 ? group : nil
         free = Array(repeating: true, count: count)
-        on = Array(repeating: nil, count: max(workers, 1))
+        current = Array(repeating: nil, count: max(workers, 1))
         span = Self.spanPerWorker * max(workers, 1)
         for key in self.group ?? [] { freeInGroup[key, default: 0] += 1 }
     }
@@ -55,14 +55,9 @@ struct ItemClaims {
     /// The item `worker` handles next, or nil: it is done. After a stop
     /// (`stopping`), only an item below one already handed out.
     mutating func claim(by worker: Int, stopping: Bool = false) -> Int? {
-        let pick: Int?
-        if firstFree >= free.count || (stopping && firstFree >= end) {
-            pick = nil
-        } else {
-            pick = stopping ? firstFree : choose(for: worker)
-        }
-        guard let pick else {
-            on[worker] = nil
+        let done = firstFree >= free.count || (stopping && firstFree >= end)
+        guard !done, let pick = stopping ? firstFree : choose(for: worker) else {
+            current[worker] = nil
             return nil
         }
         take(pick, by: worker)
@@ -73,8 +68,8 @@ struct ItemClaims {
     private func choose(for worker: Int) -> Int? {
         guard let group else { return firstFree }
         let window = (firstFree..<min(firstFree + span, free.count)).lazy.filter { free[$0] }
-        let others = Set(on.indices.filter { $0 != worker }.compactMap { on[$0] })
-        if let mine = on[worker], let index = window.first(where: { group[$0] == mine }) { return index }
+        let others = Set(current.indices.filter { $0 != worker }.compactMap { current[$0] })
+        if let mine = current[worker], let index = window.first(where: { group[$0] == mine }) { return index }
         if let index = window.first(where: { !others.contains(group[$0]) }) { return index }
         if let index = window.first(where: { freeInGroup[group[$0]]! > Self.tail }) { return index }
         let waiting = others.reduce(0) { $0 + (freeInGroup[$1]! <= Self.tail ? freeInGroup[$1]! : 0) }
@@ -88,7 +83,7 @@ struct ItemClaims {
         while firstFree < free.count && !free[firstFree] { firstFree += 1 }
         if let group {
             freeInGroup[group[index]]! -= 1
-            on[worker] = group[index]
+            current[worker] = group[index]
         }
     }
 }
