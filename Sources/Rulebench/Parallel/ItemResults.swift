@@ -45,7 +45,8 @@ final class ItemResults<R: Sendable>: @unchecked Sendable {
     }
 
     /// The results up to the first item without one (one left out by a
-    /// stop: the items handed out are a prefix of them, see `ItemClaims`).
+    /// stop). The items handed out are always items 0 to k - 1
+    /// (`ItemClaims`), so this holds every result of an item handed out.
     func prefixDone() -> [R] {
         lock.withLock { Array(slots.prefix { $0 != nil }.map { $0! }) }
     }

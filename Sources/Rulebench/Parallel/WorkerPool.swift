@@ -49,13 +49,13 @@ public struct WorkerPool: Sendable {
         return results.all()
     }
 
-    /// Handles items 0 to `count - 1`, each taken by the next worker free, in
-    /// order of their index; or, given `groups` (item i's group: a worker's
-    /// state serves the items of its last item's group more cheaply, as a
-    /// kept game serves its pack's scenarios), by preferring its last
-    /// group's items, each worker looking at most `ItemClaims.spanPerWorker`
-    /// items per worker ahead (see `ItemClaims`; one worker takes them in
-    /// order). A worker builds its state once (`makeWorker`,
+    /// Handles items 0 to `count - 1`, each taken by the next worker free: in
+    /// order of their index, or, given `groups` (item i's group: a worker's
+    /// state serves its last item's group best, as a kept game its pack's
+    /// scenarios), by `ItemClaims`' schedule, in which a worker takes its
+    /// group's items first and looks no further than `ItemClaims.spanPerWorker`
+    /// items per worker ahead of the first one free (one worker still takes
+    /// them in order). A worker builds its state once (`makeWorker`,
     /// on its own thread: its `Game`), then handles items with it (`body`).
     /// `completed` hears each result in item order, as soon as every item
     /// before it has completed too (so a report streams in the order one
