@@ -31,10 +31,12 @@ struct RunCommand: ParsableCommand {
 
             With --jobs N, N scenarios run at once, each in a game of its own; the \
             report (text, JSON, JUnit) lists them in the same order, with the same \
-            content, as one job gives, only the durations differ. Each worker loads a \
-            pack once and restarts its game for the next scenario of that pack (fresh \
-            modules, the setup run again), so the pack's load is paid once per worker; \
-            after a scenario that fails or cannot be used, the next gets a new game.
+            content, as one job gives, only the durations differ. A worker takes the \
+            next scenario of the folder it is on first, so a pack whose scenarios fill \
+            one folder is loaded by the workers that share it (one for a few scenarios), \
+            and each restarts its game for the next scenario of that pack (fresh \
+            modules, the setup run again); after a scenario that fails or cannot be \
+            used, the next gets a new game.
             """
     )
 

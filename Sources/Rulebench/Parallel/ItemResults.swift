@@ -1,30 +1,31 @@
 import Foundation
 
-/// The results of a `WorkerPool`'s items, and which item is next: the one
-/// thing the workers of a `map` share, behind one lock.
+/// The results of a `WorkerPool`'s items, and which item is next (its
+/// `ItemClaims`): the one thing the workers of a `map` share, behind one lock.
 ///
-/// The invariant: items are handed out once each, in index order; `completed`
-/// hears each result once, in index order, never two at a time (it runs
-/// under the lock, so what it prints is never interleaved).
+/// The invariant: items are handed out once each, by `ItemClaims`'s
+/// schedule (in index order without groups); `completed` hears each result
+/// once, in index order, never two at a time (it runs under the lock, so
+/// what it prints is never interleaved).
 final class ItemResults<R: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [R?]
-    private var next = 0
+    private var claims: ItemClaims
     private var reported = 0
     private let completed: @Sendable (Int, R) -> Void
 
-    init(count: Int, completed: @escaping @Sendable (Int, R) -> Void = { _, _ in }) {
+    /// Results of `count` items handed out to `workers` workers (see
+    /// `ItemClaims` for `groups`).
+    init(count: Int, workers: Int = 1, groups: [Int]? = nil, completed: @escaping @Sendable (Int, R) -> Void = { _, _ in }) {
         slots = Array(repeating: nil, count: count)
+        claims = ItemClaims(count: count, workers: workers, group: groups)
         self.completed = completed
     }
 
-    /// The next item not yet handed out, or nil when every one has been.
-    func claim() -> Int? {
-        lock.withLock {
-            guard next < slots.count else { return nil }
-            defer { next += 1 }
-            return next
-        }
+    /// The item `worker` handles next, or nil: it is done (after a stop,
+    /// only the items below one already handed out are).
+    func claim(by worker: Int, stopping: Bool = false) -> Int? {
+        lock.withLock { claims.claim(by: worker, stopping: stopping) }
     }
 
     /// Keeps item `index`'s result and reports every result now complete in order.
@@ -43,7 +44,9 @@ final class ItemResults<R: Sendable>: @unchecked Sendable {
         lock.withLock { slots.map { $0! } }
     }
 
-    /// The results up to the first item without one (one left out by a stop).
+    /// The results up to the first item without one (one left out by a
+    /// stop). The items handed out are always items 0 to k - 1
+    /// (`ItemClaims`), so this holds every result of an item handed out.
     func prefixDone() -> [R] {
         lock.withLock { Array(slots.prefix { $0 != nil }.map { $0! }) }
     }

@@ -49,23 +49,30 @@ public struct WorkerPool: Sendable {
         return results.all()
     }
 
-    /// Handles items 0 to `count - 1`, each taken by the next worker free, in
-    /// order of their index. A worker builds its state once (`makeWorker`,
+    /// Handles items 0 to `count - 1`, each taken by the next worker free: in
+    /// order of their index, or, given `groups` (item i's group: a worker's
+    /// state serves its last item's group best, as a kept game its pack's
+    /// scenarios), by `ItemClaims`' schedule, in which a worker takes its
+    /// group's items first and looks no further than `ItemClaims.spanPerWorker`
+    /// items per worker ahead of the first one free (one worker still takes
+    /// them in order). A worker builds its state once (`makeWorker`,
     /// on its own thread: its `Game`), then handles items with it (`body`).
     /// `completed` hears each result in item order, as soon as every item
     /// before it has completed too (so a report streams in the order one
     /// worker would give it); the results come back in item order.
     /// `shouldStop` is polled before each item: items not started by then
-    /// are left out (the results end at the first item left out).
-    public func map<State, R: Sendable>(count: Int,
+    /// are left out, except those below an item started (so the results,
+    /// which end at the first item left out, hold every item started).
+    public func map<State, R: Sendable>(count: Int, groups: [Int]? = nil,
                                         makeWorker: @escaping @Sendable (_ worker: Int) -> State,
                                         shouldStop: @escaping @Sendable () -> Bool = { false },
                                         completed: @escaping @Sendable (_ index: Int, _ result: R) -> Void = { _, _ in },
                                         body: @escaping @Sendable (inout State, _ index: Int) -> R) -> [R] {
-        let results = ItemResults<R>(count: count, completed: completed)
-        _ = WorkerPool(workers: min(workers, max(count, 1))).run { worker in
+        let pool = WorkerPool(workers: min(workers, max(count, 1)))
+        let results = ItemResults<R>(count: count, workers: pool.workers, groups: groups, completed: completed)
+        _ = pool.run { worker in
             var state: State?
-            while !shouldStop(), let index = results.claim() {
+            while let index = results.claim(by: worker, stopping: shouldStop()) {
                 if state == nil { state = makeWorker(worker) }
                 results.store(body(&state!, index), at: index)
             }

@@ -15,17 +15,21 @@ import Foundation
 /// input may have left the Lua state anywhere); a restart that throws
 /// drops the game and a new one is made, so every error a pack can raise
 /// at load or setup is raised by a new game, as without this type. One
-/// game is kept (the last pack's): scenarios come sorted by path, so a
-/// pack's scenarios follow one another, and memory stays at one Lua state
-/// per worker. Serves one runner (one configuration) on one thread.
+/// game is kept (the last pack's): scenarios come sorted by path and the
+/// pool hands a worker the next of its folder first, so a pack's scenarios
+/// follow one another, and memory stays at one Lua state per worker.
+/// Serves one runner (one configuration) on one thread.
 final class ScenarioGames {
     private let configuration: Game.Configuration
     private var kept: (pack: URL, game: Game)?
     /// Games made so far (a restart is not one).
     private(set) var made = 0
+    /// Told each game's pack as it is made.
+    private let onMade: (@Sendable (URL) -> Void)?
 
-    init(configuration: Game.Configuration) {
+    init(configuration: Game.Configuration, made onMade: (@Sendable (URL) -> Void)? = nil) {
         self.configuration = configuration
+        self.onMade = onMade
     }
 
     /// A game of `reference` (resolved from `base`) set up with `options`
@@ -45,6 +49,7 @@ final class ScenarioGames {
         made += 1
         let game = try Game(pack: reference, options: options, seed: seed, configuration: configuration, relativeTo: base)
         kept = (game.packURL.standardizedFileURL.resolvingSymlinksInPath(), game)
+        onMade?(kept!.pack)
         return game
     }
 

@@ -20,6 +20,9 @@ public struct ScenarioRunner: Sendable {
     /// the next scenario of its pack (`ScenarioGames`); tests turn it off
     /// to compare with a new game per scenario.
     var reusesGames = true
+    /// Told the pack of each game a run on a pool makes (a restart is not
+    /// one); tests count the loads with it.
+    var gameMade: (@Sendable (_ pack: URL) -> Void)?
 
     /// A runner with a game configuration.
     public init(configuration: Game.Configuration = Game.Configuration()) {
