@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Rulebench", targets: ["Rulebench"]),
         .executable(name: "rulebench", targets: ["RulebenchCLI"]),
+        .executable(name: "rulebench-studio", targets: ["RulebenchStudio"]),
         .executable(name: "rulebench-bench", targets: ["RulebenchBench"]),
     ],
     dependencies: [
@@ -16,7 +17,7 @@ let package = Package(
         // catalog (Sources/Rulebench/Rulebench.docc); a plugin only, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // `rulebench studio`'s HTTP and WebSocket server: no dependencies of its own (BSD sockets,
-        // async/await), so a fresh CI build stays short. The command's alone; the library stays free of it.
+        // async/await), so a fresh CI build stays short. `rulebench-studio`'s alone; the library stays free of it.
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
@@ -36,19 +37,32 @@ let package = Package(
             // The kernel's Lua files are compiled into the library: no bundle at run time.
             resources: [.embedInCode("Kernel"), .embedInCode("Authoring/Templates")]
         ),
+        // What both programs share: the exit codes, bad arguments refused in one line,
+        // the options every command takes, signals, and output that reaches the terminal safely.
+        .target(
+            name: "RulebenchCommandLine",
+            dependencies: ["Rulebench", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "RulebenchCLI",
-            dependencies: ["Rulebench", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["Rulebench", "RulebenchCommandLine",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // `rulebench-studio`, which `rulebench studio` runs in its place: the web server and the
+        // page live here, so no other command loads them (FlyingFox links Foundation's networking).
+        .executableTarget(
+            name: "RulebenchStudio",
+            dependencies: ["Rulebench", "RulebenchCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox")],
             // The studio's web page (HTML, CSS, JavaScript modules), compiled into the binary.
-            resources: [.embedInCode("Studio/Page")]
+            resources: [.embedInCode("Page")]
         ),
         // Timing lives here, never in tests: `make bench` runs it in release mode.
         .executableTarget(name: "RulebenchBench", dependencies: ["Rulebench", "CLua"], path: "Benchmarks/RulebenchBench", exclude: []),
         .testTarget(
             name: "RulebenchTests",
-            // Yams: CITemplateTests reads the CI templates' steps.
-            dependencies: ["Rulebench", .product(name: "Yams", package: "Yams")],
+            // Yams: CITemplateTests reads the CI templates' steps. RulebenchCommandLine: the studio's arguments.
+            dependencies: ["Rulebench", "RulebenchCommandLine", .product(name: "Yams", package: "Yams")],
             exclude: ["Fixtures"]
         ),
     ]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Rulebench
+import RulebenchCommandLine
 
 /// `rulebench check PACK`: lints a pack without playing it by hand.
 struct CheckCommand: ParsableCommand {

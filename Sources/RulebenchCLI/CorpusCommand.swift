@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Rulebench
+import RulebenchCommandLine
 
 /// `rulebench corpus`: work on fuzz corpora (the programs `fuzz` keeps and replays first).
 struct CorpusCommand: ParsableCommand {

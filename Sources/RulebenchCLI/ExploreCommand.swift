@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Rulebench
+import RulebenchCommandLine
 
 /// `rulebench explore PACK --depth D`: perft for rules.
 struct ExploreCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Rulebench
+import RulebenchCommandLine
 
 /// `rulebench fuzz PACK`: random games checked after every step, findings shrunk to scenarios.
 struct FuzzCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Rulebench
+import RulebenchCommandLine
 
 /// `--jobs N`, as every command that can use several cores takes it: how
 /// many workers (`WorkerPool`) share the work. The default is the number of

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Rulebench
+import RulebenchCommandLine
 
 /// `rulebench new NAME`: scaffolds a pack and its first scenario.
 struct NewCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Rulebench
+import RulebenchCommandLine
 
 /// `rulebench play PACK`: an interactive game in the terminal (or from a pipe).
 struct PlayCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Rulebench
+import RulebenchCommandLine
 
 /// `rulebench replay LOG`: rebuilds a saved game, verifying every step's state hash.
 struct ReplayCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Rulebench
+import RulebenchCommandLine
 
 /// `rulebench run [PATH...] [--json] [--junit FILE]`: runs scenario files headlessly.
 struct RunCommand: ParsableCommand {

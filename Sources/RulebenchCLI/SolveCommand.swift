@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Rulebench
+import RulebenchCommandLine
 
 /// `rulebench solve PACK --goal NAME`: the shortest line of play that reaches a goal.
 struct SolveCommand: ParsableCommand {

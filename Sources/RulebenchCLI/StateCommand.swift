@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Rulebench
+import RulebenchCommandLine
 
 /// `rulebench state SCENARIO [--step N] [--path P] [--json]`: the state and its hash after a step.
 struct StateCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Rulebench
+import RulebenchCommandLine
 
 /// `rulebench timeline SCENARIO [--step N] [--svg FILE]`: the animation of one step.
 struct TimelineCommand: ParsableCommand {

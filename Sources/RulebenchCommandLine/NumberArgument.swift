@@ -5,10 +5,10 @@ import ArgumentParser
 /// reaches the number's own check (ArgumentParser alone takes `-5` for an
 /// option and says "Missing value for '--seed'") and every refusal says
 /// what is wrong with the value; ranges are then checked in `validate()`.
-enum NumberArgument {
+package enum NumberArgument {
     /// A whole number of type `T`. ArgumentParser words the refusal "The
     /// value '-5' is invalid for '--seed <seed>': " and this message.
-    static func whole<T: FixedWidthInteger & Sendable>(_ option: String) -> @Sendable (String) throws -> T {
+    package static func whole<T: FixedWidthInteger & Sendable>(_ option: String) -> @Sendable (String) throws -> T {
         { text in
             if let value = T(text) { return value }
             let digits = text.drop { $0 == "-" || $0 == "+" }
@@ -20,7 +20,7 @@ enum NumberArgument {
     }
 
     /// A number of seconds: the range is the command's to check.
-    static func seconds(_ option: String) -> @Sendable (String) throws -> Double {
+    package static func seconds(_ option: String) -> @Sendable (String) throws -> Double {
         { text in
             guard let value = Double(text) else { throw ValidationError("it is not a number: \(option) takes a number of seconds") }
             return value

@@ -7,20 +7,21 @@
 /// Standard output, where commands print their results: a write that fails
 /// there is a failure of the command (exit 2 with a one-line message), never
 /// a silent success. Invariant: every exit of the process goes through
-/// `RulebenchTool.main`, which asks `failure()` before it exits.
+/// `ParsableCommand.runAsMain` (CommandMain.swift), which asks `failure()`
+/// before it exits.
 ///
 /// Results are printed through stdio (`print`), which buffers and keeps the
 /// first error in the stream. Three ways to lose them: a full device
 /// (`> /dev/full`: ENOSPC), a pipe whose reader is gone (`| head -1`), and a
 /// closed descriptor (`>&-`).
-enum StandardOutput {
+package enum StandardOutput {
     /// Readies the process before any command runs: SIGPIPE is ignored, so a
     /// pipe whose reader has gone is a failed write (EPIPE) the command
     /// reports, not a death by signal that a pipeline shows as success; and a
     /// closed descriptor 0, 1 or 2 is opened on /dev/null (1 read-only, so
     /// printing fails with EBADF), so that no file the command opens later
     /// takes number 1 and receives the results.
-    static func prepare() {
+    package static func prepare() {
         signal(SIGPIPE, SIG_IGN)
         for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
             _ = open("/dev/null", descriptor == 1 ? O_RDONLY : O_RDWR)   // the lowest free number: this one
@@ -29,7 +30,7 @@ enum StandardOutput {
 
     /// Flushes standard output; why writing to it failed, or nil when
     /// everything printed reached it.
-    static func failure() -> String? {
+    package static func failure() -> String? {
         errno = 0
         let flushed = fflush(stdout) == 0
         let reason = errno == 0 ? nil : String(cString: strerror(errno))

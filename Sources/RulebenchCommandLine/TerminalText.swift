@@ -8,9 +8,9 @@ import Foundation
 /// title): every control character except newline and tab is shown as
 /// `\u{1B}` and the like. JSON output is unchanged by this, since its
 /// strings escape control characters already.
-enum TerminalText {
+package enum TerminalText {
     /// `text` with every control character but newline and tab escaped.
-    static func safe(_ text: String) -> String {
+    package static func safe(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -33,10 +33,13 @@ enum TerminalText {
     }
 }
 
-/// Every `print` of the command-line tool goes through `TerminalText`: this
-/// shadows the standard library's within this module, so no output path can
-/// forget it.
-func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
-    let text = items.map { "\($0)" }.joined(separator: separator)
-    Swift.print(TerminalText.safe(text), terminator: terminator)
+extension TerminalText {
+    /// `Swift.print` of the items with every control character but newline
+    /// and tab escaped. Each program shadows the standard library's `print`
+    /// with this one (its `TerminalPrint.swift`), so no output path can
+    /// forget it.
+    package static func print(_ items: [Any], separator: String, terminator: String) {
+        let text = items.map { "\($0)" }.joined(separator: separator)
+        Swift.print(TerminalText.safe(text), terminator: terminator)
+    }
 }

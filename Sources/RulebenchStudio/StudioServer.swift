@@ -2,6 +2,7 @@ import FlyingFox
 import FlyingSocks
 import Foundation
 import Rulebench
+import RulebenchCommandLine
 
 /// The studio's HTTP server: the page at `/`, the game's WebSocket at
 /// `/socket`, and a watch on the pack's files that reloads it when one

@@ -1,13 +1,12 @@
 import ArgumentParser
-import FlyingFox
-import FlyingSocks
-import Foundation
-import Rulebench
 
-/// `rulebench studio PACK | SCENARIO.yaml | HISTORY.json | FINDING.yaml`: a
-/// local web page to play, scrub and watch a game (see docs/studio.md).
-struct StudioCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// What `rulebench studio` takes, and its help. Both programs parse these:
+/// `rulebench studio` checks them and hands them on to `rulebench-studio`
+/// (`StudioLauncher`), which parses them again and serves the page, so the
+/// two say the same in `--help` and refuse the same arguments the same way.
+package struct StudioArguments: ParsableArguments {
+    /// The help of `rulebench studio` (and of `rulebench-studio`).
+    package static let configuration = CommandConfiguration(
         commandName: "studio",
         abstract: "Open a game in the browser: the board, legal calls, a verified history slider, animations.",
         discussion: """
@@ -31,47 +30,41 @@ struct StudioCommand: ParsableCommand {
               rulebench studio scenarios/cards/deal-staggered-and-undone.yaml --port 8080
               rulebench studio findings/template-undoRestores-dash_step-step.lua-30.yaml
 
-            Ctrl-C ends it (exit 0). Exit codes: 2 the file or pack cannot be used, or the port cannot be opened.
+            The studio is its own program, rulebench-studio, built beside rulebench (`make build` and \
+            `swift build` build both): `rulebench studio` runs it in its place, with the same arguments. \
+            Keeping the web server out of rulebench lets every other command start without loading it.
+
+            Ctrl-C ends it (exit 0). Exit codes: 2 the file or pack cannot be used, the port cannot be \
+            opened, or rulebench-studio is not beside rulebench.
             """
     )
 
+    /// The seed of a new game when `--seed` is not given, as `play`'s.
+    package static let defaultSeed: Int64 = 1
+
     @Argument(help: "A pack (a name under rules/ or a folder), a saved history (.json), a scenario or a fuzz finding (.yaml).")
-    var source: String
+    package var source: String
 
     @Option(help: "The port to serve on (0: any free port; the address printed says which).")
-    var port: UInt16 = 8040
+    package var port: UInt16 = 8040
 
     @Option(help: "The address to listen on. Anything other than 127.0.0.1 or ::1 lets other machines open the game.")
-    var host = "127.0.0.1"
+    package var host = "127.0.0.1"
 
     @Option(parsing: .unconditional, help: "Seed of a new game's random generator (a pack only).",
             transform: NumberArgument.whole("--seed"))
-    var seed: Int64 = PlayCommand.defaultSeed
+    package var seed: Int64 = StudioArguments.defaultSeed
 
     @Option(name: .customLong("option"), help: "A setup option of a new game, key=value (repeatable; a pack only).")
-    var setupOptions: [String] = []
+    package var setupOptions: [String] = []
 
-    func run() throws {
-        let studioSource = StudioSource(argument: source)
-        let session: StudioSession
-        let address: any SocketAddress
-        do {
-            address = host.contains(":") ? try sockaddr_in6.inet6(ip6: host, port: port) as any SocketAddress
-                                         : try sockaddr_in.inet(ip4: host, port: port)
-        } catch {
-            complain("--host \(host): not an IP address (give one such as 127.0.0.1 or ::1)")
-            throw Outcome.badInput.exitCode
-        }
-        do {
-            var configuration = Game.Configuration()
-            configuration.printHandler = { text in FileHandle.standardError.write(Data(("print: " + text + "\n").utf8)) }
-            let options = try PackOptions.setupOptionValues(setupOptions, pack: source)
-            session = try StudioSession(source: studioSource, seed: seed, options: options, configuration: configuration)
-        } catch let error as RulebenchError {
-            complain("\(error)")
-            throw Outcome.badInput.exitCode
-        }
-        try StudioServer(session: session, address: address, asked: host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
-            .runUntilInterrupted()
+    package init() {}
+
+    /// These arguments written out again, as `rulebench-studio` reads them:
+    /// every option by its name, then `--` and the source (which may begin
+    /// with a dash).
+    package var written: [String] {
+        ["--port", "\(port)", "--host", host, "--seed", "\(seed)"]
+            + setupOptions.flatMap { ["--option", $0] } + ["--", source]
     }
 }
