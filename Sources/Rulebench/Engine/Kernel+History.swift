@@ -68,7 +68,7 @@ extension Kernel {
 
     /// Where the game's history stands now.
     func historyPosition() throws(RulebenchError) -> History.Position {
-        try History.Position(call(.position), from: 0, of: .position)
+        try positioned(.position).position
     }
 
     /// A result sent apart from a reply's record (a tree or a plan, kept

@@ -48,12 +48,13 @@ function history.initial() return INITIAL end
 function history.last() return ENTRIES[CURSOR] end
 function history.following() return ENTRIES[CURSOR + 1] end
 -- The hash of the current state, as the history recorded it.
-function history.current() return CURSOR == 0 and INITIAL or ENTRIES[CURSOR].hash end
+local function current() return CURSOR == 0 and INITIAL or ENTRIES[CURSOR].hash end
+history.current = current
 
 -- Each entry keeps `turnstart`, the position of the last checkpoint at or
--- before it (0 when none), set as it takes its place (`committed`): the
--- entries before it never change while it stands, so the counts below are
--- read, not searched for, after every operation.
+-- before it (0 when none), set as it is staged to take its place after the
+-- cursor: the entries before it never change while it stands, so the
+-- counts below are read, not searched for, after every operation.
 local function turnstart(i) return i > 0 and ENTRIES[i].turnstart or 0 end
 
 -- How many undos `undo turn` makes: back to the last checkpoint action,
@@ -97,18 +98,31 @@ function history.reset(initial)
   INITIAL, ENTRIES, CURSOR, STAGED = initial, {}, 0, nil
 end
 
--- The entry a perform (or redo) gives, to stage.
-function history.entry(name, params, hash, tree, plan)
-  return { name = name, params = params, hash = hash, tree = tree, plan = plan, checkpoint = ops.checkpoint(name),
-           turnstart = 0 }
+-- Staging: what the operation under way does to the history, staged
+-- right before it commits (each kind in one call, the entry built there:
+-- these run for every operation).
+
+-- A perform of `name` with `params` that gave `hash`, `tree` and `plan`:
+-- its entry goes after the cursor, the redo tail dropped.
+function history.stageperform(name, params, hash, tree, plan)
+  local checkpoint = ops.checkpoint(name)
+  STAGED, REDO = { name = name, params = params, hash = hash, tree = tree, plan = plan, checkpoint = checkpoint,
+                   turnstart = checkpoint and CURSOR + 1 or turnstart(CURSOR) }, false
 end
 
--- Stages what the operation under way does to the history: `entry`
--- performed (the redo tail dropped), or redone (`redo` true), or with no
--- entry, the last one undone. Staged right before the operation commits.
-function history.stage(entry, redo)
-  STAGED, REDO = entry or "undo", redo
+-- A redo of `original`, the entry after the cursor, that gave `hash`,
+-- `tree` and `plan`. Compared (`history.difference` found them the same),
+-- the entry stays as it is; not compared, they replace it.
+function history.stageredo(original, hash, tree, plan, compared)
+  if not compared then
+    original = { name = original.name, params = original.params, hash = hash, tree = tree, plan = plan,
+                 checkpoint = original.checkpoint, turnstart = original.turnstart }
+  end
+  STAGED, REDO = original, true
 end
+
+-- An undo of the entry at the cursor.
+function history.stageundo() STAGED = "undo" end
 function history.unstage() STAGED = nil end
 
 -- The commit of operation `op` (engine.lua's API.commit): what was staged
@@ -124,12 +138,12 @@ function history.committed(op)
   elseif staged == "undo" then
     CURSOR = CURSOR - 1
   elseif staged then
+    local at = CURSOR + 1
     if not REDO then
-      for i = #ENTRIES, CURSOR + 1, -1 do ENTRIES[i] = nil end
+      for i = #ENTRIES, at, -1 do ENTRIES[i] = nil end
     end
-    staged.turnstart = staged.checkpoint and CURSOR + 1 or turnstart(CURSOR)
-    CURSOR = CURSOR + 1
-    ENTRIES[CURSOR] = staged
+    CURSOR = at
+    ENTRIES[at] = staged
   end
 end
 
@@ -138,7 +152,7 @@ end
 -- the state's hash must be the one before the entry. Nil, or the problem
 -- list an undo's verification gives.
 function history.undoproblems(entry, hash)
-  local expected = history.current()
+  local expected = current()
   if hash == expected then return nil end
   return { { action = entry.name, diffs = { {
     path = "(state hash)", before = expected, after = hash, note = "the state differs from before the action" } } } }
@@ -199,11 +213,12 @@ end
 -- actual } (`what` a word of K.WORDS.redo; values decoded for showing).
 function history.difference(original, hash, tree, plan)
   local what, expected, actual
+  -- Encoded, equal strings are equal at once; tables go to `same`.
   if hash ~= original.hash then
     what, expected, actual = "state hash", original.hash, hash
-  elseif not same(tree, original.tree) then
+  elseif tree ~= original.tree and not same(tree, original.tree) then
     what, expected, actual = "subaction tree", original.tree, tree
-  elseif not same(plan, original.plan) then
+  elseif plan ~= original.plan and not same(plan, original.plan) then
     what, expected, actual = "animation plan", original.plan, plan
   else
     return nil
@@ -274,15 +289,15 @@ local failure = K.failure
 function API.perform(name, params)
   params = decode(params)
   local hash, tree, plan = ops.perform(name, params)
-  history.stage(history.entry(name, params, hash, tree, plan))
-  if not ops.commitcall() then history.unstage() end
+  history.stageperform(name, params, hash, tree, plan)
+  if not ops.commitcall() then STAGED = nil end
   return hash, tree, plan, where()
 end
 
 -- redo(strict): performs the next entry again; strict ("1"), it must give
 -- the same hash, tree and plan (reaching the same hash, the state is one
 -- the invariants passed: they are not run again), or it is rolled back and
--- the eighth result is the encoded mismatch report.
+-- the fourth result is the encoded mismatch report ("" when none).
 function API.redo(strict)
   local original = ENTRIES[CURSOR + 1]
   if not original then K.fail("error", "nothing to redo") end
@@ -291,12 +306,11 @@ function API.redo(strict)
   local mismatch = strict and history.difference(original, hash, tree, plan)
   if mismatch then
     ops.abort()
-    local cursor, count, turn, lastturn = where()
-    return hash, tree, plan, cursor, count, turn, lastturn, encode(mismatch)
+    return hash, tree, plan, encode(mismatch), where()
   end
-  history.stage(history.entry(original.name, original.params, hash, tree, plan), true)
-  if not ops.commitcall() then history.unstage() end
-  return hash, tree, plan, where()
+  history.stageredo(original, hash, tree, plan, strict)
+  if not ops.commitcall() then STAGED = nil end
+  return hash, tree, plan, "", where()
 end
 
 -- undo(strict): undoes the last entry; returns the hash, the plan encoded,
@@ -307,9 +321,9 @@ function API.undo(strict)
   strict = strict == "1"
   local hash, plan, problems = ops.undo(strict, true)
   local entry = ENTRIES[CURSOR]
-  history.stage()
-  if not ops.commitcall() then history.unstage() end
-  if strict and not problems and entry then problems = history.undoproblems(entry, hash) end
+  STAGED = "undo"
+  if not ops.commitcall() then STAGED = nil end
+  if strict and not problems and entry and hash ~= current() then problems = history.undoproblems(entry, hash) end
   return hash, plan, problems and encode(problems) or "", where()
 end
 
@@ -327,7 +341,7 @@ local function undostep(strict, keep, seeking)
     ops.abort()
     return { failure = err }, true
   end
-  history.stage()
+  STAGED = "undo"
   ops.commit()
   if strict and not problems then problems = history.undoproblems(entry, hash) end
   -- A mismatched undo took effect: seeking goes on past it, a turn's undos stop.
@@ -349,7 +363,7 @@ local function redostep(strict, keep)
     ops.abort()
     return { mismatch = mismatch }, true
   end
-  history.stage(history.entry(original.name, original.params, hash, tree, plan), true)
+  history.stageredo(original, hash, tree, plan, strict)
   ops.commit()
   return { hash = hash, tree = keep(tree), plan = keep(plan) }
 end
