@@ -118,13 +118,34 @@ API.fuzzabort()
 assert(H.cursor() == 0 and H.count() == 0 and K.hash() == H.initial())
 
 -- travel: several undos and redos in one call, each its own operation,
--- committed before the next; the reply lists the steps and the position.
+-- committed before the next; the reply gives each step's word and results,
+-- then the position (four integers).
 API.newgame("h", "1", params())
 for _, name in ipairs { "step", "done", "step", "step", "done", "step" } do API.perform(name, params()) end
+local WIDTH = { undone = 4, redone = 4, failed = 2, differs = 2 }
 local function travel(kind, target)
-  local out = K.decode((API.travel("1", kind, target)))
-  assert(out.position.cursor == H.cursor() and out.position.turn == H.turn(), "the reply's position is the history's")
-  return out
+  local r = table.pack(API.travel("1", kind, target))
+  local n = r.n - 4
+  assert(r[n + 1] == H.cursor() and r[n + 2] == H.count() and r[n + 3] == H.turn() and r[n + 4] == H.lastturn(),
+    "the reply's position is the history's")
+  local steps, i = {}, 1
+  while i <= n do
+    local word, step = r[i], {}
+    if word == "undone" then
+      step.hash, step.plan, step.problems = r[i + 1], r[i + 2], r[i + 3] ~= "" and K.decode(r[i + 3]) or nil
+    elseif word == "redone" then
+      step.hash, step.tree, step.plan = r[i + 1], r[i + 2], r[i + 3]
+    elseif word == "failed" then
+      step.failure = K.decode(r[i + 1])
+    else
+      assert(word == "differs", "a step's word: " .. tostring(word))
+      step.mismatch = K.decode(r[i + 1])
+    end
+    steps[#steps + 1] = step
+    i = i + WIDTH[word]
+  end
+  assert(i == n + 1, "the steps end where the position begins")
+  return { steps = steps }
 end
 local out = travel("lastturn", "")
 assert(#out.steps == 1 and H.cursor() == 5 and out.steps[1].hash == H.current() and out.steps[1].problems == nil)

@@ -331,41 +331,52 @@ end
 -- read after a call that a stop ended between its operations.
 function API.position() return where() end
 
--- One undo of travel: its step record ({ hash, plan, problems }, or
--- { failure }), and whether the travel stops there.
-local function undostep(strict, keep, seeking)
+-- Travel's reply is flat: each step adds its results to `out` after a
+-- word of K.WORDS.travel, no record to build, encode and decode per step
+-- (a rewind runs one step per entry).
+
+-- One undo of travel: "undone", the hash, the plan and the problems
+-- encoded ("" when none), or "failed" and the failure encoded; returns the
+-- results' count and whether the travel stops there.
+local function undostep(out, n, strict, seeking)
   local entry = ENTRIES[CURSOR]
   local ok, hash, plan, problems = protect(ops.undo, strict, true)
   if not ok then
     local err = failure(hash, plan)
     ops.abort()
-    return { failure = err }, true
+    out[n + 1], out[n + 2] = "failed", encode(err)
+    return n + 2, true
   end
   STAGED = "undo"
   ops.commit()
-  if strict and not problems then problems = history.undoproblems(entry, hash) end
+  if strict and not problems and hash ~= current() then problems = history.undoproblems(entry, hash) end
+  out[n + 1], out[n + 2], out[n + 3], out[n + 4] = "undone", hash, plan, problems and encode(problems) or ""
   -- A mismatched undo took effect: seeking goes on past it, a turn's undos stop.
-  return { hash = hash, plan = keep(plan), problems = problems }, problems ~= nil and not seeking
+  return n + 4, problems ~= nil and not seeking
 end
 
--- One redo of travel: its step record ({ hash, tree, plan }, or { failure }
--- or { mismatch }: rolled back), and whether the travel stops there.
-local function redostep(strict, keep)
+-- One redo of travel: "redone", the hash, the tree and the plan, or
+-- "failed" or "differs" (rolled back) and the failure or the mismatch
+-- report encoded; returns the results' count and whether the travel stops.
+local function redostep(out, n, strict)
   local original = ENTRIES[CURSOR + 1]
   local ok, hash, tree, plan = protect(ops.perform, original.name, original.params, strict and original.hash or nil)
   if not ok then
     local err = failure(hash, tree)
     ops.abort()
-    return { failure = err }, true
+    out[n + 1], out[n + 2] = "failed", encode(err)
+    return n + 2, true
   end
   local mismatch = strict and history.difference(original, hash, tree, plan)
   if mismatch then
     ops.abort()
-    return { mismatch = mismatch }, true
+    out[n + 1], out[n + 2] = "differs", encode(mismatch)
+    return n + 2, true
   end
   history.stageredo(original, hash, tree, plan, strict)
   ops.commit()
-  return { hash = hash, tree = keep(tree), plan = keep(plan) }
+  out[n + 1], out[n + 2], out[n + 3], out[n + 4] = "redone", hash, tree, plan
+  return n + 4, false
 end
 
 -- travel(strict, kind, target): Game's undo turn (kind "turn"), undo last
@@ -373,10 +384,10 @@ end
 -- position `target`) in one call: each undo and redo is an operation of its own (a fresh budget,
 -- committed before the next), checked as undo and redo check it. Stops at
 -- the first step that fails, at a redo that differs, and, but when
--- seeking, at an undo that did not restore the state. Returns the encoded
--- { steps, position } and the plans and trees the steps refer to by
--- position. Counted from the start (KernelEntry: its committed steps are
--- not rolled back, so it never runs again).
+-- seeking, at an undo that did not restore the state. Returns the steps'
+-- results in order (undostep, redostep), then where the history stands
+-- (`where`'s four integers). Counted from the start (KernelEntry: its
+-- committed steps are not rolled back, so it never runs again).
 function API.travel(strict, kind, target)
   ops.nogame()
   strict = strict == "1"
@@ -387,13 +398,12 @@ function API.travel(strict, kind, target)
   elseif seeking then target = math.tointeger(tonumber(target))
   else K.fail("error", "unknown travel " .. K.show(kind)) end
   if not target or target < 0 or target > #ENTRIES then K.fail("error", "no history position " .. K.show(target)) end
-  local steps, raw = {}, {}
-  local function keep(bytes) raw[#raw + 1] = bytes; return #raw end
-  local stop
-  while not stop and CURSOR > target do steps[#steps + 1], stop = undostep(strict, keep, seeking) end
-  while not stop and CURSOR < target do steps[#steps + 1], stop = redostep(strict, keep) end
+  local out, n, stop = {}, 0, false
+  while not stop and CURSOR > target do n, stop = undostep(out, n, strict, seeking) end
+  while not stop and CURSOR < target do n, stop = redostep(out, n, strict) end
   release()
-  return encode({ steps = steps, position = history.position() }), table.unpack(raw)
+  out[n + 1], out[n + 2], out[n + 3], out[n + 4] = where()
+  return table.unpack(out, 1, n + 4)
 end
 
 return history
