@@ -121,9 +121,9 @@ function history.stageredo(original, hash, tree, plan, compared)
   STAGED, REDO = original, true
 end
 
--- An undo of the entry at the cursor.
+-- An undo of the entry at the cursor. (This file's own calls set STAGED
+-- themselves, as they clear it when their call does not commit.)
 function history.stageundo() STAGED = "undo" end
-function history.unstage() STAGED = nil end
 
 -- The commit of operation `op` (engine.lua's API.commit): what was staged
 -- takes effect; a new game starts an empty history, a state override
