@@ -58,8 +58,8 @@ assert(H.cursor() == 4 and H.count() == 4)
 -- A strict redo reproduces the entry: the same hash, tree and plan.
 API.undo("1")
 local before = H.following()
-local hr, _, _, rcursor, _, _, _, mismatch = API.redo("1")
-assert(mismatch == nil and hr == before.hash and H.cursor() == 4 and rcursor == 4)
+local hr, _, _, mismatch, rcursor = API.redo("1")
+assert(mismatch == "" and hr == before.hash and H.cursor() == 4 and rcursor == 4)
 fails(function() API.redo("1") end, "nothing to redo")
 API.abort()
 
@@ -68,7 +68,7 @@ API.perform("wobble", params())
 local wobbled = H.current()
 API.undo("1")
 local back = K.hash()
-hr, _, _, rcursor, _, _, _, mismatch = API.redo("1")
+hr, _, _, mismatch, rcursor = API.redo("1")
 mismatch = K.decode(mismatch)
 assert(mismatch.what == "state hash" and mismatch.action == "wobble", K.show(mismatch))
 assert(mismatch.expected == wobbled and mismatch.actual == hr and hr ~= wobbled)
@@ -80,7 +80,7 @@ assert(H.cursor() == 5 and H.last().hash == hr and hr ~= wobbled)
 -- The same hash but another subaction tree: the report shows both trees as values.
 API.perform("fork", params())
 API.undo("1")
-hr, _, _, _, _, _, _, mismatch = API.redo("1")
+hr, _, _, mismatch = API.redo("1")
 mismatch = K.decode(mismatch)
 assert(mismatch.what == "subaction tree", K.show(mismatch))
 assert(type(mismatch.expected) == "table" and mismatch.expected.subs == nil and mismatch.actual.subs[1].name == "noop")
@@ -112,19 +112,40 @@ assert(reply.history.turn == H.turn() and reply.history.lastturn == H.lastturn()
 -- Once the run ends its trees and plans are kept encoded, so Game's strict
 -- redo compares them with its own (encoded) ones.
 assert(type(H.following().tree) == "string")
-assert(select(8, API.redo("1")) == nil and H.cursor() == 4)
+assert(select(4, API.redo("1")) == "" and H.cursor() == 4)
 -- A run rolled back (fuzzabort) leaves a game with no history.
 API.fuzzabort()
 assert(H.cursor() == 0 and H.count() == 0 and K.hash() == H.initial())
 
 -- travel: several undos and redos in one call, each its own operation,
--- committed before the next; the reply lists the steps and the position.
+-- committed before the next; the reply gives each step's word and results,
+-- then the position (four integers).
 API.newgame("h", "1", params())
 for _, name in ipairs { "step", "done", "step", "step", "done", "step" } do API.perform(name, params()) end
+local WIDTH = { undone = 4, redone = 4, failed = 2, differs = 2 }
 local function travel(kind, target)
-  local out = K.decode((API.travel("1", kind, target)))
-  assert(out.position.cursor == H.cursor() and out.position.turn == H.turn(), "the reply's position is the history's")
-  return out
+  local r = table.pack(API.travel("1", kind, target))
+  local n = r.n - 4
+  assert(r[n + 1] == H.cursor() and r[n + 2] == H.count() and r[n + 3] == H.turn() and r[n + 4] == H.lastturn(),
+    "the reply's position is the history's")
+  local steps, i = {}, 1
+  while i <= n do
+    local word, step = r[i], {}
+    if word == "undone" then
+      step.hash, step.plan, step.problems = r[i + 1], r[i + 2], r[i + 3] ~= "" and K.decode(r[i + 3]) or nil
+    elseif word == "redone" then
+      step.hash, step.tree, step.plan = r[i + 1], r[i + 2], r[i + 3]
+    elseif word == "failed" then
+      step.failure = K.decode(r[i + 1])
+    else
+      assert(word == "differs", "a step's word: " .. tostring(word))
+      step.mismatch = K.decode(r[i + 1])
+    end
+    steps[#steps + 1] = step
+    i = i + WIDTH[word]
+  end
+  assert(i == n + 1, "the steps end where the position begins")
+  return { steps = steps }
 end
 local out = travel("lastturn", "")
 assert(#out.steps == 1 and H.cursor() == 5 and out.steps[1].hash == H.current() and out.steps[1].problems == nil)

@@ -59,4 +59,36 @@ final class SeekTests: XCTestCase {
         XCTAssertFalse(checks.allSatisfy(\.verified), "the planted undo must be caught")
         XCTAssertEqual(game.history.cursor, 0)
     }
+
+    /// A seek forward stops at a redo that differs (rolled back) or fails,
+    /// and throws what `redo()` would; the redos before it stay done.
+    func testASeekStopsAtARedoThatDiffersOrFailsAndThrowsIt() throws {
+        let pack = try temporaryPack([
+            "step": "return { apply = function(g) g.n = g.n + 1 end }",
+            // Another state each time it runs: a redo cannot reproduce it.
+            "wobble": "local count = 0\nreturn { apply = function(g) count = count + 1; g.w = count end }",
+            // Fails every time but the first.
+            "once": "local ran = false\nreturn { apply = function(g) if ran then error('only once') end; ran = true; g.o = 1 end }",
+        ], manifest: "return { name = 'seeking', setup = function(g) g.n = 0 end }", prefix: "seek")
+        var configuration = Game.Configuration()
+        configuration.printHandler = { _ in }
+        for culprit in ["wobble", "once"] {
+            let game = try Game(pack: pack.path, configuration: configuration)
+            for name in ["step", culprit, "step"] { try game.perform(name) }
+            try game.seek(to: 0)
+            XCTAssertThrowsError(try game.seek(to: 3)) { error in
+                switch (culprit, error as? RulebenchError) {
+                case ("wobble", .redoMismatch(let mismatch)?):
+                    XCTAssertEqual(mismatch.what, "state hash")
+                    XCTAssertEqual(mismatch.action, "wobble")
+                case ("once", let failure?):
+                    XCTAssertTrue("\(failure)".contains("only once"), "\(failure)")
+                default:
+                    XCTFail("\(culprit): \(error)")
+                }
+            }
+            XCTAssertEqual(game.history.cursor, 1, "\(culprit): the first redo stays done, the culprit's is rolled back")
+            XCTAssertEqual(try game.liveStateHash(), game.history.currentHash, culprit)
+        }
+    }
 }

@@ -150,27 +150,19 @@ public struct History: Sendable {
         let undosToLastCheckpoint: Int
         let undosToLastTurn: Int
 
-        /// The kernel's `{ cursor, count, turn, lastturn }` (history.lua, `position`).
-        init(_ value: KernelReply) throws(RulebenchError) {
-            cursor = try value.int("cursor")
-            count = try value.int("count")
-            undosToLastCheckpoint = try value.int("turn")
-            undosToLastTurn = try value.int("lastturn")
+        /// The four integers Game's perform, undo and redo end their
+        /// replies with (history.lua, `where`; `Kernel.positioned`).
+        init(cursor: Int, count: Int, undosToLastCheckpoint: Int, undosToLastTurn: Int) {
+            self.cursor = cursor
+            self.count = count
+            self.undosToLastCheckpoint = undosToLastCheckpoint
+            self.undosToLastTurn = undosToLastTurn
         }
 
-        /// The same four integers as results `first`... of a reply to
-        /// `entry` (history.lua, `where`): Game's perform, undo and redo
-        /// return them so, with no record to encode and decode.
-        init(_ reply: [[UInt8]], from first: Int, of entry: KernelEntry) throws(RulebenchError) {
-            func integer(_ offset: Int) throws(RulebenchError) -> Int {
-                let index = first + offset
-                guard index < reply.count else { throw KernelReply.mismatch(entry, "", "no result \(index + 1) (where the history stands)") }
-                return try KernelReply.integer(entry, reply[index], result: index + 1)
-            }
-            cursor = try integer(0)
-            count = try integer(1)
-            undosToLastCheckpoint = try integer(2)
-            undosToLastTurn = try integer(3)
+        /// The kernel's `{ cursor, count, turn, lastturn }` (history.lua, `position`).
+        init(_ value: KernelReply) throws(RulebenchError) {
+            self.init(cursor: try value.int("cursor"), count: try value.int("count"),
+                      undosToLastCheckpoint: try value.int("turn"), undosToLastTurn: try value.int("lastturn"))
         }
     }
 

@@ -45,30 +45,48 @@ extension Kernel {
         case .rewind: (kind, target) = ("rewind", "")
         case .seek(let position): (kind, target) = ("seek", String(position))
         }
-        let reply = try call(.travel, [strict ? "1" : "0", kind, target])
-        let value = try KernelReply(.travel, reply.first ?? [])
-        let raw = Array(reply.dropFirst())
-        let steps = try value.field("steps").list().map { step throws(RulebenchError) in try travelStep(step, raw: raw) }
-        return TravelReply(steps: steps, position: try History.Position(value.field("position")))
+        let (results, position) = try positioned(.travel, [strict ? "1" : "0", kind, target].map { Array($0.utf8) })
+        var steps: [TravelStep] = []
+        var index = 0
+        while index < results.count {
+            let (step, count) = try travelStep(results, at: index)
+            steps.append(step)
+            index += count
+        }
+        return TravelReply(steps: steps, position: position)
     }
 
-    private func travelStep(_ step: KernelReply, raw: [[UInt8]]) throws(RulebenchError) -> TravelStep {
-        if let failure = step.optional("failure") {
-            let error = try error(failure)
-            if case .budgetExceeded(let budget) = error, budget.resource == .memory { try call(.gc) }
-            return .failed(error)
+    /// The step whose word is result `index` (from 0) of a travel's reply
+    /// (history.lua, `undostep` and `redostep`), and how many results it took.
+    private func travelStep(_ results: [[UInt8]], at index: Int) throws(RulebenchError) -> (TravelStep, Int) {
+        func result(_ offset: Int) throws(RulebenchError) -> [UInt8] {
+            guard index + offset < results.count else {
+                throw KernelReply.mismatch(.travel, "", "a step cut short at result \(index + offset + 1)")
+            }
+            return results[index + offset]
         }
-        if let mismatch = step.optional("mismatch") { return .differs(try Kernel.redoMismatch(mismatch)) }
-        let hash = try step.field("hash").hash()
-        let plan = try Kernel.result(step.field("plan"), in: raw)
-        if let tree = step.optional("tree") { return .redone(hash: hash, tree: try Kernel.result(tree, in: raw), plan: plan) }
-        let problems = try step.optional("problems").map { list throws(RulebenchError) in try Kernel.problems(list) } ?? []
-        return .undone(hash: hash, plan: plan, problems: problems)
+        func record(_ offset: Int) throws(RulebenchError) -> KernelReply {
+            try KernelReply(.travel, result(offset), result: index + offset + 1)
+        }
+        func hash() throws(RulebenchError) -> StateHash { StateHash(hex: String(decoding: try result(1), as: UTF8.self)) }
+        switch try KernelReply.word(.travel, result(0), as: KernelWords.TravelStep.self) {
+        case .undone:
+            let problems = try result(3).isEmpty ? [] : Kernel.problems(record(3))
+            return (.undone(hash: try hash(), plan: try result(2), problems: problems), 4)
+        case .redone:
+            return (.redone(hash: try hash(), tree: try result(2), plan: try result(3)), 4)
+        case .failed:
+            let error = try error(record(1))
+            if case .budgetExceeded(let budget) = error, budget.resource == .memory { try call(.gc) }
+            return (.failed(error), 2)
+        case .differs:
+            return (.differs(try Kernel.redoMismatch(record(1))), 2)
+        }
     }
 
     /// Where the game's history stands now.
     func historyPosition() throws(RulebenchError) -> History.Position {
-        try History.Position(call(.position), from: 0, of: .position)
+        try positioned(.position).position
     }
 
     /// A result sent apart from a reply's record (a tree or a plan, kept

@@ -138,7 +138,7 @@ final class Kernel {
     /// Performs an action, records it in the game's history (the redo
     /// tail dropped) and commits, in one call.
     func perform(_ call: ActionCall) throws(RulebenchError) -> PerformReply {
-        try performReply(.perform, self.call(.perform, [Array(call.name.utf8), Wire.encode(call.params)]))
+        try performReply(.perform, positioned(.perform, [Array(call.name.utf8), Wire.encode(call.params)]), results: 3)
     }
 
     /// Redoes the history's next entry: performs it again and commits it,
@@ -146,17 +146,19 @@ final class Kernel {
     /// tree and the plan with the first time's (history.lua); reaching the
     /// same hash, the state is the one the invariants already passed, so
     /// they are not run again. A redo that differs is rolled back, and
-    /// what differs returned with what it gave.
+    /// what differs returned with what it gave (the fourth result, "" when none).
     func redo(strict: Bool) throws(RulebenchError) -> (PerformReply, RedoMismatch?) {
-        let reply = try call(.redo, [strict ? "1" : "0"])
-        let mismatch = reply.count > 7 ? try Kernel.redoMismatch(KernelReply(.redo, reply[7], result: 8)) : nil
-        return (try performReply(.redo, Array(reply.prefix(7))), mismatch)
+        let reply = try positioned(.redo, [Array((strict ? "1" : "0").utf8)])
+        let perform = try performReply(.redo, reply, results: 4)
+        let mismatch = reply.strings[3].isEmpty ? nil : try Kernel.redoMismatch(KernelReply(.redo, reply.strings[3], result: 4))
+        return (perform, mismatch)
     }
 
-    private func performReply(_ entry: KernelEntry, _ reply: [[UInt8]]) throws(RulebenchError) -> PerformReply {
-        guard reply.count == 7 else { throw KernelReply.mismatch(entry, "", "\(reply.count) results, not 7") }
-        return PerformReply(hash: hash(reply), tree: reply[1], plan: reply[2],
-                            position: try History.Position(reply, from: 3, of: entry))
+    private func performReply(_ entry: KernelEntry, _ reply: (strings: [[UInt8]], position: History.Position),
+                              results: Int) throws(RulebenchError) -> PerformReply {
+        let strings = reply.strings
+        guard strings.count == results else { throw KernelReply.mismatch(entry, "", "\(strings.count + 4) results, not \(results + 4)") }
+        return PerformReply(hash: hash(strings), tree: strings[1], plan: strings[2], position: reply.position)
     }
 
     /// Undoes the history's last applied entry and commits the undo, in one
@@ -164,11 +166,10 @@ final class Kernel {
     /// compared with its value before the action (differences are repaired
     /// and reported), and then the state's hash with the one before it.
     func undo(strict: Bool) throws(RulebenchError) -> UndoReply {
-        let reply = try call(.undo, [strict ? "1" : "0"])
-        guard reply.count == 7 else { throw KernelReply.mismatch(.undo, "", "\(reply.count) results, not 7") }
+        let (reply, position) = try positioned(.undo, [Array((strict ? "1" : "0").utf8)])
+        guard reply.count == 3 else { throw KernelReply.mismatch(.undo, "", "\(reply.count + 4) results, not 7") }
         let problems = reply[2].isEmpty ? [] : try Kernel.problems(KernelReply(.undo, reply[2], result: 3))
-        return UndoReply(hash: hash(reply), plan: reply[1], problems: problems,
-                         position: try History.Position(reply, from: 3, of: .undo))
+        return UndoReply(hash: hash(reply), plan: reply[1], problems: problems, position: position)
     }
 
     /// Every legal action call, in action-name order, each action in its emit order.
@@ -300,8 +301,26 @@ final class Kernel {
     /// where. A bookkeeping call's failure is a bug in the engine.
     @discardableResult
     func call(_ entry: KernelEntry, _ arguments: [[UInt8]] = []) throws(RulebenchError) -> [[UInt8]] {
+        try crossing(entry) { () throws(LuaFailure) in try vm.call(entry, arguments) }
+    }
+
+    /// Calls the kernel at `entry`, whose last four results are where the
+    /// history stands (history.lua's `where`, read as integers): the
+    /// results before them, and the position.
+    func positioned(_ entry: KernelEntry, _ arguments: [[UInt8]] = []) throws(RulebenchError)
+        -> (strings: [[UInt8]], position: History.Position) {
+        let reply = try crossing(entry) { () throws(LuaFailure) in try vm.call(entry, arguments, integers: 4) }
+        guard let n = reply.integers else {
+            throw KernelReply.mismatch(entry, "", "its last 4 results are not integers (where the history stands)")
+        }
+        return (reply.strings, History.Position(cursor: n[0], count: n[1], undosToLastCheckpoint: n[2], undosToLastTurn: n[3]))
+    }
+
+    /// A crossing's failure as the entry's mode says: a rule call's, or
+    /// the engine's own.
+    private func crossing<T>(_ entry: KernelEntry, _ body: () throws(LuaFailure) -> T) throws(RulebenchError) -> T {
         do {
-            return try vm.call(entry, arguments)
+            return try body()
         } catch {
             switch entry.mode {
             case .runsRules: throw try rulesFailed(error)

@@ -48,6 +48,12 @@ enum KernelWords {
         case hash = "state hash", tree = "subaction tree", plan = "animation plan"
     }
 
+    /// What a step of a travel did (history.lua, `travel`): the word before
+    /// its results.
+    enum TravelStep: String, CaseIterable {
+        case undone, redone, failed, differs
+    }
+
     /// The fields of a fuzz run's request (fuzz.lua, API.fuzz).
     enum RunField: String, CaseIterable {
         case seed = "choices", depth, program, checkLegality = "checklegal", recordLegal = "recordlegal"
@@ -64,6 +70,7 @@ enum KernelWords {
             .string("outcome"): list(Outcome.allCases.map(\.rawValue)),
             .string("cause"): list(Cause.allCases.map(\.rawValue)),
             .string("redo"): list(RedoDifference.allCases.map(\.rawValue)),
+            .string("travel"): list(TravelStep.allCases.map(\.rawValue)),
             .string("request"): list(RunField.allCases.map(\.rawValue)),
         ])
     }

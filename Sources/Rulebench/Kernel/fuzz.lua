@@ -94,7 +94,7 @@ local function performstep(index, step)
   local before = HISTORY.current()
   local ok, hash, tree, plan = protect(ops.perform, step.name, step.params, nil, "values")
   if ok then
-    HISTORY.stage(HISTORY.entry(step.name, step.params, hash, tree, plan))
+    HISTORY.stageperform(step.name, step.params, hash, tree, plan)
     ops.commit()
     RUN.outcomes[index] = { kind = "performed", hash = hash }
     count(step.name, "performed")
@@ -131,7 +131,7 @@ local function undoone()
     ops.abort()
     return { call = callof(entry), failure = err }
   end
-  HISTORY.stage()
+  HISTORY.stageundo()
   ops.commit()
   count(entry.name, "undone")
   problems = problems or HISTORY.undoproblems(entry, hash)
@@ -157,7 +157,7 @@ local function redoone()
     ops.abort()
     return { call = call, mismatch = mismatch }
   end
-  HISTORY.stage(HISTORY.entry(original.name, original.params, hash, tree, plan), true)
+  HISTORY.stageredo(original, hash, tree, plan, true)
   ops.commit()
   count(original.name, "redone")
   return nil

@@ -48,12 +48,13 @@ function history.initial() return INITIAL end
 function history.last() return ENTRIES[CURSOR] end
 function history.following() return ENTRIES[CURSOR + 1] end
 -- The hash of the current state, as the history recorded it.
-function history.current() return CURSOR == 0 and INITIAL or ENTRIES[CURSOR].hash end
+local function current() return CURSOR == 0 and INITIAL or ENTRIES[CURSOR].hash end
+history.current = current
 
 -- Each entry keeps `turnstart`, the position of the last checkpoint at or
--- before it (0 when none), set as it takes its place (`committed`): the
--- entries before it never change while it stands, so the counts below are
--- read, not searched for, after every operation.
+-- before it (0 when none), set as it is staged to take its place after the
+-- cursor: the entries before it never change while it stands, so the
+-- counts below are read, not searched for, after every operation.
 local function turnstart(i) return i > 0 and ENTRIES[i].turnstart or 0 end
 
 -- How many undos `undo turn` makes: back to the last checkpoint action,
@@ -97,19 +98,32 @@ function history.reset(initial)
   INITIAL, ENTRIES, CURSOR, STAGED = initial, {}, 0, nil
 end
 
--- The entry a perform (or redo) gives, to stage.
-function history.entry(name, params, hash, tree, plan)
-  return { name = name, params = params, hash = hash, tree = tree, plan = plan, checkpoint = ops.checkpoint(name),
-           turnstart = 0 }
+-- Staging: what the operation under way does to the history, staged
+-- right before it commits (each kind in one call, the entry built there:
+-- these run for every operation).
+
+-- A perform of `name` with `params` that gave `hash`, `tree` and `plan`:
+-- its entry goes after the cursor, the redo tail dropped.
+function history.stageperform(name, params, hash, tree, plan)
+  local checkpoint = ops.checkpoint(name)
+  STAGED, REDO = { name = name, params = params, hash = hash, tree = tree, plan = plan, checkpoint = checkpoint,
+                   turnstart = checkpoint and CURSOR + 1 or turnstart(CURSOR) }, false
 end
 
--- Stages what the operation under way does to the history: `entry`
--- performed (the redo tail dropped), or redone (`redo` true), or with no
--- entry, the last one undone. Staged right before the operation commits.
-function history.stage(entry, redo)
-  STAGED, REDO = entry or "undo", redo
+-- A redo of `original`, the entry after the cursor, that gave `hash`,
+-- `tree` and `plan`. Compared (`history.difference` found them the same),
+-- the entry stays as it is; not compared, they replace it.
+function history.stageredo(original, hash, tree, plan, compared)
+  if not compared then
+    original = { name = original.name, params = original.params, hash = hash, tree = tree, plan = plan,
+                 checkpoint = original.checkpoint, turnstart = original.turnstart }
+  end
+  STAGED, REDO = original, true
 end
-function history.unstage() STAGED = nil end
+
+-- An undo of the entry at the cursor. (This file's own calls set STAGED
+-- themselves, as they clear it when their call does not commit.)
+function history.stageundo() STAGED = "undo" end
 
 -- The commit of operation `op` (engine.lua's API.commit): what was staged
 -- takes effect; a new game starts an empty history, a state override
@@ -124,12 +138,12 @@ function history.committed(op)
   elseif staged == "undo" then
     CURSOR = CURSOR - 1
   elseif staged then
+    local at = CURSOR + 1
     if not REDO then
-      for i = #ENTRIES, CURSOR + 1, -1 do ENTRIES[i] = nil end
+      for i = #ENTRIES, at, -1 do ENTRIES[i] = nil end
     end
-    staged.turnstart = staged.checkpoint and CURSOR + 1 or turnstart(CURSOR)
-    CURSOR = CURSOR + 1
-    ENTRIES[CURSOR] = staged
+    CURSOR = at
+    ENTRIES[at] = staged
   end
 end
 
@@ -138,7 +152,7 @@ end
 -- the state's hash must be the one before the entry. Nil, or the problem
 -- list an undo's verification gives.
 function history.undoproblems(entry, hash)
-  local expected = history.current()
+  local expected = current()
   if hash == expected then return nil end
   return { { action = entry.name, diffs = { {
     path = "(state hash)", before = expected, after = hash, note = "the state differs from before the action" } } } }
@@ -199,11 +213,12 @@ end
 -- actual } (`what` a word of K.WORDS.redo; values decoded for showing).
 function history.difference(original, hash, tree, plan)
   local what, expected, actual
+  -- Encoded, equal strings are equal at once; tables go to `same`.
   if hash ~= original.hash then
     what, expected, actual = "state hash", original.hash, hash
-  elseif not same(tree, original.tree) then
+  elseif tree ~= original.tree and not same(tree, original.tree) then
     what, expected, actual = "subaction tree", original.tree, tree
-  elseif not same(plan, original.plan) then
+  elseif plan ~= original.plan and not same(plan, original.plan) then
     what, expected, actual = "animation plan", original.plan, plan
   else
     return nil
@@ -274,15 +289,15 @@ local failure = K.failure
 function API.perform(name, params)
   params = decode(params)
   local hash, tree, plan = ops.perform(name, params)
-  history.stage(history.entry(name, params, hash, tree, plan))
-  if not ops.commitcall() then history.unstage() end
+  history.stageperform(name, params, hash, tree, plan)
+  if not ops.commitcall() then STAGED = nil end
   return hash, tree, plan, where()
 end
 
 -- redo(strict): performs the next entry again; strict ("1"), it must give
 -- the same hash, tree and plan (reaching the same hash, the state is one
 -- the invariants passed: they are not run again), or it is rolled back and
--- the eighth result is the encoded mismatch report.
+-- the fourth result is the encoded mismatch report ("" when none).
 function API.redo(strict)
   local original = ENTRIES[CURSOR + 1]
   if not original then K.fail("error", "nothing to redo") end
@@ -291,12 +306,11 @@ function API.redo(strict)
   local mismatch = strict and history.difference(original, hash, tree, plan)
   if mismatch then
     ops.abort()
-    local cursor, count, turn, lastturn = where()
-    return hash, tree, plan, cursor, count, turn, lastturn, encode(mismatch)
+    return hash, tree, plan, encode(mismatch), where()
   end
-  history.stage(history.entry(original.name, original.params, hash, tree, plan), true)
-  if not ops.commitcall() then history.unstage() end
-  return hash, tree, plan, where()
+  history.stageredo(original, hash, tree, plan, strict)
+  if not ops.commitcall() then STAGED = nil end
+  return hash, tree, plan, "", where()
 end
 
 -- undo(strict): undoes the last entry; returns the hash, the plan encoded,
@@ -307,9 +321,9 @@ function API.undo(strict)
   strict = strict == "1"
   local hash, plan, problems = ops.undo(strict, true)
   local entry = ENTRIES[CURSOR]
-  history.stage()
-  if not ops.commitcall() then history.unstage() end
-  if strict and not problems and entry then problems = history.undoproblems(entry, hash) end
+  STAGED = "undo"
+  if not ops.commitcall() then STAGED = nil end
+  if strict and not problems and entry and hash ~= current() then problems = history.undoproblems(entry, hash) end
   return hash, plan, problems and encode(problems) or "", where()
 end
 
@@ -317,41 +331,52 @@ end
 -- read after a call that a stop ended between its operations.
 function API.position() return where() end
 
--- One undo of travel: its step record ({ hash, plan, problems }, or
--- { failure }), and whether the travel stops there.
-local function undostep(strict, keep, seeking)
+-- Travel's reply is flat: each step adds its results to `out` after a
+-- word of K.WORDS.travel, no record to build, encode and decode per step
+-- (a rewind runs one step per entry).
+
+-- One undo of travel: "undone", the hash, the plan and the problems
+-- encoded ("" when none), or "failed" and the failure encoded; returns the
+-- results' count and whether the travel stops there.
+local function undostep(out, n, strict, seeking)
   local entry = ENTRIES[CURSOR]
   local ok, hash, plan, problems = protect(ops.undo, strict, true)
   if not ok then
     local err = failure(hash, plan)
     ops.abort()
-    return { failure = err }, true
+    out[n + 1], out[n + 2] = "failed", encode(err)
+    return n + 2, true
   end
-  history.stage()
+  STAGED = "undo"
   ops.commit()
-  if strict and not problems then problems = history.undoproblems(entry, hash) end
+  if strict and not problems and hash ~= current() then problems = history.undoproblems(entry, hash) end
+  out[n + 1], out[n + 2], out[n + 3], out[n + 4] = "undone", hash, plan, problems and encode(problems) or ""
   -- A mismatched undo took effect: seeking goes on past it, a turn's undos stop.
-  return { hash = hash, plan = keep(plan), problems = problems }, problems ~= nil and not seeking
+  return n + 4, problems ~= nil and not seeking
 end
 
--- One redo of travel: its step record ({ hash, tree, plan }, or { failure }
--- or { mismatch }: rolled back), and whether the travel stops there.
-local function redostep(strict, keep)
+-- One redo of travel: "redone", the hash, the tree and the plan, or
+-- "failed" or "differs" (rolled back) and the failure or the mismatch
+-- report encoded; returns the results' count and whether the travel stops.
+local function redostep(out, n, strict)
   local original = ENTRIES[CURSOR + 1]
   local ok, hash, tree, plan = protect(ops.perform, original.name, original.params, strict and original.hash or nil)
   if not ok then
     local err = failure(hash, tree)
     ops.abort()
-    return { failure = err }, true
+    out[n + 1], out[n + 2] = "failed", encode(err)
+    return n + 2, true
   end
   local mismatch = strict and history.difference(original, hash, tree, plan)
   if mismatch then
     ops.abort()
-    return { mismatch = mismatch }, true
+    out[n + 1], out[n + 2] = "differs", encode(mismatch)
+    return n + 2, true
   end
-  history.stage(history.entry(original.name, original.params, hash, tree, plan), true)
+  history.stageredo(original, hash, tree, plan, strict)
   ops.commit()
-  return { hash = hash, tree = keep(tree), plan = keep(plan) }
+  out[n + 1], out[n + 2], out[n + 3], out[n + 4] = "redone", hash, tree, plan
+  return n + 4, false
 end
 
 -- travel(strict, kind, target): Game's undo turn (kind "turn"), undo last
@@ -359,10 +384,10 @@ end
 -- position `target`) in one call: each undo and redo is an operation of its own (a fresh budget,
 -- committed before the next), checked as undo and redo check it. Stops at
 -- the first step that fails, at a redo that differs, and, but when
--- seeking, at an undo that did not restore the state. Returns the encoded
--- { steps, position } and the plans and trees the steps refer to by
--- position. Counted from the start (KernelEntry: its committed steps are
--- not rolled back, so it never runs again).
+-- seeking, at an undo that did not restore the state. Returns the steps'
+-- results in order (undostep, redostep), then where the history stands
+-- (`where`'s four integers). Counted from the start (KernelEntry: its
+-- committed steps are not rolled back, so it never runs again).
 function API.travel(strict, kind, target)
   ops.nogame()
   strict = strict == "1"
@@ -373,13 +398,12 @@ function API.travel(strict, kind, target)
   elseif seeking then target = math.tointeger(tonumber(target))
   else K.fail("error", "unknown travel " .. K.show(kind)) end
   if not target or target < 0 or target > #ENTRIES then K.fail("error", "no history position " .. K.show(target)) end
-  local steps, raw = {}, {}
-  local function keep(bytes) raw[#raw + 1] = bytes; return #raw end
-  local stop
-  while not stop and CURSOR > target do steps[#steps + 1], stop = undostep(strict, keep, seeking) end
-  while not stop and CURSOR < target do steps[#steps + 1], stop = redostep(strict, keep) end
+  local out, n, stop = {}, 0, false
+  while not stop and CURSOR > target do n, stop = undostep(out, n, strict, seeking) end
+  while not stop and CURSOR < target do n, stop = redostep(out, n, strict) end
   release()
-  return encode({ steps = steps, position = history.position() }), table.unpack(raw)
+  out[n + 1], out[n + 2], out[n + 3], out[n + 4] = where()
+  return table.unpack(out, 1, n + 4)
 end
 
 return history

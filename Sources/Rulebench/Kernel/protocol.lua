@@ -1,7 +1,7 @@
 -- The words of the kernel's protocol with Swift, declared once on this side:
 -- the values that cross inside requests and replies (a finding's property, a
 -- step's op, an outcome's kind, a failure's cause, what a redo changed, a
--- fuzz request's fields).
+-- travel's step, a fuzz request's fields).
 -- Swift names the same words in Engine/KernelWords.swift; the kernel test
 -- Tests/KernelTests/protocol.lua checks that the two lists are equal, and
 -- that every entry point Swift calls (KernelEntry) is a function here.
@@ -18,6 +18,7 @@ K.WORDS = {
   outcome = { "performed", "rejected", "undone", "redone", "failed" },
   cause = { "budget", "memory", "error" },
   redo = { "state hash", "subaction tree", "animation plan" },
+  travel = { "undone", "redone", "failed", "differs" },
   request = { "choices", "depth", "program", "checklegal", "recordlegal", "final", "listlegal", "rare", "leaveout",
                "share" },
 }

@@ -188,6 +188,16 @@ final class LuaVM {
     /// The entry says how the call is accounted and what the watchdog may do with it.
     @discardableResult
     func call(_ entry: KernelEntry, _ arguments: [[UInt8]] = []) throws(LuaFailure) -> [[UInt8]] {
+        try call(entry, arguments, integers: 0).strings
+    }
+
+    /// Calls the kernel at `entry`, whose last `integers` results are Lua
+    /// integers (history.lua's `where`): they are read as numbers, with no
+    /// text made in Lua (an `snprintf` and an interned string each) or parsed
+    /// in Swift, and the results before them as strings. `integers` is nil
+    /// when those results are not all integers (or there are fewer).
+    func call(_ entry: KernelEntry, _ arguments: [[UInt8]], integers count: Int) throws(LuaFailure)
+        -> (strings: [[UInt8]], integers: [Int]?) {
         crossings += 1
         KernelCrossings.count()
         let (policy, abort) = entry.cRestart
@@ -200,18 +210,33 @@ final class LuaVM {
         }
         defer { rb_clear(vm) }
         guard status == RB_OK else { throw failure(status) }
-        let L = rb_state(vm)
-        let top = lua_gettop(L)
+        let top = Int(lua_gettop(rb_state(vm)))
+        let strings = max(top - 1 - count, 0)   // results start at index 2
         var results: [[UInt8]] = []
-        if top >= 2 {
-            for index in 2...top { results.append(bytes(at: index) ?? []) }
+        results.reserveCapacity(strings)
+        for index in 2..<(2 + strings) { results.append(bytes(at: Int32(index)) ?? []) }
+        return (results, count == 0 ? [] : integers(from: 2 + strings, to: top, count: count))
+    }
+
+    /// The integers at stack indices `first...last`, nil unless there are
+    /// `count` of them.
+    private func integers(from first: Int, to last: Int, count: Int) -> [Int]? {
+        guard last - first + 1 == count else { return nil }
+        let L = rb_state(vm)
+        var out: [Int] = []
+        out.reserveCapacity(count)
+        for index in first...last {
+            var isInteger: Int32 = 0
+            let n = lua_tointegerx(L, Int32(index), &isInteger)
+            guard isInteger != 0, lua_type(L, Int32(index)) == LUA_TNUMBER else { return nil }
+            out.append(Int(n))
         }
-        return results
+        return out
     }
 
     private func withArguments<R>(_ arguments: [[UInt8]],
                                   _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int>?) -> R) -> R {
-        var lengths = arguments.map(\.count)
+        var lengths = arguments.map { $0.count }   // not `\.count`: a key path is looked up at run time, per call
         // Each argument gets a stable copy for the duration of the call.
         let buffers = arguments.map { bytes -> UnsafeMutablePointer<CChar> in
             let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
@@ -233,7 +258,8 @@ final class LuaVM {
     private func bytes(at index: Int32) -> [UInt8]? {
         let L = rb_state(vm)
         // A number crosses as its text (Lua's own conversion, in place on
-        // the results): history.lua's `where` returns four integers so.
+        // the results); the integers a call expects are read as numbers
+        // (`call(_:_:integers:)`).
         let type = lua_type(L, index)
         guard type == LUA_TSTRING || type == LUA_TNUMBER else { return nil }
         var length = 0
