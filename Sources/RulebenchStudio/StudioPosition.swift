@@ -49,7 +49,7 @@ struct StudioPosition {
             return check.problem.map(JSONValue.string) ?? .bool(true)
         }
         return .object([
-            ("step", .int(Int64(step))), ("call", .string(StudioCallLabel.label(entry.call))), ("hash", .string(entry.hash.hex)),
+            ("step", .int(Int64(step))), ("call", .string(TypedCall.typed(entry.call))), ("hash", .string(entry.hash.hex)),
             ("checkpoint", .bool(entry.isCheckpoint)), ("applied", .bool(step <= session.game.history.cursor)),
             ("undo", check(session.memory.undoChecks[step])), ("redo", check(session.memory.redoChecks[step])),
             ("marks", .array((session.marks[step] ?? []).map(JSONValue.string))),
@@ -64,7 +64,7 @@ struct StudioPosition {
             let legal = try game.legalActions()
             return [("legal", .array(legal.map { call in
                 let nodes = scene?.nodes.filter { $0.isNamed(by: call) }.map { JSONValue.string($0.id) } ?? []
-                return .object([("label", .string(StudioCallLabel.label(call))), ("action", .string(call.name)), ("nodes", .array(nodes))])
+                return .object([("label", .string(TypedCall.typed(call))), ("action", .string(call.name)), ("nodes", .array(nodes))])
             })), ("legalError", .null)]
         } catch {
             return [("legal", .array([])), ("legalError", .string("\(error)"))]

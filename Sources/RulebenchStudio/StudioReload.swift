@@ -57,10 +57,10 @@ enum StudioReload {
             do {
                 let redone = try game.perform(entry.call)
                 if difference == nil, redone.hash != entry.hash {
-                    difference = (index + 1, "step \(index + 1) (\(StudioCallLabel.label(entry.call))) now gives state hash \(redone.hash), before \(entry.hash)")
+                    difference = (index + 1, "step \(index + 1) (\(TypedCall.typed(entry.call))) now gives state hash \(redone.hash), before \(entry.hash)")
                 }
             } catch {
-                difference = difference ?? (index + 1, "step \(index + 1) (\(StudioCallLabel.label(entry.call))) now fails: \(error)")
+                difference = difference ?? (index + 1, "step \(index + 1) (\(TypedCall.typed(entry.call))) now fails: \(error)")
                 break
             }
         }

@@ -98,7 +98,7 @@ actor StudioSession {
         let entry = try game.perform(call)
         memory.forget(after: before)
         marks = marks.filter { $0.key <= before }
-        animation = StudioAnimation(label: StudioCallLabel.label(entry.call), direction: "do", animation: entry.animation,
+        animation = StudioAnimation(label: TypedCall.typed(entry.call), direction: "do", animation: entry.animation,
                                     keyframes: try? game.keyframes(of: entry.animation, from: memory.scenes[before] ?? nil))
         try memory.observe(game)
     }
@@ -106,7 +106,7 @@ actor StudioSession {
     /// The legal call whose label is `text`, else the call it types, read as
     /// `play` reads one (the library's `TypedCall`: one grammar for both).
     static func call(typed text: String, legal: [ActionCall]) throws(RulebenchError) -> ActionCall {
-        if let listed = legal.first(where: { StudioCallLabel.label($0) == text }) { return listed }
+        if let listed = legal.first(where: { TypedCall.typed($0) == text }) { return listed }
         do {
             return try TypedCall.call(text)
         } catch {
@@ -130,7 +130,7 @@ actor StudioSession {
         memory.record(checks)
         animation = nil
         if animated, let check = checks.last, let played = check.animation {
-            let call = StudioCallLabel.label(game.history.entries[check.step - 1].call)
+            let call = TypedCall.typed(game.history.entries[check.step - 1].call)
             let keyframes = try? game.keyframes(of: played, from: memory.scenes[start] ?? nil)
             animation = StudioAnimation(label: check.direction == .undo ? "undo of \(call)" : call, direction: check.direction.rawValue,
                                         animation: played, keyframes: keyframes)

@@ -33,4 +33,31 @@ final class TypedCallTests: XCTestCase {
             XCTAssertEqual(error as? TypedCall.Problem, .empty)
         }
     }
+
+    /// A call written by `typed(_:)` reads back as the same call, whatever
+    /// its strings hold: blanks, either quote mark, digits, backslashes.
+    func testATypedCallReadsBackAsTheSameCall() throws {
+        let values: [StateValue] = [
+            .string("p1"), .string("a b"), .string("it's"), .string("say \"hi\""), .string("007"), .string(""),
+            .string("C:\\dir\\"), .string(" padded "), .string("true"), .string("[1,2]"), .string("'x"), .string("it's \"so\""),
+            .int(-3), .double(2.5), .bool(false), .list([.int(1), .int(2)]), .list([.string("a"), .string("b")]), .list([]),
+        ]
+        for value in values {
+            let call = ActionCall("move", ["to": value, "n": .int(1)])
+            let line = TypedCall.typed(call)
+            XCTAssertEqual(try TypedCall.call(line), call, "\(value) typed as: \(line)")
+        }
+        XCTAssertEqual(TypedCall.typed(ActionCall("step", ["token": .string("p1")])), "step token=p1")
+        XCTAssertEqual(TypedCall.typed(.string("it's")), "\"it's\"")
+        XCTAssertEqual(TypedCall.typed(.string("say \"hi\"")), "'say \"hi\"'")
+        XCTAssertEqual(TypedCall.typed(.string("007")), "\"007\"")
+    }
+
+    /// A string no typed word gives (a blank between its two kinds of quote
+    /// mark) is written as `play` prints it, so the label still shows what it is.
+    func testAStringNoWordCanGiveIsWrittenAsPlayPrintsIt() {
+        let value = StateValue.string("a\" 'b")
+        XCTAssertEqual(TypedCall.typed(value), value.description)
+        XCTAssertEqual(TypedCall.typed(.string("it's \"so\"")), "\"it's \"so\"\"", "both marks, but a word still gives it")
+    }
 }

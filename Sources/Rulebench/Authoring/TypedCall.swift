@@ -74,4 +74,34 @@ public enum TypedCall {
         guard let name = words.first else { throw .empty }
         return ActionCall(name, try params(words.dropFirst()))
     }
+
+    /// How to type `call`: its name, then `key=value` in key order, each
+    /// value as `typed(_:)` writes it, so `call(_:)` reads the line back as
+    /// this very call whenever its values can be typed at all.
+    public static func typed(_ call: ActionCall) -> String {
+        ([call.name] + call.params.keys.sorted().map { "\($0)=\(typed(call.params[$0]!))" }).joined(separator: " ")
+    }
+
+    /// How to type `value`: the first of its spellings that reads back as
+    /// `value` in one word (a string bare, else quoted, with a mark it does
+    /// not hold first: the grammar has no escapes; a list as `[a,b]`). A
+    /// value no typed word gives (`a" 'b`, a table with keys) is written as
+    /// `play` prints it.
+    public static func typed(_ value: StateValue) -> String {
+        spellings(of: value).first { readsBack($0, as: value) } ?? value.description
+    }
+
+    private static func spellings(of value: StateValue) -> [String] {
+        if case .string(let string) = value {
+            let double = "\"" + string + "\"", single = "'" + string + "'"
+            return [string] + (string.contains("\"") ? [single, double] : [double, single])   // a mark it does not hold reads best
+        }
+        if let items = value.listItems { return ["[" + items.map(typed).joined(separator: ",") + "]"] }
+        return [value.description]
+    }
+
+    /// Whether `text`, typed as a param's value, is one word that reads as `value`.
+    private static func readsBack(_ text: String, as value: StateValue) -> Bool {
+        !text.isEmpty && (try? words("k=" + text)) == ["k=" + text] && StateValue(argument: text) == value
+    }
 }
