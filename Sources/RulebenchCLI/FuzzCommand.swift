@@ -316,7 +316,7 @@ struct FuzzCommand: ParsableCommand {
 
     private func printLine(_ text: String) {
         print(text)
-        fflush(nil)
+        StandardOutput.flush()
     }
 
     private func describe(_ report: Fuzzer.Report, file: URL?, fuzzer: Fuzzer) {

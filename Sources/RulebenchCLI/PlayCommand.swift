@@ -54,7 +54,7 @@ struct PlayCommand: ParsableCommand {
             // What rules print goes with the session's output, in order.
             configuration.printHandler = { text in
                 print("print: " + text)
-                fflush(nil)
+                StandardOutput.flush()
             }
             game = try Game(pack: packOptions.pack, options: try packOptions.setupOptionValues(), seed: seed, configuration: configuration)
         } catch let error as RulebenchError {
@@ -64,7 +64,7 @@ struct PlayCommand: ParsableCommand {
         let interactive = isatty(0) != 0
         let session = PlaySession(game: game) { text in
             print(text, terminator: "")
-            fflush(nil)   // nil flushes every stream; `stdout` is not concurrency-safe to name in Swift 6
+            StandardOutput.flush()
         }
         if interactive { session.prompt = "> " }
         session.run { readLine(strippingNewline: true) }

@@ -99,5 +99,5 @@ struct RunCommand: ParsableCommand {
 /// Prints and flushes, so each scenario's line shows as soon as it has run.
 private func emit(_ text: String, newline: Bool = true) {
     print(text, terminator: newline ? "\n" : "")
-    fflush(nil)   // nil flushes every stream; `stdout` is not concurrency-safe to name in Swift 6
+    StandardOutput.flush()
 }

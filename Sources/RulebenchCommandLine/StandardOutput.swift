@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 @preconcurrency import Glibc   // `stdout` is a C global; reading it is safe here (one thread writes results)
 #elseif canImport(Darwin)
@@ -28,12 +29,26 @@ package enum StandardOutput {
         }
     }
 
+    /// The errno of the first flush that failed (0: none yet). Kept because
+    /// a stream that failed once fails its later flushes without a reason.
+    private static let firstError = Atomic<Int32>(0)
+
+    /// Flushes standard output now (a command that prints as it goes calls
+    /// this after each line), keeping why the first failed flush failed.
+    package static func flush() {
+        errno = 0
+        if fflush(stdout) != 0 && errno != 0 {
+            _ = firstError.compareExchange(expected: 0, desired: errno, ordering: .relaxed)
+        }
+    }
+
     /// Flushes standard output; why writing to it failed, or nil when
     /// everything printed reached it.
     package static func failure() -> String? {
         errno = 0
         let flushed = fflush(stdout) == 0
-        let reason = errno == 0 ? nil : String(cString: strerror(errno))
+        let code = errno != 0 ? errno : firstError.load(ordering: .relaxed)
+        let reason = code == 0 ? nil : String(cString: strerror(code))
         guard !flushed || ferror(stdout) != 0 else { return nil }
         return "cannot write the results to standard output" + (reason.map { " (\($0))" } ?? "")
             + ": the results printed there are incomplete"
