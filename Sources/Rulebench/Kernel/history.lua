@@ -13,8 +13,9 @@
 -- plan) and its mismatch report; the turn counts (undos to the last
 -- checkpoint, to the last turn); dropping the redo tail on a new perform;
 -- Game's calls on it (perform, redo, undo, and `travel`: undo turn, undo
--- last turn, rewind and seek in one call), and how a call that runs several
--- operations runs each one (protectop, failure: `travel` and fuzz.lua).
+-- last turn, rewind and seek in one call; `position`, read after a travel a
+-- stop ended partway), and how a call that runs several operations runs
+-- each one (protectop, failure: `travel` and fuzz.lua).
 --
 -- Invariant: entries[1..cursor] are the applied actions (engine.lua's
 -- records, in the same order) and entries[cursor+1..] the redoable ones;
