@@ -155,6 +155,7 @@ int rb_protect(lua_State *L) {
     rb_coverage_restart(vm);
     int64_t now = rb_now();
     if (atomic_load(&vm->busy_start) != 0) atomic_store(&vm->busy_start, now);   /* rb_busy_restart */
+    rb_answer_interrupt(vm);
     vm->remaining = vm->budget;
     vm->spent = 0;
     rb_watch_next(vm, now);

@@ -219,6 +219,7 @@ int rb_charge(lua_State *L);
 /* watchdog.c */
 void rb_fire(RBVM *vm);
 int rb_raise_stop(RBVM *vm, lua_State *L);
+void rb_answer_interrupt(RBVM *vm);
 void rb_busy_restart(RBVM *vm);
 void rb_backstop_begin(RBVM *vm);
 int rb_watch_ready(void);

@@ -215,9 +215,25 @@ int rb_raise_stop(RBVM *vm, lua_State *L) {
     return lua_error(L);
 }
 
-/* A new operation of an armed call begins: its backstop starts now. */
+/* A stop the process was asked for, taken by the Lua thread itself as an
+ * operation of an armed call begins. The watchdog would stop the call a
+ * tick later, wherever it then is: a kernel loop of fast operations
+ * (travel's undos and redos) could run to its end first, or on past the
+ * step the signal came in. Answered here, no operation starts after the
+ * request: the loop ends at this one's first instruction, with the
+ * operations before it committed, on every run alike. */
+void rb_answer_interrupt(RBVM *vm) {
+    if (!atomic_load(&rb_interrupt_signal) || atomic_load(&vm->stop_cause)) return;
+    pthread_mutex_lock(&vm->lock);
+    rb_stop_locked(vm, RB_STOP_INTERRUPT);
+    pthread_mutex_unlock(&vm->lock);
+}
+
+/* A new operation of an armed call begins: its backstop starts now, and a
+ * stop asked for is answered (rb_answer_interrupt). */
 void rb_busy_restart(RBVM *vm) {
     if (atomic_load(&vm->busy_start) != 0) atomic_store(&vm->busy_start, rb_now());
+    rb_answer_interrupt(vm);
 }
 
 /* Watchdog side, with rb_watch_lock held: stops the operation that has run

@@ -164,3 +164,14 @@ API.perform("wobble", params())
 API.undo("1")
 out = travel("seek", "1")
 assert(#out.steps == 1 and out.steps[1].mismatch.what == "state hash" and H.cursor() == 0)
+-- Not strict, a redo that differs is taken: it replaces the entry.
+local was = H.following().hash
+local r = table.pack(API.travel("0", "seek", "1"))
+assert(r.n == 8 and r[1] == "redone" and r[2] ~= was and H.last().hash == r[2] and H.cursor() == 1)
+-- position(from), read after a travel a stop ended: the entries after
+-- `from` (those the travel redid) as its reply gives a redo, then the
+-- position; only the position when the cursor is not past `from`.
+local p = table.pack(API.position("0"))
+assert(p.n == 8 and p[1] == "redone" and p[2] == r[2] and p[3] == r[3] and p[4] == r[4], "the redone entry")
+assert(p[5] == 1 and p[6] == 1 and p[7] == r[7] and p[8] == r[8], "then the position")
+assert(select("#", API.position("1")) == 4 and select("#", API.position("5")) == 4)

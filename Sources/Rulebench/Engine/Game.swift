@@ -287,17 +287,32 @@ public final class Game {
     }
 
     /// Runs a travel in the kernel and takes the history where it left it:
-    /// the redone entries (what the redo gave) and the kernel's cursor and
-    /// counts. When the call itself fails (a stop between its steps), the
-    /// steps done before stay done: the position is read back.
+    /// the redone entries (what each redo gave: in non-strict mode it may
+    /// differ from the entry, which the kernel then replaced) and the
+    /// kernel's cursor and counts.
+    ///
+    /// The call itself fails when a stop ends it partway: a signal
+    /// (`Interruption.request`, answered as the next step begins) or the
+    /// wall-clock backstop in one of its steps, the memory cap between two.
+    /// The steps before the stop are committed in the kernel, and their
+    /// reply is lost: the redos among them are read back (`travelStopped`,
+    /// one more crossing, on that path only), so the entries here stay the
+    /// kernel's and a history saved afterwards replays.
     func travelled(_ travel: Kernel.Travel) throws(RulebenchError) -> Kernel.TravelReply {
+        let start = history.cursor
         let reply: Kernel.TravelReply
         do {
             reply = try kernel.travel(travel, strict: configuration.strict)
         } catch {
-            history.move(to: try kernel.historyPosition())
+            take(try kernel.travelStopped(from: start))
             throw error
         }
+        take(reply)
+        return reply
+    }
+
+    /// Takes what a travel did, from the cursor it began at.
+    private func take(_ reply: Kernel.TravelReply) {
         var cursor = history.cursor
         for step in reply.steps {
             switch step {
@@ -311,7 +326,6 @@ public final class Game {
             }
         }
         history.move(to: reply.position)
-        return reply
     }
 
     /// Undoes everything, back to the state after setup: as many `undo()`s,

@@ -45,15 +45,30 @@ extension Kernel {
         case .rewind: (kind, target) = ("rewind", "")
         case .seek(let position): (kind, target) = ("seek", String(position))
         }
-        let (results, position) = try positioned(.travel, [strict ? "1" : "0", kind, target].map { Array($0.utf8) })
+        return try travelReply(positioned(.travel, [strict ? "1" : "0", kind, target].map { Array($0.utf8) }))
+    }
+
+    /// What a travel that failed as a whole (a stop in one of its steps or
+    /// between two: a signal, the wall clock, the memory cap) did before it
+    /// failed, as if it had replied: the redos it committed (the entries
+    /// after `start`, the cursor it began at, up to the cursor now, as the
+    /// kernel holds them) and where the history stands. One crossing, made
+    /// only on that failure path.
+    func travelStopped(from start: Int) throws(RulebenchError) -> TravelReply {
+        try travelReply(positioned(.position, [Array(String(start).utf8)]))
+    }
+
+    /// A reply of travel's form (history.lua, `travel` and `position`):
+    /// the steps' results in order, then the position.
+    private func travelReply(_ reply: (strings: [[UInt8]], position: History.Position)) throws(RulebenchError) -> TravelReply {
         var steps: [TravelStep] = []
         var index = 0
-        while index < results.count {
-            let (step, count) = try travelStep(results, at: index)
+        while index < reply.strings.count {
+            let (step, count) = try travelStep(reply.strings, at: index)
             steps.append(step)
             index += count
         }
-        return TravelReply(steps: steps, position: position)
+        return TravelReply(steps: steps, position: reply.position)
     }
 
     /// The step whose word is result `index` (from 0) of a travel's reply
@@ -82,11 +97,6 @@ extension Kernel {
         case .differs:
             return (.differs(try Kernel.redoMismatch(record(1))), 2)
         }
-    }
-
-    /// Where the game's history stands now.
-    func historyPosition() throws(RulebenchError) -> History.Position {
-        try positioned(.position).position
     }
 
     /// A result sent apart from a reply's record (a tree or a plan, kept

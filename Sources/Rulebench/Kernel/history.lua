@@ -13,8 +13,9 @@
 -- plan) and its mismatch report; the turn counts (undos to the last
 -- checkpoint, to the last turn); dropping the redo tail on a new perform;
 -- Game's calls on it (perform, redo, undo, and `travel`: undo turn, undo
--- last turn, rewind and seek in one call), and how a call that runs several
--- operations runs each one (protectop, failure: `travel` and fuzz.lua).
+-- last turn, rewind and seek in one call; `position`, read after a travel a
+-- stop ended partway), and how a call that runs several operations runs
+-- each one (protectop, failure: `travel` and fuzz.lua).
 --
 -- Invariant: entries[1..cursor] are the applied actions (engine.lua's
 -- records, in the same order) and entries[cursor+1..] the redoable ones;
@@ -227,14 +228,21 @@ function history.difference(original, hash, tree, plan)
   return { what = what, action = original.name, expected = expected, actual = actual }
 end
 
--- The history as a fuzz run's reply carries it; each tree and plan is
--- encoded once, kept so in the history from here on (Game may undo and
--- redo it next), and handed to `raw`, which gives its result's position.
+-- Entry `i` with its tree and plan encoded: a fuzz run keeps them as
+-- tables while it plays; encoded once, they stay so in the history (Game
+-- may undo and redo it next, and compares encoded with encoded).
+local function encoded(i)
+  local e = ENTRIES[i]
+  if type(e.tree) ~= "string" then e.tree, e.plan = encode(e.tree), encode(e.plan) end
+  return e
+end
+
+-- The history as a fuzz run's reply carries it, each entry's tree and
+-- plan handed to `raw`, which gives its result's position.
 function history.reply(raw)
   local entries = {}
   for i = 1, #ENTRIES do
-    local e = ENTRIES[i]
-    if type(e.tree) ~= "string" then e.tree, e.plan = encode(e.tree), encode(e.plan) end
+    local e = encoded(i)
     entries[i] = { name = e.name, params = e.params, hash = e.hash, checkpoint = e.checkpoint,
                    tree = raw(e.tree), plan = raw(e.plan) }
   end
@@ -327,9 +335,25 @@ function API.undo(strict)
   return hash, plan, problems and encode(problems) or "", where()
 end
 
--- position(): where the history stands (`where`'s four integers), for Swift to
--- read after a call that a stop ended between its operations.
-function API.position() return where() end
+-- position(from): where the history stands (`where`'s four integers), for
+-- Swift to read after a travel that a stop ended partway (a signal or the
+-- wall clock in one of its steps, the memory cap between two): each step
+-- before the stop is committed, and the reply that would have said what
+-- they gave is lost. So first come the entries after `from` (the cursor
+-- the travel began at) up to the cursor, the ones it redid, each as its
+-- reply gives a redo ("redone", the hash, the tree and the plan): in
+-- non-strict mode a redo may have replaced its entry (stageredo). A
+-- travel back redid nothing: the cursor is at or below `from`.
+function API.position(from)
+  local out, n = {}, 0
+  for i = math.max(math.tointeger(tonumber(from)) or CURSOR, 0) + 1, CURSOR do
+    local e = encoded(i)
+    out[n + 1], out[n + 2], out[n + 3], out[n + 4] = "redone", e.hash, e.tree, e.plan
+    n = n + 4
+  end
+  out[n + 1], out[n + 2], out[n + 3], out[n + 4] = where()
+  return table.unpack(out, 1, n + 4)
+end
 
 -- Travel's reply is flat: each step adds its results to `out` after a
 -- word of K.WORDS.travel, no record to build, encode and decode per step
