@@ -7,15 +7,11 @@ import XCTest
 /// beside it, and runs it in its place. Each test ends before a server
 /// would start: the studio's own refusals show what reached it.
 final class StudioLauncherTests: XCTestCase {
-    private let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rulebench-studio-launch-\(getpid())")
-    private var repository: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+    private var scratch: URL!
+    private var repository: URL { EngineFixtures.repository }
 
     override func setUpWithError() throws {
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: scratch)
+        scratch = try scratchFolder("studio-launch")
     }
 
     func testTheStudioReadsWhatRulebenchStudioWasGiven() throws {
