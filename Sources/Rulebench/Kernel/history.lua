@@ -359,18 +359,23 @@ end
 -- word of K.WORDS.travel, no record to build, encode and decode per step
 -- (a rewind runs one step per entry).
 
+-- A step of travel that failed (protectop's error and cause): "failed" and
+-- the failure encoded, read before the step is rolled back (it names what
+-- was running); the travel stops there.
+local function failedstep(out, n, err, cause)
+  local report = failure(err, cause)
+  ops.abort()
+  out[n + 1], out[n + 2] = "failed", encode(report)
+  return n + 2, true
+end
+
 -- One undo of travel: "undone", the hash, the plan and the problems
 -- encoded ("" when none), or "failed" and the failure encoded; returns the
 -- results' count and whether the travel stops there.
 local function undostep(out, n, strict, seeking)
   local entry = ENTRIES[CURSOR]
   local ok, hash, plan, problems = protect(ops.undo, strict, true)
-  if not ok then
-    local err = failure(hash, plan)
-    ops.abort()
-    out[n + 1], out[n + 2] = "failed", encode(err)
-    return n + 2, true
-  end
+  if not ok then return failedstep(out, n, hash, plan) end
   STAGED = "undo"
   ops.commit()
   if strict and not problems and hash ~= current() then problems = history.undoproblems(entry, hash) end
@@ -385,12 +390,7 @@ end
 local function redostep(out, n, strict)
   local original = ENTRIES[CURSOR + 1]
   local ok, hash, tree, plan = protect(ops.perform, original.name, original.params, strict and original.hash or nil)
-  if not ok then
-    local err = failure(hash, tree)
-    ops.abort()
-    out[n + 1], out[n + 2] = "failed", encode(err)
-    return n + 2, true
-  end
+  if not ok then return failedstep(out, n, hash, tree) end
   local mismatch = strict and history.difference(original, hash, tree, plan)
   if mismatch then
     ops.abort()
