@@ -17,6 +17,7 @@ struct StudioPosition {
             ("type", .string("position")),
             ("source", .object([("kind", .string(session.source.kind)), ("name", .string(session.source.name))])),
             ("pack", .object([("name", .string(game.pack.name)), ("version", .string(game.pack.version))])),
+            ("savePath", .string(session.proposedSavePath)),
             ("step", .int(Int64(cursor))), ("count", .int(Int64(history.entries.count))),
             ("hash", .string((try? game.liveStateHash().hex) ?? history.currentHash.hex)),
             ("entries", .array(history.entries.indices.map { StudioPosition.entry($0 + 1, session) })),

@@ -25,12 +25,14 @@ actor StudioSession {
     /// The history position after each step of an opened scenario (empty otherwise).
     let scenarioSteps: [Int]
     /// Checks, states and scenes learnt at each step and position.
-    var memory = StudioMemory()
+    var memory = PositionMemory()
     /// The animation of the last single step crossed (or the opening).
     var animation: StudioAnimation?
     /// What the last reload of the pack found (nil before any).
     var reload: StudioReload.Outcome?
     private var watch: StudioReload.Watch
+    /// The folder saves stay inside: the working folder when the studio started.
+    let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
 
     init(source: StudioSource, seed: Int64, options: [String: StateValue], configuration: Game.Configuration) throws(RulebenchError) {
         let opening = try StudioOpening.open(source, seed: seed, options: options, configuration: configuration)
@@ -80,7 +82,7 @@ actor StudioSession {
             try seek(to: game.history.cursor + 1, animated: true)
         case .undoTurn: try seek(to: game.history.cursor - game.history.undosToLastTurn, animated: false)
         case .seek(let step): try seek(to: step, animated: abs(step - game.history.cursor) == 1)
-        case .save(let path): return [.sender(try save(path, id: request.id))]
+        case .save(let path, let overwrite): return [.sender(try save(path, overwrite: overwrite, id: request.id))]
         }
         return [.everyone(position())]
     }
@@ -139,15 +141,27 @@ actor StudioSession {
 
     // MARK: Saving and reloading
 
-    private func save(_ path: String, id: Int64?) throws(RulebenchError) -> String {
-        try game.save(to: URL(fileURLWithPath: path))
+    /// Saves the history at `path`, relative to the folder the studio started in, by
+    /// `FolderSave`'s rules (a page's path never leaves that folder nor follows a link).
+    private func save(_ path: String, overwrite: Bool, id: Int64?) throws(RulebenchError) -> String {
+        try game.save(path, inside: folder, overwrite: overwrite)
         return StudioReply.saved(path: path, steps: game.history.entries.count, id: id).text
     }
 
+    /// The path the page proposes to save to: the opened history when it is
+    /// inside the studio's folder, else a plain name made from the pack's
+    /// (a pack named `../../x` proposes `x-studio.json`, never a way out).
+    var proposedSavePath: String {
+        if case .history = source, (try? FolderSave(folder: folder, path: source.name).parts()) != nil { return source.name }
+        let base = source.kind == "history" ? String(source.name.split(separator: "/").last ?? "") : "\(game.pack.name)-studio.json"
+        return FolderSave.safeName(base) ?? "game.json"
+    }
+
     /// The pack's file at `path` (relative to its folder: the view's images,
-    /// atlases and sounds); nil for anything outside the folder.
+    /// atlases and sounds; a base pack's when the pack extends one and has no
+    /// such file); nil for anything outside those folders (`Game.packFile`).
     func packFile(_ path: String) -> URL? {
-        game.packFile(path.removingPercentEncoding ?? path).flatMap { StudioPage.keptInside($0, folder: game.packFolder) }
+        game.packFile(path.removingPercentEncoding ?? path)
     }
 
     /// The file of sound `name` of the current scene's sounds folder (the library's rule:
@@ -155,7 +169,6 @@ actor StudioSession {
     func soundFile(_ name: String) -> URL? {
         guard let scene = memory.scenes[game.history.cursor] ?? nil else { return nil }
         return game.soundFile(named: name.removingPercentEncoding ?? name, in: scene)
-            .flatMap { StudioPage.keptInside($0, folder: game.packFolder) }
     }
 
     /// Reloads the pack when one of its files changed since the last look,
@@ -167,7 +180,7 @@ actor StudioSession {
         reload = outcome.summary
         if let replayed = outcome.game {
             game = replayed
-            memory = StudioMemory()
+            memory = PositionMemory()
             marks = [:]
             animation = nil
             try? memory.observe(game)
