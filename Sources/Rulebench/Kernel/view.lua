@@ -81,11 +81,13 @@ local function iscolour(v)
     or v:match("^%a+$") or v:match("^rgba?%([%d%s,.%%]+%)$")) ~= nil
 end
 
--- An image file of the pack (a background): a pack path with an image's extension.
+-- An image file of the pack (a background): a pack path with an image's
+-- extension, no empty part and no scheme (`https://...` is not a pack path).
 local IMAGES = { png = true, jpg = true, jpeg = true, gif = true, webp = true, svg = true }
 local function isimage(v)
-  local extension = packpath(v) and v:match("%.(%w+)$")
-  return extension ~= nil and extension ~= false and IMAGES[extension:lower()] == true
+  if not packpath(v) or v:find("//", 1, true) or v:find(":", 1, true) then return false end
+  local extension = v:match("%.(%w+)$")
+  return extension ~= nil and IMAGES[extension:lower()] == true
 end
 
 -- view.background: a colour, else an image of the pack; anything else (a
