@@ -28,6 +28,9 @@ actor StudioSession {
     var memory = PositionMemory()
     /// The animation of the last single step crossed (or the opening).
     var animation: StudioAnimation?
+    /// Each history entry's call as the page shows it (`StudioPosition.label`),
+    /// by step, typed once (not again on every broadcast).
+    private var labels: [Int: String] = [:]
     /// What the last reload of the pack found (nil before any).
     var reload: StudioReload.Outcome?
     private var watch: StudioReload.Watch
@@ -87,6 +90,14 @@ actor StudioSession {
         return [.everyone(position())]
     }
 
+    /// Step `step`'s call as the page shows it (1-based).
+    func label(of step: Int) -> String {
+        if let known = labels[step] { return known }
+        let typed = StudioPosition.label(game.history.entries[step - 1].call)
+        labels[step] = typed
+        return typed
+    }
+
     /// The position as every page reads it.
     func position() -> String {
         StudioPosition(session: self).json.serialized(pretty: false)
@@ -100,7 +111,8 @@ actor StudioSession {
         let entry = try game.perform(call)
         memory.forget(after: before)
         marks = marks.filter { $0.key <= before }
-        animation = StudioAnimation(label: TypedCall.typed(entry.call), direction: "do", animation: entry.animation,
+        labels = labels.filter { $0.key <= before }
+        animation = StudioAnimation(label: label(of: before + 1), direction: "do", animation: entry.animation,
                                     keyframes: try? game.keyframes(of: entry.animation, from: memory.scenes[before] ?? nil))
         try memory.observe(game)
     }
@@ -132,7 +144,7 @@ actor StudioSession {
         memory.record(checks)
         animation = nil
         if animated, let check = checks.last, let played = check.animation {
-            let call = TypedCall.typed(game.history.entries[check.step - 1].call)
+            let call = label(of: check.step)
             let keyframes = try? game.keyframes(of: played, from: memory.scenes[start] ?? nil)
             animation = StudioAnimation(label: check.direction == .undo ? "undo of \(call)" : call, direction: check.direction.rawValue,
                                         animation: played, keyframes: keyframes)
@@ -182,6 +194,7 @@ actor StudioSession {
             game = replayed
             memory = PositionMemory()
             marks = [:]
+            labels = [:]
             animation = nil
             try? memory.observe(game)
         }
