@@ -1,10 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
-private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 import Darwin
-private let systemWrite = Darwin.write
 #endif
 
 /// A history saved by a path that someone else chose (a studio page's
@@ -88,7 +86,7 @@ public struct FolderSave: Sendable {
     /// The last folder of the path, opened part by part without following links.
     private func openFolders(_ folders: [String]) throws(RulebenchError) -> Int32 {
         var fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw refuse("the studio's folder cannot be opened (\(FolderSave.describe(errno)))") }
+        guard fd >= 0 else { throw refuse("the studio's folder cannot be opened (\(OutputFile.describe(errno)))") }
         var walked = ""
         for part in folders {
             walked += part + "/"
@@ -100,7 +98,7 @@ public struct FolderSave: Sendable {
                 case ENOENT: throw refuse("the folder \(walked) does not exist; create it first, or give another path")
                 case ELOOP, ENOTDIR:
                     throw refuse("\(walked) is a symbolic link or a file, not a folder; the studio saves only into real folders inside its own, give another path")
-                default: throw refuse("the folder \(walked) cannot be opened (\(FolderSave.describe(code))); give another path")
+                default: throw refuse("the folder \(walked) cannot be opened (\(OutputFile.describe(code))); give another path")
                 }
             }
             fd = next
@@ -113,7 +111,7 @@ public struct FolderSave: Sendable {
         var status = stat()
         guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
             if errno == ENOENT { return nil }
-            throw refuse("it cannot be looked at (\(FolderSave.describe(errno))); give another path")
+            throw refuse("it cannot be looked at (\(OutputFile.describe(errno))); give another path")
         }
         switch status.st_mode & S_IFMT {
         case S_IFREG: break
@@ -151,10 +149,10 @@ public struct FolderSave: Sendable {
             fd = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
             if fd < 0 && errno != EEXIST { break }
         }
-        guard fd >= 0 else { throw refuse("cannot create a file in its folder (\(FolderSave.describe(errno))); check the folder's permissions") }
+        guard fd >= 0 else { throw refuse("cannot create a file in its folder (\(OutputFile.describe(errno))); check the folder's permissions") }
         var problem: Int32 = 0
         if let mode, fchmod(fd, mode) != 0 { problem = errno }
-        if problem == 0 { problem = FolderSave.writeAll(data, to: fd) }
+        if problem == 0 { problem = OutputFile.writeAll(data, to: fd) }
         if problem == 0, fsync(fd) != 0 { problem = errno }
         if close(fd) != 0, problem == 0 { problem = errno }
         if problem == 0 {
@@ -168,33 +166,15 @@ public struct FolderSave: Sendable {
         if problem != 0 {
             unlinkat(directory, temporary, 0)
             if problem == EEXIST { throw refuse("a file appeared there while saving; save again") }
-            throw refuse("the write failed (\(FolderSave.describe(problem))); free some space or check permissions, and save again")
+            throw refuse("the write failed (\(OutputFile.describe(problem))); free some space or check permissions, and save again")
         }
-        if fsync(directory) != 0 { throw refuse("the folder could not be synced (\(FolderSave.describe(errno))); save again") }
-    }
-
-    private static func writeAll(_ data: Data, to fd: Int32) -> Int32 {
-        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32 in
-            guard var next = buffer.baseAddress else { return 0 }
-            var left = buffer.count
-            while left > 0 {
-                let written = systemWrite(fd, next, left)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                next += written
-                left -= written
-            }
-            return 0
-        }
+        if fsync(directory) != 0 { throw refuse("the folder could not be synced (\(OutputFile.describe(errno))); save again") }
     }
 
     private func refuse(_ reason: String) -> RulebenchError {
         .badInput(InputProblem("cannot save the history to \(path): \(reason)"))
     }
 
-    private static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
 
 extension Game {
