@@ -26,7 +26,7 @@ public enum InputFile {
     public static func bytes(_ url: URL, display: String) throws(RulebenchError) -> Data {
         var status = stat()
         guard stat(url.path, &status) == 0 else {
-            let reason = errno == ENOENT ? "no such file" : "cannot read the file (\(String(cString: strerror(errno))))"
+            let reason = errno == ENOENT ? "cannot read the file: no such file" : "cannot read the file (\(String(cString: strerror(errno))))"
             throw .badInput(InputProblem(reason, file: display))
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
