@@ -64,15 +64,15 @@ final class StudioFilesTests: XCTestCase {
         for _ in 0..<20 {
             try game.perform("inc")
             try memory.observe(game)
-            XCTAssertLessThanOrEqual(memory.states.count, PositionMemory.keptPositions)
-            XCTAssertLessThanOrEqual(memory.scenes.count, PositionMemory.keptPositions)
+            XCTAssertLessThanOrEqual(memory.states.count, 3, "three positions at most, not one per move")
+            XCTAssertLessThanOrEqual(memory.scenes.count, 3)
         }
         // A position left behind is learnt again, exactly, with the one before it.
         memory.record(try game.seek(to: 5))
         try memory.observe(game)
         XCTAssertEqual(memory.states[5], try game.state())
         XCTAssertNotNil(memory.states[4])
-        XCTAssertLessThanOrEqual(memory.states.count, PositionMemory.keptPositions)
+        XCTAssertLessThanOrEqual(memory.states.count, 3)
         memory.record(try game.seek(to: 4))
         XCTAssertEqual(memory.states[4], try game.state(), "the state kept for a position is that position's")
     }
