@@ -9,10 +9,12 @@
 // call, which seat, the client call id `m<match>-v<version>`), so after a
 // restart the driver sends exactly what it would have sent: the last
 // accepted request again (which must be answered from the log, `again`),
-// and then the next one, performed once.
+// and then the next one, performed once. It keeps `--matches` matches
+// playing (one whose game is over is finished, and another created) until
+// the store holds `--steps` steps in all, then prints `done`.
 //
 //   RulebenchMatchCrashDriver --data DIR --rules DIR [--pack desert] [--players 3]
-//                             [--matches 3] [--steps 40] [--seed 1]
+//                             [--matches 3] [--steps 120] [--seed 1]
 //
 // Lines: `resumed ID VERSION`, `created ID`, `again ID VERSION CID`,
 // `send ID VERSION CID`, `ack ID VERSION CID HASH`, `finished ID`, `done`;
@@ -34,7 +36,7 @@ func fail(_ line: String, _ status: Int32) -> Never {
 /// The arguments: `--name value` pairs.
 struct DriverArguments {
     var data = "", rules = "", pack = "desert"
-    var players = 3, matches = 3, steps = 40
+    var players = 3, matches = 3, steps = 120
     var seed: Int64 = 1
 
     init(_ arguments: [String]) {
@@ -55,7 +57,7 @@ struct DriverArguments {
             case "--pack": pack = value()
             case "--players": players = number(value(), 1...MatchSetup.maximumSeats)
             case "--matches": matches = number(value(), 1...50)
-            case "--steps": steps = number(value(), 1...10_000)
+            case "--steps": steps = number(value(), 1...100_000)
             case "--seed": seed = Int64(number(value(), 0...Int(Int32.max)))
             case let other: fail("unknown argument \(other)", 2)
             }
@@ -116,27 +118,39 @@ func run() throws {
         }
         say("again \(match.id.value) \(record.version) \(record.clientCallID)")
     }
-    // Matches not yet created (ids count from 1 in a new store).
-    for number in 1...arguments.matches {
-        guard let id = MatchID(Int64(number)) else { continue }
-        do { _ = try store.log(of: id) } catch {
-            guard error.kind == .unknownMatch else { throw error }
-            let match = try Match.create(pack: arguments.pack, options: ["players": .int(Int64(arguments.players))],
-                                         seed: arguments.seed + Int64(number), seats: (1...arguments.players).map { "p\($0)" },
-                                         store: store, engine: engine)
-            say("created \(match.id.value)")
-            matches.append(match)
-        }
-    }
-    try play(matches, steps: arguments.steps)
+    try play(matches, store: store, engine: engine, arguments: arguments)
     say("done")
 }
 
-/// Plays the matches in turn, one request each, until each has `steps` steps or is over.
-func play(_ matches: [Match], steps: Int) throws {
-    var playing = matches.filter { $0.version < steps }
-    while !playing.isEmpty {
-        for match in playing {
+/// Every step of every match the store holds, finished ones included (ids count from 1).
+func stepsTaken(in store: SQLiteMatchStore) throws -> (steps: Int, matches: Int) {
+    var steps = 0, count = 0
+    while let id = MatchID(Int64(count + 1)) {
+        do { steps += try store.log(of: id).version } catch {
+            guard error.kind == .unknownMatch else { throw error }
+            return (steps, count)
+        }
+        count += 1
+    }
+    return (steps, count)
+}
+
+/// Plays the live matches in turn, one request each, keeping `--matches`
+/// of them playing (a match whose game is over is finished and a new one
+/// created), until the store holds `--steps` steps in all.
+func play(_ resumed: [Match], store: SQLiteMatchStore, engine: MatchEngine, arguments: DriverArguments) throws {
+    var playing = resumed
+    var (total, created) = try stepsTaken(in: store)
+    while total < arguments.steps {
+        while playing.count < arguments.matches {
+            created += 1
+            let match = try Match.create(pack: arguments.pack, options: ["players": .int(Int64(arguments.players))],
+                                         seed: arguments.seed + Int64(created), seats: (1...arguments.players).map { "p\($0)" },
+                                         store: store, engine: engine)
+            say("created \(match.id.value)")
+            playing.append(match)
+        }
+        for match in playing where total < arguments.steps {
             guard let request = try request(in: match) else {
                 try match.finish(result: "no call left")
                 say("finished \(match.id.value)")
@@ -146,11 +160,12 @@ func play(_ matches: [Match], steps: Int) throws {
             switch match.handle(request) {
             case .accepted(let record, _):
                 say("ack \(match.id.value) \(record.version) \(record.clientCallID) \(record.hash)")
+                total += 1
             case let other:
                 fail("\(match.id) did not accept \(request.clientCallID): \(other)", 5)
             }
         }
-        playing.removeAll { $0.isFinished || $0.version >= steps }
+        playing.removeAll(where: \.isFinished)
     }
 }
 
