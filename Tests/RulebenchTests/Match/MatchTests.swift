@@ -151,6 +151,8 @@ final class MatchTests: XCTestCase {
         store.failing = true
         guard case .refused(let call) = match.handle(request("p2", "b", at: 1)) else { return XCTFail("not refused") }
         XCTAssertEqual(call.kind, .unavailable)
+        try assertInStep(match, store, version: 1)
+        XCTAssertEqual(try count(match, "p2"), .int(0), "the call the store did not take is out of the game")
         guard case .refused(let takeback) = match.handle(takeBack("p1", "t", at: 1)) else { return XCTFail("not refused") }
         XCTAssertEqual(takeback.kind, .unavailable)
         try assertInStep(match, store, version: 1)
