@@ -34,14 +34,7 @@ extension Match {
         }
         let takeback = MatchRecord(version: version + 1, seat: request.seat, clientCallID: request.clientCallID,
                                    step: .takeback(version: last), hash: outcome.hash)
-        do {
-            try store.append(takeback, to: id)
-        } catch {
-            restore { () throws(RulebenchError) in try game.redo() }
-            return refuse(.unavailable, error.description)
-        }
-        take(takeback)
-        return .accepted(takeback, detail: .undone(outcome))
+        return acknowledge(takeback, .undone(outcome)) { () throws(RulebenchError) in try game.redo() }
     }
 
     /// Why a call that finished a turn cannot be taken back now, or nil when it can.

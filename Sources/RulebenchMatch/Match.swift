@@ -117,14 +117,21 @@ public final class Match {
         }
         let record = MatchRecord(version: version + 1, seat: request.seat, clientCallID: request.clientCallID,
                                  step: .call(call), hash: entry.hash)
+        return acknowledge(record, .performed(entry)) { () throws(RulebenchError) in try game.undo() }
+    }
+
+    /// Makes a step the engine took durable (the store appends and syncs
+    /// it), then acknowledges it. When the store cannot take it, `back`
+    /// takes it out of the game again and the request is refused, to be sent again.
+    func acknowledge(_ record: MatchRecord, _ detail: MatchReply.Detail, back: () throws(RulebenchError) -> Void) -> MatchReply {
         do {
             try store.append(record, to: id)
         } catch {
-            restore { () throws(RulebenchError) in try game.undo() }
+            restore(back)
             return refuse(.unavailable, error.description)
         }
         take(record)
-        return .accepted(record, detail: .performed(entry))
+        return .accepted(record, detail: detail)
     }
 
     /// Marks the match finished in the store (with the result the server
