@@ -6,6 +6,10 @@ import Rulebench
 /// Versions count the log: the record that makes version `n` is the log's
 /// `n`th; a match at version 0 is fresh from setup. `hash` is the state hash
 /// the step left, which recovery checks step by step.
+///
+/// The hash is the *full* state's: it is derived from every slot, secrets
+/// included (deck orders), so it stays on the server. A seat is sent its
+/// own view hash (the engine's per-seat views), never this one.
 public struct MatchRecord: Hashable, Sendable {
     /// What the step did.
     public enum Step: Hashable, Sendable {
