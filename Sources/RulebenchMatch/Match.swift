@@ -128,7 +128,8 @@ public final class Match {
             try store.append(record, to: id)
         } catch {
             restore(back)
-            return refuse(.unavailable, error.description)
+            // The seat hears what happened, not where the server keeps its files.
+            return refuse(.unavailable, "the step could not be stored (\(error.message)); nothing was done: send it again")
         }
         take(record)
         return .accepted(record, detail: detail)
