@@ -68,8 +68,7 @@ public final class Match {
         if let problem = MatchSetup.problem(seats: seats) { throw .badSetup(problem) }
         let game: Game
         do {
-            game = try engine.game(MatchSetup(pack: pack, packName: "", packVersion: "", options: options, seed: seed, seats: seats,
-                                              takebacks: takebacks, initialHash: StateHash(hex: "")))
+            game = try engine.game(pack: pack, options: options, seed: seed)
         } catch {
             throw .engine(error)
         }

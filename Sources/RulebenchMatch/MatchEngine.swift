@@ -18,8 +18,13 @@ public struct MatchEngine: Sendable {
 
     /// A new game of a match's pack, set up as the match says.
     func game(_ setup: MatchSetup) throws(RulebenchError) -> Game {
+        try game(pack: setup.pack, options: setup.options, seed: setup.seed)
+    }
+
+    /// A new game of `pack`, set up with `options` and `seed`, strict.
+    func game(pack: String, options: [String: StateValue], seed: Int64) throws(RulebenchError) -> Game {
         var configuration = self.configuration
         configuration.strict = true
-        return try Game(pack: setup.pack, options: setup.options, seed: setup.seed, configuration: configuration)
+        return try Game(pack: pack, options: options, seed: seed, configuration: configuration)
     }
 }

@@ -215,24 +215,24 @@ public final class SQLiteMatchStore: MatchStore {
     /// One transaction, committed (and synced) before it returns; a thrown
     /// error rolls it back. Errors other than the store's own become `.unavailable`.
     private func write<T>(_ action: String, match: MatchID?, _ body: @escaping (Database) throws -> T) throws(MatchStoreError) -> T {
-        do {
-            return try queue.write(body)
-        } catch let error as MatchStoreError {
-            throw error
-        } catch {
-            throw MatchStoreError(.unavailable, "\(error)", store: path, match: match, action: action,
-                                  next: "nothing was written; check the disk and the file's permissions, then send the call again")
+        try guarded(action, match, next: "nothing was written; check the disk and the file's permissions, then send the call again") {
+            try queue.write(body)
         }
     }
 
     private func read<T>(_ action: String, match: MatchID?, _ body: @escaping (Database) throws -> T) throws(MatchStoreError) -> T {
+        try guarded(action, match, next: "check the disk and the file's permissions") { try queue.read(body) }
+    }
+
+    /// Runs a database access: the store's own errors come out as they are,
+    /// any other (SQLite's, I/O) as `.unavailable`, with `next` to say what to do.
+    private func guarded<T>(_ action: String, _ match: MatchID?, next: String, _ access: () throws -> T) throws(MatchStoreError) -> T {
         do {
-            return try queue.read(body)
+            return try access()
         } catch let error as MatchStoreError {
             throw error
         } catch {
-            throw MatchStoreError(.unavailable, "\(error)", store: path, match: match, action: action,
-                                  next: "check the disk and the file's permissions")
+            throw MatchStoreError(.unavailable, "\(error)", store: path, match: match, action: action, next: next)
         }
     }
 
