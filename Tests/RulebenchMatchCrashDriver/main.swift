@@ -11,10 +11,11 @@
 // accepted request again (which must be answered from the log, `again`),
 // and then the next one, performed once. It keeps `--matches` matches
 // playing (one whose game is over is finished, and another created) until
-// the store holds `--steps` steps in all, then prints `done`.
+// the store holds `--steps` steps in all (or `--more` steps more than it
+// held when this start began), then prints `done`.
 //
 //   RulebenchMatchCrashDriver --data DIR --rules DIR [--pack desert] [--players 3]
-//                             [--matches 3] [--steps 120] [--seed 1]
+//                             [--matches 3] [--steps 120 | --more N] [--seed 1]
 //
 // Lines: `resumed ID VERSION`, `created ID`, `again ID VERSION CID`,
 // `send ID VERSION CID`, `ack ID VERSION CID HASH`, `finished ID`, `done`;
@@ -37,6 +38,8 @@ func fail(_ line: String, _ status: Int32) -> Never {
 struct DriverArguments {
     var data = "", rules = "", pack = "desert"
     var players = 3, matches = 3, steps = 120
+    /// Play this many steps more than the store holds, instead of up to `steps`.
+    var more: Int?
     var seed: Int64 = 1
 
     init(_ arguments: [String]) {
@@ -57,7 +60,8 @@ struct DriverArguments {
             case "--pack": pack = value()
             case "--players": players = number(value(), 1...MatchSetup.maximumSeats)
             case "--matches": matches = number(value(), 1...50)
-            case "--steps": steps = number(value(), 1...100_000)
+            case "--steps": steps = number(value(), 1...1_000_000)
+            case "--more": more = number(value(), 0...100_000)
             case "--seed": seed = Int64(number(value(), 0...Int(Int32.max)))
             case let other: fail("unknown argument \(other)", 2)
             }
@@ -137,11 +141,12 @@ func stepsTaken(in store: SQLiteMatchStore) throws -> (steps: Int, matches: Int)
 
 /// Plays the live matches in turn, one request each, keeping `--matches`
 /// of them playing (a match whose game is over is finished and a new one
-/// created), until the store holds `--steps` steps in all.
+/// created), until the store holds `--steps` steps in all (or `--more` steps more than it held).
 func play(_ resumed: [Match], store: SQLiteMatchStore, engine: MatchEngine, arguments: DriverArguments) throws {
     var playing = resumed
     var (total, created) = try stepsTaken(in: store)
-    while total < arguments.steps {
+    let target = arguments.more.map { total + $0 } ?? arguments.steps
+    while total < target {
         while playing.count < arguments.matches {
             created += 1
             let match = try Match.create(pack: arguments.pack, options: ["players": .int(Int64(arguments.players))],
@@ -150,7 +155,7 @@ func play(_ resumed: [Match], store: SQLiteMatchStore, engine: MatchEngine, argu
             say("created \(match.id.value)")
             playing.append(match)
         }
-        for match in playing where total < arguments.steps {
+        for match in playing where total < target {
             guard let request = try request(in: match) else {
                 try match.finish(result: "no call left")
                 say("finished \(match.id.value)")
