@@ -38,8 +38,13 @@ final class MatchStoreTests: XCTestCase {
         XCTAssertEqual(try reopened.liveMatches(), [first])
     }
 
-    func testTheStoreSyncsEveryCommitToItsWriteAheadLog() throws {
-        let store = try SQLiteMatchStore(folder: try scratchFolder("store"))
+    func testTheStoreSyncsEveryCommitToItsWriteAheadLogInAFolderOnlyItsOwnerReads() throws {
+        let folder = try scratchFolder("store").appendingPathComponent(".rulebench/matches")
+        let store = try SQLiteMatchStore(folder: folder)
+        for created in [folder, folder.deletingLastPathComponent()] {
+            let mode = try FileManager.default.attributesOfItem(atPath: created.path)[.posixPermissions] as? Int
+            XCTAssertEqual(mode, 0o700, "\(created.path): a match's state holds secrets")
+        }
         let settings = try store.durability()
         XCTAssertEqual(settings.journalMode, "wal")
         XCTAssertEqual(settings.synchronous, 2, "synchronous=FULL: each commit is fsynced before it returns")
