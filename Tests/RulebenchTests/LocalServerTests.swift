@@ -188,6 +188,7 @@ final class LocalServerTests: XCTestCase {
         XCTAssertEqual(blocking { [events] in await events.closedCount }, 1, "the client that never read was dropped")
         let slowGot = slow.readToEnd().count
         XCTAssertLessThan(slowGot, rounds * size, "its connection ended before it could have everything")
+        XCTAssertTrue(slow.ended)
     }
 
     func testConnectionsPastTheLimitAreRefusedAndTheServerGoesOn() throws {
@@ -196,7 +197,8 @@ final class LocalServerTests: XCTestCase {
         for client in open { XCTAssertEqual(client.get("/?token=\(token)", ["Host": host])?.status, 200) }
         let refused = try LoopbackClient(port: port)
         XCTAssertEqual(refused.response()?.status, 503)
-        XCTAssertEqual(refused.readToEnd(), [], "and closed")
+        XCTAssertEqual(refused.readToEnd(), [])
+        XCTAssertTrue(refused.ended, "and closed")
         _ = open.first.map { $0.send("GET /?token=\(token) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n") }
         XCTAssertEqual(open.first?.response()?.status, 200)
         var status: Int?
@@ -211,7 +213,8 @@ final class LocalServerTests: XCTestCase {
         try start { $0.requestTime = .milliseconds(200) }
         let idle = try LoopbackClient(port: port)
         idle.send("GET / HTTP/1.1\r\n")
-        XCTAssertEqual(idle.readToEnd(), [], "closed without an answer")
+        XCTAssertEqual(idle.readToEnd(), [], "no answer")
+        XCTAssertTrue(idle.ended, "the connection was closed")
         XCTAssertEqual(try LoopbackClient(port: port).get("/?token=\(token)", ["Host": host])?.status, 200)
     }
 

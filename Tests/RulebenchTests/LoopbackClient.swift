@@ -7,6 +7,8 @@ import XCTest
 final class LoopbackClient {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
+    /// The server closed or reset the connection (a receive timeout leaves this false).
+    private(set) var ended = false
 
     /// Connects to 127.0.0.1:`port`; reads wait at most `timeout` seconds each.
     init(port: UInt16, timeout: Int = 10) throws {
@@ -44,7 +46,10 @@ final class LoopbackClient {
     private func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = recv(descriptor, &chunk, chunk.count, 0)
-        guard count > 0 else { return false }
+        guard count > 0 else {
+            if count == 0 || errno == ECONNRESET { ended = true }
+            return false
+        }
         buffer += chunk[..<count]
         return true
     }
@@ -56,7 +61,7 @@ final class LoopbackClient {
         return Array(buffer[..<count])
     }
 
-    /// Everything until the server closes the connection (or the timeout).
+    /// Everything until the server closes the connection (`ended`) or the timeout.
     func readToEnd() -> [UInt8] {
         while fill() {}
         defer { buffer = [] }
