@@ -15,6 +15,7 @@
 //        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N | --seed K] [--search S]   time to detect each planted bug (minutes)
 //        rulebench-bench --solve               only row (8): solve against a plain-Lua breadth-first search
 //        rulebench-bench --seek                only row (10): the studio's History slider across 1,000 steps
+//        rulebench-bench --server              only row (11): a hostile client's cost to the studio's server
 import Foundation
 import Rulebench
 
@@ -269,6 +270,12 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--seek" {
     exit(0)
 }
 
+/// `rulebench-bench --server`: only row (11).
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--server" {
+    try ServerBench.rows()
+    exit(0)
+}
+
 /// `rulebench-bench --scale`: only row (5).
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--scale" {
     try scaling()
@@ -399,6 +406,7 @@ try SolveBench.rows()
 
 // (10) the studio's History slider across a 1,000-step history
 try SeekBench.rows()
+try ServerBench.rows()
 
 // (5) scaling: the same writes, a state 1x, 10x, 100x larger
 func scaling() throws {
