@@ -61,7 +61,8 @@ let package = Package(
             resources: [.embedInCode("Page")]
         ),
         // Timing lives here, never in tests: `make bench` runs it in release mode.
-        .executableTarget(name: "RulebenchBench", dependencies: ["Rulebench", "CLua", "RulebenchServer"], path: "Benchmarks/RulebenchBench", exclude: []),
+        .executableTarget(name: "RulebenchBench", dependencies: ["Rulebench", "CLua", "RulebenchServer",
+                                                                 .product(name: "FlyingSocks", package: "FlyingFox")], path: "Benchmarks/RulebenchBench", exclude: []),
         .testTarget(
             name: "RulebenchTests",
             // Yams: CITemplateTests reads the CI templates' steps. RulebenchCommandLine: the studio's arguments.

@@ -1,3 +1,4 @@
+import FlyingSocks
 import Foundation
 import RulebenchServer
 
@@ -36,36 +37,21 @@ enum ServerBench {
     }
 
     /// Sends `bytes`, then `then` blanks from one reused MiB (as far as the server reads them), and returns
-    /// the first line it answered.
+    /// the first line it answered. A blocking FlyingSocks socket: the server's limits end every exchange.
     private static func exchange(_ port: UInt16, _ bytes: [UInt8], then: Int = 0) -> String {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var wait = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if count <= 0 { break }
-            sent += count
+        guard let socket = try? Socket(domain: AF_INET), (try? socket.connect(to: sockaddr_in.inet(ip4: "127.0.0.1", port: port))) != nil else {
+            return "no connection"
         }
-        let blanks = [UInt8](repeating: 0x20, count: 1 << 20)
+        defer { try? socket.close() }
+        let sent = (try? socket.write(Data(bytes))) ?? 0
+        let blanks = Data(repeating: 0x20, count: 1 << 20)
         var streamed = 0
-        while streamed < then {
-            let count = blanks.withUnsafeBytes { send(socket, $0.baseAddress, min($0.count, then - streamed), Int32(MSG_NOSIGNAL)) }
-            if count <= 0 { break }
+        while sent == bytes.count, streamed < then, let count = try? socket.write(blanks.prefix(then - streamed)) {
             streamed += count
         }
-        var answer = [UInt8](repeating: 0, count: 4096)
-        let count = recv(socket, &answer, answer.count, 0)
-        let text = String(decoding: answer[..<max(0, count)], as: UTF8.self)
-        let first = text.components(separatedBy: "\r\n").first ?? ""
-        return then == 0 ? first : "\(streamed >> 20) MiB of \(then >> 20) left before the server closed (socket buffers); it answered \(first.prefix(34))"
+        let answer = (try? socket.read(atMost: 4096)) ?? []
+        let first = String(decoding: answer, as: UTF8.self).components(separatedBy: "\r\n").first ?? ""
+        return then == 0 ? first : "\(streamed >> 20) MiB of the \(then >> 20) MiB payload went out before the server closed the socket; it answered \(first.prefix(34))"
     }
 
     private static func cpuSeconds() -> Double {

@@ -37,6 +37,8 @@ public final class LocalServer: Sendable {
             case .unix: endpoint.port
             }
             access = LocalGuard(endpoint: endpoint, port: port, token: token)
+        } catch SocketError.failed(let type, _, let message) {
+            throw CannotListen(description: "\(type.lowercased()): \(message)")
         } catch {
             throw CannotListen(description: "\(error)")
         }

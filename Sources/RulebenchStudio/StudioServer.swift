@@ -30,19 +30,30 @@ struct StudioServer {
         fflush(nil)
         let done = DispatchSemaphore(value: 0)
         let routes = StudioRoutes(session: session, hub: hub)
-        let serving = Task { try? await server.run(routes) }
+        nonisolated(unsafe) var failure: String?
         Task {
-            await watch()
-            serving.cancel()
-            await serving.value
+            // Whichever ends first ends the other: Ctrl-C ends the watch, or the server fails.
+            await withTaskGroup(of: String?.self) { group in
+                group.addTask { await watch(); return nil }
+                group.addTask {
+                    do { try await server.run(routes) } catch { return "\(error)" }
+                    return nil
+                }
+                failure = await group.next() ?? nil
+                group.cancelAll()
+            }
             done.signal()
         }
         done.wait()
+        if let failure {
+            complain("cannot serve on \(endpoint.asked): \(failure)")
+            throw Outcome.badInput.exitCode
+        }
     }
 
     /// Polls the pack's files for changes, and Ctrl-C; closes the pages' sockets once interrupted.
     private func watch() async {
-        while !wasInterrupted {
+        while !wasInterrupted, !Task.isCancelled {
             if let position = await session.reloadIfChanged() { await hub.broadcast(position) }
             try? await Task.sleep(for: Self.reloadInterval)
         }
