@@ -91,15 +91,14 @@ public final class LocalServer: Sendable {
                 guard let read = try await Deadline.run(within: limits.requestTime, { [limits] in try await reader.readRequest(limits: limits) }) else { return }
                 request = read
             } catch let refusal as HTTPRefusal {
-                await send(refusal.response, to: client, keepAlive: false)
-                _ = try? await Deadline.run(within: limits.closeTime) { [limits] in await reader.drain(limit: limits.headBytes * 32) }
+                await refuse(refusal, reader)
                 return
             } catch {
                 return
             }
             let verdict = access.check(request)
             guard case .allowed(let byToken) = verdict else {
-                if case .refused(let reason) = verdict { await send(.text(403, reason), to: client, keepAlive: false) }
+                if case .refused(let reason) = verdict { await refuse(HTTPRefusal(403, reason), reader) }
                 return
             }
             if request.asksForWebSocket {
@@ -125,6 +124,13 @@ public final class LocalServer: Sendable {
             return
         }
         await WebSocketConnection.run(reader, id: id, handler: handler, limits: limits)
+    }
+
+    /// Answers a refusal and closes: what the client still sends is drained (at most 32 heads' worth,
+    /// for `closeTime`) so that closing does not reset the connection before the refusal is read.
+    private func refuse(_ refusal: HTTPRefusal, _ reader: ConnectionReader) async {
+        await send(refusal.response, to: reader.socket, keepAlive: false)
+        _ = try? await Deadline.run(within: limits.closeTime) { [limits] in await reader.drain(limit: limits.headBytes * 32) }
     }
 
     /// Writes a response within `responseTime`; false when it could not be written.
