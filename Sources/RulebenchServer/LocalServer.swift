@@ -11,6 +11,19 @@ import Foundation
 /// closed while the others go on; no error of one connection reaches the
 /// server. It runs until the task running `run` is cancelled, then
 /// cancels every connection, waits for them and closes the listener.
+///
+/// Why not FlyingFox's `HTTPServer`, which the studio used before: in
+/// 0.27.1 its request-line and header reader has no bound and is quadratic
+/// (a 128 KiB URL, which any page can send with an `<img>`, cost 7-12 s of
+/// CPU), its WebSocket buffers a message of any size and accepts unmasked
+/// frames, each socket's outgoing stream is unbounded, nothing limits
+/// connections (an accept that fails for want of descriptors ended the
+/// server), and it has no hook before it reads and parses a request where
+/// a bound or a guard could go. Wrapping it could not bound what it reads
+/// first, so the HTTP and WebSocket layer is written here, small and only
+/// what a local server needs (GET and small bodies, no chunked encoding,
+/// no extensions); FlyingSocks, its socket layer, stays underneath: the
+/// async sockets and the epoll/kqueue pool are solved and well kept.
 public final class LocalServer: Sendable {
     public let limits: ServerLimits
     /// The guard, which knows the port listened on and the run's token.
