@@ -16,8 +16,8 @@ let package = Package(
         // `swift package generate-documentation --target Rulebench` builds the DocC
         // catalog (Sources/Rulebench/Rulebench.docc); a plugin only, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // `rulebench studio`'s HTTP and WebSocket server: no dependencies of its own (BSD sockets,
-        // async/await), so a fresh CI build stays short. `rulebench-studio`'s alone; the library stays free of it.
+        // FlyingSocks, this package's socket layer (non-blocking sockets, an epoll/kqueue pool, async/await,
+        // no dependencies of its own), under RulebenchServer. Its HTTP server, FlyingFox, is not used.
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
         // Where matches live (RulebenchMatch's SQLite store): GRDB over Debian's libsqlite3
         // (libsqlite3-dev, which `make deps` installs). No networking; RulebenchMatch's alone.
@@ -51,12 +51,15 @@ let package = Package(
             dependencies: ["Rulebench", "RulebenchCommandLine",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // The bounded HTTP/1.1 and WebSocket server and the local-server guard (Origin, Host, the
+        // run's token) that the studio serves through, and the match server will. Knows no game.
+        .target(name: "RulebenchServer", dependencies: [.product(name: "FlyingSocks", package: "FlyingFox")]),
         // `rulebench-studio`, which `rulebench studio` runs in its place: the web server and the
-        // page live here, so no other command loads them (FlyingFox links Foundation's networking).
+        // page live here, so no other command loads them (the server links Foundation's networking).
         .executableTarget(
             name: "RulebenchStudio",
-            dependencies: ["Rulebench", "RulebenchCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox")],
+            dependencies: ["Rulebench", "RulebenchCommandLine", "RulebenchServer",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             // The studio's web page (HTML, CSS, JavaScript modules), compiled into the binary.
             resources: [.embedInCode("Page")]
         ),
@@ -70,12 +73,14 @@ let package = Package(
         .executableTarget(name: "RulebenchMatchCrashDriver", dependencies: ["Rulebench", "RulebenchMatch"],
                           path: "Tests/RulebenchMatchCrashDriver"),
         // Timing lives here, never in tests: `make bench` runs it in release mode.
-        .executableTarget(name: "RulebenchBench", dependencies: ["Rulebench", "RulebenchMatch", "CLua"], path: "Benchmarks/RulebenchBench", exclude: []),
+        .executableTarget(name: "RulebenchBench", dependencies: ["Rulebench", "RulebenchMatch", "CLua", "RulebenchServer",
+                                                                 .product(name: "FlyingSocks", package: "FlyingFox")], path: "Benchmarks/RulebenchBench", exclude: []),
         .testTarget(
             name: "RulebenchTests",
             // Yams: CITemplateTests reads the CI templates' steps. RulebenchCommandLine: the studio's arguments.
             // RulebenchMatch: the match and its store (Match/); `swift build --build-tests` builds the crash driver beside them.
-            dependencies: ["Rulebench", "RulebenchCommandLine", "RulebenchMatch",
+            // RulebenchServer: its limits and guard, driven over loopback sockets.
+            dependencies: ["Rulebench", "RulebenchCommandLine", "RulebenchMatch", "RulebenchServer",
                            .product(name: "Yams", package: "Yams")],
             exclude: ["Fixtures"]
         ),

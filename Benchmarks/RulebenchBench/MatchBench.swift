@@ -2,7 +2,7 @@ import Foundation
 import Rulebench
 import RulebenchMatch
 
-/// Row (11): matches played together, without the network (the server that
+/// Row (12): matches played together, without the network (the server that
 /// serves them over WebSocket is not built yet): calls per second through
 /// `Match` and the SQLite store, each call performed, written, fsynced
 /// (`synchronous=FULL`) and only then acknowledged; and memory per idle
@@ -37,10 +37,10 @@ enum MatchBench {
         let cpu = cpuSeconds() - cpuStart
         let perMatch = Double(residentBytes() - before) / Double(matches)
         let lua = Double(played.map(\.game.memoryUsed).reduce(0, +)) / Double(matches)
-        row("(11) match calls through Match + SQLite store (desert, 3 seats)", String(format: "%.0f calls/s", Double(calls) / seconds),
+        row("(12) match calls through Match + SQLite store (desert, 3 seats)", String(format: "%.0f calls/s", Double(calls) / seconds),
             String(format: "%d calls over %d matches, %.2f ms each (%.2f ms of CPU): perform, append, fsync, then acknowledge",
                    calls, matches, seconds * 1000 / Double(calls), cpu * 1000 / Double(calls)))
-        row("(11) memory per idle match (desert, after its calls)", String(format: "%.2f MB resident", perMatch / 1e6),
+        row("(12) memory per idle match (desert, after its calls)", String(format: "%.2f MB resident", perMatch / 1e6),
             String(format: "of which the Lua state %.2f MB; goal: under 2 MB", lua / 1e6))
     }
 
