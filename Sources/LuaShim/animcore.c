@@ -1,5 +1,6 @@
 // animcore.c: the builders of anim.lua (tween, frames, wait, sound, cue,
-// sequence, parallel, stagger), in C.
+// sequence, parallel, stagger), in C, and the check that every number of
+// a plan animate returns is finite (`finite`, for K.checkplan).
 //
 // Why C: every perform, undo and redo runs the action's animate, and the
 // Lua builders were 20-35% of the VM instructions of a checked step.
@@ -419,6 +420,52 @@ static int ac_stagger(lua_State *L) {
     return ac_finish(L);
 }
 
+/* ---------- checking a plan built by hand ---------- */
+
+/* 1 when every number in the value at `index` is finite (tables read
+ * through K.backing when they have a metatable, as ac_data reads them), 0
+ * when one is NaN or infinite, -1 when the data nests deeper than
+ * AC_MAX_DEPTH (a cycle, say): anim.lua's walk decides then. */
+static int ac_all_finite(lua_State *L, int index, int depth) {
+    switch (lua_type(L, index)) {
+    case LUA_TNUMBER: return lua_isinteger(L, index) || isfinite(lua_tonumber(L, index));
+    case LUA_TTABLE: break;
+    default: return 1;
+    }
+    if (depth >= AC_MAX_DEPTH) return -1;
+    luaL_checkstack(L, 8, "plan nested too deeply");
+    index = lua_absindex(L, index);
+    if (lua_getmetatable(L, index)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, AC_BACKING);
+        lua_pushvalue(L, index);
+        lua_call(L, 1, 1);
+    } else {
+        lua_pushvalue(L, index);
+    }
+    int from = lua_gettop(L), verdict = 1;
+    lua_pushnil(L);
+    while (verdict == 1 && lua_next(L, from)) {
+        int key = ac_all_finite(L, -2, depth + 1), value = ac_all_finite(L, -1, depth + 1);
+        verdict = key < value ? key : value;
+        lua_pop(L, 1);
+    }
+    lua_settop(L, from - 1);
+    return verdict;
+}
+
+/* finite(plan): true when every number in the plan is finite, false when
+ * one is not (NaN or infinite), nil when only anim.lua's walk can tell.
+ * K.checkplan asks it of every plan an animate returns, so a plan built by
+ * hand cannot carry NaN, which never equals itself, into the redo check. */
+static int ac_finite(lua_State *L) {
+    lua_settop(L, 1);
+    int verdict = ac_all_finite(L, 1, 0);
+    if (verdict < 0) lua_pushnil(L);
+    else lua_pushboolean(L, verdict);
+    return 1;
+}
+
 /* ---------- binding ---------- */
 
 /* bind(K, slow): a table of the builders, each bound to K, to slow[name]
@@ -427,13 +474,14 @@ static int ac_bind(lua_State *L) {
     static const luaL_Reg builders[] = {
         {"tween", ac_tween}, {"frames", ac_frames}, {"wait", ac_wait}, {"sound", ac_sound},
         {"cue", ac_cue}, {"sequence", ac_sequence}, {"parallel", ac_parallel},
-        {"stagger", ac_stagger}, {NULL, NULL}};
+        {"stagger", ac_stagger}, {"finite", ac_finite}, {NULL, NULL}};
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_newtable(L);
     for (const luaL_Reg *b = builders; b->name; b++) {
         lua_pushvalue(L, 1);
-        if (lua_getfield(L, 2, b->name) != LUA_TFUNCTION) return luaL_error(L, "no slow builder '%s'", b->name);
+        /* finite has no slow builder: anim.lua's walk runs after it when it cannot tell */
+        if (lua_getfield(L, 2, b->name) != LUA_TFUNCTION && b->func != ac_finite) return luaL_error(L, "no slow builder '%s'", b->name);
         if (lua_getfield(L, 1, "backing") != LUA_TFUNCTION) return luaL_error(L, "K.backing is not a function");
         lua_pushcclosure(L, b->func, 3);
         lua_setfield(L, -2, b->name);

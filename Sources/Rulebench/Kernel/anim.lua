@@ -207,11 +207,40 @@ function anim.stagger(list) return stagger(list) end
 
 K.anim = anim
 
+-- The path and value of the first number in `v` that is NaN or infinite,
+-- keys in sorted order (so the same plan always names the same one); nil
+-- when there is none. Data deeper than 100 tables is not looked into.
+local function nonfinite(v, path, depth)
+  if type(v) == "number" then
+    if v ~= v or v == huge or v == -huge then return path, v end
+    return nil
+  end
+  if type(v) ~= "table" or depth > 100 then return nil end
+  local t = K.backing(v)
+  for _, k in ipairs((K.sortedkeys(t))) do
+    local kpath = path .. (type(k) == "string" and (path == "" and k or "." .. k) or "[" .. K.show(k) .. "]")
+    local at, bad = nonfinite(k, kpath .. " (a key)", depth + 1)
+    if not at then at, bad = nonfinite(t[k], kpath, depth + 1) end
+    if at then return at, bad end
+  end
+  return nil
+end
+
 -- Checks a plan returned by animate, or by the pack's opening when `what`
--- says so (it may have been built by hand).
+-- says so (it may have been built by hand): a plan, and every number in it
+-- finite. A NaN never equals itself, so a plan holding one could never be
+-- matched by its redo; the builders refuse one, and a plan built by hand is
+-- refused here, at the line of the function that returned it.
 function K.checkplan(plan, where, what)
   if type(plan) ~= "table" or not KINDS[plan.kind] then
     error(where .. ": " .. (what or "animate") .. " must return a plan built with anim.* (or nil)", 0)
+  end
+  if fast.finite(plan) ~= true then
+    local at, bad = nonfinite(plan, "", 0)
+    if at then
+      error(where .. ": " .. (what or "animate") .. " returned a plan holding " .. (bad ~= bad and "NaN" or K.show(bad))
+        .. " at " .. at .. ": every number of a plan must be finite (build plans with anim.*, which checks them)", 0)
+    end
   end
   return plan
 end
