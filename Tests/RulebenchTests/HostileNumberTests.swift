@@ -46,6 +46,51 @@ final class HostileNumberTests: XCTestCase {
         XCTAssertEqual(SourceLocation(file: "x.lua", line: 1).lines(in: "", spread: 3).map(\.text), [""])
     }
 
+    /// The studio opening a finding whose blame names a line past the
+    /// file's end, or line 2^63 - 1, trapped before it served anything (the
+    /// reproduction's history lost): now it serves, and Ctrl-C ends it cleanly.
+    func testTheStudioOpensAFindingThatNamesALineOutsideItsFile() throws {
+        let folder = try scratchFolder("finding-lines")
+        let scenario = try String(contentsOf: EngineFixtures.repository.appendingPathComponent("scenarios/template/dash.yaml"), encoding: .utf8)
+        for line in ["5000", "9223372036854775807"] {
+            let at = "rules/template/actions/step.lua:\(line)"
+            let finding = folder.appendingPathComponent("finding-\(line).yaml")
+            try ("# Finding: undo restores the state failed\n#   the state differs at \(at)\n# Blame: step at \(at)\n" + scenario)
+                .write(to: finding, atomically: true, encoding: .utf8)
+            let (process, out, err) = try RulebenchCommand.start(["studio", finding.path, "--port", "0", "--host", "127.0.0.1"],
+                                                                 in: EngineFixtures.repository)
+            var printed = Data()
+            while !printed.contains(UInt8(ascii: "\n")) {
+                let more = out.fileHandleForReading.availableData
+                if more.isEmpty { break }
+                printed.append(more)
+            }
+            process.interrupt()
+            let result = RulebenchCommand.finish(process, out, err)
+            XCTAssertTrue(String(decoding: printed, as: UTF8.self).hasPrefix("Rulebench Studio: http://127.0.0.1:"),
+                          "line \(line): \(String(decoding: printed, as: UTF8.self)) \(result.output)")
+            XCTAssertEqual(result.status, 0, "line \(line): \(result.output)")
+            XCTAssertEqual(process.terminationReason, .exit, "line \(line): ended by a signal")
+        }
+    }
+
+    // MARK: Command-line numbers
+
+    /// `--shard 1/9223372036854775807` trapped: the workers' shard numbers
+    /// are N times the workers. N is at most 1000000, refused above it.
+    func testAShardCountThatWouldWrapIsRefused() throws {
+        let folder = try scratchFolder("shards")
+        for shard in ["1/9223372036854775807", "9223372036854775807/9223372036854775807", "1/1000001"] {
+            let result = try RulebenchCommand.run(["fuzz", EngineFixtures.lab, "--shard", shard, "--runs", "1", "--depth", "1",
+                                                   "--corpus", folder.appendingPathComponent("corpus").path], in: folder)
+            XCTAssertEqual(result.status, 2, "\(shard): \(result.output)")
+            XCTAssertTrue(result.stderr.contains("--shard expects K/N with 1 <= K <= N <= 1000000, got '\(shard)'"), result.stderr)
+        }
+        let most = try RulebenchCommand.run(["fuzz", EngineFixtures.lab, "--shard", "1/1000000", "--runs", "1", "--depth", "1",
+                                             "--corpus", folder.appendingPathComponent("corpus").path], in: folder)
+        XCTAssertLessThan(most.status, 2, most.output)
+    }
+
     // MARK: Plans built by hand
 
     /// A pack whose one action `put` returns `plan` (Lua) from animate, at line 7 of put.lua.
