@@ -91,6 +91,15 @@ final class HostileNumberTests: XCTestCase {
         XCTAssertLessThan(most.status, 2, most.output)
     }
 
+    /// `--option players=2 --option players=3` took the last silently, as a
+    /// typed call's params did: a key given twice is refused by name.
+    func testASetupOptionGivenTwiceIsRefusedByName() throws {
+        let result = try RulebenchCommand.run(["explore", "desert", "--depth", "1", "--option", "players=2", "--option", "players=3"],
+                                              in: EngineFixtures.repository)
+        XCTAssertEqual(result.status, 2, result.output)
+        XCTAssertTrue(result.stderr.contains("--option players is given twice (give each once)"), result.stderr)
+    }
+
     // MARK: Plans built by hand
 
     /// A pack whose one action `put` returns `plan` (Lua) from animate, at line 7 of put.lua.
