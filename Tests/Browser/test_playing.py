@@ -188,3 +188,13 @@ def test_a_typed_call_reads_a_quoted_value_with_blanks_as_play_does(context):
         expect(page.locator("#status")).to_contain_text(f"the quote at column {column} is not closed")
         expect(page.get_by_label("History")).to_have_attribute("max", "1")
         studio.stop()
+
+
+def test_a_typed_call_with_a_param_twice_is_refused_by_name(context):
+    """`step token=p1 token=p2` took the last param silently; a nested list is read as a list."""
+    page = context.page
+    context.open("template")
+    page.get_by_label("Call", exact=True).fill("step token=p1 token=p2")
+    page.get_by_role("button", name="Perform").click()
+    expect(page.locator("#status")).to_contain_text("the param 'token' is given twice (give each param once)")
+    expect(page.get_by_label("History")).to_have_attribute("max", "0")
