@@ -1,6 +1,6 @@
 // animcore.c: the builders of anim.lua (tween, frames, wait, sound, cue,
-// sequence, parallel, stagger), in C, and the check that every number of
-// a plan animate returns is finite (`finite`, for K.checkplan).
+// sequence, parallel, stagger), in C, and the check of a plan animate
+// returns (`valid`, for K.checkplan: finite numbers, times in range).
 //
 // Why C: every perform, undo and redo runs the action's animate, and the
 // Lua builders were 20-35% of the VM instructions of a checked step.
@@ -422,6 +422,20 @@ static int ac_stagger(lua_State *L) {
 
 /* ---------- checking a plan built by hand ---------- */
 
+/* Pushes the table at `index` read through K.backing (itself when plain). */
+static void ac_push_backing(lua_State *L, int index) {
+    if (lua_getmetatable(L, index)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, AC_BACKING);
+        lua_pushvalue(L, index);
+        lua_call(L, 1, 1);
+    } else {
+        lua_pushvalue(L, index);
+    }
+}
+
+static int ac_min(int a, int b) { return a < b ? a : b; }
+
 /* 1 when every number in the value at `index` is finite (tables read
  * through K.backing when they have a metatable, as ac_data reads them), 0
  * when one is NaN or infinite, -1 when the data nests deeper than
@@ -435,32 +449,73 @@ static int ac_all_finite(lua_State *L, int index, int depth) {
     if (depth >= AC_MAX_DEPTH) return -1;
     luaL_checkstack(L, 8, "plan nested too deeply");
     index = lua_absindex(L, index);
-    if (lua_getmetatable(L, index)) {
-        lua_pop(L, 1);
-        lua_pushvalue(L, AC_BACKING);
-        lua_pushvalue(L, index);
-        lua_call(L, 1, 1);
-    } else {
-        lua_pushvalue(L, index);
-    }
+    ac_push_backing(L, index);
     int from = lua_gettop(L), verdict = 1;
     lua_pushnil(L);
     while (verdict == 1 && lua_next(L, from)) {
-        int key = ac_all_finite(L, -2, depth + 1), value = ac_all_finite(L, -1, depth + 1);
-        verdict = key < value ? key : value;
+        verdict = ac_min(ac_all_finite(L, -2, depth + 1), ac_all_finite(L, -1, depth + 1));
         lua_pop(L, 1);
     }
     lua_settop(L, from - 1);
     return verdict;
 }
 
-/* finite(plan): true when every number in the plan is finite, false when
- * one is not (NaN or infinite), nil when only anim.lua's walk can tell.
- * K.checkplan asks it of every plan an animate returns, so a plan built by
- * hand cannot carry NaN, which never equals itself, into the redo check. */
-static int ac_finite(lua_State *L) {
+/* A plan's own time field (anim.lua's TIMES): `duration`, `delay`,
+ * `interval` from 0 to AC_MAX_SECONDS; `fps` from 1 / AC_MAX_SECONDS. */
+static int ac_time_ok(lua_State *L, int key, int value) {
+    if (lua_type(L, key) != LUA_TSTRING || lua_type(L, value) != LUA_TNUMBER) return -2;
+    const char *name = lua_tostring(L, key);
+    double v = lua_tonumber(L, value);
+    if (!strcmp(name, "duration") || !strcmp(name, "delay") || !strcmp(name, "interval"))
+        return v >= 0 && v <= AC_MAX_SECONDS; /* also NaN */
+    if (!strcmp(name, "fps")) return v >= 1 / AC_MAX_SECONDS && v <= AC_MAX_SECONDS;
+    return -2;
+}
+
+/* 1 when the plan node at `index` holds what a plan may: every number
+ * finite, its times in range, and each of its `items` that is a table a
+ * plan node too (anything else in a plan is data, checked for finite
+ * numbers); 0 when not; -1 past AC_MAX_DEPTH. What the builders build
+ * always passes, so every plan is checked alike. */
+static int ac_plan_ok(lua_State *L, int index, int depth) {
+    if (depth >= AC_MAX_DEPTH) return -1;
+    luaL_checkstack(L, 8, "plan nested too deeply");
+    index = lua_absindex(L, index);
+    ac_push_backing(L, index);
+    int from = lua_gettop(L), verdict = 1;
+    lua_pushnil(L);
+    while (verdict == 1 && lua_next(L, from)) {
+        int time = ac_time_ok(L, -2, -1);
+        if (time != -2) {
+            verdict = time;
+        } else if (lua_type(L, -2) == LUA_TSTRING && !strcmp(lua_tostring(L, -2), "items") && lua_type(L, -1) == LUA_TTABLE) {
+            int items = lua_gettop(L);
+            ac_push_backing(L, items);
+            int list = lua_gettop(L);
+            lua_pushnil(L);
+            while (verdict == 1 && lua_next(L, list)) {
+                int item = lua_type(L, -1) == LUA_TTABLE ? ac_plan_ok(L, -1, depth + 2) : ac_all_finite(L, -1, depth + 2);
+                verdict = ac_min(ac_all_finite(L, -2, depth + 2), item);
+                lua_pop(L, 1);
+            }
+            lua_settop(L, items);
+        } else {
+            verdict = ac_min(ac_all_finite(L, -2, depth + 1), ac_all_finite(L, -1, depth + 1));
+        }
+        lua_pop(L, 1);
+    }
+    lua_settop(L, from - 1);
+    return verdict;
+}
+
+/* valid(plan): true when the plan holds what a plan may (ac_plan_ok),
+ * false when it does not, nil when only anim.lua's walk can tell. K.checkplan
+ * asks it of every plan an animate returns, so a plan built by hand cannot
+ * carry NaN (which never equals itself, so no redo could match it) or times
+ * whose sums overflow into the redo check. */
+static int ac_valid(lua_State *L) {
     lua_settop(L, 1);
-    int verdict = ac_all_finite(L, 1, 0);
+    int verdict = lua_type(L, 1) == LUA_TTABLE ? ac_plan_ok(L, 1, 0) : 0;
     if (verdict < 0) lua_pushnil(L);
     else lua_pushboolean(L, verdict);
     return 1;
@@ -474,14 +529,14 @@ static int ac_bind(lua_State *L) {
     static const luaL_Reg builders[] = {
         {"tween", ac_tween}, {"frames", ac_frames}, {"wait", ac_wait}, {"sound", ac_sound},
         {"cue", ac_cue}, {"sequence", ac_sequence}, {"parallel", ac_parallel},
-        {"stagger", ac_stagger}, {"finite", ac_finite}, {NULL, NULL}};
+        {"stagger", ac_stagger}, {"valid", ac_valid}, {NULL, NULL}};
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_newtable(L);
     for (const luaL_Reg *b = builders; b->name; b++) {
         lua_pushvalue(L, 1);
-        /* finite has no slow builder: anim.lua's walk runs after it when it cannot tell */
-        if (lua_getfield(L, 2, b->name) != LUA_TFUNCTION && b->func != ac_finite) return luaL_error(L, "no slow builder '%s'", b->name);
+        /* valid has no slow builder: anim.lua's walk runs after it when it cannot tell */
+        if (lua_getfield(L, 2, b->name) != LUA_TFUNCTION && b->func != ac_valid) return luaL_error(L, "no slow builder '%s'", b->name);
         if (lua_getfield(L, 1, "backing") != LUA_TFUNCTION) return luaL_error(L, "K.backing is not a function");
         lua_pushcclosure(L, b->func, 3);
         lua_setfield(L, -2, b->name);

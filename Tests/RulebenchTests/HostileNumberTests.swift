@@ -125,9 +125,10 @@ final class HostileNumberTests: XCTestCase {
 
     /// A plan built by hand with NaN passed `run`, and fuzz called it "redo
     /// gave a different animation plan" showing two identical plans (NaN is
-    /// not NaN); an infinity was "not finite" in fuzz only. Now every number
-    /// of a plan animate returns must be finite: the step fails at animate's
-    /// line, naming the value and where in the plan it is.
+    /// not NaN); an infinity, or times summing to one, was "not finite" in
+    /// fuzz only. Now every number of a plan animate returns must be finite
+    /// and its times in range: the step fails at animate's line, naming the
+    /// value and where in the plan it is.
     func testANonFiniteNumberInAHandBuiltPlanIsRefusedAtAnimatesLine() throws {
         let cases: [(plan: String, says: String)] = [
             ("{ kind = \"tween\", target = \"t\", property = \"p\", from = 0, to = 1, duration = 0/0 }",
@@ -136,6 +137,11 @@ final class HostileNumberTests: XCTestCase {
              "put.lua:7: animate returned a plan holding inf at items[2].duration"),
             ("{ kind = \"cue\", name = \"shake\", args = { strength = -math.huge } }",
              "put.lua:7: animate returned a plan holding -inf at args.strength"),
+            // Finite times whose sum overflows to infinity ("not finite" in fuzz only), and a negative delay.
+            ("{ kind = \"sequence\", items = { { kind = \"wait\", duration = 1e308 }, { kind = \"wait\", duration = 1e308 } } }",
+             "put.lua:7: animate returned a plan holding 1e+308 at items[1].duration: a plan's duration is 0 to 1000000 seconds"),
+            ("{ kind = \"tween\", target = \"t\", property = \"p\", from = 0, to = 1, duration = 1, delay = -1 }",
+             "put.lua:7: animate returned a plan holding -1 at delay: a plan's delay is 0 to 1000000 seconds"),
         ]
         for (plan, says) in cases {
             let pack = try handBuiltPlanPack(plan)
@@ -148,8 +154,9 @@ final class HostileNumberTests: XCTestCase {
             XCTAssertFalse(fuzz.stdout.contains("different animation plan"), fuzz.stdout)
             XCTAssertFalse(fuzz.stdout.contains("not finite"), fuzz.stdout)
         }
-        // Finite numbers built by hand still pass, as before.
-        let fine = try handBuiltPlanPack("{ kind = \"tween\", target = \"t\", property = \"p\", from = 0, to = 1, duration = 0.5 }")
+        // Finite numbers and times in range built by hand still pass, as before (a `duration` inside data is data).
+        let fine = try handBuiltPlanPack("{ kind = \"parallel\", items = { { kind = \"tween\", target = \"t\", property = \"p\", "
+                                         + "from = -1e300, to = { duration = -5 }, duration = 0.5 }, { kind = \"wait\", duration = 1000000 } } }")
         let run = try RulebenchCommand.run(["run", "put.yaml"], in: fine)
         XCTAssertEqual(run.status, 0, run.output)
     }

@@ -207,39 +207,82 @@ function anim.stagger(list) return stagger(list) end
 
 K.anim = anim
 
--- The path and value of the first number in `v` that is NaN or infinite,
--- keys in sorted order (so the same plan always names the same one); nil
--- when there is none. Data deeper than 100 tables is not looked into.
-local function nonfinite(v, path, depth)
+-- What a plan may hold, found in sorted key order (so the same plan always
+-- names the same value), as animcore.c's `valid` judges it: every number
+-- finite, a node's times (TIMES) in range, each table among its `items` a
+-- plan node, anything else data. Each returns the path, the value and what
+-- is wrong, or nil; nothing deeper than 100 tables is looked into.
+local TIMES = { duration = { 0, "0 to 1000000 seconds" }, delay = { 0, "0 to 1000000 seconds" },
+                interval = { 0, "0 to 1000000 seconds" }, fps = { 1 / 1e6, "0.000001 to 1000000" } }
+local NONFINITE = "every number of a plan must be finite"
+
+local function step(path, k)
+  if type(k) == "string" then return path == "" and k or path .. "." .. k end
+  return path .. "[" .. K.show(k) .. "]"
+end
+
+local function baddata(v, path, depth)
   if type(v) == "number" then
-    if v ~= v or v == huge or v == -huge then return path, v end
+    if v ~= v or v == huge or v == -huge then return path, v, NONFINITE end
     return nil
   end
-  if type(v) ~= "table" or depth > 100 then return nil end
+  if type(v) ~= "table" or depth >= 100 then return nil end
   local t = K.backing(v)
   for _, k in ipairs((K.sortedkeys(t))) do
-    local kpath = path .. (type(k) == "string" and (path == "" and k or "." .. k) or "[" .. K.show(k) .. "]")
-    local at, bad = nonfinite(k, kpath .. " (a key)", depth + 1)
-    if not at then at, bad = nonfinite(t[k], kpath, depth + 1) end
-    if at then return at, bad end
+    local at, bad, why = baddata(k, step(path, k) .. " (a key)", depth + 1)
+    if not at then at, bad, why = baddata(t[k], step(path, k), depth + 1) end
+    if at then return at, bad, why end
+  end
+  return nil
+end
+
+local function badplan(plan, path, depth)
+  if depth >= 100 then return nil end
+  local t = K.backing(plan)
+  for _, k in ipairs((K.sortedkeys(t))) do
+    local v, at, bad, why = t[k], nil, nil, nil
+    local time = type(k) == "string" and type(v) == "number" and TIMES[k]
+    if time then
+      if v ~= v or v == huge or v == -huge then
+        at, bad, why = step(path, k), v, NONFINITE
+      elseif not (v >= time[1] and v <= K.PLAN_SECONDS) then
+        at, bad, why = step(path, k), v, "a plan's " .. k .. " is " .. time[2]
+      end
+    elseif k == "items" and type(v) == "table" then
+      local items = K.backing(v)
+      for _, i in ipairs((K.sortedkeys(items))) do
+        local item, ipath = items[i], step(step(path, k), i)
+        at, bad, why = baddata(i, ipath .. " (a key)", depth + 2)
+        if not at then
+          if type(item) == "table" then at, bad, why = badplan(item, ipath, depth + 2)
+          else at, bad, why = baddata(item, ipath, depth + 2) end
+        end
+        if at then break end
+      end
+    else
+      at, bad, why = baddata(k, step(path, k) .. " (a key)", depth + 1)
+      if not at then at, bad, why = baddata(v, step(path, k), depth + 1) end
+    end
+    if at then return at, bad, why end
   end
   return nil
 end
 
 -- Checks a plan returned by animate, or by the pack's opening when `what`
--- says so (it may have been built by hand): a plan, and every number in it
--- finite. A NaN never equals itself, so a plan holding one could never be
--- matched by its redo; the builders refuse one, and a plan built by hand is
--- refused here, at the line of the function that returned it.
+-- says so (it may have been built by hand): a plan, every number in it
+-- finite and its times in range. A NaN never equals itself, so a plan
+-- holding one could never be matched by its redo, and times past 1000000
+-- seconds can sum to infinity; the builders refuse both, and a plan built
+-- by hand is refused here, at the line of the function that returned it.
 function K.checkplan(plan, where, what)
   if type(plan) ~= "table" or not KINDS[plan.kind] then
     error(where .. ": " .. (what or "animate") .. " must return a plan built with anim.* (or nil)", 0)
   end
-  if fast.finite(plan) ~= true then
-    local at, bad = nonfinite(plan, "", 0)
+  if fast.valid(plan) ~= true then
+    local at, bad, why = badplan(plan, "", 0)
     if at then
       error(where .. ": " .. (what or "animate") .. " returned a plan holding " .. (bad ~= bad and "NaN" or K.show(bad))
-        .. " at " .. at .. ": every number of a plan must be finite (build plans with anim.*, which checks them)", 0)
+        .. " at " .. at .. ": " .. why .. " (build plans with anim.*, which checks them)", 0)
     end
   end
   return plan
