@@ -139,6 +139,18 @@ static int ac_spec(lua_State *L, int index, const char *const *allowed) {
     return 1;
 }
 
+/* Pushes the table at `index` read through K.backing (itself when plain). */
+static void ac_push_backing(lua_State *L, int index) {
+    if (lua_getmetatable(L, index)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, AC_BACKING);
+        lua_pushvalue(L, index);
+        lua_call(L, 1, 1);
+    } else {
+        lua_pushvalue(L, index);
+    }
+}
+
 /* Pushes a deep copy of the plain data at `index` (anim.lua's data()): the
  * same keys, inserted in the same order. A state table is read through its
  * backing table. 0, with nothing pushed, when the slow path must decide. */
@@ -154,14 +166,7 @@ static int ac_data(lua_State *L, int index, int depth) {
     if (depth >= AC_MAX_DEPTH) return 0;
     luaL_checkstack(L, 8, "data nested too deeply");
     index = lua_absindex(L, index);
-    if (lua_getmetatable(L, index)) { /* maybe a state table: K.backing knows */
-        lua_pop(L, 1);
-        lua_pushvalue(L, AC_BACKING);
-        lua_pushvalue(L, index);
-        lua_call(L, 1, 1);
-    } else {
-        lua_pushvalue(L, index);
-    }
+    ac_push_backing(L, index); /* maybe a state table: K.backing knows */
     int from = lua_gettop(L);
     lua_newtable(L);
     lua_pushnil(L);
@@ -422,19 +427,27 @@ static int ac_stagger(lua_State *L) {
 
 /* ---------- checking a plan built by hand ---------- */
 
-/* Pushes the table at `index` read through K.backing (itself when plain). */
-static void ac_push_backing(lua_State *L, int index) {
-    if (lua_getmetatable(L, index)) {
+static int ac_min(int a, int b) { return a < b ? a : b; }
+
+/* Calls `visit` on each key and value (at -2 and -1) of the table at
+ * `index`, read through K.backing, while it answers 1; returns the last
+ * answer (1 when the table is empty), or -1 past AC_MAX_DEPTH. */
+static int ac_walk(lua_State *L, int index, int depth, int (*visit)(lua_State *L, int depth)) {
+    if (depth >= AC_MAX_DEPTH) return -1;
+    luaL_checkstack(L, 8, "plan nested too deeply");
+    index = lua_absindex(L, index);
+    ac_push_backing(L, index);
+    int from = lua_gettop(L), verdict = 1;
+    lua_pushnil(L);
+    while (verdict == 1 && lua_next(L, from)) {
+        verdict = visit(L, depth);
         lua_pop(L, 1);
-        lua_pushvalue(L, AC_BACKING);
-        lua_pushvalue(L, index);
-        lua_call(L, 1, 1);
-    } else {
-        lua_pushvalue(L, index);
     }
+    lua_settop(L, from - 1);
+    return verdict;
 }
 
-static int ac_min(int a, int b) { return a < b ? a : b; }
+static int ac_finite_pair(lua_State *L, int depth);
 
 /* 1 when every number in the value at `index` is finite (tables read
  * through K.backing when they have a metatable, as ac_data reads them), 0
@@ -443,25 +456,18 @@ static int ac_min(int a, int b) { return a < b ? a : b; }
 static int ac_all_finite(lua_State *L, int index, int depth) {
     switch (lua_type(L, index)) {
     case LUA_TNUMBER: return lua_isinteger(L, index) || isfinite(lua_tonumber(L, index));
-    case LUA_TTABLE: break;
+    case LUA_TTABLE: return ac_walk(L, index, depth, ac_finite_pair);
     default: return 1;
     }
-    if (depth >= AC_MAX_DEPTH) return -1;
-    luaL_checkstack(L, 8, "plan nested too deeply");
-    index = lua_absindex(L, index);
-    ac_push_backing(L, index);
-    int from = lua_gettop(L), verdict = 1;
-    lua_pushnil(L);
-    while (verdict == 1 && lua_next(L, from)) {
-        verdict = ac_min(ac_all_finite(L, -2, depth + 1), ac_all_finite(L, -1, depth + 1));
-        lua_pop(L, 1);
-    }
-    lua_settop(L, from - 1);
-    return verdict;
+}
+
+static int ac_finite_pair(lua_State *L, int depth) {
+    return ac_min(ac_all_finite(L, -2, depth + 1), ac_all_finite(L, -1, depth + 1));
 }
 
 /* A plan's own time field (anim.lua's TIMES): `duration`, `delay`,
- * `interval` from 0 to AC_MAX_SECONDS; `fps` from 1 / AC_MAX_SECONDS. */
+ * `interval` from 0 to AC_MAX_SECONDS; `fps` from 1 / AC_MAX_SECONDS.
+ * -2 when the key and value are no time field. */
 static int ac_time_ok(lua_State *L, int key, int value) {
     if (lua_type(L, key) != LUA_TSTRING || lua_type(L, value) != LUA_TNUMBER) return -2;
     const char *name = lua_tostring(L, key);
@@ -472,50 +478,34 @@ static int ac_time_ok(lua_State *L, int key, int value) {
     return -2;
 }
 
-/* 1 when the plan node at `index` holds what a plan may: every number
- * finite, its times in range, and each of its `items` that is a table a
- * plan node too (anything else in a plan is data, checked for finite
- * numbers); 0 when not; -1 past AC_MAX_DEPTH. What the builders build
- * always passes, so every plan is checked alike. */
-static int ac_plan_ok(lua_State *L, int index, int depth) {
-    if (depth >= AC_MAX_DEPTH) return -1;
-    luaL_checkstack(L, 8, "plan nested too deeply");
-    index = lua_absindex(L, index);
-    ac_push_backing(L, index);
-    int from = lua_gettop(L), verdict = 1;
-    lua_pushnil(L);
-    while (verdict == 1 && lua_next(L, from)) {
-        int time = ac_time_ok(L, -2, -1);
-        if (time != -2) {
-            verdict = time;
-        } else if (lua_type(L, -2) == LUA_TSTRING && !strcmp(lua_tostring(L, -2), "items") && lua_type(L, -1) == LUA_TTABLE) {
-            int items = lua_gettop(L);
-            ac_push_backing(L, items);
-            int list = lua_gettop(L);
-            lua_pushnil(L);
-            while (verdict == 1 && lua_next(L, list)) {
-                int item = lua_type(L, -1) == LUA_TTABLE ? ac_plan_ok(L, -1, depth + 2) : ac_all_finite(L, -1, depth + 2);
-                verdict = ac_min(ac_all_finite(L, -2, depth + 2), item);
-                lua_pop(L, 1);
-            }
-            lua_settop(L, items);
-        } else {
-            verdict = ac_min(ac_all_finite(L, -2, depth + 1), ac_all_finite(L, -1, depth + 1));
-        }
-        lua_pop(L, 1);
-    }
-    lua_settop(L, from - 1);
-    return verdict;
+static int ac_plan_pair(lua_State *L, int depth);
+
+/* One of a node's `items`: a table is a plan node, anything else data. */
+static int ac_item_pair(lua_State *L, int depth) {
+    int item = lua_type(L, -1) == LUA_TTABLE ? ac_walk(L, -1, depth + 1, ac_plan_pair) : ac_all_finite(L, -1, depth + 1);
+    return ac_min(ac_all_finite(L, -2, depth + 1), item);
 }
 
-/* valid(plan): true when the plan holds what a plan may (ac_plan_ok),
+/* One field of a plan node: a time in range, the `items` each checked as
+ * above, any other field data whose numbers are finite. */
+static int ac_plan_pair(lua_State *L, int depth) {
+    int time = ac_time_ok(L, -2, -1);
+    if (time != -2) return time;
+    if (lua_type(L, -2) == LUA_TSTRING && !strcmp(lua_tostring(L, -2), "items") && lua_type(L, -1) == LUA_TTABLE)
+        return ac_walk(L, -1, depth + 1, ac_item_pair);
+    return ac_finite_pair(L, depth);
+}
+
+/* valid(plan): true when the plan holds what a plan may (ac_plan_pair),
  * false when it does not, nil when only anim.lua's walk can tell. K.checkplan
  * asks it of every plan an animate returns, so a plan built by hand cannot
  * carry NaN (which never equals itself, so no redo could match it) or times
  * whose sums overflow into the redo check. */
 static int ac_valid(lua_State *L) {
     lua_settop(L, 1);
-    int verdict = lua_type(L, 1) == LUA_TTABLE ? ac_plan_ok(L, 1, 0) : 0;
+    /* a node holds what a plan may: every number finite, its times in range,
+     * each table among its items a node too; what the builders build always does */
+    int verdict = lua_type(L, 1) == LUA_TTABLE ? ac_walk(L, 1, 0, ac_plan_pair) : 0;
     if (verdict < 0) lua_pushnil(L);
     else lua_pushboolean(L, verdict);
     return 1;
