@@ -429,40 +429,52 @@ static int ac_stagger(lua_State *L) {
 
 static int ac_min(int a, int b) { return a < b ? a : b; }
 
+/* How much of a plan the check looks at: tables nested deeper than the
+ * encoder takes (wire.c refuses more than 200 levels), or more tables than
+ * any plan made with care holds (a table reached twice counts twice, so a
+ * cycle, or a table holding itself twice, ends here instead of in a walk
+ * of 2^depth paths). Past either, anim.lua's walk, which visits each table
+ * once, decides. */
+#define AC_CHECK_DEPTH 256
+#define AC_CHECK_TABLES 10000
+
+typedef struct ACCheck ACCheck;
+typedef int (*ACVisit)(lua_State *L, ACCheck *c, int depth);
+struct ACCheck { int tables; };
+
 /* Calls `visit` on each key and value (at -2 and -1) of the table at
  * `index`, read through K.backing, while it answers 1; returns the last
- * answer (1 when the table is empty), or -1 past AC_MAX_DEPTH. */
-static int ac_walk(lua_State *L, int index, int depth, int (*visit)(lua_State *L, int depth)) {
-    if (depth >= AC_MAX_DEPTH) return -1;
+ * answer (1 when the table is empty), or -1 past the check's bounds. */
+static int ac_walk(lua_State *L, ACCheck *c, int index, int depth, ACVisit visit) {
+    if (depth >= AC_CHECK_DEPTH || --c->tables < 0) return -1;
     luaL_checkstack(L, 8, "plan nested too deeply");
     index = lua_absindex(L, index);
     ac_push_backing(L, index);
     int from = lua_gettop(L), verdict = 1;
     lua_pushnil(L);
     while (verdict == 1 && lua_next(L, from)) {
-        verdict = visit(L, depth);
+        verdict = visit(L, c, depth);
         lua_pop(L, 1);
     }
     lua_settop(L, from - 1);
     return verdict;
 }
 
-static int ac_finite_pair(lua_State *L, int depth);
+static int ac_finite_pair(lua_State *L, ACCheck *c, int depth);
 
 /* 1 when every number in the value at `index` is finite (tables read
  * through K.backing when they have a metatable, as ac_data reads them), 0
- * when one is NaN or infinite, -1 when the data nests deeper than
- * AC_MAX_DEPTH (a cycle, say): anim.lua's walk decides then. */
-static int ac_all_finite(lua_State *L, int index, int depth) {
+ * when one is NaN or infinite, -1 past the check's bounds. */
+static int ac_all_finite(lua_State *L, ACCheck *c, int index, int depth) {
     switch (lua_type(L, index)) {
     case LUA_TNUMBER: return lua_isinteger(L, index) || isfinite(lua_tonumber(L, index));
-    case LUA_TTABLE: return ac_walk(L, index, depth, ac_finite_pair);
+    case LUA_TTABLE: return ac_walk(L, c, index, depth, ac_finite_pair);
     default: return 1;
     }
 }
 
-static int ac_finite_pair(lua_State *L, int depth) {
-    return ac_min(ac_all_finite(L, -2, depth + 1), ac_all_finite(L, -1, depth + 1));
+static int ac_finite_pair(lua_State *L, ACCheck *c, int depth) {
+    return ac_min(ac_all_finite(L, c, -2, depth + 1), ac_all_finite(L, c, -1, depth + 1));
 }
 
 /* A plan's own time field (anim.lua's TIMES): `duration`, `delay`,
@@ -478,34 +490,35 @@ static int ac_time_ok(lua_State *L, int key, int value) {
     return -2;
 }
 
-static int ac_plan_pair(lua_State *L, int depth);
+static int ac_plan_pair(lua_State *L, ACCheck *c, int depth);
 
 /* One of a node's `items`: a table is a plan node, anything else data. */
-static int ac_item_pair(lua_State *L, int depth) {
-    int item = lua_type(L, -1) == LUA_TTABLE ? ac_walk(L, -1, depth + 1, ac_plan_pair) : ac_all_finite(L, -1, depth + 1);
-    return ac_min(ac_all_finite(L, -2, depth + 1), item);
+static int ac_item_pair(lua_State *L, ACCheck *c, int depth) {
+    int item = lua_type(L, -1) == LUA_TTABLE ? ac_walk(L, c, -1, depth + 1, ac_plan_pair) : ac_all_finite(L, c, -1, depth + 1);
+    return ac_min(ac_all_finite(L, c, -2, depth + 1), item);
 }
 
 /* One field of a plan node: a time in range, the `items` each checked as
  * above, any other field data whose numbers are finite. */
-static int ac_plan_pair(lua_State *L, int depth) {
+static int ac_plan_pair(lua_State *L, ACCheck *c, int depth) {
     int time = ac_time_ok(L, -2, -1);
     if (time != -2) return time;
     if (lua_type(L, -2) == LUA_TSTRING && !strcmp(lua_tostring(L, -2), "items") && lua_type(L, -1) == LUA_TTABLE)
-        return ac_walk(L, -1, depth + 1, ac_item_pair);
-    return ac_finite_pair(L, depth);
+        return ac_walk(L, c, -1, depth + 1, ac_item_pair);
+    return ac_finite_pair(L, c, depth);
 }
 
-/* valid(plan): true when the plan holds what a plan may (ac_plan_pair),
- * false when it does not, nil when only anim.lua's walk can tell. K.checkplan
- * asks it of every plan an animate returns, so a plan built by hand cannot
- * carry NaN (which never equals itself, so no redo could match it) or times
- * whose sums overflow into the redo check. */
+/* valid(plan): true when the plan holds what a plan may (ac_plan_pair: every
+ * number finite, a node's times in range, each table among its items a node
+ * too; what the builders build always does), false when it does not, nil
+ * when only anim.lua's walk can tell. K.checkplan asks it of every plan an
+ * animate returns, so a plan built by hand cannot carry NaN (which never
+ * equals itself, so no redo could match it) or times whose sums overflow
+ * into the redo check. */
 static int ac_valid(lua_State *L) {
+    ACCheck check = {AC_CHECK_TABLES};
     lua_settop(L, 1);
-    /* a node holds what a plan may: every number finite, its times in range,
-     * each table among its items a node too; what the builders build always does */
-    int verdict = lua_type(L, 1) == LUA_TTABLE ? ac_walk(L, 1, 0, ac_plan_pair) : 0;
+    int verdict = lua_type(L, 1) == LUA_TTABLE ? ac_walk(L, &check, 1, 0, ac_plan_pair) : 0;
     if (verdict < 0) lua_pushnil(L);
     else lua_pushboolean(L, verdict);
     return 1;

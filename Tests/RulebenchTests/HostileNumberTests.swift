@@ -142,6 +142,11 @@ final class HostileNumberTests: XCTestCase {
              "put.lua:7: animate returned a plan holding 1e+308 at items[1].duration: a plan's duration is 0 to 1000000 seconds"),
             ("{ kind = \"tween\", target = \"t\", property = \"p\", from = 0, to = 1, duration = 1, delay = -1 }",
              "put.lua:7: animate returned a plan holding -1 at delay: a plan's delay is 0 to 1000000 seconds"),
+            // Deeper than the builders copy, and a table reached 2^40 ways: each looked into once.
+            ("(function() local d = { v = 0/0 } for i = 1, 150 do d = { d } end return { kind = \"cue\", name = \"x\", args = d } end)()",
+             "put.lua:7: animate returned a plan holding NaN at args[1]"),
+            ("(function() local d = { v = 0/0 } for i = 1, 40 do d = { d, d } end return { kind = \"cue\", name = \"x\", args = d } end)()",
+             "put.lua:7: animate returned a plan holding NaN at args[1]"),
         ]
         for (plan, says) in cases {
             let pack = try handBuiltPlanPack(plan)
