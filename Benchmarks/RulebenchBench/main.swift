@@ -15,6 +15,8 @@
 //        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N | --seed K] [--search S]   time to detect each planted bug (minutes)
 //        rulebench-bench --solve               only row (8): solve against a plain-Lua breadth-first search
 //        rulebench-bench --seek                only row (10): the studio's History slider across 1,000 steps
+//        rulebench-bench --server              only row (11): a hostile client's cost to the studio's server
+//        rulebench-bench --match               only row (12): calls through Match + SQLite store, memory per idle match
 import Foundation
 import Rulebench
 
@@ -269,6 +271,15 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--seek" {
     exit(0)
 }
 
+/// `rulebench-bench --server`: only row (11).
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--server" {
+    try ServerBench.rows()
+/// `rulebench-bench --match`: only row (12), matches through `Match` and the SQLite store.
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--match" {
+    try MatchBench.rows()
+    exit(0)
+}
+
 /// `rulebench-bench --scale`: only row (5).
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--scale" {
     try scaling()
@@ -399,6 +410,12 @@ try SolveBench.rows()
 
 // (10) the studio's History slider across a 1,000-step history
 try SeekBench.rows()
+
+// (11) what a hostile client costs the studio's server
+try ServerBench.rows()
+
+// (12) matches played together: calls through Match and its store, memory per idle match
+try MatchBench.rows()
 
 // (5) scaling: the same writes, a state 1x, 10x, 100x larger
 func scaling() throws {

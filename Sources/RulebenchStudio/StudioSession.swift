@@ -148,16 +148,16 @@ actor StudioSession {
     }
 
     /// The pack's file at `path` (relative to its folder: the view's images,
-    /// atlases and sounds); nil for anything outside the folder.
+    /// atlases and sounds, percent-decoded by the server); nil for anything outside the folder.
     func packFile(_ path: String) -> URL? {
-        game.packFile(path.removingPercentEncoding ?? path).flatMap { StudioPage.keptInside($0, folder: game.packFolder) }
+        game.packFile(path).flatMap { StudioPage.keptInside($0, folder: game.packFolder) }
     }
 
     /// The file of sound `name` of the current scene's sounds folder (the library's rule:
     /// `NAME.wav`, `.ogg` or `.mp3`); nil when there is none.
     func soundFile(_ name: String) -> URL? {
         guard let scene = memory.scenes[game.history.cursor] ?? nil else { return nil }
-        return game.soundFile(named: name.removingPercentEncoding ?? name, in: scene)
+        return game.soundFile(named: name, in: scene)
             .flatMap { StudioPage.keptInside($0, folder: game.packFolder) }
     }
 

@@ -130,7 +130,7 @@ def test_pack_files_are_served_and_nothing_outside_the_pack(context):
 
         def status(path):
             connection = http.client.HTTPConnection(address.hostname, address.port, timeout=10)
-            connection.request("GET", path)
+            connection.request("GET", f"{path}?token={studio.token}")
             response = connection.getresponse()
             body = response.read()
             connection.close()
