@@ -123,7 +123,7 @@ function Act:sub(name, params, options) end
 ---A goal in its table form (a plain function is the same as `{ holds = fn }`).
 ---@class rulebench.Goal
 ---@field holds fun(game: rulebench.Game): boolean The goal itself: true or false, read-only.
----@field estimate? fun(game: rulebench.Game): number The fewest moves still needed, at least (0 or more), read-only. `rulebench solve` then searches best-first (A*); its line is a shortest one as long as this never exceeds the true number. `rulebench check` warns when it finds a state where it does.
+---@field estimate? fun(game: rulebench.Game): number The fewest moves still needed, at least (0 or more; a fraction or math.maxinteger is fine, NaN and math.huge are errors), read-only. `rulebench solve` then searches best-first (A*); its line is a shortest one as long as this never exceeds the true number. `rulebench check` warns when it finds a state where it does.
 ---@field dead_end? fun(game: rulebench.Game): boolean True for a state from which the goal can never be reached, read-only: `rulebench solve` never expands it.
 
 ---@class rulebench.Pack
@@ -155,8 +155,8 @@ function Act:sub(name, params, options) end
 ---@field places? table<string, (fun(game: rulebench.Game, value: rulebench.Value, target: string): rulebench.Place|nil)|true> For a tween property that moves a node (e.g. `cell`, `square`): where a value of it is on the board, so tweens played in sequence pass through the places in between. `true`: it moves the node, with no place for values in between (the route is cut evenly). nil from the function: no place for that value.
 
 ---@class rulebench.Grid
----@field columns integer Cells across.
----@field rows integer Cells down.
+---@field columns integer Cells across (at most 1000000; the grid must end within 1000000 pixels).
+---@field rows integer Cells down (likewise).
 ---@field cell number A cell's side in pixels.
 ---@field gap? number Pixels between cells (default 0).
 ---@field x? number The left edge of column 1 (default 0).
@@ -174,7 +174,7 @@ function Act:sub(name, params, options) end
 ---@field image string The image file, relative to the pack folder (SVG or PNG).
 ---@field width number A frame's width in pixels.
 ---@field height number A frame's height in pixels.
----@field count integer How many frames.
+---@field count integer How many frames (1 to 1000000).
 ---@field columns? integer Frames per row (default: all in one row).
 ---@field names? string[] Names of the first frames, so nodes and `anim.frames` may name them.
 
@@ -196,7 +196,7 @@ function Act:sub(name, params, options) end
 ---@field textcolor? string The text's colour.
 ---@field image? string An image file, relative to the pack folder.
 ---@field sprite? { atlas: string, frame?: integer|string } A frame of an atlas (by number or name; default 1). `anim.frames` on the node steps through the atlas.
----@field layer? integer Drawing layer (default 0): higher above; within one, later nodes above.
+---@field layer? integer Drawing layer (default 0), from -1000000 to 1000000: higher above; within one, later nodes above.
 ---@field opacity? number 0..1 (default 1); a tween of `opacity` animates it.
 ---@field rotation? number Degrees clockwise (default 0); a tween of `rotation` animates it.
 ---@field scale? number Size factor (default 1); a tween of `scale` animates it.

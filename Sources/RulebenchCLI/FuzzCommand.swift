@@ -150,12 +150,13 @@ struct FuzzCommand: ParsableCommand {
     }
 
     /// K/N: exactly two runs of digits around one `/` (`1//2`, `+1/2` and
-    /// `1/2/` are typos, not shards), with 1 <= K <= N.
+    /// `1/2/` are typos, not shards), with 1 <= K <= N <= 1000000.
     private func parsedShard() throws -> (Int, Int) {
         let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
         let numbers = parts.compactMap { part in part.allSatisfy { $0.isASCII && $0.isNumber } ? Int(part) : nil }
-        guard parts.count == 2, numbers.count == 2, numbers[1] >= 1, (1...numbers[1]).contains(numbers[0]) else {
-            throw ValidationError("--shard expects K/N with 1 <= K <= N, got '\(shard)'")
+        let most = Fuzzer.Options.maximumShards
+        guard parts.count == 2, numbers.count == 2, numbers[1] >= 1, numbers[1] <= most, (1...numbers[1]).contains(numbers[0]) else {
+            throw ValidationError("--shard expects K/N with 1 <= K <= N <= \(most), got '\(shard)'")
         }
         return (numbers[0], numbers[1])
     }

@@ -62,10 +62,8 @@ struct StudioFinding {
             folder = folder.deletingLastPathComponent()
         }
         guard let text = candidates.lazy.compactMap({ try? String(contentsOf: $0, encoding: .utf8) }).first else { return [] }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let range = max(1, location.line - 3)...min(lines.count, location.line + 3)
-        guard !range.isEmpty else { return [] }
-        return range.map { ($0, String(lines[$0 - 1])) }
+        // The line is any integer the header held (past the end, 2^63 - 1): the library checks it first.
+        return SourceLocation(file: location.file, line: location.line).lines(in: text, spread: 3)
     }
 
     /// The finding as the page reads it.

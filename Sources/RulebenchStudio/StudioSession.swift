@@ -79,7 +79,10 @@ actor StudioSession {
             guard game.history.cursor < game.history.entries.count else { throw .badInput(InputProblem("nothing to redo")) }
             try seek(to: game.history.cursor + 1, animated: true)
         case .undoTurn: try seek(to: game.history.cursor - game.history.undosToLastTurn, animated: false)
-        case .seek(let step): try seek(to: step, animated: abs(step - game.history.cursor) == 1)
+        case .seek(let step):
+            // The step is any integer the message held: checked for range before any arithmetic on it.
+            let target = try game.history.position(step)
+            try seek(to: target, animated: abs(target - game.history.cursor) == 1)
         case .save(let path): return [.sender(try save(path, id: request.id))]
         }
         return [.everyone(position())]

@@ -142,6 +142,18 @@ public struct History: Sendable {
     /// `undosToLastCheckpoint`. 0 only at the start. Counted by the kernel.
     public internal(set) var undosToLastTurn = 0
 
+    /// `step` when it is a position of this history (`0...entries.count`, 0
+    /// after setup), checked before any arithmetic on it: a step from a
+    /// message or a file may be any integer, -2^63 included.
+    ///
+    /// - Throws: `.badInput` naming the step and the positions there are.
+    public func position(_ step: Int) throws(RulebenchError) -> Int {
+        guard step >= 0, step <= entries.count else {
+            throw .badInput(InputProblem("no history position \(step): the history has positions 0 to \(entries.count)"))
+        }
+        return step
+    }
+
     /// Where the kernel's history stands after an operation: the cursor,
     /// how many entries there are, and the two turn counts.
     struct Position {
