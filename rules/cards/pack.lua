@@ -12,6 +12,20 @@ local pack = {
   description = "Deal, draw and play cards: the second small pack beside the template.",
   options = { players = 2, hand = 3 },
 
+  -- Seats: one per player. The current player acts (deal and play name no
+  -- player: the seat whose turn it is makes them). The deck is face down
+  -- to every seat; a hand is seen by its owner only.
+  seats = function(options)
+    local seats = {}
+    for i = 1, options.players do seats[i] = "p" .. i end
+    return seats
+  end,
+  turn = function(game) return game.current, "it is " .. game.current .. "'s turn" end,
+  secrets = function(game, secret)
+    secret(game.deck)
+    for name, hand in pairs(game.hands) do secret(hand, nil, name) end
+  end,
+
   setup = function(game, options)
     game.deck = deck.new()
     require("rulebench").shuffle(game, game.deck)

@@ -286,7 +286,7 @@ final class Kernel {
 
     // MARK: Crossing
 
-    private func hash(_ reply: [[UInt8]]) -> StateHash {
+    func hash(_ reply: [[UInt8]]) -> StateHash {
         StateHash(hex: String(decoding: reply.first ?? [], as: UTF8.self))
     }
 

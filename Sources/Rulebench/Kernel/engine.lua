@@ -388,6 +388,7 @@ local function newgame(id, seed, options)
   end
   SETUPIDS = ids.n
   K.setwritable(false, "after setup")
+  K.seatgame(PACK, opts)   -- seats.lua: this game's seats (none for a pack without them)
   checkinvariants()
   if PACK.opening then return K.hash(), encode(openingof(game, opts)) end
   return K.hash()
