@@ -53,10 +53,25 @@ extension Game {
         return try undoTravel(.seatTurn)
     }
 
+    /// `seat`'s scene: the pack's view with every word only slots hidden
+    /// from the seat hold replaced (a face-down card's node id "card:?1");
+    /// nil when the pack declares no view.
+    public func scene(as seat: String) throws(RulebenchError) -> Scene? {
+        try kernel.scene(as: seat)
+    }
+
+    /// The no-leak probe of a step for `seat`: `step` runs from the current
+    /// state as it is and with what is hidden from the seat rearranged
+    /// (both rolled back); when the seat's views after the two are the
+    /// same, its views of the two plans must be too. Nil when they are.
+    public func stepProbe(_ seat: String, _ step: ActionCall, salt: Int = 1) throws(RulebenchError) -> SeatLeak? {
+        try kernel.stepProbe(seat, step, salt: salt)
+    }
+
     /// The no-leak probe of the current state for `seat`: what is hidden
     /// from it is rearranged (the generator reseeded from `salt`, each
-    /// table's hidden slots rotated), and its view and offered calls must
-    /// not change. Nil when they did not; the state is as before either way.
+    /// table's hidden slots rotated), and its view, offered calls and
+    /// scene must not change. Nil when they did not; the state is as before either way.
     public func leakProbe(_ seat: String, salt: Int = 1) throws(RulebenchError) -> SeatLeak? {
         try kernel.leakProbe(seat, salt: salt)
     }

@@ -46,11 +46,28 @@ extension Kernel {
         return SeatView(seat: seat, state: try reply.field("state").value, hash: try reply.string("hash"))
     }
 
+    /// `seat`'s scene: the pack's view with what is secret from the seat
+    /// redacted; nil when the pack declares no view.
+    func scene(as seat: String) throws(RulebenchError) -> Scene? {
+        let bytes = try call(.seatScene, [seat]).first ?? []
+        if bytes.isEmpty { return nil }
+        return try Scene(kernelReply: KernelReply(.seatScene, bytes))
+    }
+
     /// The no-leak probe of the current state for `seat` (nil: nothing leaked).
     func leakProbe(_ seat: String, salt: Int) throws(RulebenchError) -> SeatLeak? {
-        let bytes = try call(.leakProbe, [seat, String(salt)]).first ?? []
+        try leak(.leakProbe, call(.leakProbe, [seat, String(salt)]).first ?? [])
+    }
+
+    /// The no-leak probe of a step from the current state for `seat` (nil: nothing leaked).
+    func stepProbe(_ seat: String, _ step: ActionCall, salt: Int) throws(RulebenchError) -> SeatLeak? {
+        let arguments = [Array(seat.utf8), Array(step.name.utf8), Wire.encode(step.params), Array(String(salt).utf8)]
+        return try leak(.stepProbe, call(.stepProbe, arguments).first ?? [])
+    }
+
+    private func leak(_ entry: KernelEntry, _ bytes: [UInt8]) throws(RulebenchError) -> SeatLeak? {
         if bytes.isEmpty { return nil }
-        let reply = try KernelReply(.leakProbe, bytes)
+        let reply = try KernelReply(entry, bytes)
         return SeatLeak(seat: try reply.string("seat"), shown: try reply.field("what").decode(SeatLeak.Shown.self),
                         slots: try reply.field("slots").list().map { item throws(RulebenchError) in try item.string() })
     }

@@ -37,9 +37,10 @@ public struct SeatStepView: Sendable {
 /// A leak the no-leak probe found: what is hidden from `seat` was
 /// rearranged (the slots named), and what the seat is shown changed.
 public struct SeatLeak: Sendable, Equatable {
-    /// What changed: the seat's view of the state, or the calls offered to it.
+    /// What changed: the seat's view of the state, the calls offered to
+    /// it, its scene, or (a step's probe) the step's plan as it sees it.
     public enum Shown: String, Sendable {
-        case view, calls
+        case view, calls, scene, plan
     }
     public let seat: String
     public let shown: Shown

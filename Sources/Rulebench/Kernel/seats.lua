@@ -430,6 +430,28 @@ function API.seatview(seat)
   return encode({ state = view, hash = hashofview(view) })
 end
 
+-- The secret words of `seat` now: strings only hidden slots hold.
+local function secretnow(seat, hid)
+  local h, s = {}, {}
+  words(K.game, seat, hid, true, h, s)
+  return function(w) return h[w] and not s[w] end
+end
+
+-- The seat's scene: the pack's view with the secret words redacted, as
+-- a plan's are (a face-down card's node is "card:?1"); "" without a view.
+local function seatscene(seat, hid)
+  local scene = API.scene()
+  if scene == "" then return "" end
+  return encode(redact(decode(scene), secretnow(seat, hid)))
+end
+
+-- seatscene(seat): the seat's scene, encoded ("" when the pack has no view).
+function API.seatscene(seat)
+  ops.nogame()
+  knownseat(seat)
+  return seatscene(seat, declared())
+end
+
 ---------------------------------------------------------------- the no-leak probe
 -- The slots hidden from `seat`, grouped by table: { t, keys } for each
 -- table with two or more, in a fixed order (paths), so a probe's
@@ -457,9 +479,28 @@ local function rotate(group, by)
   for i = 1, n do t[keys[i]] = values[(i - 1 + by) % n + 1] end
 end
 
--- What `seat` is shown: its view's hash and the calls it may make, encoded.
+-- What `seat` is shown: its view's hash, the calls it may make and its
+-- scene, each encoded.
 local function shown(seat)
-  return hashofview(viewof(K.game, seat, declared(), true)), encode(legalas(seat))
+  local hid = declared()
+  return hashofview(viewof(K.game, seat, hid, true)), encode(legalas(seat)), seatscene(seat, hid)
+end
+
+-- Rearranges what is hidden from `seat` (the generator reseeded from
+-- `salt`, each table's hidden slots rotated), inside the operation under
+-- way; returns the paths rearranged.
+local function rearrange(seat, salt)
+  local groups = hiddengroups(seat, declared())
+  K.setwritable(true, "a leak probe")
+  local game = K.game
+  game[RNG] = K.mix(backing(game)[RNG] ~ salt)
+  local paths = { "_rng" }
+  for i, g in ipairs(groups) do
+    rotate(g, 1 + (salt + i) % (#g.keys - 1))
+    paths[#paths + 1] = g.path
+  end
+  K.setwritable(false, "")
+  return paths
 end
 
 -- leakprobe(seat, salt): rearranges what is hidden from `seat` (the
@@ -471,22 +512,54 @@ function API.leakprobe(seat, salt)
   ops.nogame()
   knownseat(seat)
   salt = math.tointeger(tonumber(salt)) or 1
-  local view0, calls0 = shown(seat)
-  local groups = hiddengroups(seat, declared())
+  local view0, calls0, scene0 = shown(seat)
   K.steps.begin("probe")
-  K.setwritable(true, "a leak probe")
-  local game = K.game
-  game[RNG] = K.mix(backing(game)[RNG] ~ salt)
-  local paths = { "_rng" }
-  for i, g in ipairs(groups) do
-    rotate(g, 1 + (salt + i) % (#g.keys - 1))
-    paths[#paths + 1] = g.path
-  end
-  K.setwritable(false, "")
-  local view1, calls1 = shown(seat)
+  local paths = rearrange(seat, salt)
+  local view1, calls1, scene1 = shown(seat)
   K.steps.drop()
-  if view1 ~= view0 then return encode({ seat = seat, what = "view", slots = paths }) end
-  if calls1 ~= calls0 then return encode({ seat = seat, what = "calls", slots = paths }) end
+  local what = view1 ~= view0 and "view" or calls1 ~= calls0 and "calls" or scene1 ~= scene0 and "scene" or nil
+  if what then return encode({ seat = seat, what = what, slots = paths }) end
+  return ""
+end
+
+-- One run of a step inside an operation (rolled back by the caller):
+-- the seat's view hash after it and its view of the step's plan.
+local function stepview(seat, name, params)
+  local hid = declared()
+  local bh, bs = {}, {}
+  words(K.game, seat, hid, true, bh, bs)
+  local rec = K.steps.run(name, params, name, 0)
+  local plan = K.steps.plan(rec, "do")
+  hid = declared()
+  local h, s = {}, {}
+  words(K.game, seat, hid, true, h, s)
+  local function secretword(w) return (bh[w] or h[w]) and not (bs[w] or s[w]) end
+  return hashofview(viewof(K.game, seat, hid, true)), encode(redact(plan, secretword))
+end
+
+-- stepprobe(seat, name, params, salt): the step's side of the no-leak
+-- property. The call runs twice, as it is and after what is hidden from
+-- `seat` was rearranged (both rolled back); when the seat cannot tell the
+-- two states after apart, it must not tell the two steps apart either:
+-- their plans, as it sees them, must be the same. "" when they are (or a
+-- run was rejected), else the finding encoded { seat, what = "plan", slots }.
+function API.stepprobe(seat, name, params, salt)
+  ops.nogame()
+  knownseat(seat)
+  salt = math.tointeger(tonumber(salt)) or 1
+  params = decode(params)
+  K.steps.begin("probe")
+  local view0, plan0 = stepview(seat, name, params)
+  K.steps.drop()
+  K.steps.begin("probe")
+  local paths = rearrange(seat, salt)
+  local ok, view1, plan1 = pcall(stepview, seat, name, params)
+  K.steps.drop()
+  if not ok then
+    if type(view1) == "table" and getmetatable(view1) == K.C.errormeta and view1.kind == "rejected" then return "" end
+    error(view1, 0)
+  end
+  if view1 == view0 and plan1 ~= plan0 then return encode({ seat = seat, what = "plan", slots = paths }) end
   return ""
 end
 
