@@ -110,7 +110,7 @@ local pack = {
           -- `play card=i` names the current player's i-th card.
           add{ id = "card:" .. card.id, x = 40 + (i - 1) * 54, y = y, w = 48, h = 68, layer = 1,
                aliases = name == game.current and { i } or nil,
-               sprite = { atlas = "cards", frame = card.id }, shape = "none", label = card.id .. " in " .. name .. "'s hand" }
+               sprite = { atlas = "cards", frame = card.id }, shape = "none", label = card.id }   -- its owner's alone: redacted for the other seats
         end
       end
       add{ id = "turn", x = 420, y = 50, w = 150, h = 30, shape = "none", textcolor = "#ffffff",

@@ -38,6 +38,10 @@ public final class Game {
         /// generator is checked against published counts: every action then
         /// has a bare plan, and every undo is still verified (`strict`).
         public var checksInvariants = true
+        /// In a seated pack, the fuzzer's runs check after every step that no
+        /// seat is shown what is hidden from it (the no-leak probes,
+        /// `Kernel/seats.lua`); off: `fuzz --no-leak-check`.
+        public var checksLeaks = true
         /// Count every line of rule code run (the fuzzer's `--coverage`):
         /// a line hook that costs time on every line while on.
         public var collectsCoverage = false

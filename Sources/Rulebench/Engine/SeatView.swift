@@ -46,4 +46,17 @@ public struct SeatLeak: Sendable, Equatable {
     public let shown: Shown
     /// The paths of the slots rearranged ("_rng" is the generator).
     public let slots: [String]
+
+    /// The leak in a sentence: before `call` (a step's probe) or in the state.
+    public func message(before call: ActionCall?) -> String {
+        let what: String
+        switch shown {
+        case .view: what = "its view of the state"
+        case .calls: what = "the calls offered to it"
+        case .scene: what = "its scene"
+        case .plan: what = "its view of the plan of \(call.map { "\($0)" } ?? "the step")"
+        }
+        return "seat \(seat) is shown what is hidden from it: \(what) changed when the hidden slots were rearranged ("
+            + slots.joined(separator: ", ") + ")"
+    }
 }

@@ -437,12 +437,18 @@ local function secretnow(seat, hid)
   return function(w) return h[w] and not s[w] end
 end
 
--- The seat's scene: the pack's view with the secret words redacted, as
--- a plan's are (a face-down card's node is "card:?1"); "" without a view.
+-- The seat's scene: the pack's view with the secret words of its nodes
+-- redacted, as a plan's are (a face-down card's node is "card:?1"); ""
+-- without a view.
 local function seatscene(seat, hid)
   local scene = API.scene()
   if scene == "" then return "" end
-  return encode(redact(decode(scene), secretnow(seat, hid)))
+  -- The declarations (atlases, grid) are the pack's, the same in every
+  -- state: only the nodes are redacted (an atlas naming every card would
+  -- otherwise number each card's back by its place in the atlas).
+  scene = decode(scene)
+  scene.nodes = redact(scene.nodes, secretnow(seat, hid))
+  return encode(scene)
 end
 
 -- seatscene(seat): the seat's scene, encoded ("" when the pack has no view).
@@ -451,6 +457,9 @@ function API.seatscene(seat)
   knownseat(seat)
   return seatscene(seat, declared())
 end
+
+-- The current game's seats (nil without), for fuzz.lua's probes.
+function K.seatnames() return SEATS end
 
 ---------------------------------------------------------------- the no-leak probe
 -- The slots hidden from `seat`, grouped by table: { t, keys } for each

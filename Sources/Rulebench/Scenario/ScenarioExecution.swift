@@ -130,6 +130,10 @@ final class ScenarioExecution {
         var effects = StepEffects()
         let expect = step.expectations
 
+        let seats = game.configuration.checksLeaks ? try game.seats() : []
+        if case .perform(let name, let params) = step.operation {
+            mismatches += try leaks(seats) { seat throws(RulebenchError) in try game.stepProbe(seat, ActionCall(name, params)) }
+        }
         switch step.operation {
         case .perform(let name, let params):
             effects = try perform(name, params, as: step.seat?.value, expect, hashBefore: hashBefore, into: &mismatches)
@@ -146,6 +150,7 @@ final class ScenarioExecution {
         case .check:
             break
         }
+        mismatches += try leaks(seats) { seat throws(RulebenchError) in try game.leakProbe(seat) }
         var check = ExpectationCheck(game: game, expect: expect, mismatches: mismatches)
         try check.checkAfter(step.operation, &effects)
         mismatches = check.mismatches
@@ -155,6 +160,22 @@ final class ScenarioExecution {
         return StepFailure(step: step.number, location: step.location, summary: step.summary, mismatches: mismatches,
                            diffTitle: effects.diffTitle,
                            stateDiff: effects.diffOverride ?? StateDiff.changes(from: before, to: after))
+    }
+
+    /// The no-leak property at a step of a seated game: a probe for each
+    /// seat (a rule error in a probe's rearranged state finds nothing).
+    private func leaks(_ seats: [String], _ probe: (String) throws(RulebenchError) -> SeatLeak?) throws(RulebenchError) -> [Mismatch] {
+        var out: [Mismatch] = []
+        for seat in seats {
+            let leak: SeatLeak?
+            do { leak = try probe(seat) } catch { continue }
+            if let leak {
+                out.append(Mismatch(check: "no seat is shown what is hidden from it (checked at every step of a seated game)",
+                                    expected: "seat \(seat)'s view, calls, scene and plans the same when what is hidden from it is rearranged",
+                                    actual: leak.message(before: nil)))
+            }
+        }
+        return out
     }
 
     private func perform(_ name: String, _ params: [String: StateValue], as seat: String?, _ expect: Expectations,
