@@ -286,14 +286,17 @@ end
 -- A plan's fields that name its structure, never the game's things.
 local STRUCTURE = { kind = true, action = true, mode = true, easing = true, property = true, src = true, sound = true }
 
--- A seat's view of plan: every string that only hidden slots held before
--- or after the step (and the seat saw in neither) is replaced, as is the
--- part after the last ':' of a node name ("card:sun3" -> "card:?1"); the
--- replacements are numbered in the plan's order, so two hidden cards stay
--- two. `secretword(s)` says whether s is such a word.
-local function redact(plan, secretword)
-  local names, n = {}, 0
+-- A seat's view of a plan or a scene's node: every string that only
+-- hidden slots held before or after the step (and the seat saw in
+-- neither) is replaced, as is the part after the last ':' of a node name
+-- ("card:sun3" -> "card:?1"); the replacements are numbered in the order
+-- met, so two hidden cards stay two. `secretword(s)` says whether s is
+-- such a word. Returns a function of a value: its redacted copy, and
+-- whether anything in it was replaced.
+local function redactor(secretword)
+  local names, n, changed = {}, 0, false
   local function hide(s)
+    changed = true
     local name = names[s]
     if not name then
       n = n + 1
@@ -316,8 +319,14 @@ local function redact(plan, secretword)
     for _, k in ipairs(K.sortedkeys(v)) do out[k] = walk(v[k], k) end
     return out
   end
-  return walk(plan, nil)
+  return function(v)
+    changed = false
+    local out = walk(v, nil)
+    return out, changed
+  end
 end
+
+local function redact(plan, secretword) return (redactor(secretword)(plan)) end
 
 ---------------------------------------------------------------- a seated step
 -- The hidden slots now, as a flat list of (table, key, value, owners), and
@@ -438,16 +447,24 @@ local function secretnow(seat, hid)
 end
 
 -- The seat's scene: the pack's view with the secret words of its nodes
--- redacted, as a plan's are (a face-down card's node is "card:?1"); ""
--- without a view.
+-- redacted, as a plan's are (a face-down card's node is "card:?1", drawn
+-- with its atlas's frame 1); "" without a view.
 local function seatscene(seat, hid)
   local scene = API.scene()
   if scene == "" then return "" end
   -- The declarations (atlases, grid) are the pack's, the same in every
   -- state: only the nodes are redacted (an atlas naming every card would
   -- otherwise number each card's back by its place in the atlas).
+  -- A node that names something hidden shows its atlas's first frame (the
+  -- card back): the frame the scene resolved from a name is a number the
+  -- redaction cannot see.
   scene = decode(scene)
-  scene.nodes = redact(scene.nodes, secretnow(seat, hid))
+  local hide, nodes = redactor(secretnow(seat, hid)), scene.nodes
+  for i = 1, #nodes do
+    local node, changed = hide(nodes[i])
+    if changed and node.sprite then node.sprite.frame = 1 end
+    nodes[i] = node
+  end
   return encode(scene)
 end
 
