@@ -133,4 +133,33 @@ final class SeatTests: XCTestCase {
         XCTAssertTrue(plan.contains { $0.shown == .plan && $0.seat == "p2" }, "\(plan)")
         XCTAssertFalse(plan.contains { $0.seat == "p1" }, "p1 drew the card: it may see its name")
     }
+
+    /// The fuzzer finds each planted leak in a few short runs, and its
+    /// reproduction fails under `run` (the runner checks the no-leak
+    /// property at every step of a seated game); the leak-free base and
+    /// the cards pack give no finding, and `checksLeaks` off finds nothing.
+    func testTheFuzzerFindsEachPlantedLeakAndItsReproductionFailsUnderRun() throws {
+        func fuzz(_ pack: String, checksLeaks: Bool = true) -> [Fuzzer.Report] {
+            var options = Fuzzer.Options(pack: pack)
+            options.seed = 1
+            options.runs = 6
+            options.depth = 12
+            options.configuration = PlantedBugTests.configuration
+            options.configuration.checksLeaks = checksLeaks
+            return Fuzzer(options: options).run().reports
+        }
+        let folder = try scratchFolder("seats")
+        for name in ["top-card-view", "plan-names-card", "offered-call", "full-hash-view"] {
+            let report = try XCTUnwrap(fuzz(leakPack(name)).first, name)
+            XCTAssertEqual(report.finding.property, .seatSeesOnly, "\(name): \(report.finding.message)")
+            let file = folder.appendingPathComponent(name + ".yaml")
+            try Reproduction.scenario(for: report, packReference: leakPack(name), fuzzSeed: 1).write(to: file, atomically: true, encoding: .utf8)
+            let run = ScenarioRunner(configuration: PlantedBugTests.configuration).run(fileAt: file)
+            XCTAssertEqual(run.status, .failed, name)
+            XCTAssertTrue(run.failure?.mismatches.contains { $0.check.hasPrefix("no seat is shown") } ?? false, name)
+            XCTAssertTrue(fuzz(leakPack(name), checksLeaks: false).allSatisfy { $0.finding.property != .seatSeesOnly }, name)
+        }
+        XCTAssertEqual(fuzz(leakPack("base")).map(\.finding.message), [])
+        XCTAssertEqual(fuzz(Self.cards).map(\.finding.message), [])
+    }
 }

@@ -132,7 +132,7 @@ final class ScenarioExecution {
 
         let seats = game.configuration.checksLeaks ? try game.seats() : []
         if case .perform(let name, let params) = step.operation {
-            mismatches += try leaks(seats) { seat throws(RulebenchError) in try game.stepProbe(seat, ActionCall(name, params)) }
+            mismatches += try leaks(seats) { seat throws(RulebenchError) in try game.stepProbe(seat, ActionCall(name, params), salt: step.number) }
         }
         switch step.operation {
         case .perform(let name, let params):
@@ -150,7 +150,7 @@ final class ScenarioExecution {
         case .check:
             break
         }
-        mismatches += try leaks(seats) { seat throws(RulebenchError) in try game.leakProbe(seat) }
+        mismatches += try leaks(seats) { seat throws(RulebenchError) in try game.leakProbe(seat, salt: step.number) }
         var check = ExpectationCheck(game: game, expect: expect, mismatches: mismatches)
         try check.checkAfter(step.operation, &effects)
         mismatches = check.mismatches
@@ -163,7 +163,9 @@ final class ScenarioExecution {
     }
 
     /// The no-leak property at a step of a seated game: a probe for each
-    /// seat (a rule error in a probe's rearranged state finds nothing).
+    /// seat (a rule error in a probe's rearranged state finds nothing),
+    /// salted with the step's number as the fuzzer's run salts it, so a
+    /// fuzz reproduction rearranges here what it rearranged there.
     private func leaks(_ seats: [String], _ probe: (String) throws(RulebenchError) -> SeatLeak?) throws(RulebenchError) -> [Mismatch] {
         var out: [Mismatch] = []
         for seat in seats {
