@@ -290,9 +290,11 @@ local STRUCTURE = { kind = true, action = true, mode = true, easing = true, prop
 -- hidden slots held before or after the step (and the seat saw in
 -- neither) is replaced, as is the part after the last ':' of a node name
 -- ("card:sun3" -> "card:?1"); the replacements are numbered in the order
--- met, so two hidden cards stay two. `secretword(s)` says whether s is
--- such a word. Returns a function of a value: its redacted copy, and
--- whether anything in it was replaced.
+-- met. A node name keeps its number wherever it recurs (a card's tweens
+-- move one node); a hidden word itself gets a new number each time, so
+-- that two equal hidden words (two copies of a card) do not show as equal.
+-- `secretword(s)` says whether s is such a word. Returns a function of a
+-- value: its redacted copy, and whether anything in it was replaced.
 local function redactor(secretword)
   local names, n, changed = {}, 0, false
   local function hide(s)
@@ -300,8 +302,9 @@ local function redactor(secretword)
     local name = names[s]
     if not name then
       n = n + 1
-      local prefix = s:match("^(.*:)[^:]*$")
-      if prefix and not secretword(s) then name = prefix .. "?" .. n else name = "?" .. n end
+      local prefix = not secretword(s) and s:match("^(.*:)[^:]*$")
+      if not prefix then return "?" .. n end
+      name = prefix .. "?" .. n
       names[s] = name
     end
     return name
