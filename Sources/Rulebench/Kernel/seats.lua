@@ -332,32 +332,56 @@ end
 local function redact(plan, secretword) return (redactor(secretword)(plan)) end
 
 ---------------------------------------------------------------- a seated step
--- The hidden slots now, as a flat list of (table, key, value, owners), and
--- the words of each seat's view, before a step (history.lua's hook).
-local function snapshot()
+local SC, NODE = K.C.state, K.NODE
+-- The hash of a state table's subtree (statecore.c keeps one per table).
+local function nodehash(t) return SC.hash(NODE[t]) end
+-- A slot's value as a barrier compares it: a table by its subtree's hash.
+local function slotvalue(v) if type(v) == "table" then return nodehash(v) end return v end
+
+-- The marks of `secrets` now (a table's subtree hash, each marked slot's
+-- value) and (`withwords`: a perform as a seat) the words of each seat's
+-- view, before a step (history.lua's hook). What it costs is the marks',
+-- not the state's: a perform in a seated game runs it.
+local function snapshot(withwords)
   local hid = declared()
-  local slots, n = {}, 0
+  local marks, n = {}, 0
   for t, rec in next, hid do
-    local b = backing(t)
-    if rec.all then
-      for k, v in next, b do
-        local own = rec.keys and rec.keys[k]
-        n = n + 1; slots[n] = { t, k, v, own or rec.all }
-      end
-    end
+    local values
     if rec.keys then
-      for k, owners in next, rec.keys do
-        if not rec.all or b[k] == nil then n = n + 1; slots[n] = { t, k, b[k], owners } end
+      values = {}
+      for k in next, rec.keys do values[k] = slotvalue(backing(t)[k]) end
+    end
+    n = n + 1
+    marks[n] = { t = t, rec = rec, hash = rec.all and nodehash(t) or nil, values = values }
+  end
+  local seatwords = nil
+  if withwords then
+    seatwords = {}
+    for _, seat in ipairs(SEATS) do
+      local h, s = {}, {}
+      words(K.game, seat, hid, true, h, s)
+      seatwords[seat] = { hidden = h, seen = s }
+    end
+  end
+  return { rng = backing(K.game)[RNG], marks = marks, words = seatwords }
+end
+
+-- Whether a mark hid something from `seat` that the marks `after` show it.
+local function uncovered(rec, after, seat, t)
+  if rec.all and not rec.all[seat] then
+    if not (after and after.all and not after.all[seat]) then
+      -- The table is no longer hidden whole: shown, unless every slot is still marked.
+      for k in next, backing(t) do
+        if not (after and hidden(after, k, seat)) and hidden(rec, k, seat) then return true end
       end
     end
   end
-  local seatwords = {}
-  for _, seat in ipairs(SEATS) do
-    local h, s = {}, {}
-    words(K.game, seat, hid, true, h, s)
-    seatwords[seat] = { hidden = h, seen = s }
+  if rec.keys then
+    for k in next, rec.keys do
+      if hidden(rec, k, seat) and not (after and hidden(after, k, seat)) then return true end
+    end
   end
-  return { rng = backing(K.game)[RNG], slots = slots, words = seatwords }
+  return false
 end
 
 -- Whether the step from snapshot `before` is an undo barrier for players:
@@ -367,27 +391,40 @@ end
 -- "secret" or nil.
 local function barrier(before, hid)
   if backing(K.game)[RNG] ~= before.rng then return "generator" end
-  local slots = before.slots
-  for i = 1, #slots do
-    local slot = slots[i]
-    local t, k = slot[1], slot[2]
-    if backing(t)[k] ~= slot[3] then return "secret" end
-    local rec = hid[t]
+  local marks = before.marks
+  for i = 1, #marks do
+    local m = marks[i]
+    local t, rec = m.t, m.rec
+    if m.hash and nodehash(t) ~= m.hash then return "secret" end
+    if m.values then
+      for k, v in next, m.values do
+        if slotvalue(backing(t)[k]) ~= v then return "secret" end
+      end
+    end
     for _, seat in ipairs(SEATS) do
-      if not slot[4][seat] and not (rec and hidden(rec, k, seat)) then return "secret" end
+      if uncovered(rec, hid[t], seat, t) then return "secret" end
     end
   end
   return nil
 end
 
+-- Whether the next perform is one as a seat (performas), whose reply
+-- carries each seat's view of the step: only then are views computed (an
+-- author's perform in a seated game pays for the barrier alone).
+local WANTVIEWS = false
+
 -- history.lua's hook around a seated perform: called before the action,
 -- it returns the function called after it (before the commit), which
--- keeps each seat's view of the step (LASTVIEWS) and returns the barrier.
+-- returns the barrier and, for a perform as a seat, keeps each seat's
+-- view of the step (LASTVIEWS).
 beforestep = function()
-  local before = snapshot()
+  local withviews = WANTVIEWS
+  WANTVIEWS = false
+  local before = snapshot(withviews)
   return function(plan)
     local hid = declared()
     local views, mark = {}, barrier(before, hid)
+    if not withviews then return mark end
     if type(plan) == "string" then plan = decode(plan) end
     for _, seat in ipairs(SEATS) do
       local b = before.words[seat]
@@ -416,6 +453,7 @@ end
 function API.performas(name, params, seat)
   ops.nogame()
   refuse(name, decode(params), seat)
+  WANTVIEWS = true
   local hash, tree, plan, c, n, t, l = API.perform(name, params)
   return hash, tree, plan, encode(LASTVIEWS or {}), c, n, t, l
 end
