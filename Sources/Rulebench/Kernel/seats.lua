@@ -374,6 +374,11 @@ local function uncovered(rec, after, seat, t)
       for k in next, backing(t) do
         if not (after and hidden(after, k, seat)) and hidden(rec, k, seat) then return true end
       end
+    elseif after.keys then
+      -- Still hidden whole: only a slot's own mark can show it (a scout's look).
+      for k in next, after.keys do
+        if hidden(rec, k, seat) and not hidden(after, k, seat) then return true end
+      end
     end
   end
   if rec.keys then
