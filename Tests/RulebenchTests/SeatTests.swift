@@ -154,12 +154,37 @@ final class SeatTests: XCTestCase {
             XCTAssertEqual(report.finding.property, .seatSeesOnly, "\(name): \(report.finding.message)")
             let file = folder.appendingPathComponent(name + ".yaml")
             try Reproduction.scenario(for: report, packReference: leakPack(name), fuzzSeed: 1).write(to: file, atomically: true, encoding: .utf8)
-            let run = ScenarioRunner(configuration: PlantedBugTests.configuration).run(fileAt: file)
+            var checking = PlantedBugTests.configuration
+            checking.checksLeaks = true
+            let run = ScenarioRunner(configuration: checking).run(fileAt: file)
             XCTAssertEqual(run.status, .failed, name)
             XCTAssertTrue(run.failure?.mismatches.contains { $0.check.hasPrefix("no seat is shown") } ?? false, name)
             XCTAssertTrue(fuzz(leakPack(name), checksLeaks: false).allSatisfy { $0.finding.property != .seatSeesOnly }, name)
         }
         XCTAssertEqual(fuzz(leakPack("base")).map(\.finding.message), [])
         XCTAssertEqual(fuzz(Self.cards).map(\.finding.message), [])
+    }
+
+    /// `play --as p2`: the state it shows is p2's view (the decks face
+    /// down, no generator), the author's board and timelines are refused,
+    /// and p2 may not move p1.
+    func testPlayingAsASeatShowsItsViewOnly() throws {
+        let game = try game(EngineFixtures.repository.appendingPathComponent("rules/desert").path)
+        var output = ""
+        let session = PlaySession(game: game) { output += $0 }
+        session.seat = "p2"
+        session.handle("state storm_deck")
+        XCTAssertTrue(output.contains("(hidden)"), output)
+        XCTAssertFalse(output.contains("wind_"), output)
+        output = ""
+        session.handle("state")
+        XCTAssertFalse(output.contains("_rng") || output.contains("wind_") || output.contains("sun_beats_down"), output)
+        output = ""
+        session.handle("board")
+        XCTAssertTrue(output.contains("reads the whole state"), output)
+        output = ""
+        session.handle("do end_turn player=p1")
+        XCTAssertTrue(output.contains("this call is p1's to make, not p2's"), output)
+        XCTAssertEqual(game.history.entries.count, 0)
     }
 }
