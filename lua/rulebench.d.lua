@@ -109,6 +109,7 @@ function Act:sub(name, params, options) end
 ---@field stagger? number With subanimations = "stagger": seconds between two subactions' starts (default 0.1).
 ---@field checkpoint? boolean When true, a player-facing "undo turn" stops before undoing this action.
 ---@field internal? boolean When true, the action runs only as a subaction (`act:sub`): never listed as legal, rejected when performed on its own.
+---@field seat? string|fun(game: rulebench.Game, a: rulebench.ActionObject): string|nil In a seated pack, the seat that performs a call: the name of the param holding it, or a function of the state and the params (nil: any seat that may act). Default: the param `seat` or `player` when it names a seat.
 ---@field description? string One line about the action, for tools.
 
 ---------------------------------------------------------------- the pack manifest
@@ -137,7 +138,14 @@ function Act:sub(name, params, options) end
 ---@field goals? table<string, (fun(game: rulebench.Game): boolean)|rulebench.Goal> Positions worth reaching, read-only like invariants: return true or false. `rulebench solve PACK --goal NAME` finds the shortest line to one; scenarios expect one with `expect: { goal: NAME }`. A table form adds an estimate and dead ends for the solver.
 ---@field render? fun(game: rulebench.Game): string A text picture of the board (for `rulebench play`).
 ---@field view? rulebench.View|fun(game: rulebench.Game, add: rulebench.AddNode) The board as a scene of nodes (for `rulebench studio` and host apps): a function that adds the nodes, or a table of it and its declarations. Read-only, like `render`.
+---@field seats? string[]|fun(options: rulebench.Options): string[] The seats of a game played by several people (`{ "p1", "p2" }`), or a function of the options that lists them. A pack without seats is played by one author, as before.
+---@field turn? fun(game: rulebench.Game): (string|string[]|nil), string? Which seats may act now: a seat, a list of seats (free actions on another's turn), or nil (none: the game acts by itself); optionally the reason the others may not. Default: every seat. Read-only.
+---@field secrets? fun(game: rulebench.Game, secret: rulebench.Secret) Marks what each seat may not see, read-only: `secret(t)` hides every slot of state table t (a face-down deck: its count stays visible), `secret(t, key)` one slot, and a third argument names the seat (or seats) that still sees it (a hand: `secret(hand, nil, "p1")`). A slot's own mark overrides its table's. The random generator is always secret.
 ---@field description? string One line about the pack.
+
+---Marks slots of the state secret (in `secrets`): `t` a state table, `key`
+---one of its slots (nil: every slot), `owners` the seat or seats that still see it.
+---@alias rulebench.Secret fun(t: table, key?: string|integer, owners?: string|string[])
 
 ---------------------------------------------------------------- the view
 

@@ -133,6 +133,9 @@ struct FuzzCommand: ParsableCommand {
                                valueName: "guided|uniform"))
     var search: SearchStrategy = .guided
 
+    @Flag(help: "In a pack with seats, skip the no-leak property (that no seat's view, offered calls, scene or plans depend on what is hidden from it), checked at every step by default.")
+    var noLeakCheck = false
+
     @Flag(help: "Write a JSON report to standard output.")
     var json = false
 
@@ -172,6 +175,7 @@ struct FuzzCommand: ParsableCommand {
         options.shard = try parsedShard()
         options.setupOptions = try packOptions.setupOptionValues()
         options.configuration.printHandler = { _ in }
+        options.configuration.checksLeaks = !noLeakCheck
         options.coverage = coverage != nil
         options.search = search
 

@@ -52,6 +52,9 @@ extension Kernel {
         case redoMismatch(RedoMismatch)
         /// Rewinding reached a state whose hash is not the one after setup.
         case rewoundTo(actual: StateHash, expected: StateHash)
+        /// A no-leak probe: what is hidden from the seat was rearranged,
+        /// and what it is shown changed.
+        case leak(SeatLeak)
     }
 
     /// A failed check of a run.
@@ -280,6 +283,9 @@ extension Kernel {
             problem = .undoMismatch(try Kernel.problems(problems))
         } else if let failure = value.optional("failure") {
             problem = .error(try error(failure))
+        } else if let seat = value.optional("seat") {
+            problem = .leak(SeatLeak(seat: try seat.string(), shown: try value.field("shown").decode(SeatLeak.Shown.self),
+                                     slots: try value.field("slots").list().map { item throws(RulebenchError) in try item.string() }))
         } else {
             problem = .rewoundTo(actual: try value.field("actual").hash(), expected: try value.field("expected").hash())
         }

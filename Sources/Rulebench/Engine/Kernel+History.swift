@@ -9,6 +9,9 @@ extension Kernel {
         case undoTurn
         /// Back through the last turn (`History.undosToLastTurn`).
         case undoLastTurn
+        /// A seat's undo turn: back to the last checkpoint or the last
+        /// players' barrier (a reveal, a draw from the generator), which stays.
+        case seatTurn
         /// Back to the start.
         case rewind
         /// To a history position, undoing or redoing.
@@ -42,6 +45,7 @@ extension Kernel {
         switch travel {
         case .undoTurn: (kind, target) = ("turn", "")
         case .undoLastTurn: (kind, target) = ("lastturn", "")
+        case .seatTurn: (kind, target) = ("seatturn", "")
         case .rewind: (kind, target) = ("rewind", "")
         case .seek(let position): (kind, target) = ("seek", String(position))
         }

@@ -33,7 +33,7 @@ final class Kernel {
             throw .script(ScriptFailure(message: "cannot start Lua: \(error)", location: nil, traceback: ""))
         }
         try call(.configure, [configuration.animationSources ? "1" : "0", configuration.plantsSeededNext ? "1" : "0",
-                              configuration.checksInvariants ? "1" : "0"])
+                              configuration.checksInvariants ? "1" : "0", configuration.checksLeaks ? "1" : "0"])
         coverageMode = configuration.coversKernelLines ? "all" : "1"
         if configuration.collectsCoverage { try call(.coverage, [coverageMode]) }
     }
@@ -286,7 +286,7 @@ final class Kernel {
 
     // MARK: Crossing
 
-    private func hash(_ reply: [[UInt8]]) -> StateHash {
+    func hash(_ reply: [[UInt8]]) -> StateHash {
         StateHash(hex: String(decoding: reply.first ?? [], as: UTF8.self))
     }
 

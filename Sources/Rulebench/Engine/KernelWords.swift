@@ -10,7 +10,7 @@ enum KernelWords {
     /// The fuzz run's properties, as fuzz.lua names a finding's `property`.
     enum Property: String, CaseIterable {
         case undoRestores, redoReproduces, undoMirrorsDo, failureChangesNothing, legalIsAllowed, invariantsHold
-        case rewindAndReplay
+        case rewindAndReplay, seatSeesOnly
 
         var property: FuzzFinding.Property {
             switch self {
@@ -21,6 +21,7 @@ enum KernelWords {
             case .legalIsAllowed: return .legalIsAllowed
             case .invariantsHold: return .invariantsHold
             case .rewindAndReplay: return .rewindAndReplay
+            case .seatSeesOnly: return .seatSeesOnly
             }
         }
     }

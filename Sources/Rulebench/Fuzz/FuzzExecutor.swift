@@ -225,6 +225,8 @@ struct FuzzExecutor {
             return finding(found.property, index, what, .undoMismatch(problems))
         case .redoMismatch(let mismatch):
             return finding(found.property, index, "redo of \(call)", .redoMismatch(mismatch))
+        case .leak(let leak):
+            return FuzzFinding(property: .seatSeesOnly, stepIndex: index, message: leak.message(before: found.call), differences: [], blame: nil)
         case .rewoundTo(let actual, let expected):
             return FuzzFinding(property: .rewindAndReplay, stepIndex: index,
                                message: FuzzFinding.rewindFailed + " gave state hash \(actual), not the initial \(expected)", differences: [], blame: nil)

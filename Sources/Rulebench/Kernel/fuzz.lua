@@ -209,6 +209,31 @@ local function legalnow()
   return nil, { property = "legalIsAllowed", what = "legal", failure = failure(legal, cause) }
 end
 
+-- The no-leak property in a seated game (seats.lua): before a `do` step,
+-- its plan as each seat sees it must not depend on what is hidden from
+-- the seat (`stepprobe`); after every step, neither may each seat's view,
+-- offered calls and scene (`leakprobe`). A probe that a rule error stops
+-- (a rearranged state the rules refuse) finds nothing. `step` is the
+-- do step about to run, or nil after a step; returns a finding or nil.
+local function leaks(index, step)
+  local seats = K.leakchecks and K.seatnames()
+  if not seats then return nil end
+  for _, seat in ipairs(seats) do
+    local ok, found
+    if step then
+      ok, found = protect(API.stepprobe, seat, step.name, encode(step.params), index)
+    else
+      ok, found = protect(API.leakprobe, seat, index)
+    end
+    if not ok then ops.abort() elseif found ~= "" then
+      found = decode(found)
+      return { property = "seatSeesOnly", what = step and "before" or "after", call = step and callof(step) or nil,
+               seat = found.seat, shown = found.what, slots = found.slots }
+    end
+  end
+  return nil
+end
+
 -- Rewinds the whole history (the end-of-run check); returns a finding or nil.
 local function rewind()
   while HISTORY.cursor() > 0 do
@@ -290,7 +315,7 @@ function API.fuzz(request)
       chosen = true
     end
     steps[index] = step
-    local found = runstep(index, step)
+    local found = step.op == "do" and leaks(index, step) or runstep(index, step) or leaks(index, nil)
     if found then found.step = index; result.finding = found; break end
     RUN.trace[index] = HISTORY.current()
     -- Where this run went somewhere new: the steps (with the legal

@@ -13,7 +13,7 @@ local K = ...
 
 K.WORDS = {
   property = { "undoRestores", "redoReproduces", "undoMirrorsDo", "failureChangesNothing", "legalIsAllowed",
-               "invariantsHold", "rewindAndReplay" },
+               "invariantsHold", "rewindAndReplay", "seatSeesOnly" },
   op = { "do", "try", "undo", "redo", "turn", "lastturn", "any" },
   outcome = { "performed", "rejected", "undone", "redone", "failed" },
   cause = { "budget", "memory", "error" },
