@@ -189,14 +189,15 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--profile-expl
 if [4, 5].contains(CommandLine.arguments.count), ["--loop", "--loop-kernel"].contains(CommandLine.arguments[1]) {
     kernelLoopCoverage = CommandLine.arguments.count == 5 && CommandLine.arguments[4] == "coverage"
     let pack = CommandLine.arguments[2]
-    let sequence = try games(pack: pack, options: [:], length: 1500)
-    let steps = sequence.map(\.count).reduce(0, +)
     let limit = Double(CommandLine.arguments[3]) ?? 5
-    let measure = CommandLine.arguments[1] == "--loop" ? checkedStep : kernelCheckedStep
     // A negative SECONDS asks for exactly that many rounds, with no
-    // instruction budget: a fixed amount of work for callgrind, whose
-    // instruction counts are exact where times on this machine move 2x
-    // (under it every operation would look long to the watchdog).
+    // instruction budget anywhere, the games' choice included: a fixed
+    // amount of work for callgrind, whose instruction counts are exact
+    // where times on this machine move 2x (under it every watched call would
+    // look long to the watchdog and run again counted).
+    let sequence = try games(pack: pack, options: [:], length: 1500, budget: limit < 0 ? 0 : 10_000_000)
+    let steps = sequence.map(\.count).reduce(0, +)
+    let measure = CommandLine.arguments[1] == "--loop" ? checkedStep : kernelCheckedStep
     var rounds = 0, spent = 0.0
     while limit < 0 ? Double(rounds) < -limit : spent < limit {
         spent += try measure(pack, [:], sequence, configuration(budget: limit < 0 ? 0 : 10_000_000)) * Double(steps) * 3
@@ -211,7 +212,7 @@ if [4, 5].contains(CommandLine.arguments.count), ["--loop", "--loop-kernel"].con
 /// those of `--loop-kernel` on the same steps.
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--loop-plain" {
     let pack = CommandLine.arguments[2]
-    let sequence = try games(pack: pack, options: [:], length: 1500)
+    let sequence = try games(pack: pack, options: [:], length: 1500, budget: 0)   // no re-runs under callgrind
     let steps = sequence.map(\.count).reduce(0, +)
     let rounds = max(1, Int(CommandLine.arguments[3]) ?? 1)
     var spent = 0.0
