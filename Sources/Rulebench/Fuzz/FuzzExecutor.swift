@@ -102,18 +102,22 @@ struct FuzzExecutor {
     /// the steps the two programs share (`resumePoint`), rewound there
     /// with the strict undo instead of replayed from a restarted game: the
     /// shrinker's candidates, which differ from the last one from some step
-    /// on. `Result.resumed` says whether it did.
+    /// on. `Result.resumed` says whether it did. With `seeking`, the
+    /// whole-history checks after the run (save, load, replay) are made
+    /// only when the kernel's end-of-run rewind found that finding: when
+    /// it did not, no finding the run can give is that one (the
+    /// shrinker's candidates of a finding of the rewind).
     func execute(_ program: FuzzProgram, checkLegality: Bool, recordLegal: Bool = false, finalChecks: Bool = true,
-                 listLegalAtEnd: Bool = false, resuming: Bool = false) -> Result {
+                 listLegalAtEnd: Bool = false, resuming: Bool = false, seeking: FindingKey? = nil) -> Result {
         var request = Kernel.RunRequest(program: program.steps, checkLegality: checkLegality,
                                         recordLegal: recordLegal, rewindAtEnd: finalChecks, listLegalAtEnd: listLegalAtEnd)
         if resuming, let resume = resumePoint(program, request) {
             request.resume = resume
-            let result = play(program, request).1
+            let result = play(program, request, seeking: seeking).1
             if result.resumed { return result }
             request.resume = nil   // the kernel could not go back there: from a restarted game
         }
-        return play(program, request).1
+        return play(program, request, seeking: seeking).1
     }
 
     /// How many first steps `program` can take from the main game's last
@@ -144,7 +148,7 @@ struct FuzzExecutor {
     /// Plays a run in a fresh game: the kernel plays every step and checks
     /// properties 1-5 after each (`Kernel/fuzz.lua`); here, property 8 on
     /// each performed action's plan, then the whole-history checks.
-    func play(_ start: FuzzProgram, _ request: Kernel.RunRequest) -> (FuzzProgram, Result) {
+    func play(_ start: FuzzProgram, _ request: Kernel.RunRequest, seeking: FindingKey? = nil) -> (FuzzProgram, Result) {
         var result = Result()
         var program = start
         let game: Game
@@ -190,7 +194,18 @@ struct FuzzExecutor {
         if let found = result.finding {
             program.steps = Array(program.steps.prefix(found.stepIndex + 1))
         } else if request.rewindAtEnd {
-            result.finding = checkWholeHistory(game, program: program, stepCount: program.steps.count, rewound: reply.rewound)
+            let rewound = reply.rewound.map { kernelFinding -> FuzzFinding in
+                var found = finding(kernelFinding)
+                found.stepIndex = program.steps.count - 1
+                return found
+            }
+            // Of the rewind's findings, only a broken undo's property is
+            // none of the checks below (a rewound hash shares replay's).
+            if let seeking, seeking.property == .undoRestores, !(rewound.map(seeking.admits) ?? false) {
+                result.finding = rewound   // not the finding sought, whatever the checks below would find
+            } else {
+                result.finding = checkWholeHistory(game, program: program, stepCount: program.steps.count, rewound: rewound)
+            }
         }
         return (program, result)
     }
@@ -277,7 +292,7 @@ struct FuzzExecutor {
 
     /// Properties 6 and 7: rewinding gives the initial state, and the saved
     /// history replays from scratch with the same hash at every step.
-    func checkWholeHistory(_ game: Game, program: FuzzProgram, stepCount: Int, rewound: Kernel.RunFinding?) -> FuzzFinding? {
+    func checkWholeHistory(_ game: Game, program: FuzzProgram, stepCount: Int, rewound: FuzzFinding?) -> FuzzFinding? {
         let saved = SavedHistory(of: game)
         let reloaded: SavedHistory
         do {
@@ -295,14 +310,9 @@ struct FuzzExecutor {
         } catch {
             return FuzzFinding(property: .rewindAndReplay, stepIndex: stepCount - 1, message: "replaying the history from scratch: \(error)", differences: [], blame: nil)
         }
-        if let rewound {
-            // The kernel rewound at the end of the run; reported after the
-            // save and replay checks, in the order of the properties.
-            var found = finding(rewound)
-            found.stepIndex = stepCount - 1
-            return found
-        }
-        return nil
+        // The kernel rewound at the end of the run; reported after the
+        // save and replay checks, in the order of the properties.
+        return rewound
     }
 
     private func finding(_ property: FuzzFinding.Property, _ index: Int, _ message: String, _ error: RulebenchError) -> FuzzFinding {

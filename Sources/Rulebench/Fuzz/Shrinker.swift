@@ -206,11 +206,12 @@ struct Shrinker {
         if let known = verdicts[candidate] { return known }
         count()
         var result = executor.execute(candidate, checkLegality: true, finalChecks: finalChecks,
-                                      listLegalAtEnd: listsLegalAtEnd, resuming: resumes)
+                                      listLegalAtEnd: listsLegalAtEnd, resuming: resumes, seeking: target)
         if result.resumed, result.valid, let found = result.finding, target.admits(found) {
             // A candidate kept is one that fails from a restarted game: the
             // rules may keep state outside the game that rewinding leaves.
-            result = executor.execute(candidate, checkLegality: true, finalChecks: finalChecks, listLegalAtEnd: listsLegalAtEnd)
+            result = executor.execute(candidate, checkLegality: true, finalChecks: finalChecks, listLegalAtEnd: listsLegalAtEnd,
+                                      seeking: target)
             if !(result.valid && result.finding.map(target.admits) == true) { resumes = false }
         }
         let verdict: Verdict
