@@ -334,7 +334,8 @@ struct FuzzCommand: ParsableCommand {
             return
         }
         print("FINDING: \(report.finding)")
-        print("  shrunk from \(report.original.steps.count) to \(report.shrunk.steps.count) steps in \(String(format: "%.2f", report.shrinkSeconds)) s (\(report.shrinkAttempts) candidates)"
+        print("  shrunk from \(report.original.steps.count) to \(report.shrunk.steps.count) steps in \(String(format: "%.2f", report.shrinkSeconds)) s (\(report.shrinkAttempts) candidates"
+              + (report.shrinkSeconds > 0 ? String(format: ", %.0f a second)", Double(report.shrinkAttempts) / report.shrinkSeconds) : ")")
               + (report.instancesShrunk > 1 ? "; the shortest of \(report.instancesShrunk) instances of the bug" : "")
               + shrinkNote(report.shrinkStatus))
         for step in report.shrunk.steps { print("    \(step)") }

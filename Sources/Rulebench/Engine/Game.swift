@@ -359,7 +359,9 @@ public final class Game {
     /// game's setup, then takes the run's history as its own: the state is
     /// where the run left it.
     func play(_ request: Kernel.RunRequest) throws(RulebenchError) -> Kernel.RunReply {
-        guard history.entries.isEmpty else { throw .badInput(InputProblem("a fuzz run starts from a game with no history")) }
+        guard history.entries.isEmpty || request.resume != nil else {
+            throw .badInput(InputProblem("a fuzz run starts from a game with no history"))
+        }
         let reply = try kernel.run(request)
         history = reply.history
         return reply

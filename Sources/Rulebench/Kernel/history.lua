@@ -110,6 +110,12 @@ function history.reset(initial)
   INITIAL, ENTRIES, CURSOR, STAGED = initial, {}, 0, nil
 end
 
+-- The redo tail dropped, as a perform drops it (a fuzz run resumed
+-- after an earlier run's first steps: fuzz.lua).
+function history.droptail()
+  for i = #ENTRIES, CURSOR + 1, -1 do ENTRIES[i] = nil end
+end
+
 -- Staging: what the operation under way does to the history, staged
 -- right before it commits (each kind in one call, the entry built there:
 -- these run for every operation).
@@ -225,6 +231,8 @@ end
 -- actual } (`what` a word of K.WORDS.redo; values decoded for showing).
 function history.difference(original, hash, tree, plan)
   local what, expected, actual
+  -- An entry a resumed fuzz run kept from the run before is encoded.
+  if type(original.tree) == "string" and type(tree) == "table" then tree, plan = encode(tree), encode(plan) end
   -- Encoded, equal strings are equal at once; tables go to `same`.
   if hash ~= original.hash then
     what, expected, actual = "state hash", original.hash, hash
