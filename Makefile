@@ -10,12 +10,17 @@ RELEASE = $(SWIFT) build -c release --static-swift-stdlib
 
 .PHONY: deps studio-deps build run test test-browser chromium test-planted bench test-asan test-tsan docs clean
 
-# liblua5.4-dev (and pkg-config to find it) are installed when missing.
+# liblua5.4-dev (and pkg-config to find it) are installed when missing, and
+# libsqlite3-dev: the match store (RulebenchMatch, through GRDB) links Debian's SQLite.
 deps:
 	@pkg-config --exists lua5.4 2>/dev/null || { \
 		echo "Installing liblua5.4-dev and pkg-config..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update && $$SUDO apt-get install -y liblua5.4-dev pkg-config; }
+	@pkg-config --exists sqlite3 2>/dev/null || { \
+		echo "Installing libsqlite3-dev (for the match store)..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y libsqlite3-dev; }
 
 # The studio, linked statically, needs libcurl's headers: Foundation's
 # networking, which its web server links, is built on libcurl.

@@ -16,9 +16,12 @@ let package = Package(
         // `swift package generate-documentation --target Rulebench` builds the DocC
         // catalog (Sources/Rulebench/Rulebench.docc); a plugin only, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // `rulebench studio`'s HTTP and WebSocket server: no dependencies of its own (BSD sockets,
-        // async/await), so a fresh CI build stays short. `rulebench-studio`'s alone; the library stays free of it.
+        // FlyingSocks, this package's socket layer (non-blocking sockets, an epoll/kqueue pool, async/await,
+        // no dependencies of its own), under RulebenchServer. Its HTTP server, FlyingFox, is not used.
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+        // Where matches live (RulebenchMatch's SQLite store): GRDB over Debian's libsqlite3
+        // (libsqlite3-dev, which `make deps` installs). No networking; RulebenchMatch's alone.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // Lua 5.4 as the system provides it: only the module map lives here.
@@ -48,21 +51,37 @@ let package = Package(
             dependencies: ["Rulebench", "RulebenchCommandLine",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // The bounded HTTP/1.1 and WebSocket server and the local-server guard (Origin, Host, the
+        // run's token) that the studio serves through, and the match server will. Knows no game.
+        .target(name: "RulebenchServer", dependencies: [.product(name: "FlyingSocks", package: "FlyingFox")]),
         // `rulebench-studio`, which `rulebench studio` runs in its place: the web server and the
-        // page live here, so no other command loads them (FlyingFox links Foundation's networking).
+        // page live here, so no other command loads them (the server links Foundation's networking).
         .executableTarget(
             name: "RulebenchStudio",
-            dependencies: ["Rulebench", "RulebenchCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox")],
+            dependencies: ["Rulebench", "RulebenchCommandLine", "RulebenchServer",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             // The studio's web page (HTML, CSS, JavaScript modules), compiled into the binary.
             resources: [.embedInCode("Page")]
         ),
+        // Matches played together (docs/multiplayer.md): `Match`, the authoritative state
+        // machine around a `Game`, and `MatchStore`, where matches live (SQLite through GRDB).
+        // No networking: the server that serves matches depends on this, never the reverse.
+        .target(name: "RulebenchMatch", dependencies: ["Rulebench", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The crash test's player (MatchCrashTests): plays matches through `Match` on a data
+        // folder, printing a line per acknowledged call, to be killed with SIGKILL and started
+        // again. Built for the tests only; no product, nothing ships it.
+        .executableTarget(name: "RulebenchMatchCrashDriver", dependencies: ["Rulebench", "RulebenchMatch"],
+                          path: "Tests/RulebenchMatchCrashDriver"),
         // Timing lives here, never in tests: `make bench` runs it in release mode.
-        .executableTarget(name: "RulebenchBench", dependencies: ["Rulebench", "CLua"], path: "Benchmarks/RulebenchBench", exclude: []),
+        .executableTarget(name: "RulebenchBench", dependencies: ["Rulebench", "RulebenchMatch", "CLua", "RulebenchServer",
+                                                                 .product(name: "FlyingSocks", package: "FlyingFox")], path: "Benchmarks/RulebenchBench", exclude: []),
         .testTarget(
             name: "RulebenchTests",
             // Yams: CITemplateTests reads the CI templates' steps. RulebenchCommandLine: the studio's arguments.
-            dependencies: ["Rulebench", "RulebenchCommandLine", .product(name: "Yams", package: "Yams")],
+            // RulebenchMatch: the match and its store (Match/); `swift build --build-tests` builds the crash driver beside them.
+            // RulebenchServer: its limits and guard, driven over loopback sockets.
+            dependencies: ["Rulebench", "RulebenchCommandLine", "RulebenchMatch", "RulebenchServer",
+                           .product(name: "Yams", package: "Yams")],
             exclude: ["Fixtures"]
         ),
     ]

@@ -109,6 +109,7 @@ function Act:sub(name, params, options) end
 ---@field stagger? number With subanimations = "stagger": seconds between two subactions' starts (default 0.1).
 ---@field checkpoint? boolean When true, a player-facing "undo turn" stops before undoing this action.
 ---@field internal? boolean When true, the action runs only as a subaction (`act:sub`): never listed as legal, rejected when performed on its own.
+---@field seat? string|fun(game: rulebench.Game, a: rulebench.ActionObject): string|nil In a seated pack, the seat that performs a call: the name of the param holding it, or a function of the state and the params (nil: any seat that may act). Default: the param `seat` or `player` when it names a seat.
 ---@field description? string One line about the action, for tools.
 
 ---------------------------------------------------------------- the pack manifest
@@ -123,7 +124,7 @@ function Act:sub(name, params, options) end
 ---A goal in its table form (a plain function is the same as `{ holds = fn }`).
 ---@class rulebench.Goal
 ---@field holds fun(game: rulebench.Game): boolean The goal itself: true or false, read-only.
----@field estimate? fun(game: rulebench.Game): number The fewest moves still needed, at least (0 or more), read-only. `rulebench solve` then searches best-first (A*); its line is a shortest one as long as this never exceeds the true number. `rulebench check` warns when it finds a state where it does.
+---@field estimate? fun(game: rulebench.Game): number The fewest moves still needed, at least (0 or more; a fraction or math.maxinteger is fine, NaN and math.huge are errors), read-only. `rulebench solve` then searches best-first (A*); its line is a shortest one as long as this never exceeds the true number. `rulebench check` warns when it finds a state where it does.
 ---@field dead_end? fun(game: rulebench.Game): boolean True for a state from which the goal can never be reached, read-only: `rulebench solve` never expands it.
 
 ---@class rulebench.Pack
@@ -137,7 +138,14 @@ function Act:sub(name, params, options) end
 ---@field goals? table<string, (fun(game: rulebench.Game): boolean)|rulebench.Goal> Positions worth reaching, read-only like invariants: return true or false. `rulebench solve PACK --goal NAME` finds the shortest line to one; scenarios expect one with `expect: { goal: NAME }`. A table form adds an estimate and dead ends for the solver.
 ---@field render? fun(game: rulebench.Game): string A text picture of the board (for `rulebench play`).
 ---@field view? rulebench.View|fun(game: rulebench.Game, add: rulebench.AddNode) The board as a scene of nodes (for `rulebench studio` and host apps): a function that adds the nodes, or a table of it and its declarations. Read-only, like `render`.
+---@field seats? string[]|fun(options: rulebench.Options): string[] The seats of a game played by several people (`{ "p1", "p2" }`), or a function of the options that lists them. A pack without seats is played by one author, as before.
+---@field turn? fun(game: rulebench.Game): (string|string[]|nil), string? Which seats may act now: a seat, a list of seats (free actions on another's turn), or nil (none: the game acts by itself); optionally the reason the others may not. Default: every seat. Read-only.
+---@field secrets? fun(game: rulebench.Game, secret: rulebench.Secret) Marks what each seat may not see, read-only: `secret(t)` hides every slot of state table t (a face-down deck: its count stays visible), `secret(t, key)` one slot, and a third argument names the seat (or seats) that still sees it (a hand: `secret(hand, nil, "p1")`). A slot's own mark overrides its table's. The random generator is always secret.
 ---@field description? string One line about the pack.
+
+---Marks slots of the state secret (in `secrets`): `t` a state table, `key`
+---one of its slots (nil: every slot), `owners` the seat or seats that still see it.
+---@alias rulebench.Secret fun(t: table, key?: string|integer, owners?: string|string[])
 
 ---------------------------------------------------------------- the view
 
@@ -155,8 +163,8 @@ function Act:sub(name, params, options) end
 ---@field places? table<string, (fun(game: rulebench.Game, value: rulebench.Value, target: string): rulebench.Place|nil)|true> For a tween property that moves a node (e.g. `cell`, `square`): where a value of it is on the board, so tweens played in sequence pass through the places in between. `true`: it moves the node, with no place for values in between (the route is cut evenly). nil from the function: no place for that value.
 
 ---@class rulebench.Grid
----@field columns integer Cells across.
----@field rows integer Cells down.
+---@field columns integer Cells across (at most 1000000; the grid must end within 1000000 pixels).
+---@field rows integer Cells down (likewise).
 ---@field cell number A cell's side in pixels.
 ---@field gap? number Pixels between cells (default 0).
 ---@field x? number The left edge of column 1 (default 0).
@@ -174,7 +182,7 @@ function Act:sub(name, params, options) end
 ---@field image string The image file, relative to the pack folder (SVG or PNG).
 ---@field width number A frame's width in pixels.
 ---@field height number A frame's height in pixels.
----@field count integer How many frames.
+---@field count integer How many frames (1 to 1000000).
 ---@field columns? integer Frames per row (default: all in one row).
 ---@field names? string[] Names of the first frames, so nodes and `anim.frames` may name them.
 
@@ -196,7 +204,7 @@ function Act:sub(name, params, options) end
 ---@field textcolor? string The text's colour.
 ---@field image? string An image file, relative to the pack folder.
 ---@field sprite? { atlas: string, frame?: integer|string } A frame of an atlas (by number or name; default 1). `anim.frames` on the node steps through the atlas.
----@field layer? integer Drawing layer (default 0): higher above; within one, later nodes above.
+---@field layer? integer Drawing layer (default 0), from -1000000 to 1000000: higher above; within one, later nodes above.
 ---@field opacity? number 0..1 (default 1); a tween of `opacity` animates it.
 ---@field rotation? number Degrees clockwise (default 0); a tween of `rotation` animates it.
 ---@field scale? number Size factor (default 1); a tween of `scale` animates it.

@@ -11,10 +11,12 @@
 //                                       a last argument `coverage`: with the coverage hook, as guided fuzzing runs)
 //        rulebench-bench --profile-restart PACK   VM instructions of a restart, by function
 //        rulebench-bench --crossings PACK     kernel calls per perform, failed perform, undo, redo, seek, undo last turn, restart, fuzz run
-//        rulebench-bench --loop-plain PACK ROUNDS  only row (2), ROUNDS x 3 passes (for callgrind)
+//        rulebench-bench --loop-plain PACK ROUNDS [PASSES]  only row (2), ROUNDS x PASSES (3) passes (for callgrind)
 //        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N | --seed K] [--search S]   time to detect each planted bug (minutes)
 //        rulebench-bench --solve               only row (8): solve against a plain-Lua breadth-first search
 //        rulebench-bench --seek                only row (10): the studio's History slider across 1,000 steps
+//        rulebench-bench --server              only row (11): a hostile client's cost to the studio's server
+//        rulebench-bench --match               only row (12): calls through Match + SQLite store, memory per idle match
 import Foundation
 import Rulebench
 
@@ -104,9 +106,9 @@ func kernelCheckedStep(pack: String, options: [String: StateValue], games: [[Act
     return seconds / Double(games.map(\.count).reduce(0, +))
 }
 
-func plain(_ pack: String, _ options: [String: StateValue], _ games: [[ActionCall]], _ mode: String) throws -> Double {
+func plain(_ pack: String, _ options: [String: StateValue], _ games: [[ActionCall]], _ mode: String, passes: Int = 3) throws -> Double {
     let folder = pack.contains("/") ? pack : "rules/" + pack
-    return try PlainLua.run(pack: folder, options: options, games: games, mode: mode, repeats: 3) / Double(games.map(\.count).reduce(0, +))
+    return try PlainLua.run(pack: folder, options: options, games: games, mode: mode, repeats: passes) / Double(games.map(\.count).reduce(0, +))
 }
 
 func row(_ name: String, _ value: String, _ note: String = "") {
@@ -189,14 +191,15 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--profile-expl
 if [4, 5].contains(CommandLine.arguments.count), ["--loop", "--loop-kernel"].contains(CommandLine.arguments[1]) {
     kernelLoopCoverage = CommandLine.arguments.count == 5 && CommandLine.arguments[4] == "coverage"
     let pack = CommandLine.arguments[2]
-    let sequence = try games(pack: pack, options: [:], length: 1500)
-    let steps = sequence.map(\.count).reduce(0, +)
     let limit = Double(CommandLine.arguments[3]) ?? 5
-    let measure = CommandLine.arguments[1] == "--loop" ? checkedStep : kernelCheckedStep
     // A negative SECONDS asks for exactly that many rounds, with no
-    // instruction budget: a fixed amount of work for callgrind, whose
-    // instruction counts are exact where times on this machine move 2x
-    // (under it every operation would look long to the watchdog).
+    // instruction budget anywhere, the games' choice included: a fixed
+    // amount of work for callgrind, whose instruction counts are exact
+    // where times on this machine move 2x (under it every watched call would
+    // look long to the watchdog and run again counted).
+    let sequence = try games(pack: pack, options: [:], length: 1500, budget: limit < 0 ? 0 : 10_000_000)
+    let steps = sequence.map(\.count).reduce(0, +)
+    let measure = CommandLine.arguments[1] == "--loop" ? checkedStep : kernelCheckedStep
     var rounds = 0, spent = 0.0
     while limit < 0 ? Double(rounds) < -limit : spent < limit {
         spent += try measure(pack, [:], sequence, configuration(budget: limit < 0 ? 0 : 10_000_000)) * Double(steps) * 3
@@ -206,16 +209,19 @@ if [4, 5].contains(CommandLine.arguments.count), ["--loop", "--loop-kernel"].con
     exit(0)
 }
 
-/// `rulebench-bench --loop-plain PACK ROUNDS`: only row (2), the pure-Lua
-/// loop, ROUNDS times: its machine instructions under callgrind, beside
-/// those of `--loop-kernel` on the same steps.
-if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--loop-plain" {
+/// `rulebench-bench --loop-plain PACK ROUNDS [PASSES]`: only row (2), the
+/// pure-Lua loop, ROUNDS times (each PASSES passes over the steps, 3 when
+/// not given): its machine instructions under callgrind, beside those of
+/// `--loop-kernel` on the same steps. PASSES 0 leaves the fixed cost only
+/// (the Lua state, the pack's files, the games' text), to subtract.
+if [4, 5].contains(CommandLine.arguments.count), CommandLine.arguments[1] == "--loop-plain" {
     let pack = CommandLine.arguments[2]
-    let sequence = try games(pack: pack, options: [:], length: 1500)
+    let sequence = try games(pack: pack, options: [:], length: 1500, budget: 0)   // no re-runs under callgrind
     let steps = sequence.map(\.count).reduce(0, +)
     let rounds = max(1, Int(CommandLine.arguments[3]) ?? 1)
+    let passes = CommandLine.arguments.count == 5 ? max(0, Int(CommandLine.arguments[4]) ?? 3) : 3
     var spent = 0.0
-    for _ in 0..<rounds { spent += try plain(pack, [:], sequence, "pure") * Double(steps) }
+    for _ in 0..<rounds { spent += try plain(pack, [:], sequence, "pure", passes: passes) * Double(steps) }
     print("\(pack): \(us(spent / Double(rounds * steps))) per pure-Lua step over \(rounds * 3) rounds of \(steps) steps")
     exit(0)
 }
@@ -266,6 +272,18 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--scaling-in-p
 /// `rulebench-bench --seek`: only row (10), the studio's seek.
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--seek" {
     try SeekBench.rows()
+    exit(0)
+}
+
+/// `rulebench-bench --server`: only row (11).
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--server" {
+    try ServerBench.rows()
+    exit(0)
+}
+
+/// `rulebench-bench --match`: only row (12), matches through `Match` and the SQLite store.
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--match" {
+    try MatchBench.rows()
     exit(0)
 }
 
@@ -399,6 +417,12 @@ try SolveBench.rows()
 
 // (10) the studio's History slider across a 1,000-step history
 try SeekBench.rows()
+
+// (11) what a hostile client costs the studio's server
+try ServerBench.rows()
+
+// (12) matches played together: calls through Match and its store, memory per idle match
+try MatchBench.rows()
 
 // (5) scaling: the same writes, a state 1x, 10x, 100x larger
 func scaling() throws {

@@ -1,5 +1,6 @@
 // animcore.c: the builders of anim.lua (tween, frames, wait, sound, cue,
-// sequence, parallel, stagger), in C.
+// sequence, parallel, stagger), in C, and the check of a plan animate
+// returns (`valid`, for K.checkplan: finite numbers, times in range).
 //
 // Why C: every perform, undo and redo runs the action's animate, and the
 // Lua builders were 20-35% of the VM instructions of a checked step.
@@ -138,6 +139,18 @@ static int ac_spec(lua_State *L, int index, const char *const *allowed) {
     return 1;
 }
 
+/* Pushes the table at `index` read through K.backing (itself when plain). */
+static void ac_push_backing(lua_State *L, int index) {
+    if (lua_getmetatable(L, index)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, AC_BACKING);
+        lua_pushvalue(L, index);
+        lua_call(L, 1, 1);
+    } else {
+        lua_pushvalue(L, index);
+    }
+}
+
 /* Pushes a deep copy of the plain data at `index` (anim.lua's data()): the
  * same keys, inserted in the same order. A state table is read through its
  * backing table. 0, with nothing pushed, when the slow path must decide. */
@@ -153,14 +166,7 @@ static int ac_data(lua_State *L, int index, int depth) {
     if (depth >= AC_MAX_DEPTH) return 0;
     luaL_checkstack(L, 8, "data nested too deeply");
     index = lua_absindex(L, index);
-    if (lua_getmetatable(L, index)) { /* maybe a state table: K.backing knows */
-        lua_pop(L, 1);
-        lua_pushvalue(L, AC_BACKING);
-        lua_pushvalue(L, index);
-        lua_call(L, 1, 1);
-    } else {
-        lua_pushvalue(L, index);
-    }
+    ac_push_backing(L, index); /* maybe a state table: K.backing knows */
     int from = lua_gettop(L);
     lua_newtable(L);
     lua_pushnil(L);
@@ -419,6 +425,105 @@ static int ac_stagger(lua_State *L) {
     return ac_finish(L);
 }
 
+/* ---------- checking a plan built by hand ---------- */
+
+static int ac_min(int a, int b) { return a < b ? a : b; }
+
+/* How much of a plan the check looks at: tables nested deeper than the
+ * encoder takes (wire.c refuses more than 200 levels), or more tables than
+ * any plan made with care holds (a table reached twice counts twice, so a
+ * cycle, or a table holding itself twice, ends here instead of in a walk
+ * of 2^depth paths). Past either, anim.lua's walk, which visits each table
+ * once, decides. */
+#define AC_CHECK_DEPTH 256
+#define AC_CHECK_TABLES 10000
+
+typedef struct ACCheck ACCheck;
+typedef int (*ACVisit)(lua_State *L, ACCheck *c, int depth);
+struct ACCheck { int tables; };
+
+/* Calls `visit` on each key and value (at -2 and -1) of the table at
+ * `index`, read through K.backing, while it answers 1; returns the last
+ * answer (1 when the table is empty), or -1 past the check's bounds. */
+static int ac_walk(lua_State *L, ACCheck *c, int index, int depth, ACVisit visit) {
+    if (depth >= AC_CHECK_DEPTH || --c->tables < 0) return -1;
+    luaL_checkstack(L, 8, "plan nested too deeply");
+    index = lua_absindex(L, index);
+    ac_push_backing(L, index);
+    int from = lua_gettop(L), verdict = 1;
+    lua_pushnil(L);
+    while (verdict == 1 && lua_next(L, from)) {
+        verdict = visit(L, c, depth);
+        lua_pop(L, 1);
+    }
+    lua_settop(L, from - 1);
+    return verdict;
+}
+
+static int ac_finite_pair(lua_State *L, ACCheck *c, int depth);
+
+/* 1 when every number in the value at `index` is finite (tables read
+ * through K.backing when they have a metatable, as ac_data reads them), 0
+ * when one is NaN or infinite, -1 past the check's bounds. */
+static int ac_all_finite(lua_State *L, ACCheck *c, int index, int depth) {
+    switch (lua_type(L, index)) {
+    case LUA_TNUMBER: return lua_isinteger(L, index) || isfinite(lua_tonumber(L, index));
+    case LUA_TTABLE: return ac_walk(L, c, index, depth, ac_finite_pair);
+    default: return 1;
+    }
+}
+
+static int ac_finite_pair(lua_State *L, ACCheck *c, int depth) {
+    return ac_min(ac_all_finite(L, c, -2, depth + 1), ac_all_finite(L, c, -1, depth + 1));
+}
+
+/* A plan's own time field (anim.lua's TIMES): `duration`, `delay`,
+ * `interval` from 0 to AC_MAX_SECONDS; `fps` from 1 / AC_MAX_SECONDS.
+ * -2 when the key and value are no time field. */
+static int ac_time_ok(lua_State *L, int key, int value) {
+    if (lua_type(L, key) != LUA_TSTRING || lua_type(L, value) != LUA_TNUMBER) return -2;
+    const char *name = lua_tostring(L, key);
+    double v = lua_tonumber(L, value);
+    if (!strcmp(name, "duration") || !strcmp(name, "delay") || !strcmp(name, "interval"))
+        return v >= 0 && v <= AC_MAX_SECONDS; /* also NaN */
+    if (!strcmp(name, "fps")) return v >= 1 / AC_MAX_SECONDS && v <= AC_MAX_SECONDS;
+    return -2;
+}
+
+static int ac_plan_pair(lua_State *L, ACCheck *c, int depth);
+
+/* One of a node's `items`: a table is a plan node, anything else data. */
+static int ac_item_pair(lua_State *L, ACCheck *c, int depth) {
+    int item = lua_type(L, -1) == LUA_TTABLE ? ac_walk(L, c, -1, depth + 1, ac_plan_pair) : ac_all_finite(L, c, -1, depth + 1);
+    return ac_min(ac_all_finite(L, c, -2, depth + 1), item);
+}
+
+/* One field of a plan node: a time in range, the `items` each checked as
+ * above, any other field data whose numbers are finite. */
+static int ac_plan_pair(lua_State *L, ACCheck *c, int depth) {
+    int time = ac_time_ok(L, -2, -1);
+    if (time != -2) return time;
+    if (lua_type(L, -2) == LUA_TSTRING && !strcmp(lua_tostring(L, -2), "items") && lua_type(L, -1) == LUA_TTABLE)
+        return ac_walk(L, c, -1, depth + 1, ac_item_pair);
+    return ac_finite_pair(L, c, depth);
+}
+
+/* valid(plan): true when the plan holds what a plan may (ac_plan_pair: every
+ * number finite, a node's times in range, each table among its items a node
+ * too; what the builders build always does), false when it does not, nil
+ * when only anim.lua's walk can tell. K.checkplan asks it of every plan an
+ * animate returns, so a plan built by hand cannot carry NaN (which never
+ * equals itself, so no redo could match it) or times whose sums overflow
+ * into the redo check. */
+static int ac_valid(lua_State *L) {
+    ACCheck check = {AC_CHECK_TABLES};
+    lua_settop(L, 1);
+    int verdict = lua_type(L, 1) == LUA_TTABLE ? ac_walk(L, &check, 1, 0, ac_plan_pair) : 0;
+    if (verdict < 0) lua_pushnil(L);
+    else lua_pushboolean(L, verdict);
+    return 1;
+}
+
 /* ---------- binding ---------- */
 
 /* bind(K, slow): a table of the builders, each bound to K, to slow[name]
@@ -427,13 +532,14 @@ static int ac_bind(lua_State *L) {
     static const luaL_Reg builders[] = {
         {"tween", ac_tween}, {"frames", ac_frames}, {"wait", ac_wait}, {"sound", ac_sound},
         {"cue", ac_cue}, {"sequence", ac_sequence}, {"parallel", ac_parallel},
-        {"stagger", ac_stagger}, {NULL, NULL}};
+        {"stagger", ac_stagger}, {"valid", ac_valid}, {NULL, NULL}};
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_newtable(L);
     for (const luaL_Reg *b = builders; b->name; b++) {
         lua_pushvalue(L, 1);
-        if (lua_getfield(L, 2, b->name) != LUA_TFUNCTION) return luaL_error(L, "no slow builder '%s'", b->name);
+        /* valid has no slow builder: anim.lua's walk runs after it when it cannot tell */
+        if (lua_getfield(L, 2, b->name) != LUA_TFUNCTION && b->func != ac_valid) return luaL_error(L, "no slow builder '%s'", b->name);
         if (lua_getfield(L, 1, "backing") != LUA_TFUNCTION) return luaL_error(L, "K.backing is not a function");
         lua_pushcclosure(L, b->func, 3);
         lua_setfield(L, -2, b->name);

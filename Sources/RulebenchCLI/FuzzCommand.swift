@@ -133,6 +133,9 @@ struct FuzzCommand: ParsableCommand {
                                valueName: "guided|uniform"))
     var search: SearchStrategy = .guided
 
+    @Flag(help: "In a pack with seats, skip the no-leak property (that no seat's view, offered calls, scene or plans depend on what is hidden from it), checked at every step by default.")
+    var noLeakCheck = false
+
     @Flag(help: "Write a JSON report to standard output.")
     var json = false
 
@@ -150,12 +153,13 @@ struct FuzzCommand: ParsableCommand {
     }
 
     /// K/N: exactly two runs of digits around one `/` (`1//2`, `+1/2` and
-    /// `1/2/` are typos, not shards), with 1 <= K <= N.
+    /// `1/2/` are typos, not shards), with 1 <= K <= N <= 1000000.
     private func parsedShard() throws -> (Int, Int) {
         let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
         let numbers = parts.compactMap { part in part.allSatisfy { $0.isASCII && $0.isNumber } ? Int(part) : nil }
-        guard parts.count == 2, numbers.count == 2, numbers[1] >= 1, (1...numbers[1]).contains(numbers[0]) else {
-            throw ValidationError("--shard expects K/N with 1 <= K <= N, got '\(shard)'")
+        let most = Fuzzer.Options.maximumShards
+        guard parts.count == 2, numbers.count == 2, numbers[1] >= 1, numbers[1] <= most, (1...numbers[1]).contains(numbers[0]) else {
+            throw ValidationError("--shard expects K/N with 1 <= K <= N <= \(most), got '\(shard)'")
         }
         return (numbers[0], numbers[1])
     }
@@ -171,6 +175,7 @@ struct FuzzCommand: ParsableCommand {
         options.shard = try parsedShard()
         options.setupOptions = try packOptions.setupOptionValues()
         options.configuration.printHandler = { _ in }
+        options.configuration.checksLeaks = !noLeakCheck
         options.coverage = coverage != nil
         options.search = search
 
@@ -329,7 +334,8 @@ struct FuzzCommand: ParsableCommand {
             return
         }
         print("FINDING: \(report.finding)")
-        print("  shrunk from \(report.original.steps.count) to \(report.shrunk.steps.count) steps in \(String(format: "%.2f", report.shrinkSeconds)) s (\(report.shrinkAttempts) candidates)"
+        print("  shrunk from \(report.original.steps.count) to \(report.shrunk.steps.count) steps in \(String(format: "%.2f", report.shrinkSeconds)) s (\(report.shrinkAttempts) candidates"
+              + (report.shrinkSeconds > 0 ? String(format: ", %.0f a second)", Double(report.shrinkAttempts) / report.shrinkSeconds) : ")")
               + (report.instancesShrunk > 1 ? "; the shortest of \(report.instancesShrunk) instances of the bug" : "")
               + shrinkNote(report.shrinkStatus))
         for step in report.shrunk.steps { print("    \(step)") }

@@ -47,6 +47,9 @@ struct PlayCommand: ParsableCommand {
     var seed: Int64 = PlayCommand.defaultSeed
     static let defaultSeed: Int64 = 1
 
+    @Option(name: .customLong("as"), help: ArgumentHelp("Play as this seat of a pack with seats: its calls, its view of the state (`state`, `hash`), its undo turn; what reads the whole state is refused.", valueName: "seat"))
+    var seat: String?
+
     func run() throws {
         let game: Game
         do {
@@ -65,6 +68,15 @@ struct PlayCommand: ParsableCommand {
         let session = PlaySession(game: game) { text in
             print(text, terminator: "")
             StandardOutput.flush()
+        }
+        if let seat {
+            guard (try? game.seats().contains(seat)) == true else {
+                let seats = (try? game.seats()) ?? []
+                complain(seats.isEmpty ? "--as \(seat): the pack declares no seats"
+                                       : "--as \(seat): unknown seat (seats: \(seats.joined(separator: ", ")))")
+                throw Outcome.badInput.exitCode
+            }
+            session.seat = seat
         }
         if interactive { session.prompt = "> " }
         session.run { readLine(strippingNewline: true) }

@@ -29,14 +29,17 @@ package struct PackOptions: ParsableArguments {
     }
 }
 
-/// Splits `k=v` pairs into their keys and the text of their values.
+/// Splits `k=v` pairs into their keys and the text of their values; a key
+/// given twice is refused by name (neither value is taken), as a typed call's is.
 package func splitPairs(_ pairs: [String], what: String) throws -> [String: String] {
     var texts: [String: String] = [:]
     for pair in pairs {
         guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
             throw ValidationError("\(what) expects key=value, got '\(pair)'")
         }
-        texts[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        let key = String(pair[..<equals])
+        guard texts[key] == nil else { throw ValidationError("\(what) \(key) is given twice (give each once)") }
+        texts[key] = String(pair[pair.index(after: equals)...])
     }
     return texts
 }

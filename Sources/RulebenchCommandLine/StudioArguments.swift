@@ -10,7 +10,8 @@ package struct StudioArguments: ParsableArguments {
         commandName: "studio",
         abstract: "Open a game in the browser: the board, legal calls, a verified history slider, animations.",
         discussion: """
-            Serves a web page on 127.0.0.1 (unless --host says otherwise) and prints its address. The page \
+            Serves a web page on 127.0.0.1 (unless --host says otherwise) and prints its address, which ends \
+            in this run's secret token (?token=...): only that address opens the page. The page \
             shows the pack's board, its legal calls as buttons, Undo, Redo and undo turn, a History slider \
             whose every move is a real verified undo or redo in the engine, the state hash and the state \
             with the slots the step changed, each step's animation, and Save. Every open tab shows the same \
@@ -48,7 +49,7 @@ package struct StudioArguments: ParsableArguments {
     @Option(help: "The port to serve on (0: any free port; the address printed says which).")
     package var port: UInt16 = 8040
 
-    @Option(help: "The address to listen on. Anything other than 127.0.0.1 or ::1 lets other machines open the game.")
+    @Option(help: "The address to listen on. Anything other than 127.0.0.1 or ::1 lets other machines open the game (the studio warns).")
     package var host = "127.0.0.1"
 
     @Option(parsing: .unconditional, help: "Seed of a new game's random generator (a pack only).",

@@ -84,7 +84,10 @@ actor StudioSession {
             guard game.history.cursor < game.history.entries.count else { throw .badInput(InputProblem("nothing to redo")) }
             try seek(to: game.history.cursor + 1, animated: true)
         case .undoTurn: try seek(to: game.history.cursor - game.history.undosToLastTurn, animated: false)
-        case .seek(let step): try seek(to: step, animated: abs(step - game.history.cursor) == 1)
+        case .seek(let step):
+            // The step is any integer the message held: checked for range before any arithmetic on it.
+            let target = try game.history.position(step)
+            try seek(to: target, animated: abs(target - game.history.cursor) == 1)
         case .save(let path, let overwrite): return [.sender(try save(path, overwrite: overwrite, id: request.id))]
         }
         return [.everyone(position())]
@@ -170,17 +173,17 @@ actor StudioSession {
     }
 
     /// The pack's file at `path` (relative to its folder: the view's images,
-    /// atlases and sounds; a base pack's when the pack extends one and has no
-    /// such file); nil for anything outside those folders (`Game.packFile`).
+    /// atlases and sounds, percent-decoded by the server; a base pack's when the pack
+    /// extends one and has no such file); nil for anything outside those folders (`Game.packFile`).
     func packFile(_ path: String) -> URL? {
-        game.packFile(path.removingPercentEncoding ?? path)
+        game.packFile(path)
     }
 
     /// The file of sound `name` of the current scene's sounds folder (the library's rule:
     /// `NAME.wav`, `.ogg` or `.mp3`); nil when there is none.
     func soundFile(_ name: String) -> URL? {
         guard let scene = memory.scenes[game.history.cursor] ?? nil else { return nil }
-        return game.soundFile(named: name.removingPercentEncoding ?? name, in: scene)
+        return game.soundFile(named: name, in: scene)
     }
 
     /// Reloads the pack when one of its files changed since the last look,

@@ -1,9 +1,8 @@
 import ArgumentParser
-import FlyingFox
-import FlyingSocks
 import Foundation
 import Rulebench
 import RulebenchCommandLine
+import RulebenchServer
 
 /// `rulebench-studio PACK | SCENARIO.yaml | HISTORY.json | FINDING.yaml`:
 /// a local web page to play, scrub and watch a game (see docs/studio.md).
@@ -24,13 +23,8 @@ struct StudioTool: ParsableCommand {
 
     func run() throws {
         let session: StudioSession
-        let address: any SocketAddress
-        let host = arguments.host, port = arguments.port
-        do {
-            address = host.contains(":") ? try sockaddr_in6.inet6(ip6: host, port: port) as any SocketAddress
-                                         : try sockaddr_in.inet(ip4: host, port: port)
-        } catch {
-            complain("--host \(host): not an IP address (give one such as 127.0.0.1 or ::1)")
+        guard let endpoint = ServerEndpoint(host: arguments.host, port: arguments.port) else {
+            complain("--host \(arguments.host): not an IP address (give one such as 127.0.0.1 or ::1)")
             throw Outcome.badInput.exitCode
         }
         do {
@@ -43,7 +37,6 @@ struct StudioTool: ParsableCommand {
             complain("\(error)")
             throw Outcome.badInput.exitCode
         }
-        try StudioServer(session: session, address: address, asked: host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
-            .runUntilInterrupted()
+        try StudioServer(session: session, endpoint: endpoint).runUntilInterrupted()
     }
 }

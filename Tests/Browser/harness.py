@@ -17,7 +17,8 @@ CHROMIUM = "/usr/lib/chromium/chromium"
 
 
 class Studio:
-    """One `rulebench studio` process and the address it printed."""
+    """One `rulebench studio` process and the address it printed, which carries the run's token
+    (`http://127.0.0.1:PORT/?token=…`): `url` is that address, `origin` its scheme, host and port."""
 
     def __init__(self, binary, args, cwd):
         self.binary = binary
@@ -25,11 +26,13 @@ class Studio:
         self.process = subprocess.Popen([binary, "studio", *args, "--port", "0"], cwd=cwd,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
-        match = re.search(r"http://[^/\s]+/", line)
+        match = re.search(r"(http://[^/\s]+)/\?token=([0-9a-f]+)\s", line)
         if not match:
             self.process.kill()
             raise AssertionError(f"rulebench studio {' '.join(args)} printed no address: {line!r} {self.process.stderr.read()}")
-        self.url = match.group(0)
+        self.url = match.group(0).strip()
+        self.origin = match.group(1)
+        self.token = match.group(2)
 
     def stop(self):
         """Ctrl-C ends the studio cleanly: exit 0 within a few seconds."""
@@ -57,12 +60,20 @@ class Context:
     def clocked_page(self):
         """A page in a browser context of its own whose clock the test drives (Playwright's clock is the
         whole context's, and stays installed, so the shared page never gets one); closed after the test."""
-        clocked = self.browser.new_context(viewport={"width": 1400, "height": 900})
+        clocked = self.browser.new_context(viewport={"width": 1400, "height": 900}, bypass_csp=True)
         clocked.set_default_timeout(15_000)
         self.page = clocked.new_page()
         self.page.clock.install(time=0)
         self.pages.append(clocked)
         return self.page
+
+    def strict_page(self):
+        """A page in a browser context of its own that enforces the studio's Content-Security-Policy
+        (the shared one bypasses it for wait_for_function); wait in it with `expect`, which needs no eval."""
+        strict = self.browser.new_context(viewport={"width": 1400, "height": 900})
+        strict.set_default_timeout(15_000)
+        self.pages.append(strict)
+        return strict.new_page()
 
     def start(self, *args, cwd=REPOSITORY):
         studio = Studio(self.binary, list(args), cwd)

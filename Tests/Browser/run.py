@@ -39,7 +39,9 @@ def main():
     started = time.monotonic()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
-        browser_context = browser.new_context(viewport={"width": 1400, "height": 900})
+        # bypass_csp: Playwright's wait_for_function evaluates its predicate with `new Function`, which the
+        # studio's Content-Security-Policy forbids; test_guard.py runs the page in a context that enforces it.
+        browser_context = browser.new_context(viewport={"width": 1400, "height": 900}, bypass_csp=True)
         browser_context.set_default_timeout(15_000)
         page = browser_context.new_page()
         for name, test in tests(selected):

@@ -54,13 +54,17 @@ def test_saving_is_kept_inside_the_folder(context):
     expect(page.locator("#status")).to_contain_text("'..' leaves the studio's folder")
 
 
-def test_a_rejected_call_shows_the_packs_reason(context):
-    page = context.page
-    context.open("template")
-    page.get_by_label("Call", exact=True).fill("dash token=p9")
+def assert_refused(page, typed, reason):
+    """Typing `typed` into the Call field shows `reason` and performs nothing."""
+    page.get_by_label("Call", exact=True).fill(typed)
     page.get_by_role("button", name="Perform").click()
-    expect(page.locator("#status")).to_contain_text("rejected")
+    expect(page.locator("#status")).to_contain_text(reason)
     expect(page.get_by_label("History")).to_have_attribute("max", "0")
+
+
+def test_a_rejected_call_shows_the_packs_reason(context):
+    context.open("template")
+    assert_refused(context.page, "dash token=p9", "rejected")
 
 
 def test_every_tab_sees_the_same_game(context):
@@ -138,7 +142,7 @@ def test_pack_files_are_served_and_nothing_outside_the_pack(context):
 
         def status(path):
             connection = http.client.HTTPConnection(address.hostname, address.port, timeout=10)
-            connection.request("GET", path)
+            connection.request("GET", f"{path}?token={studio.token}")
             response = connection.getresponse()
             body = response.read()
             connection.close()
@@ -200,3 +204,9 @@ def test_a_typed_call_reads_a_quoted_value_with_blanks_as_play_does(context):
         expect(page.locator("#status")).to_contain_text(f"the quote at column {column} is not closed")
         expect(page.get_by_label("History")).to_have_attribute("max", "1")
         studio.stop()
+
+
+def test_a_typed_call_with_a_param_twice_is_refused_by_name(context):
+    """`step token=p1 token=p2` took the last param silently."""
+    context.open("template")
+    assert_refused(context.page, "step token=p1 token=p2", "the param 'token' is given twice (give each param once)")

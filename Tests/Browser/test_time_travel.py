@@ -109,3 +109,34 @@ def test_the_history_list_numbers_each_step_once(context):
     for number, (text, call) in enumerate(zip(spoken, calls), start=1):
         assert text.startswith(f"{number}. {call} undo "), spoken
     assert page.locator("#entries li").all_text_contents()[0].startswith("dash token=p1 "), "the number is the list's, not the text's"
+
+
+def test_a_seek_to_any_integer_gets_an_error_and_the_studio_goes_on(context):
+    """`{"type": "seek", "step": -9223372036854775808}` trapped the studio (abs(step - cursor)), losing its history."""
+    page = context.page
+    context.open("scenarios/template/step-undo-redo.yaml")
+    end = int(page.get_by_label("History").get_attribute("max"))
+    hash_before = page.get_by_label("State hash").text_content()
+    replies = page.evaluate("""() => new Promise((resolve) => {
+        const socket = new WebSocket(`ws://${location.host}/socket${location.search}`);
+        const sent = ['-9223372036854775808', '9223372036854775807', '-1'];
+        const replies = [];
+        socket.addEventListener('open', () => {
+            sent.forEach((step, i) => socket.send(`{"type": "seek", "step": ${step}, "id": ${i + 1}}`));
+        });
+        socket.addEventListener('message', (event) => {
+            const reply = JSON.parse(event.data);
+            if (reply.type !== 'error') return;   // positions, sent to every page
+            replies.push(reply);
+            if (replies.length === sent.length) { socket.close(); resolve(replies); }
+        });
+        socket.addEventListener('close', () => resolve(replies));   // a studio that died answers no more
+    })""")
+    assert [reply["id"] for reply in replies] == [1, 2, 3], replies
+    for reply, step in zip(replies, ["-9223372036854775808", "9223372036854775807", "-1"]):
+        assert reply["kind"] == "failed", reply
+        assert reply["message"] == f"no history position {step}: the history has positions 0 to {end}", reply
+    # Nothing moved, and the page's own socket still works.
+    assert page.get_by_label("State hash").text_content() == hash_before
+    seek(page, 0)
+    seek(page, end)

@@ -150,3 +150,67 @@ for choices = 1, 24 do
   API.fuzzabort()
 end
 assert(without > 0 and only > 0, without .. " runs without the rare kind, " .. only .. " with it twice")
+
+-- Resuming (the shrinker's candidates): a run that shares its first steps
+-- with the last one starts after them, where the strict undo took the game
+-- back, and answers for its own steps only; what it does from there is
+-- what a run from setup does. Each `push` appends its number to a list.
+API.definepack("r", "r", "r/pack.lua", [[ return { name = "r", setup = function(game) game.log = {} end } ]])
+API.addaction("r", "push", "r/actions/push.lua", [[
+return {
+  params = { n = "integer" },
+  legal = function(game, emit) for n = 1, 3 do emit{ n = n } end end,
+  apply = function(game, a) game.log[#game.log + 1] = a.n end,
+}
+]])
+API.finishpack("r", "")
+local function newr() local h = API.newgame("r", "1", K.encode({})); API.commit(); return h end
+local function push(n) return { op = "do", name = "push", params = { n = n } } end
+local function run(program, resume)
+  return K.decode((API.fuzz(K.encode({ program = program, checklegal = true, resume = resume }))))
+end
+newr()
+local full = run({ push(1), push(2), push(3), push(1) })
+assert(#full.outcomes == 4 and #full.trace == 4)
+-- The same first two steps, then others: from step 2 of the last run.
+local resumed = run({ push(1), push(2), push(2) }, 2)
+assert(#resumed.outcomes == 1 and #resumed.trace == 1 and #resumed.history.entries == 3)
+assert(resumed.history.cursor == 3 and resumed.history.count == 3)
+newr()
+local fresh = run({ push(1), push(2), push(2) })
+assert(fresh.trace[3] == resumed.trace[1] and API.hash() == resumed.trace[1], "resumed, a run ends where it does from setup")
+-- From no step at all: every entry undone.
+local alone = run({ push(3) }, 0)
+assert(#alone.trace == 1 and #alone.history.entries == 1)
+newr()
+assert(run({ push(3) }).trace[1] == alone.trace[1])
+-- Not past the steps the last run completed; not where a later step
+-- replaced their entries; not once the game moved since.
+assert(not pcall(API.fuzz, K.encode({ program = { push(3), push(1) }, resume = 2 })))
+API.fuzzabort()
+newr()
+run({ push(1), { op = "undo", n = 1 }, push(2) })
+assert(not pcall(API.fuzz, K.encode({ program = { push(1) }, resume = 1 })), "a later perform replaced the entry")
+API.fuzzabort()
+-- A run that ended with an undo (a broken undo's reproduction) resumes
+-- below it.
+newr()
+run({ push(1), push(2), { op = "undo", n = 1 } })
+local below = run({ push(1), push(3) }, 1)
+assert(#below.trace == 1 and below.history.count == 2 and below.history.cursor == 2)
+newr()
+assert(run({ push(1), push(3) }).trace[2] == below.trace[1])
+newr()
+run({ push(1), push(2) })
+API.newgame("r", "1", K.encode({}))
+API.commit()
+assert(not pcall(API.fuzz, K.encode({ program = { push(1) }, resume = 1 })), "a game set up since is not resumed")
+API.fuzzabort()
+-- A run that rewound at its end (the end-of-run check) resumes by redoing
+-- the shared steps with the strict redo.
+newr()
+K.decode((API.fuzz(K.encode({ program = { push(1), push(2) }, checklegal = true, final = true }))))
+local up = run({ push(1), push(3) }, 1)
+assert(#up.trace == 1 and up.history.count == 2 and up.history.cursor == 2)
+newr()
+assert(run({ push(1), push(3) }).trace[2] == up.trace[1])

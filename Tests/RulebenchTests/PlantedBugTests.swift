@@ -157,6 +157,10 @@ final class PlantedBugTests: XCTestCase {
         var configuration = Game.Configuration()
         configuration.instructionBudget = 3_000_000
         configuration.printHandler = { _ in }
+        // The mutants are undo and determinism bugs; the no-leak probes of
+        // the seated packs (cards, desert) would multiply every session's
+        // steps (BENCHMARKS.md, "Seats and secrets") and are tested in SeatTests.
+        configuration.checksLeaks = false
         return configuration
     }()
 

@@ -71,7 +71,7 @@ final class ScenarioCLITests: XCTestCase {
         let all = try run(["run", "a", "b", "c", "--junit", junit.path], in: scratch)
         XCTAssertEqual(all.status, 2, all.stdout + all.stderr)
         let lines = all.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.first, "BAD   a/bad.yaml:5:5: unknown key 'expct' in a step; did you mean 'expect'? (a step takes: do, with, undo, redo, expect)")
+        XCTAssertEqual(lines.first, "BAD   a/bad.yaml:5:5: unknown key 'expct' in a step; did you mean 'expect'? (a step takes: do, with, as, undo, redo, expect)")
         XCTAssertTrue(lines.contains { $0.hasPrefix("FAIL  b/fail.yaml  fails") }, all.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("PASS  c/pass.yml  passes") }, all.stdout)
         XCTAssertEqual(lines.last?.hasPrefix("3 scenarios: 1 passed, 1 failed, 1 bad input"), true, all.stdout)

@@ -81,6 +81,28 @@ final class ShrinkerTests: XCTestCase {
         assertOneMinimal(shrunk, .undoRestores)
     }
 
+    /// A candidate resumed after the steps it shares with the last one
+    /// (rewound there with the strict undo, or redone after a run that
+    /// rewound at its end) gives what it gives from a restarted game.
+    func testAResumedCandidateRunsAsFromARestart() throws {
+        let options: [String: StateValue] = ["need": 1]
+        let cases: [(last: [FuzzStep], next: [FuzzStep], finalChecks: Bool)] = [
+            ([tick, move(1), move(0), tick, poke, .undo(1)], [tick, move(1), move(0), poke, .undo(1)], false),
+            ([tick, move(1), move(0), tick], [tick, move(1), move(0), poke], true),
+        ]
+        for (last, next, finalChecks) in cases {
+            let shared = executor()
+            _ = shared.execute(program(last, options: options), checkLegality: true, finalChecks: finalChecks)
+            let resumed = shared.execute(program(next, options: options), checkLegality: true, finalChecks: finalChecks, resuming: true)
+            XCTAssertTrue(resumed.resumed, "\(next)")
+            let fresh = executor().execute(program(next, options: options), checkLegality: true, finalChecks: finalChecks)
+            XCTAssertEqual(fresh.finding?.property, .undoRestores)
+            XCTAssertEqual(resumed.outcomes, fresh.outcomes)
+            XCTAssertEqual(resumed.trace, fresh.trace)
+            XCTAssertEqual(resumed.finding?.description, fresh.finding?.description)
+        }
+    }
+
     func testAFailingUndoTurnBecomesUndoOne() throws {
         let (shrunk, finding, original, _) = try shrink(program([endTurn, tick, poke, .undoTurn]))
         XCTAssertEqual(original.stepIndex, 3, "the undo turn is the failing step")

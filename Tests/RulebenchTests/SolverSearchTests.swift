@@ -142,6 +142,37 @@ final class SolverSearchTests: XCTestCase {
         XCTAssertEqual(warnings.first?.severity, .warning)
     }
 
+    /// A fractional estimate (which `check` accepts) orders the search as
+    /// the number it is, and `math.maxinteger` never wraps g + h: both find
+    /// the shortest line, 7 moves to 37, as breadth-first does.
+    func testFractionalAndHugeEstimatesFindTheShortestLine() throws {
+        let breadth = try solve(try game(Self.counter), goal: "reach", estimate: false)
+        guard case .solved(let shortest) = breadth.outcome else { return XCTFail("\(breadth.outcome)") }
+        XCTAssertEqual(shortest.count, 7)
+        for goal in ["fraction", "huge"] {
+            let result = try solve(try game(Self.counter), goal: goal)
+            XCTAssertEqual(result.statistics.search, .bestFirst, goal)
+            guard case .solved(let line) = result.outcome else { return XCTFail("\(goal): \(result.outcome)") }
+            XCTAssertEqual(line.count, shortest.count, goal)
+            try assertReaches(line, Self.counter, [:], goal: goal)
+            XCTAssertEqual(result.statistics.finishedDepth, 6, "\(goal): no line of 6 moves")
+            // Past the target the estimate is math.maxinteger: those states are cut, never expanded first.
+            XCTAssertLessThanOrEqual(result.statistics.nodes, result.statistics.distinctStates, goal)
+        }
+        for goal in ["fraction", "huge"] {
+            let any = try solve(try game(Self.counter), goal: goal, any: true)
+            guard case .solved(let line) = any.outcome else { return XCTFail("\(goal): \(any.outcome)") }
+            try assertReaches(line, Self.counter, [:], goal: goal, onlyAtTheEnd: false)
+        }
+        // `check` accepts both (neither overestimates), as `solve` does.
+        var options = PackChecker.Options()
+        options.seeds = [1]
+        options.depth = 2
+        let problems = try PackChecker(pack: Self.counter, options: options).check()
+        XCTAssertFalse(problems.contains { $0.message.contains("'fraction'") || $0.message.contains("'huge'") },
+                       problems.map(\.description).joined(separator: "\n"))
+    }
+
     func testFoolsMateIsFoundFromTheFirstMove() throws {
         // Pseudo-legal chess (Benchmarks/packs/chess), after 1. f3: black
         // mates in three plies (e5 or e6, g4, Qh4), fool's mate. The whole

@@ -41,6 +41,7 @@ final class TypedCallTests: XCTestCase {
             .string("p1"), .string("a b"), .string("it's"), .string("say \"hi\""), .string("007"), .string(""),
             .string("C:\\dir\\"), .string(" padded "), .string("true"), .string("[1,2]"), .string("'x"), .string("it's \"so\""),
             .int(-3), .double(2.5), .bool(false), .list([.int(1), .int(2)]), .list([.string("a"), .string("b")]), .list([]),
+            .list([.int(1), .list([.int(2), .int(3)])]), .list([.list([]), .list([.list([.string("x")])])]),
         ]
         for value in values {
             let call = ActionCall("move", ["to": value, "n": .int(1)])
@@ -59,5 +60,43 @@ final class TypedCallTests: XCTestCase {
         let value = StateValue.string("a\" 'b")
         XCTAssertEqual(TypedCall.typed(value), value.description)
         XCTAssertEqual(TypedCall.typed(.string("it's \"so\"")), "\"it's \"so\"\"", "both marks, but a word still gives it")
+    }
+
+    /// `go path=[1,[2,3]]` was read as `{1, "[2", "3]"}`: a list nests.
+    func testANestedListIsReadAsAList() throws {
+        XCTAssertEqual(try TypedCall.call("go path=[1,[2,3]]"),
+                       ActionCall("go", ["path": .list([.int(1), .list([.int(2), .int(3)])])]))
+        XCTAssertEqual(try TypedCall.call("go path=[[],[[a]],b]"),
+                       ActionCall("go", ["path": .list([.list([]), .list([.list([.string("a")])]), .string("b")])]))
+        // An item that opens with a quote runs to the same quote, commas and brackets included.
+        XCTAssertEqual(StateValue(argument: "[\"a,[b\",c]"), .list([.string("a,[b"), .string("c")]))
+        XCTAssertEqual(StateValue(argument: "[it's,x]"), .list([.string("it's"), .string("x")]), "a quote inside an item is text")
+        XCTAssertEqual(StateValue(argument: "[1, [2, 3] ]"), .list([.int(1), .list([.int(2), .int(3)])]))
+    }
+
+    /// Lists nested deeper than the reader reads are refused with the param's
+    /// name (no recursion without bound on a typed line, which a page may send).
+    func testAListNestedTooDeeplyIsRefusedWithTheParamsName() throws {
+        let deepest = String(repeating: "[", count: StateValue.maximumArgumentDepth) + String(repeating: "]", count: StateValue.maximumArgumentDepth)
+        XCTAssertNoThrow(try TypedCall.call("go path=\(deepest)"))
+        let deeper = "[" + deepest + "]"
+        XCTAssertThrowsError(try TypedCall.call("go path=\(deeper)")) { error in
+            XCTAssertEqual(error as? TypedCall.Problem, .tooDeep("path"))
+            XCTAssertTrue("\(error)".contains("'path' nests lists more than 32 deep"), "\(error)")
+        }
+        let huge = String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)
+        XCTAssertThrowsError(try TypedCall.call("go path=\(huge)"))
+        XCTAssertNotNil(StateValue(argument: huge).listItems, "the outer levels are still a list")
+    }
+
+    /// `token=p1 token=p2` took the last silently: a param given twice is refused by name.
+    func testAParamGivenTwiceIsRefusedByName() {
+        XCTAssertThrowsError(try TypedCall.call("step token=p1 token=p2")) { error in
+            XCTAssertEqual(error as? TypedCall.Problem, .duplicateParam("token"))
+            XCTAssertEqual("\(error)", "the param 'token' is given twice (give each param once)")
+        }
+        XCTAssertThrowsError(try TypedCall.call("step token=p1 n=1 token=p1")) { error in
+            XCTAssertEqual(error as? TypedCall.Problem, .duplicateParam("token"))
+        }
     }
 }

@@ -53,6 +53,27 @@ final class ViewCheckTests: XCTestCase {
         """), [])
     }
 
+    /// Whole numbers the page uses (grid columns and rows, atlas counts) are
+    /// refused beyond ±1000000 at their line, as is a grid reaching past 1000000 pixels.
+    func testHugeViewNumbersAreRefusedAtTheirLine() throws {
+        let scene = "scene = function(game, add) add{ id = \"a\", x = 1, y = 1 } end"
+        let cases: [(declaration: String, line: Int, message: String)] = [
+            ("grid = { rows = 1, cell = 8,\n      columns = math.maxinteger },", 6,
+             "view.grid.columns must be a whole number from -1000000 to 1000000, not 9223372036854775807"),
+            ("grid = { columns = 1000000, rows = 1, cell = 8 },", 5,
+             "view.grid reaches 8000000 pixels: its columns and rows of cells must end within 1000000"),
+            ("atlases = { pawn = { image = \"pawn.svg\", width = 8, height = 8,\n      count = math.maxinteger } },", 6,
+             "atlases.pawn.count must be a whole number from -1000000 to 1000000, not 9223372036854775807"),
+        ]
+        for (declaration, line, message) in cases {
+            let problems = try check(view: "{\n    \(declaration)\n    \(scene),\n  }")
+            let errors = problems.filter { $0.contains(": error: ") }
+            XCTAssertEqual(errors.count, 1, "\(declaration): \(problems)")
+            XCTAssertTrue(errors.first?.contains("pack.lua:\(line): error: ") == true, "\(declaration): \(problems)")
+            XCTAssertTrue(errors.first?.contains(message) == true, "\(declaration): \(problems)")
+        }
+    }
+
     func testANodeWithoutAPlaceIsAnErrorAtItsLine() throws {
         assertOne(try check(view: """
         function(game, add)
@@ -163,6 +184,9 @@ final class ViewCheckTests: XCTestCase {
             ("opacity = 2", "'opacity' is 0..1"),
             ("w = -1", "'w' must be at least 0"),
             ("layer = 1.5", "'layer' must be a whole number"),
+            // Beyond 2^53 the page reads a big integer, which it cannot compare with its numbers.
+            ("layer = math.maxinteger", "'layer' must be a whole number from -1000000 to 1000000, not 9223372036854775807"),
+            ("layer = -1000001", "'layer' must be a whole number from -1000000 to 1000000, not -1000001"),
             ("sprite = { atlas = \"pawns\" }", "no atlas 'pawns' in view.atlases (did you mean 'pawn'?)"),
             ("sprite = { atlas = \"pawn\", frame = 3 }", "frame 3 is not in atlas pawn (1..2)"),
             ("sprite = { atlas = \"pawn\", frame = \"jump\" }", "atlas pawn has no frame \"jump\""),

@@ -12,6 +12,20 @@ local pack = {
   description = "Deal, draw and play cards: the second small pack beside the template.",
   options = { players = 2, hand = 3 },
 
+  -- Seats: one per player. The current player acts (deal and play name no
+  -- player: the seat whose turn it is makes them). The deck is face down
+  -- to every seat; a hand is seen by its owner only.
+  seats = function(options)
+    local seats = {}
+    for i = 1, options.players do seats[i] = "p" .. i end
+    return seats
+  end,
+  turn = function(game) return game.current, "it is " .. game.current .. "'s turn" end,
+  secrets = function(game, secret)
+    secret(game.deck)
+    for name, hand in pairs(game.hands) do secret(hand, nil, name) end
+  end,
+
   setup = function(game, options)
     game.deck = deck.new()
     require("rulebench").shuffle(game, game.deck)
@@ -96,7 +110,7 @@ local pack = {
           -- `play card=i` names the current player's i-th card.
           add{ id = "card:" .. card.id, x = 40 + (i - 1) * 54, y = y, w = 48, h = 68, layer = 1,
                aliases = name == game.current and { i } or nil,
-               sprite = { atlas = "cards", frame = card.id }, shape = "none", label = card.id .. " in " .. name .. "'s hand" }
+               sprite = { atlas = "cards", frame = card.id }, shape = "none", label = card.id }   -- its owner's alone: redacted for the other seats
         end
       end
       add{ id = "turn", x = 420, y = 50, w = 150, h = 30, shape = "none", textcolor = "#ffffff",

@@ -18,6 +18,9 @@
 --   gear_deck, gear_discard     equipment card names, index 1 is the top
 --   parts    part -> {} hidden | { cell = c } on the board | { holder = p } carried
 --   shields  tile id -> the player whose solar shield covers that tile
+--   scouted  nil, or what the meteorologist's scout showed that seat:
+--            { player, top = top storm cards it knows, bottom = true when it
+--            put one at the bottom } (until drawn or reshuffled)
 --   result   nil while playing, "won" or "lost"; reason says why
 --
 -- Options: players (2..5), roles (a list of role names, one per player;
@@ -68,6 +71,33 @@ local pack = {
     shuffle = true,
     roles = { type = "table", description = "one role name per player (default: the first `players` roles)" },
   },
+
+  -- Seats: one per player, p1..pN. Every seat may act at any time (free
+  -- actions: equipment, passing equipment, giving water on another's
+  -- turn); a call naming a player (`player`) is that seat's to make, and
+  -- each action's check says when it is out of turn. The storm and gear
+  -- decks are face down to every seat.
+  seats = function(options)
+    local seats = {}
+    for i = 1, math.tointeger(options.players) or 0 do seats[i] = "p" .. i end
+    return seats
+  end,
+  turn = function(game)
+    if game.result then return nil, "the game is over" end
+    return game.order
+  end,
+  -- The meteorologist's scout shows the top storm cards to that seat alone
+  -- (game.scouted: the top cards it saw, and the one it put at the bottom),
+  -- until they are drawn or the deck is reshuffled.
+  secrets = function(game, secret)
+    secret(game.storm_deck)
+    secret(game.gear_deck)
+    local scouted = game.scouted
+    if scouted then
+      for i = 1, math.min(scouted.top, #game.storm_deck) do secret(game.storm_deck, i, scouted.player) end
+      if scouted.bottom and #game.storm_deck > 0 then secret(game.storm_deck, #game.storm_deck, scouted.player) end
+    end
+  end,
 
   setup = function(game, options)
     local n = math.tointeger(options.players)

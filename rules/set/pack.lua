@@ -14,6 +14,11 @@ local pack = {
   description = "Take three cards that form a set; the deck refills the table.",
   options = { table = 12 },
 
+  -- Two seats race for sets (no turns: either may take); the deck's order
+  -- is secret to both.
+  seats = { "p1", "p2" },
+  secrets = function(game, secret) secret(game.deck) end,
+
   setup = function(game, options)
     game.deck = cards.deck()
     require("rulebench").shuffle(game, game.deck)

@@ -27,6 +27,12 @@ public final class PlaySession {
     public var chartWidth = 72
     /// How many commands failed so far.
     public private(set) var errorCount = 0
+    /// The seat the session plays as (`play --as SEAT`): its calls are
+    /// performed as that seat, `actions` lists the calls it may make,
+    /// `state` and `hash` show its view, `undo` is its undo turn, and what
+    /// reads the whole state (the text board, timelines, redo, save) is
+    /// refused. Nil: the author, who sees everything.
+    public var seat: String?
 
     private let write: (String) -> Void
     /// The calls as last listed: what numbers refer to.
@@ -76,11 +82,17 @@ public final class PlaySession {
         }
         guard let first = words.first else { return true }
         let rest = Array(words.dropFirst())
+        if let seat, ["redo", "timeline", "save", "board", "render"].contains(first.lowercased()) {
+            fail("`\(first)` reads the whole state, which seat \(seat) may not see: play without --as for it")
+            return true
+        }
         switch first.lowercased() {
         case "quit", "exit", "q":
             return false
         case "help", "?":
             say(PlaySession.help)
+        case "undo" where seat != nil:
+            undoAsSeat()
         case "undo":
             undo(rest)
         case "redo":
@@ -140,7 +152,8 @@ public final class PlaySession {
 
     private func perform(_ call: ActionCall) {
         do {
-            let entry = try game.perform(call)
+            let entry: HistoryEntry
+            if let seat { entry = try game.perform(call, as: seat).entry } else { entry = try game.perform(call) }
             let animation = entry.animation
             lastAnimation = ("\(call)", animation)
             say("did \(call)" + PlaySession.summary(entry.subactions.subactionNames, animation))
@@ -148,6 +161,19 @@ public final class PlaySession {
         } catch {
             fail(PlaySession.explain(error))
         }
+    }
+
+    /// `undo` as a seat: the player's undo turn, which stops after the
+    /// last step of the turn that revealed a secret or drew from the generator.
+    private func undoAsSeat() {
+        do {
+            let outcomes = try game.undoTurn(as: seat ?? "")
+            say(outcomes.isEmpty ? "nothing to undo: the turn's last step revealed a secret, drew from the random generator, or ended the turn"
+                                 : "undid \(outcomes.count) action\(outcomes.count == 1 ? "" : "s") of \(seat ?? "")'s turn")
+        } catch {
+            report(error)
+        }
+        showPosition()
     }
 
     private func undo(_ arguments: [String]) {
@@ -233,7 +259,12 @@ public final class PlaySession {
         guard arguments.count <= 1 else { return fail("`state` takes one path, like state tokens.p1.square") }
         do {
             let path = try StatePath(parsing: arguments.first ?? "")
-            let value = try game.state(at: path)
+            let value: StateValue?
+            if let seat {
+                value = path.keys.reduce(Optional(try game.view(as: seat).state)) { value, key in value?[key] }
+            } else {
+                value = try game.state(at: path)
+            }
             let name = arguments.first ?? "(the whole state)"
             say("\(name) = " + (value.map(\.description) ?? "nil (absent)"))
         } catch let error as StatePath.ParseError {
@@ -280,6 +311,7 @@ public final class PlaySession {
 
     private func showHash() {
         do {
+            if let seat { return say("view hash of \(seat): \(try game.view(as: seat).hash)") }
             say("hash: \"\(try game.liveStateHash().hex)\"  (for a scenario's expect: { hash: ... })")
         } catch {
             fail("\(error)")
@@ -324,7 +356,7 @@ public final class PlaySession {
     // MARK: Showing the game
 
     private func showPosition() {
-        showBoard()
+        if seat == nil { showBoard() }
         showActions()
     }
 
@@ -339,7 +371,7 @@ public final class PlaySession {
 
     private func showActions() {
         do {
-            listing = try game.legalActions()
+            if let seat { listing = try game.legalActions(as: seat) } else { listing = try game.legalActions() }
         } catch {
             listing = []
             return fail("legal fails: \(error)")

@@ -7,7 +7,9 @@
 /// inside a word until the same quote closes it, and stays in the word, so
 /// `to="a b"` is the word `to="a b"` and its value, read by
 /// `StateValue(argument:)`, the string `a b` (the quotes also force a
-/// string: `code="007"`). A quote left open is an error naming its column.
+/// string: `code="007"`); `[1,[2,3]]` is a list holding a list. A quote
+/// left open is an error naming its column; a param given twice is an
+/// error naming the param.
 public enum TypedCall {
     /// A line that is not a call, said so that the user can fix it.
     public enum Problem: Error, Equatable, CustomStringConvertible {
@@ -17,6 +19,10 @@ public enum TypedCall {
         case notAPair(String)
         /// Nothing but blanks.
         case empty
+        /// The param `name` given twice (`token=p1 token=p2`): neither is taken.
+        case duplicateParam(String)
+        /// The value of param `name` nests lists deeper than `StateValue.maximumArgumentDepth`.
+        case tooDeep(String)
 
         public var description: String {
             switch self {
@@ -26,6 +32,10 @@ public enum TypedCall {
                 return "expected key=value after the action name, got '\(word)'"
             case .empty:
                 return "no call: type ACTION key=value ..."
+            case .duplicateParam(let name):
+                return "the param '\(name)' is given twice (give each param once)"
+            case .tooDeep(let name):
+                return "the value of '\(name)' nests lists more than \(StateValue.maximumArgumentDepth) deep (nest them less)"
             }
         }
     }
@@ -63,7 +73,10 @@ public enum TypedCall {
         var params: [String: StateValue] = [:]
         for pair in pairs {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else { throw .notAPair(pair) }
-            params[String(pair[..<equals])] = StateValue(argument: String(pair[pair.index(after: equals)...]))
+            let name = String(pair[..<equals]), text = String(pair[pair.index(after: equals)...])
+            guard params[name] == nil else { throw .duplicateParam(name) }
+            guard StateValue.argumentDepth(text) <= StateValue.maximumArgumentDepth else { throw .tooDeep(name) }
+            params[name] = StateValue(argument: text)
         }
         return params
     }

@@ -42,9 +42,7 @@ extension Game {
     ///   the redo's error when a redo fails.
     @discardableResult
     public func seek(to position: Int) throws(RulebenchError) -> [StepCheck] {
-        guard (0...history.entries.count).contains(position) else {
-            throw .badInput(InputProblem("no history position \(position): the history has positions 0 to \(history.entries.count)"))
-        }
+        _ = try history.position(position)
         let unproved = configuration.strict ? nil : "not checked (strict mode is off)"
         var checks: [StepCheck] = []
         var cursor = history.cursor

@@ -38,6 +38,10 @@ public final class Game {
         /// generator is checked against published counts: every action then
         /// has a bare plan, and every undo is still verified (`strict`).
         public var checksInvariants = true
+        /// In a seated pack, the fuzzer's runs check after every step that no
+        /// seat is shown what is hidden from it (the no-leak probes,
+        /// `Kernel/seats.lua`); off: `fuzz --no-leak-check`.
+        public var checksLeaks = true
         /// Count every line of rule code run (the fuzzer's `--coverage`):
         /// a line hook that costs time on every line while on.
         public var collectsCoverage = false
@@ -200,7 +204,11 @@ public final class Game {
     /// Performs an action call.
     @discardableResult
     public func perform(_ call: ActionCall) throws(RulebenchError) -> HistoryEntry {
-        let reply = try kernel.perform(call)
+        performed(call, try kernel.perform(call))
+    }
+
+    /// The history's entry for a call the kernel performed (and committed).
+    func performed(_ call: ActionCall, _ reply: Kernel.PerformReply) -> HistoryEntry {
         let entry = HistoryEntry(call: call, hash: reply.hash, isCheckpoint: pack.actions[call.name]?.isCheckpoint ?? false,
                                  tree: reply.tree, plan: reply.plan)
         history.performed(entry, at: reply.position)
@@ -268,7 +276,7 @@ public final class Game {
     /// The undos of a turn: as many `undo()`s, but in one call. The first
     /// that fails, or does not restore the state, throws as `undo()` would,
     /// with those before it done.
-    private func undoTravel(_ travel: Kernel.Travel) throws(RulebenchError) -> [UndoOutcome] {
+    func undoTravel(_ travel: Kernel.Travel) throws(RulebenchError) -> [UndoOutcome] {
         guard history.cursor > 0 else { throw .badInput(InputProblem("nothing to undo")) }
         let start = history.cursor
         var outcomes: [UndoOutcome] = []
@@ -351,7 +359,9 @@ public final class Game {
     /// game's setup, then takes the run's history as its own: the state is
     /// where the run left it.
     func play(_ request: Kernel.RunRequest) throws(RulebenchError) -> Kernel.RunReply {
-        guard history.entries.isEmpty else { throw .badInput(InputProblem("a fuzz run starts from a game with no history")) }
+        guard history.entries.isEmpty || request.resume != nil else {
+            throw .badInput(InputProblem("a fuzz run starts from a game with no history"))
+        }
         let reply = try kernel.run(request)
         history = reply.history
         return reply

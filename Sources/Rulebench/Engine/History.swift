@@ -47,14 +47,6 @@ public struct SubactionTree: Hashable, Sendable {
         self.subactions = subactions
     }
 
-    /// A node of a perform's `tree` (engine.lua, treeof).
-    init(_ value: KernelReply) throws(RulebenchError) {
-        let call = try value.call()
-        name = call.name
-        params = call.params
-        subactions = try value.optional("subs")?.list().map { sub throws(RulebenchError) in try SubactionTree(sub) } ?? []
-    }
-
     /// The names of the direct subactions.
     public var subactionNames: [String] { subactions.map(\.name) }
 }
@@ -82,16 +74,11 @@ public struct HistoryEntry: Sendable {
     let plan: [UInt8]
 
     /// The action with its subactions, in execution order.
-    public var subactions: SubactionTree {
-        guard let value = KernelReply.kept(tree, from: .perform) else {
-            return SubactionTree(name: call.name, params: call.params, subactions: [])
-        }
-        do { return try SubactionTree(value) } catch { preconditionFailure("\(error)") }   // see KernelReply.kept
-    }
+    public var subactions: SubactionTree { Kernel.subactionTree(kept: tree, of: call) }
 
     /// The animation plan of the action (do direction) as the kernel built it:
     /// a tree of action nodes (`action`, `mode`, `sound`, `own`, `subs`).
-    public var animationPlanValue: StateValue? { KernelReply.kept(plan, from: .perform)?.value }
+    public var animationPlanValue: StateValue? { Kernel.plan(kept: plan, from: .perform) }
 }
 
 /// What an undo did.
@@ -104,7 +91,7 @@ public struct UndoOutcome: Sendable {
 
     /// The animation plan of the undo as the kernel built it. Nodes with no
     /// `own` plan play their do plan reversed.
-    public var animationPlanValue: StateValue? { KernelReply.kept(plan, from: .undo)?.value }
+    public var animationPlanValue: StateValue? { Kernel.plan(kept: plan, from: .undo) }
 }
 
 /// The performed actions of a game, with an undo/redo cursor.
@@ -142,6 +129,18 @@ public struct History: Sendable {
     /// `undosToLastCheckpoint`. 0 only at the start. Counted by the kernel.
     public internal(set) var undosToLastTurn = 0
 
+    /// `step` when it is a position of this history (`0...entries.count`, 0
+    /// after setup), checked before any arithmetic on it: a step from a
+    /// message or a file may be any integer, -2^63 included.
+    ///
+    /// - Throws: `.badInput` naming the step and the positions there are.
+    public func position(_ step: Int) throws(RulebenchError) -> Int {
+        guard step >= 0, step <= entries.count else {
+            throw .badInput(InputProblem("no history position \(step): the history has positions 0 to \(entries.count)"))
+        }
+        return step
+    }
+
     /// Where the kernel's history stands after an operation: the cursor,
     /// how many entries there are, and the two turn counts.
     struct Position {
@@ -157,12 +156,6 @@ public struct History: Sendable {
             self.count = count
             self.undosToLastCheckpoint = undosToLastCheckpoint
             self.undosToLastTurn = undosToLastTurn
-        }
-
-        /// The kernel's `{ cursor, count, turn, lastturn }` (history.lua, `position`).
-        init(_ value: KernelReply) throws(RulebenchError) {
-            self.init(cursor: try value.int("cursor"), count: try value.int("count"),
-                      undosToLastCheckpoint: try value.int("turn"), undosToLastTurn: try value.int("lastturn"))
         }
     }
 

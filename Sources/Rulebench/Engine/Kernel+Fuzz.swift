@@ -40,6 +40,13 @@ extension Kernel {
         /// their plays count); the reply then says what this run found
         /// (`RunReply.found`). Nil alone.
         var share: Discoveries?
+        /// Start where the last run of this game stood after its first
+        /// `resume` steps (the same as this program's), rewound there with
+        /// the strict undo, rather than from a game just set up: the
+        /// shrinker's candidates. The reply then answers for the steps
+        /// after those only (their outcomes, trace and legal calls; plans
+        /// and findings keep their step numbers). Nil: a game with no history.
+        var resume: Int?
     }
 
     /// What went wrong at a step, as the kernel saw it.
@@ -52,6 +59,9 @@ extension Kernel {
         case redoMismatch(RedoMismatch)
         /// Rewinding reached a state whose hash is not the one after setup.
         case rewoundTo(actual: StateHash, expected: StateHash)
+        /// A no-leak probe: what is hidden from the seat was rearranged,
+        /// and what it is shown changed.
+        case leak(SeatLeak)
     }
 
     /// A failed check of a run.
@@ -130,6 +140,7 @@ extension Kernel {
         }
         if request.favoursRareKinds { fields[.string(Field.favoursRareKinds.rawValue)] = .bool(true) }
         if request.leavesOutKinds { fields[.string(Field.leavesOutKinds.rawValue)] = .bool(true) }
+        if let resume = request.resume { fields[.string(Field.resume.rawValue)] = .int(Int64(resume)) }
         if let share = request.share {
             fields[.string(Field.share.rawValue)] = .table([
                 .string("edges"): .list(share.edges.map { .int(Int64($0)) }),
@@ -173,7 +184,7 @@ extension Kernel {
                          isCheckpoint: try entry.optional("checkpoint")?.bool() ?? false,
                          tree: try bytes(entry.field("tree")) ?? [], plan: try bytes(entry.field("plan")) ?? [])
         }
-        result.history.move(to: try History.Position(history))
+        result.history.move(to: try Kernel.position(history))
         result.newEdges = try value.int("fresh")
         result.novelSteps = try value.field("novel").list().map { item throws(RulebenchError) in try item.int() - 1 }
         result.found = try value.optional("found").map { item throws(RulebenchError) in try discoveries(item) }
@@ -280,6 +291,9 @@ extension Kernel {
             problem = .undoMismatch(try Kernel.problems(problems))
         } else if let failure = value.optional("failure") {
             problem = .error(try error(failure))
+        } else if let seat = value.optional("seat") {
+            problem = .leak(SeatLeak(seat: try seat.string(), shown: try value.field("shown").decode(SeatLeak.Shown.self),
+                                     slots: try value.field("slots").list().map { item throws(RulebenchError) in try item.string() }))
         } else {
             problem = .rewoundTo(actual: try value.field("actual").hash(), expected: try value.field("expected").hash())
         }

@@ -9,6 +9,9 @@ extension Kernel {
         case undoTurn
         /// Back through the last turn (`History.undosToLastTurn`).
         case undoLastTurn
+        /// A seat's undo turn: back to the last checkpoint or the last
+        /// players' barrier (a reveal, a draw from the generator), which stays.
+        case seatTurn
         /// Back to the start.
         case rewind
         /// To a history position, undoing or redoing.
@@ -42,6 +45,7 @@ extension Kernel {
         switch travel {
         case .undoTurn: (kind, target) = ("turn", "")
         case .undoLastTurn: (kind, target) = ("lastturn", "")
+        case .seatTurn: (kind, target) = ("seatturn", "")
         case .rewind: (kind, target) = ("rewind", "")
         case .seek(let position): (kind, target) = ("seek", String(position))
         }
@@ -105,5 +109,36 @@ extension Kernel {
         let n = try field.int()
         guard n >= 1, n <= raw.count else { throw KernelReply.mismatch(field.entry, field.path, "\(n), not a result's position") }
         return raw[n - 1]
+    }
+}
+
+// MARK: - Reading the history's replies (only here: no history type reads a reply)
+
+extension Kernel {
+    /// The subaction tree of a perform, kept encoded (`tree`) until read;
+    /// the call alone when there are no bytes.
+    static func subactionTree(kept tree: [UInt8], of call: ActionCall) -> SubactionTree {
+        guard let value = KernelReply.kept(tree, from: .perform) else {
+            return SubactionTree(name: call.name, params: call.params, subactions: [])
+        }
+        do { return try subactionTree(value) } catch { preconditionFailure("\(error)") }   // see KernelReply.kept
+    }
+
+    /// A node of a perform's `tree` (engine.lua, treeof).
+    static func subactionTree(_ value: KernelReply) throws(RulebenchError) -> SubactionTree {
+        let call = try value.call()
+        let subs = try value.optional("subs")?.list().map { sub throws(RulebenchError) in try subactionTree(sub) }
+        return SubactionTree(name: call.name, params: call.params, subactions: subs ?? [])
+    }
+
+    /// An animation plan of `entry`'s reply, kept encoded until read; nil for no bytes.
+    static func plan(kept bytes: [UInt8], from entry: KernelEntry) -> StateValue? {
+        KernelReply.kept(bytes, from: entry)?.value
+    }
+
+    /// The kernel's `{ cursor, count, turn, lastturn }` (history.lua, `position`).
+    static func position(_ value: KernelReply) throws(RulebenchError) -> History.Position {
+        History.Position(cursor: try value.int("cursor"), count: try value.int("count"),
+                         undosToLastCheckpoint: try value.int("turn"), undosToLastTurn: try value.int("lastturn"))
     }
 }

@@ -26,12 +26,12 @@ extension Kernel {
     }
 
     /// Which search `solveBegin` chose (the protocol's words).
-    enum SolveSearch: String {
+    enum SolveSearch: String, CaseIterable {
         case breadth, best, depth
     }
 
     /// How a `solvestep` or `uniquestep` call left the search (the protocol's words).
-    private enum StepWord: String {
+    enum StepWord: String, CaseIterable {
         case more, found, exhausted, depth, full, undo, done
     }
 
@@ -100,7 +100,7 @@ extension Kernel {
     }
 
     /// What `solveprobe` found (the protocol's words).
-    private enum ProbeWord: String {
+    enum ProbeWord: String, CaseIterable {
         /// The goal declares no estimate.
         case none
         /// No state along the line is overestimated.

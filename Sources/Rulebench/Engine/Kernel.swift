@@ -33,7 +33,7 @@ final class Kernel {
             throw .script(ScriptFailure(message: "cannot start Lua: \(error)", location: nil, traceback: ""))
         }
         try call(.configure, [configuration.animationSources ? "1" : "0", configuration.plantsSeededNext ? "1" : "0",
-                              configuration.checksInvariants ? "1" : "0"])
+                              configuration.checksInvariants ? "1" : "0", configuration.checksLeaks ? "1" : "0"])
         coverageMode = configuration.coversKernelLines ? "all" : "1"
         if configuration.collectsCoverage { try call(.coverage, [coverageMode]) }
     }
@@ -245,7 +245,7 @@ final class Kernel {
     }
 
     /// How `explore` ended (the protocol's words).
-    private enum ExploreStatus: String {
+    enum ExploreStatus: String, CaseIterable {
         case ok, undo
     }
 
@@ -286,7 +286,7 @@ final class Kernel {
 
     // MARK: Crossing
 
-    private func hash(_ reply: [[UInt8]]) -> StateHash {
+    func hash(_ reply: [[UInt8]]) -> StateHash {
         StateHash(hex: String(decoding: reply.first ?? [], as: UTF8.self))
     }
 
@@ -549,7 +549,7 @@ struct KernelError: Error {
 /// one param check (`checkparams` in `Kernel/engine.lua`) found them.
 struct ParamProblem {
     /// How a param does not fit.
-    enum Kind: String {
+    enum Kind: String, CaseIterable {
         /// The action declares no such param.
         case undeclared
         /// The value is not of the declared type.
@@ -562,4 +562,40 @@ struct ParamProblem {
     /// The param it is about.
     var param: String
     var kind: Kind
+}
+
+// MARK: - Reading finishPack's reply (only here: PackInfo never sees a reply)
+
+extension PackInfo {
+    /// A pack as `finishpack` describes it (packload.lua, describe).
+    init(_ value: KernelReply, directory: String, extends: String?) throws(RulebenchError) {
+        name = try value.string("name")
+        version = try value.string("version")
+        self.directory = directory
+        self.extends = extends
+        var actions: [String: ActionInfo] = [:]
+        for entry in try value.field("actions").entries() {
+            let name = entry.key.description
+            actions[name] = try PackInfo.action(name, entry.value)
+        }
+        self.actions = actions
+        options = ActionCall.params(from: try value.field("options").value)
+        for entry in try value.field("optiontypes").entries() { optionTypes[entry.key.description] = try entry.value.string() }
+        invariants = try value.field("invariants").list().map { item throws(RulebenchError) in try item.string() }
+        goals = try value.field("goals").list().map { item throws(RulebenchError) in try item.string() }
+        hasRender = try value.bool("render")
+        hasSetup = try value.bool("setup")
+        description = try value.optionalString("description")
+    }
+
+    private static func action(_ name: String, _ a: KernelReply) throws(RulebenchError) -> ActionInfo {
+        var params: [String: String] = [:]
+        for p in try a.field("params").entries() { params[p.key.description] = try p.value.string() }
+        return ActionInfo(
+            name: name, params: params, declaresParams: try a.bool("declared"),
+            file: try a.string("file"), hasLegal: try a.bool("legal"),
+            hasCheck: try a.bool("check"), hasUndo: try a.bool("undo"),
+            hasAnimate: try a.bool("animate"), isCheckpoint: try a.bool("checkpoint"),
+            description: try a.optionalString("description"), isInternal: try a.bool("internal"))
+    }
 }

@@ -30,6 +30,9 @@ enum KernelEntry: String, CaseIterable {
     case coverage, coverageReport = "coveragereport", hashOrder = "hashorder", profile, selfTest = "selftest"
     // A pack's view (view.lua)
     case scene, viewPlaces = "viewplaces"
+    // Seats and secrets (seats.lua)
+    case seats, performAs = "performas", legalAs = "legalas", refusal, seatView = "seatview", seatScene = "seatscene"
+    case leakProbe = "leakprobe", stepProbe = "stepprobe"
 
     /// How a call is accounted.
     enum Mode: String {
@@ -61,11 +64,11 @@ enum KernelEntry: String, CaseIterable {
         case .definePack, .addAction, .finishPack, .newGame, .restart, .perform, .redo, .undo, .travel, .legal, .invariants,
              .render, .set, .goal, .explore, .solveBegin, .solveStep, .solveLine, .solveProbe, .uniqueBegin,
              .uniqueStep, .uniqueLine, .fuzz, .replay, .scene, .viewPlaces, .solveChildren, .solveReplay,
-             .uniqueChildren:
+             .uniqueChildren, .performAs, .legalAs, .refusal, .seatView, .seatScene, .leakProbe, .stepProbe:
             return .runsRules
         case .linkBase, .paramProblem, .abort, .hash, .get, .gc, .configure, .explored, .position,
              .solveEnd, .uniqueEnd, .fuzzAbort, .replayAbort, .coverage, .coverageReport, .hashOrder, .profile,
-             .selfTest, .solveSnap, .solveFailed:
+             .selfTest, .solveSnap, .solveFailed, .seats:
             return .bookkeeping
         }
     }
@@ -78,8 +81,8 @@ enum KernelEntry: String, CaseIterable {
         // Each commits at its end, after the watch (engine.lua, commitcall):
         // one the watchdog stops is still pending for abort. A restart's
         // reload runs again whole: it loads from the chunks it compiled.
-        case .perform, .redo, .undo, .newGame, .restart, .set, .explore: return .call(abort: .abort)
-        case .legal, .render, .invariants, .scene, .viewPlaces: return .call(abort: nil)
+        case .perform, .redo, .undo, .newGame, .restart, .set, .explore, .performAs, .leakProbe, .stepProbe: return .call(abort: .abort)
+        case .legal, .render, .invariants, .scene, .viewPlaces, .legalAs, .refusal, .seatView, .seatScene: return .call(abort: nil)
         case .fuzz: return .operations(abort: .fuzzAbort)
         case .replay: return .operations(abort: .replayAbort)
         // `travel` commits each of its steps as it goes: no abort takes

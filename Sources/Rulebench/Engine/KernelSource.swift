@@ -16,6 +16,7 @@ enum KernelSource {
         .init(name: "=rulebench/Kernel/packload.lua", source: PackageResources.packload_lua),
         .init(name: "=rulebench/Kernel/engine.lua", source: PackageResources.engine_lua),
         .init(name: "=rulebench/Kernel/history.lua", source: PackageResources.history_lua),
+        .init(name: "=rulebench/Kernel/seats.lua", source: PackageResources.seats_lua),
         .init(name: "=rulebench/Kernel/explore.lua", source: PackageResources.explore_lua),
         .init(name: "=rulebench/Kernel/devaids.lua", source: PackageResources.devaids_lua),
         .init(name: "=rulebench/Kernel/coverage.lua", source: PackageResources.coverage_lua),

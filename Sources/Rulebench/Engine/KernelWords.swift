@@ -5,12 +5,14 @@
 /// the protocol, and a word this side does not know is an internal error
 /// (`KernelReply.decode`), never a fallback. The kernel declares the same
 /// words in `Kernel/protocol.lua`; `KernelLuaTests` (Tests/KernelTests/
-/// protocol.lua) checks that both lists agree.
+/// protocol.lua) checks that both lists agree. The words of the other calls
+/// (explore, solve, a param's problem, a fuzz finding's step) are enums
+/// declared beside the call that reads them, and listed in `table` too.
 enum KernelWords {
     /// The fuzz run's properties, as fuzz.lua names a finding's `property`.
     enum Property: String, CaseIterable {
         case undoRestores, redoReproduces, undoMirrorsDo, failureChangesNothing, legalIsAllowed, invariantsHold
-        case rewindAndReplay
+        case rewindAndReplay, seatSeesOnly
 
         var property: FuzzFinding.Property {
             switch self {
@@ -21,6 +23,7 @@ enum KernelWords {
             case .legalIsAllowed: return .legalIsAllowed
             case .invariantsHold: return .invariantsHold
             case .rewindAndReplay: return .rewindAndReplay
+            case .seatSeesOnly: return .seatSeesOnly
             }
         }
     }
@@ -58,7 +61,7 @@ enum KernelWords {
     enum RunField: String, CaseIterable {
         case seed = "choices", depth, program, checkLegality = "checklegal", recordLegal = "recordlegal"
         case rewindAtEnd = "final", listLegalAtEnd = "listlegal", favoursRareKinds = "rare", leavesOutKinds = "leaveout"
-        case share
+        case share, resume
     }
 
     /// The words as a Lua table for the kernel's test: group -> list of words.
@@ -72,6 +75,16 @@ enum KernelWords {
             .string("redo"): list(RedoDifference.allCases.map(\.rawValue)),
             .string("travel"): list(TravelStep.allCases.map(\.rawValue)),
             .string("request"): list(RunField.allCases.map(\.rawValue)),
+            // The words of the other calls, declared beside the call that reads them.
+            .string("during"): list(FuzzExecutor.StepActivity.allCases.map(\.rawValue)),
+            .string("paramproblem"): list(ParamProblem.Kind.allCases.map(\.rawValue)),
+            .string("explore"): list(Kernel.ExploreStatus.allCases.map(\.rawValue)),
+            .string("solvesearch"): list(Kernel.SolveSearch.allCases.map(\.rawValue)),
+            .string("solvestep"): list(Kernel.StepWord.allCases.map(\.rawValue)),
+            .string("probe"): list(Kernel.ProbeWord.allCases.map(\.rawValue)),
+            .string("solvestart"): list(Kernel.SolveStartKind.allCases.map(\.rawValue)),
+            .string("solveshare"): list(Kernel.SolveShareStatus.allCases.map(\.rawValue)),
+            .string("solvechild"): list(Kernel.SolveChild.Kind.allCases.map(\.rawValue)),
         ])
     }
 }

@@ -78,40 +78,6 @@ public struct ActionInfo: Sendable {
     public var isInternal: Bool = false
 }
 
-extension PackInfo {
-    /// A pack as `finishpack` describes it (packload.lua, describe).
-    init(_ value: KernelReply, directory: String, extends: String?) throws(RulebenchError) {
-        name = try value.string("name")
-        version = try value.string("version")
-        self.directory = directory
-        self.extends = extends
-        var actions: [String: ActionInfo] = [:]
-        for entry in try value.field("actions").entries() {
-            let name = entry.key.description
-            actions[name] = try PackInfo.action(name, entry.value)
-        }
-        self.actions = actions
-        options = ActionCall.params(from: try value.field("options").value)
-        for entry in try value.field("optiontypes").entries() { optionTypes[entry.key.description] = try entry.value.string() }
-        invariants = try value.field("invariants").list().map { item throws(RulebenchError) in try item.string() }
-        goals = try value.field("goals").list().map { item throws(RulebenchError) in try item.string() }
-        hasRender = try value.bool("render")
-        hasSetup = try value.bool("setup")
-        description = try value.optionalString("description")
-    }
-
-    private static func action(_ name: String, _ a: KernelReply) throws(RulebenchError) -> ActionInfo {
-        var params: [String: String] = [:]
-        for p in try a.field("params").entries() { params[p.key.description] = try p.value.string() }
-        return ActionInfo(
-            name: name, params: params, declaresParams: try a.bool("declared"),
-            file: try a.string("file"), hasLegal: try a.bool("legal"),
-            hasCheck: try a.bool("check"), hasUndo: try a.bool("undo"),
-            hasAnimate: try a.bool("animate"), isCheckpoint: try a.bool("checkpoint"),
-            description: try a.optionalString("description"), isInternal: try a.bool("internal"))
-    }
-}
-
 /// Finds pack folders and reads their files for the kernel.
 final class PackFiles: LuaHost {
     private var directories: [String: URL] = [:]

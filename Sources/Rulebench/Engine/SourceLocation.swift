@@ -21,6 +21,18 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     /// `file:line`, or `file:line:col` when the column is known.
     public var description: String { "\(file):\(line)" + (column.map { ":\($0)" } ?? "") }
 
+    /// The numbered lines of `text` from `spread` lines before this
+    /// location's line to `spread` after it. Empty when the line is not one
+    /// of the text's (0, negative, past its end): a line read from a file or
+    /// a message may be any integer, so it is checked against the text's
+    /// lines before any arithmetic on it.
+    public func lines(in text: String, spread: Int = 3) -> [(number: Int, text: String)] {
+        let all = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard line >= 1, line <= all.count, spread >= 0 else { return [] }
+        let first = line - min(spread, line - 1), last = line + min(spread, all.count - line)
+        return (first...last).map { ($0, String(all[$0 - 1])) }
+    }
+
     /// An `InputProblem` at this place.
     func problem(_ message: String) -> InputProblem {
         InputProblem(message, at: self)

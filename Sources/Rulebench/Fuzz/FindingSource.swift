@@ -78,11 +78,7 @@ public struct FindingSource: Sendable, Equatable {
     public func lines(beside finding: URL, packFolders: [URL], context: Int = 3) -> [(number: Int, text: String)] {
         guard let url = readable(beside: finding, packFolders: packFolders),
               let text = try? InputFile.text(url, display: PackFiles.display(url)) else { return [] }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard line >= 1, line <= lines.count else { return [] }
-        let low = line > context ? line - context : 1
-        let high = lines.count - line > context ? line + context : lines.count
-        return (low...high).map { ($0, String(lines[$0 - 1])) }
+        return SourceLocation(file: file, line: line).lines(in: text, spread: context)
     }
 
     /// The first candidate that exists inside one of the pack's folders (links resolved).

@@ -20,6 +20,10 @@ struct FuzzExecutor {
         var main: Game? { games[.main]?.game }
         /// Property 8's verdicts by the main game's plan ids (nil: sound).
         var verdicts: [Int: String?] = [:]
+        /// The last run the main game played, whole (its reply with the
+        /// steps of the runs it resumed put back), while the game stands
+        /// where it ended: what a run that resumes needs (`play`).
+        var lastRun: (program: FuzzProgram, request: Kernel.RunRequest, reply: Kernel.RunReply)?
         /// Each cached game with the pack reference it was made for.
         private var games: [Slot: (pack: String, game: Game)] = [:]
 
@@ -31,7 +35,7 @@ struct FuzzExecutor {
 
         func store(_ game: Game?, _ slot: Slot, of pack: String) {
             games[slot] = game.map { (pack, $0) }
-            if slot == .main { verdicts = [:] }   // plan ids belong to the main game's kernel
+            if slot == .main { verdicts = [:]; lastRun = nil }   // plan ids belong to the main game's kernel
         }
     }
 
@@ -62,6 +66,8 @@ struct FuzzExecutor {
         /// What the run found for the other workers of a parallel guided
         /// session (with `Kernel.RunRequest.share`).
         var found: Discoveries?
+        /// It resumed from an earlier run's first steps (`execute`'s `resuming`).
+        var resumed = false
     }
 
     /// A game of the program's pack, set up with its seed and options.
@@ -74,6 +80,7 @@ struct FuzzExecutor {
     /// last restart failed.
     private func reuse(_ slot: GameCache.Slot, pack: String, seed: Int64,
                        options: [String: StateValue]) throws(RulebenchError) -> Game {
+        if slot == .main { games.lastRun = nil }
         if let game = games.game(slot, of: pack) {
             do {
                 try game.restart(seed: seed, options: options)
@@ -91,11 +98,45 @@ struct FuzzExecutor {
 
     /// Runs a whole program. With `checkLegality`, each `perform` must be among
     /// the legal actions of its state (otherwise the result is marked invalid).
+    /// With `resuming`, the run may start where the last one stood after
+    /// the steps the two programs share (`resumePoint`), rewound there
+    /// with the strict undo instead of replayed from a restarted game: the
+    /// shrinker's candidates, which differ from the last one from some step
+    /// on. `Result.resumed` says whether it did. With `seeking`, the
+    /// whole-history checks after the run (save, load, replay) are made
+    /// only when the kernel's end-of-run rewind found that finding: when
+    /// it did not, no finding the run can give is that one (the
+    /// shrinker's candidates of a finding of the rewind).
     func execute(_ program: FuzzProgram, checkLegality: Bool, recordLegal: Bool = false, finalChecks: Bool = true,
-                 listLegalAtEnd: Bool = false) -> Result {
-        let request = Kernel.RunRequest(program: program.steps, checkLegality: checkLegality,
+                 listLegalAtEnd: Bool = false, resuming: Bool = false, seeking: FindingKey? = nil) -> Result {
+        var request = Kernel.RunRequest(program: program.steps, checkLegality: checkLegality,
                                         recordLegal: recordLegal, rewindAtEnd: finalChecks, listLegalAtEnd: listLegalAtEnd)
-        return play(program, request).1
+        if resuming, let resume = resumePoint(program, request) {
+            request.resume = resume
+            let result = play(program, request, seeking: seeking).1
+            if result.resumed { return result }
+            request.resume = nil   // the kernel could not go back there: from a restarted game
+        }
+        return play(program, request, seeking: seeking).1
+    }
+
+    /// How many first steps `program` can take from the main game's last
+    /// run: those it shares with it, up to the last that run completed
+    /// of its first performs and attempts, when the run was asked the same
+    /// of each step. Nil when there is no such run (the kernel refuses the
+    /// rest: entries a later step replaced, a state not the history's).
+    private func resumePoint(_ program: FuzzProgram, _ request: Kernel.RunRequest) -> Int? {
+        guard let last = games.lastRun, games.main != nil, last.program.pack == program.pack,
+              last.program.seed == program.seed, last.program.options == program.options,
+              last.request.checkLegality == request.checkLegality,
+              last.request.recordLegal || !request.recordLegal else { return nil }
+        let shared = zip(program.steps, last.program.steps).prefix { $0 == $1 }.count
+        let performs = last.program.steps.prefix {
+            if case .perform = $0 { return true }
+            if case .attempt = $0 { return true }
+            return false
+        }.count
+        return min(shared, last.reply.trace.count, performs)
     }
 
     /// Plays a random game of up to `depth` steps chosen by the generator
@@ -107,20 +148,27 @@ struct FuzzExecutor {
     /// Plays a run in a fresh game: the kernel plays every step and checks
     /// properties 1-5 after each (`Kernel/fuzz.lua`); here, property 8 on
     /// each performed action's plan, then the whole-history checks.
-    func play(_ start: FuzzProgram, _ request: Kernel.RunRequest) -> (FuzzProgram, Result) {
+    func play(_ start: FuzzProgram, _ request: Kernel.RunRequest, seeking: FindingKey? = nil) -> (FuzzProgram, Result) {
         var result = Result()
         var program = start
         let game: Game
-        let reply: Kernel.RunReply
+        var reply: Kernel.RunReply
+        let resumed = request.resume.flatMap { _ in games.main }
+        let previous = games.lastRun
+        games.lastRun = nil
         do {
-            game = try newGame(program)
+            game = try resumed ?? newGame(program)
         } catch {
             result.finding = FuzzFinding(property: .invariantsHold, stepIndex: -1, message: "setup failed: \(error)", differences: [], blame: nil)
             return (start, result)
         }
         do {
             reply = try game.play(request)
+            if let base = request.resume, let previous { reply.resumed(after: base, of: previous.reply, recordsLegal: request.recordLegal) }
+            result.resumed = resumed != nil
+            games.lastRun = (program, request, reply)
         } catch {
+            if resumed != nil { return (start, result) }   // not resumed: the caller runs it afresh
             result.finding = FuzzFinding(property: .invariantsHold, stepIndex: -1, message: "the run stopped in the engine: \(error)", differences: [], blame: nil)
             return (start, result)
         }
@@ -146,7 +194,18 @@ struct FuzzExecutor {
         if let found = result.finding {
             program.steps = Array(program.steps.prefix(found.stepIndex + 1))
         } else if request.rewindAtEnd {
-            result.finding = checkWholeHistory(game, program: program, stepCount: program.steps.count, rewound: reply.rewound)
+            let rewound = reply.rewound.map { kernelFinding -> FuzzFinding in
+                var found = finding(kernelFinding)
+                found.stepIndex = program.steps.count - 1
+                return found
+            }
+            // Of the rewind's findings, only a broken undo's property is
+            // none of the checks below (a rewound hash shares replay's).
+            if let seeking, seeking.property == .undoRestores, !(rewound.map(seeking.admits) ?? false) {
+                result.finding = rewound   // not the finding sought, whatever the checks below would find
+            } else {
+                result.finding = checkWholeHistory(game, program: program, stepCount: program.steps.count, rewound: rewound)
+            }
         }
         return (program, result)
     }
@@ -176,7 +235,7 @@ struct FuzzExecutor {
 
     /// What a step of the kernel's loop was doing when a check failed (the
     /// kernel's word for it, `Kernel.RunFinding.during`).
-    private enum StepActivity: String {
+    enum StepActivity: String, CaseIterable {
         /// A performed action failed, and its rollback left the state changed.
         case failed
         /// The checks after a perform (invariants, the animation).
@@ -225,6 +284,8 @@ struct FuzzExecutor {
             return finding(found.property, index, what, .undoMismatch(problems))
         case .redoMismatch(let mismatch):
             return finding(found.property, index, "redo of \(call)", .redoMismatch(mismatch))
+        case .leak(let leak):
+            return FuzzFinding(property: .seatSeesOnly, stepIndex: index, message: leak.message(before: found.call), differences: [], blame: nil)
         case .rewoundTo(let actual, let expected):
             return FuzzFinding(property: .rewindAndReplay, stepIndex: index,
                                message: FuzzFinding.rewindFailed + " gave state hash \(actual), not the initial \(expected)", differences: [], blame: nil)
@@ -233,7 +294,7 @@ struct FuzzExecutor {
 
     /// Properties 6 and 7: rewinding gives the initial state, and the saved
     /// history replays from scratch with the same hash at every step.
-    func checkWholeHistory(_ game: Game, program: FuzzProgram, stepCount: Int, rewound: Kernel.RunFinding?) -> FuzzFinding? {
+    func checkWholeHistory(_ game: Game, program: FuzzProgram, stepCount: Int, rewound: FuzzFinding?) -> FuzzFinding? {
         let saved = SavedHistory(of: game)
         let reloaded: SavedHistory
         do {
@@ -251,14 +312,9 @@ struct FuzzExecutor {
         } catch {
             return FuzzFinding(property: .rewindAndReplay, stepIndex: stepCount - 1, message: "replaying the history from scratch: \(error)", differences: [], blame: nil)
         }
-        if let rewound {
-            // The kernel rewound at the end of the run; reported after the
-            // save and replay checks, in the order of the properties.
-            var found = finding(rewound)
-            found.stepIndex = stepCount - 1
-            return found
-        }
-        return nil
+        // The kernel rewound at the end of the run; reported after the
+        // save and replay checks, in the order of the properties.
+        return rewound
     }
 
     private func finding(_ property: FuzzFinding.Property, _ index: Int, _ message: String, _ error: RulebenchError) -> FuzzFinding {
@@ -278,5 +334,17 @@ struct FuzzExecutor {
         default:
             return FuzzFinding(property: property, stepIndex: index, message: message, differences: [], blame: nil)
         }
+    }
+}
+
+private extension Kernel.RunReply {
+    /// A resumed run's reply made whole: the first `base` steps' outcomes,
+    /// trace, legal calls and plans are those of `earlier`, the run it
+    /// resumed from (the same steps, played the same way).
+    mutating func resumed(after base: Int, of earlier: Kernel.RunReply, recordsLegal: Bool) {
+        outcomes = Array(earlier.outcomes.prefix(base)) + outcomes
+        trace = Array(earlier.trace.prefix(base)) + trace
+        if recordsLegal { legal = Array(earlier.legal.prefix(base)) + legal }
+        plans = earlier.plans.filter { $0.stepIndex < base } + plans
     }
 }

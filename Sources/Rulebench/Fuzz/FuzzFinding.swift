@@ -13,6 +13,7 @@ public struct FuzzFinding: Sendable, CustomStringConvertible {
         case legalIsAllowed = "every legal action passes check and applies"
         case invariantsHold = "pack invariants hold"
         case rewindAndReplay = "rewinding and replaying give the same hashes"
+        case seatSeesOnly = "no seat is shown what is hidden from it"
         case saveAndLoad = "saving and loading keep every hash"
         case animationIsSound = "animation plans are finite and free of conflicts"
         case deterministic = "the same seed gives the same run"

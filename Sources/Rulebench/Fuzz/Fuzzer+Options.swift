@@ -34,6 +34,9 @@ extension Fuzzer {
         /// This machine's share: runs whose index % count == index - 1
         /// (see `owns(run:)`; the guided search's sweep is shard 1's).
         public var shard: (index: Int, count: Int) = (1, 1)
+        /// The most shards a session is split in: the workers' shard numbers
+        /// are `count` times the workers (`FuzzWorkers`), which must not wrap.
+        public static let maximumShards = 1_000_000
         /// Setup options of every game.
         public var setupOptions: [String: StateValue] = [:]
         /// How games are made (strict mode is always on for fuzzing).

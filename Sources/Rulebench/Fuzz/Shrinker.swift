@@ -37,9 +37,14 @@ import Foundation
 /// 6. only when nothing else helps: delete chunks of 4 to 1 steps again,
 ///    now letting each mending break a later step and mend it in turn.
 ///
-/// Each candidate runs from scratch in a restarted game, inside the kernel
-/// (one crossing), with every `perform` checked against `legal`: the result
-/// is a game a player could have played. Verdicts are remembered, so no
+/// Each candidate runs inside the kernel (one crossing), with every
+/// `perform` checked against `legal`: the result is a game a player could
+/// have played. It starts where the last candidate stood after the steps
+/// the two share, rewound there with the strict undo (or redo, after a
+/// run that rewound at its end: a candidate differs
+/// from the last from the chunk it deletes on), or from a restarted game
+/// when it cannot (`FuzzExecutor.execute`); one that fails so runs again
+/// from a restarted game before it is kept (`resumes`). Verdicts are remembered, so no
 /// program runs twice. The last round deleted every single step in vain:
 /// the result is 1-minimal, unless the budget or the time ran out first
 /// (`status`). Time is read from the session's clock (`clock`, injected:
@@ -81,6 +86,12 @@ struct Shrinker {
     private var finalChecks = false
     /// Verdicts of the candidates run so far.
     private var verdicts: [FuzzProgram: Verdict] = [:]
+    /// Candidates start where the last one stood after the steps they
+    /// share with it, rewound there with the strict undo (`FuzzExecutor`,
+    /// `resuming`), rather than from a restarted game. Off once a
+    /// candidate that failed so did not fail from a restart (the rules
+    /// keep state outside the game).
+    private var resumes = true
     private var deadline = Double.infinity
     /// The clock's reading before the last candidate ran.
     private var now = 0.0
@@ -194,7 +205,15 @@ struct Shrinker {
     private mutating func run(_ candidate: FuzzProgram, keep: Bool) -> Verdict {
         if let known = verdicts[candidate] { return known }
         count()
-        let result = executor.execute(candidate, checkLegality: true, finalChecks: finalChecks, listLegalAtEnd: listsLegalAtEnd)
+        var result = executor.execute(candidate, checkLegality: true, finalChecks: finalChecks,
+                                      listLegalAtEnd: listsLegalAtEnd, resuming: resumes, seeking: target)
+        if result.resumed, result.valid, let found = result.finding, target.admits(found) {
+            // A candidate kept is one that fails from a restarted game: the
+            // rules may keep state outside the game that rewinding leaves.
+            result = executor.execute(candidate, checkLegality: true, finalChecks: finalChecks, listLegalAtEnd: listsLegalAtEnd,
+                                      seeking: target)
+            if !(result.valid && result.finding.map(target.admits) == true) { resumes = false }
+        }
         let verdict: Verdict
         if !result.valid {
             verdict = .illegal(at: result.outcomes.count)

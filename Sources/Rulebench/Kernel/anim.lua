@@ -207,11 +207,99 @@ function anim.stagger(list) return stagger(list) end
 
 K.anim = anim
 
+-- What a plan may hold, found in sorted key order (so the same plan always
+-- names the same value), as animcore.c's `valid` judges it: every number
+-- finite, a node's times (TIMES) in range, each table among its `items` a
+-- plan node, anything else data. Each returns the path, the value and what
+-- is wrong, or nil. Each table is looked into once in each role (`seen`),
+-- so a cycle or a table reached many times costs one visit; nothing deeper
+-- than 256 tables is looked into (the encoder refuses a plan nested more
+-- than 200 levels).
+local TIMES = { duration = { 0, "0 to 1000000 seconds" }, delay = { 0, "0 to 1000000 seconds" },
+                interval = { 0, "0 to 1000000 seconds" }, fps = { 1 / 1e6, "0.000001 to 1000000" } }
+local NONFINITE = "every number of a plan must be finite"
+
+local function step(path, k)
+  if type(k) == "string" then return path == "" and k or path .. "." .. k end
+  return path .. "[" .. K.show(k) .. "]"
+end
+
+-- The backing table of `v` when it is first seen in `role`, else nil.
+local function first(v, role, seen, depth)
+  if depth >= 256 then return nil end
+  local t = K.backing(v)
+  local roles = seen[t] or {}
+  if roles[role] then return nil end
+  roles[role] = true
+  seen[t] = roles
+  return t
+end
+
+local function baddata(v, path, depth, seen)
+  if type(v) == "number" then
+    if v ~= v or v == huge or v == -huge then return path, v, NONFINITE end
+    return nil
+  end
+  local t = type(v) == "table" and first(v, "data", seen, depth)
+  if not t then return nil end
+  for _, k in ipairs((K.sortedkeys(t))) do
+    local at, bad, why = baddata(k, step(path, k) .. " (a key)", depth + 1, seen)
+    if not at then at, bad, why = baddata(t[k], step(path, k), depth + 1, seen) end
+    if at then return at, bad, why end
+  end
+  return nil
+end
+
+local function badtime(k, v, path)
+  local time = TIMES[k]
+  if v ~= v or v == huge or v == -huge then return step(path, k), v, NONFINITE end
+  if not (v >= time[1] and v <= K.PLAN_SECONDS) then return step(path, k), v, "a plan's " .. k .. " is " .. time[2] end
+  return nil
+end
+
+local function badplan(plan, path, depth, seen)
+  local t = first(plan, "plan", seen, depth)
+  if not t then return nil end
+  for _, k in ipairs((K.sortedkeys(t))) do
+    local v, at, bad, why = t[k], nil, nil, nil
+    if type(k) == "string" and type(v) == "number" and TIMES[k] then
+      at, bad, why = badtime(k, v, path)
+    elseif k == "items" and type(v) == "table" then
+      local items = first(v, "items", seen, depth + 1) or {}
+      for _, i in ipairs((K.sortedkeys(items))) do
+        local item, ipath = items[i], step(step(path, k), i)
+        at, bad, why = baddata(i, ipath .. " (a key)", depth + 2, seen)
+        if not at then
+          if type(item) == "table" then at, bad, why = badplan(item, ipath, depth + 2, seen)
+          else at, bad, why = baddata(item, ipath, depth + 2, seen) end
+        end
+        if at then break end
+      end
+    else
+      at, bad, why = baddata(k, step(path, k) .. " (a key)", depth + 1, seen)
+      if not at then at, bad, why = baddata(v, step(path, k), depth + 1, seen) end
+    end
+    if at then return at, bad, why end
+  end
+  return nil
+end
+
 -- Checks a plan returned by animate, or by the pack's opening when `what`
--- says so (it may have been built by hand).
+-- says so (it may have been built by hand): a plan, every number in it
+-- finite and its times in range. A NaN never equals itself, so a plan
+-- holding one could never be matched by its redo, and times past 1000000
+-- seconds can sum to infinity; the builders refuse both, and a plan built
+-- by hand is refused here, at the line of the function that returned it.
 function K.checkplan(plan, where, what)
   if type(plan) ~= "table" or not KINDS[plan.kind] then
     error(where .. ": " .. (what or "animate") .. " must return a plan built with anim.* (or nil)", 0)
+  end
+  if fast.valid(plan) ~= true then
+    local at, bad, why = badplan(plan, "", 0, {})
+    if at then
+      error(where .. ": " .. (what or "animate") .. " returned a plan holding " .. (bad ~= bad and "NaN" or K.show(bad))
+        .. " at " .. at .. ": " .. why .. " (build plans with anim.*, which checks them)", 0)
+    end
   end
   return plan
 end

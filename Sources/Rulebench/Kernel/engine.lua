@@ -388,6 +388,7 @@ local function newgame(id, seed, options)
   end
   SETUPIDS = ids.n
   K.setwritable(false, "after setup")
+  K.seatgame(PACK, opts)   -- seats.lua: this game's seats (none for a pack without them)
   checkinvariants()
   if PACK.opening then return K.hash(), encode(openingof(game, opts)) end
   return K.hash()
@@ -670,10 +671,11 @@ function API.gc() K.collectgarbage("collect") end
 -- configure(leafsources, seedednext, checks): `checks` "0" turns invariants
 -- and animation plans off (`explore --no-invariants`, which counts moves
 -- only; undo is verified all the same).
-function API.configure(leafsources, seedednext, checks)
+function API.configure(leafsources, seedednext, checks, leaks)
   K.leafsources = leafsources == "1"
   K.seedednext = seedednext == "1"   -- a test's planted hole (Game.Configuration.plantsSeededNext)
   CHECKS = checks ~= "0"
+  K.leakchecks = leaks ~= "0"        -- fuzz.lua's no-leak probes in a seated game (seats.lua)
 end
 
 return API

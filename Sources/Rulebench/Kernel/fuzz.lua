@@ -145,17 +145,16 @@ end
 -- comparison); returns nil or what went wrong.
 local function redoone()
   local original = HISTORY.following()
-  local call = callof(original)
   local ok, hash, tree, plan = protect(ops.perform, original.name, original.params, original.hash, "values")
   if not ok then
     local err = failure(hash, tree)
     ops.abort()
-    return { call = call, failure = err }
+    return { call = callof(original), failure = err }
   end
   local mismatch = HISTORY.difference(original, hash, tree, plan)
   if mismatch then
     ops.abort()
-    return { call = call, mismatch = mismatch }
+    return { call = callof(original), mismatch = mismatch }
   end
   HISTORY.stageredo(original, hash, tree, plan, true)
   ops.commit()
@@ -209,6 +208,31 @@ local function legalnow()
   return nil, { property = "legalIsAllowed", what = "legal", failure = failure(legal, cause) }
 end
 
+-- The no-leak property in a seated game (seats.lua): before a `do` step,
+-- its plan as each seat sees it must not depend on what is hidden from
+-- the seat (`stepprobe`); after every step, neither may each seat's view,
+-- offered calls and scene (`leakprobe`). A probe that a rule error stops
+-- (a rearranged state the rules refuse) finds nothing. `step` is the
+-- do step about to run, or nil after a step; returns a finding or nil.
+local function leaks(index, step)
+  local seats = K.leakchecks and K.seatnames()
+  if not seats then return nil end
+  for _, seat in ipairs(seats) do
+    local ok, found
+    if step then
+      ok, found = protect(API.stepprobe, seat, step.name, encode(step.params), index)
+    else
+      ok, found = protect(API.leakprobe, seat, index)
+    end
+    if not ok then ops.abort() elseif found ~= "" then
+      found = decode(found)
+      return { property = "seatSeesOnly", what = step and "before" or "after", call = step and callof(step) or nil,
+               seat = found.seat, shown = found.what, slots = found.slots }
+    end
+  end
+  return nil
+end
+
 -- Rewinds the whole history (the end-of-run check); returns a finding or nil.
 local function rewind()
   while HISTORY.cursor() > 0 do
@@ -242,11 +266,68 @@ end
 -- probe's walk), edges = those of the run, kinds = { site, plays, ... } }.
 local STARTED        -- the journal mark the last fuzz call began at (see API.fuzzabort)
 
+-- Resuming (the shrinker's candidates): a run may start where the last one
+-- stood after its first `resume` steps, when it played the same steps
+-- there, instead of from a game just set up. LAST is what that takes: for
+-- each of the last run's first steps that were all performs or attempts
+-- (`clean` of them: the history after step i is then entries 1..counts[i],
+-- no redo tail), the count and the last entry (`counts[i]`, `tops[i]`);
+-- and the history's count and last entry when the run ended (`count`,
+-- `top`: nothing has moved the game since while they are still the same).
+-- Nil once a call failed.
+local LAST
+
+-- Back to the state after step `p` of the last run: each entry after it
+-- undone with the strict, verified undo (undoone), or, when the run ended
+-- below it (it rewound), each entry up to it redone with the strict redo
+-- (redoone); then the redo tail dropped, so the history is the one step p
+-- left. What came after those steps changed none of their entries when
+-- the entry at counts[p] is the very one step p left (a perform below it
+-- would have replaced it). Anything else (no such run, a state that is
+-- not the history's, an undo or redo that went wrong) fails the call: the
+-- caller starts afresh instead.
+local function resumeto(p)
+  local last = LAST
+  LAST = nil
+  local target = p > 0 and last and last.counts[p] or 0
+  if not (last and p <= last.clean and HISTORY.count() == last.count and HISTORY.last() == last.top
+          and HISTORY.count() >= target and hashof() == HISTORY.current()) then
+    K.fail("error", "a fuzz run can resume only within the last run's first performs")
+  end
+  while HISTORY.cursor() > target do
+    if undoone() then K.fail("error", "a fuzz run could not resume: an undo went wrong") end
+  end
+  while HISTORY.cursor() < target do
+    if redoone() then K.fail("error", "a fuzz run could not resume: a redo went wrong") end
+  end
+  if HISTORY.last() ~= (p > 0 and last.tops[p] or nil) then
+    K.fail("error", "a fuzz run could not resume: the history changed below its step " .. p)
+  end
+  HISTORY.droptail()
+  last.clean = p
+  return last
+end
+
+-- The entries base+1..n of `list`, as a list from 1 (a resumed run
+-- answers for its own steps only).
+local function after(list, base)
+  if base == 0 or not list then return list end
+  local out, i = {}, base + 1
+  while list[i] ~= nil do out[i - base] = list[i]; i = i + 1 end
+  return out
+end
+
 function API.fuzz(request)
-  if ops.depth() ~= 0 or HISTORY.count() ~= 0 then K.fail("error", "a fuzz run starts from a game with no history") end
+  request = decode(request)
+  local base = request.resume
+  local last = base and resumeto(base) or { counts = {}, tops = {}, clean = 0 }
+  base = base or 0
+  LAST = nil
+  if base == 0 and (ops.depth() ~= 0 or HISTORY.count() ~= 0) then
+    K.fail("error", "a fuzz run starts from a game with no history")
+  end
   STARTED = mark()
   NEWPLANS = {}
-  request = decode(request)
   local raw = {}
   local function rawindex(bytes) raw[#raw + 1] = bytes; return #raw end
   RUN = { mark = STARTED, outcomes = {}, trace = {}, plans = {}, raw = rawindex }
@@ -264,7 +345,7 @@ function API.fuzz(request)
   if share then seeedges(share.edges or {}) end
   coveredges()   -- forget edges reached since the last run (setup, a probe's walk): not this run's
   local novel, total = {}, 0
-  for index = 1, count do
+  for index = base + 1, count do
     local step
     if index <= #program then
       step = program[index]
@@ -290,9 +371,12 @@ function API.fuzz(request)
       chosen = true
     end
     steps[index] = step
-    local found = runstep(index, step)
+    local found = step.op == "do" and leaks(index, step) or runstep(index, step) or leaks(index, nil)
     if found then found.step = index; result.finding = found; break end
     RUN.trace[index] = HISTORY.current()
+    if last.clean == index - 1 and (step.op == "do" or step.op == "try") then
+      last.counts[index], last.tops[index], last.clean = HISTORY.count(), HISTORY.last(), index
+    end
     -- Where this run went somewhere new: the steps (with the legal
     -- enumeration before them) that reached edges no run had reached.
     local fresh = coveredges()
@@ -310,10 +394,14 @@ function API.fuzz(request)
   if request.final and not result.finding and result.valid then
     result.rewound = rewind()
   end
+  -- Where the game stands: a resume checks nothing moved it since.
+  last.count, last.top = HISTORY.count(), HISTORY.last()
+  LAST = last
   K.emitsites(false)
   release()   -- no rule code from here on: the reply is not under the budget
-  result.steps = chosen and steps or nil
-  result.outcomes, result.trace, result.plans, result.legal = RUN.outcomes, RUN.trace, RUN.plans, legals
+  result.steps = chosen and after(steps, base) or nil
+  result.outcomes, result.trace, result.plans = after(RUN.outcomes, base), after(RUN.trace, base), RUN.plans
+  result.legal = after(legals, base)
   result.history = HISTORY.reply(rawindex)
   result.fresh = total + coveredges()     -- line-to-line edges no earlier run reached
   if share then result.found = { before = before, edges = takeedges(), kinds = CHOOSE.played() } end
@@ -384,6 +472,7 @@ local function rollbackto(start, run)
 end
 
 function API.fuzzabort()
+  LAST = nil
   rollbackto(STARTED, true)
   forgetnewplans()
   CHOOSE.forgetplays()
@@ -393,6 +482,7 @@ function API.replayabort() rollbackto(REPLAYED) end
 -- An abort while a run or a replay is in progress (a call that failed in
 -- the middle): back to the state it started from.
 function K.onabort()
+  LAST = nil
   K.emitsites(false)
   if RUN then
     forgetnewplans()

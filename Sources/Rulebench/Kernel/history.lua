@@ -93,10 +93,27 @@ function history.position()
   return { cursor = cursor, count = count, turn = turn, lastturn = lastturn }
 end
 
+-- Where a seat's "undo turn" stops: the last checkpoint, or a later
+-- entry that is a players' barrier (it revealed a secret or drew from the
+-- generator: seats.lua), which stays applied.
+function history.seatturn()
+  local target = CURSOR - history.turn()
+  for i = CURSOR, target + 1, -1 do
+    if ENTRIES[i].barrier then return i end
+  end
+  return target
+end
+
 ---------------------------------------------------------------- changing
 -- A new game (or a fuzz run's history rolled back): no entries.
 function history.reset(initial)
   INITIAL, ENTRIES, CURSOR, STAGED = initial, {}, 0, nil
+end
+
+-- The redo tail dropped, as a perform drops it (a fuzz run resumed
+-- after an earlier run's first steps: fuzz.lua).
+function history.droptail()
+  for i = #ENTRIES, CURSOR + 1, -1 do ENTRIES[i] = nil end
 end
 
 -- Staging: what the operation under way does to the history, staged
@@ -117,7 +134,7 @@ end
 function history.stageredo(original, hash, tree, plan, compared)
   if not compared then
     original = { name = original.name, params = original.params, hash = hash, tree = tree, plan = plan,
-                 checkpoint = original.checkpoint, turnstart = original.turnstart }
+                 checkpoint = original.checkpoint, turnstart = original.turnstart, barrier = original.barrier }
   end
   STAGED, REDO = original, true
 end
@@ -214,6 +231,8 @@ end
 -- actual } (`what` a word of K.WORDS.redo; values decoded for showing).
 function history.difference(original, hash, tree, plan)
   local what, expected, actual
+  -- An entry a resumed fuzz run kept from the run before is encoded.
+  if type(original.tree) == "string" and type(tree) == "table" then tree, plan = encode(tree), encode(plan) end
   -- Encoded, equal strings are equal at once; tables go to `same`.
   if hash ~= original.hash then
     what, expected, actual = "state hash", original.hash, hash
@@ -294,10 +313,15 @@ local failure = K.failure
 
 -- perform(name, params): performs and records; returns the hash, the tree
 -- and the plan encoded, and the position.
+local SEATHOOK   -- seats.lua's probe around a seated game's perform (nil without seats)
+function history.seathook(f) SEATHOOK = f end
+
 function API.perform(name, params)
   params = decode(params)
+  local after = SEATHOOK and SEATHOOK()
   local hash, tree, plan = ops.perform(name, params)
   history.stageperform(name, params, hash, tree, plan)
+  if after then STAGED.barrier = after(plan) end   -- a players' undo barrier, and the seats' views
   if not ops.commitcall() then STAGED = nil end
   return hash, tree, plan, where()
 end
@@ -418,6 +442,7 @@ function API.travel(strict, kind, target)
   local seeking = kind == "seek"
   if kind == "turn" then target = CURSOR - history.turn()
   elseif kind == "lastturn" then target = CURSOR - history.lastturn()
+  elseif kind == "seatturn" then target = history.seatturn()
   elseif kind == "rewind" then target = 0
   elseif seeking then target = math.tointeger(tonumber(target))
   else K.fail("error", "unknown travel " .. K.show(kind)) end

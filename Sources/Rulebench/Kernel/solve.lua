@@ -182,10 +182,23 @@ local function restore(e)
   end
 end
 
+-- f = g + h, a whole number whatever the estimate: g moves made, h the
+-- estimate (any number from 0 up, a fraction or math.maxinteger). A line
+-- is a whole number of moves, so an estimate that never overestimates can
+-- be rounded up and still never does; and an estimate of 2^53 moves or
+-- more counts as 2^53 (far beyond any depth limit: cut all the same). So
+-- f never wraps (g + math.maxinteger would) and the counts Swift reads
+-- stay integers.
+local HUGE_ESTIMATE = 1 << 53
+local function cost(g, h)
+  if h >= HUGE_ESTIMATE then return g + HUGE_ESTIMATE end
+  return g + math.ceil(h)
+end
+
 local function entry(n, key, g, h)
   local S = SEARCH
   S.order = S.order + 1
-  return { n = n, key = key, g = g, h = h, f = g + h, order = S.order, snap = plain(K.game) }
+  return { n = n, key = key, g = g, h = h, f = cost(g, h), order = S.order, snap = plain(K.game) }
 end
 
 ---------------------------------------------------------------- expanding one state
@@ -216,7 +229,7 @@ local function reach(e, k, born)
   local h = S.mode == "breadth" and 0 or estimate()
   -- A state at the limit is never expanded (best-first: no line through it
   -- fits within the limit): kept in the closed set, with no copy.
-  if (S.mode == "best" and g + h > S.maxdepth) or (S.mode ~= "best" and g >= S.maxdepth) then
+  if (S.mode == "best" and cost(g, h) > S.maxdepth) or (S.mode ~= "best" and g >= S.maxdepth) then
     S.cut = true
     if not n then born[#born + 1] = { key = key, up = e.n * SPAN + k, g = g } end
     return nil

@@ -27,6 +27,10 @@ local SHAPES = { rect = true, round = true, circle = true, diamond = true, none 
 -- The largest coordinate or size a view may give, in pixels: a board far
 -- larger than any screen is a mistake, and a bound keeps sums finite.
 local LIMIT = 1e6
+-- The whole numbers a view may give (layers, grid columns and rows, atlas
+-- frame counts) lie within -COUNTS..COUNTS: the page reads numbers beyond
+-- 2^53 as big integers, which do not mix with its other numbers.
+local COUNTS = 1000000
 
 ---------------------------------------------------------------- the declarations
 local function viewof(pack)
@@ -44,8 +48,10 @@ local function declfail(owner, field, message)
   K.fail("error", message, { file = owner.file, line = line })
 end
 
+local KINDS = { integer = "a whole number from -1000000 to 1000000", number = "a number between -1000000 and 1000000" }
+
 local function typed(v, want)
-  if want == "integer" then return math_type(v) == "integer" end
+  if want == "integer" then return math_type(v) == "integer" and v >= -COUNTS and v <= COUNTS end
   if want == "number" then return type(v) == "number" and v == v and v > -LIMIT and v < LIMIT end
   return type(v) == want
 end
@@ -57,7 +63,7 @@ local function fields(owner, t, spec, what, required)
       local names = K.sortedkeys(spec)
       declfail(owner, tostring(k), "unknown field '" .. tostring(k) .. "' in " .. what .. K.suggest(tostring(k), names))
     end
-    if not typed(v, want) then declfail(owner, k, what .. "." .. k .. " must be a " .. want .. ", not " .. K.show(v)) end
+    if not typed(v, want) then declfail(owner, k, what .. "." .. k .. " must be " .. (KINDS[want] or "a " .. want) .. ", not " .. K.show(v)) end
   end
   for _, k in ipairs(required or {}) do
     if t[k] == nil then declfail(owner, what:match("[%w_]+$") or k, what .. " needs '" .. k .. "'") end
@@ -135,6 +141,12 @@ local function declared(pack)
     fields(owner, v.grid, GRID, "view.grid", { "columns", "rows", "cell" })
     positive(owner, v.grid.cell, "cell", "view.grid")
     if v.grid.columns < 1 or v.grid.rows < 1 then declfail(owner, "grid", "view.grid needs at least one column and row") end
+    local g = v.grid
+    local right, bottom = (g.x or 0) + g.columns * (g.cell + (g.gap or 0)), (g.y or 0) + g.rows * (g.cell + (g.gap or 0))
+    if right >= LIMIT or bottom >= LIMIT then
+      declfail(owner, "grid", "view.grid reaches " .. ("%.14g"):format(math.max(right, bottom))
+        .. " pixels: its columns and rows of cells must end within " .. LIMIT)
+    end
     info.grid = v.grid
   end
   if v.size then
@@ -223,7 +235,9 @@ local function checknode(node, seen, info)
   for _, k in ipairs { "w", "h", "scale" } do number(node, k, 0) end
   number(node, "opacity", 0)
   if node.opacity and node.opacity > 1 then fault("node " .. node.id .. ": 'opacity' is 0..1") end
-  if node.layer ~= nil and math_type(node.layer) ~= "integer" then fault("node " .. node.id .. ": 'layer' must be a whole number") end
+  if node.layer ~= nil and not typed(node.layer, "integer") then
+    fault("node " .. node.id .. ": 'layer' must be " .. KINDS.integer .. ", not " .. K.show(node.layer))
+  end
   if node.shape ~= nil and not SHAPES[node.shape] then
     fault("node " .. node.id .. ": unknown shape " .. K.show(node.shape) .. K.suggest(tostring(node.shape), K.sortedkeys(SHAPES)))
   end

@@ -25,6 +25,7 @@ struct ExpectationCheck {
     mutating func checkAfter(_ operation: ScenarioStep.Operation, _ effects: inout StepEffects) throws(RulebenchError) {
         if case .perform = operation {} else { checkExpectedError(&effects) }
         try checkState()
+        try checkSeenBy()
         try checkPresence()
         if !effects.failed {
             checkSubactions(effects.entry)
@@ -216,6 +217,30 @@ struct ExpectationCheck {
                                            expected: ScenarioExecution.render(assignment.value),
                                            actual: ScenarioExecution.render(actual), location: assignment.location,
                                            values: ComparedValues(expected: assignment.value, actual: actual)))
+            }
+        }
+    }
+
+    /// `seen_by:` values in each seat's view of the state (an unknown seat
+    /// is a mismatch naming the pack's seats).
+    private mutating func checkSeenBy() throws(RulebenchError) {
+        for seen in expect.seenBy {
+            let view: SeatView
+            do {
+                view = try game.view(as: seen.seat.value)
+            } catch {
+                mismatches.append(Mismatch(check: "seen_by \(seen.seat.value)", expected: "the view of a seat of the pack",
+                                           actual: "\(error)", location: seen.seat.location))
+                continue
+            }
+            for assignment in seen.state {
+                let actual = assignment.path.keys.reduce(Optional(view.state)) { value, key in value?[key] }
+                if actual != assignment.value {
+                    mismatches.append(Mismatch(check: "seen_by \(seen.seat.value) \(assignment.path)",
+                                               expected: ScenarioExecution.render(assignment.value),
+                                               actual: ScenarioExecution.render(actual), location: assignment.location,
+                                               values: ComparedValues(expected: assignment.value, actual: actual)))
+                }
             }
         }
     }

@@ -89,13 +89,18 @@ public struct ScenarioStep: Sendable {
     public var paramLocations: [String: SourceLocation] = [:]
     /// What must be true after it (empty when it has no `expect:`).
     public var expectations: Expectations
+    /// `as: SEAT`: the seat that performs a `do` step, or whose `undo: turn`
+    /// it is (a player's undo turn stops at a reveal); nil: the author.
+    public var seat: Located<String>? = nil
 
     /// The step as it reads in a report: `do: step {token="p1"}`, `undo: 2`, `undo: turn`.
     public var summary: String {
         switch operation {
         case .perform(let action, let params):
-            if params.isEmpty { return "do: \(action)" }
-            return "do: \(action) {" + params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "}"
+            let seat = self.seat.map { " as \($0.value)" } ?? ""
+            if params.isEmpty { return "do: \(action)" + seat }
+            return "do: \(action) {" + params.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + "}" + seat
+        case .undoTurn where seat != nil: return "undo: turn as \(seat!.value)"
         case .undo(let count): return "undo: \(count)"
         case .undoTurn: return "undo: turn"
         case .undoLastTurn: return "undo: last turn"
@@ -138,6 +143,9 @@ public struct Expectations: Sendable {
     public var hash: Located<String>?
     /// `legal:` the legal actions after the step.
     public var legal: Located<LegalExpectation>?
+    /// `seen_by: { SEAT: { path: value } }`: values in each seat's view of
+    /// the state after the step (`"(hidden)"` where a slot is hidden from it).
+    public var seenBy: [SeenBy] = []
     /// `goal:` a goal of the pack that holds after the step.
     public var goal: Located<String>?
     /// `not_goal:` a goal of the pack that does not hold after the step.
@@ -155,8 +163,14 @@ public struct Expectations: Sendable {
     public var isEmpty: Bool {
         state.isEmpty && rejected == nil && error == nil && subactions == nil && sounds == nil
             && duration == nil && conflicts == nil && starts == nil && mirrored == nil && invariantsHold == nil && hash == nil && legal == nil
-            && invariantsBroken == nil && exists.isEmpty && absent.isEmpty && goal == nil && notGoal == nil
+            && invariantsBroken == nil && exists.isEmpty && absent.isEmpty && goal == nil && notGoal == nil && seenBy.isEmpty
     }
+}
+
+/// One seat of a `seen_by:` expectation: the values its view must hold.
+public struct SeenBy: Sendable {
+    public var seat: Located<String>
+    public var state: [StateAssignment]
 }
 
 /// One expected subaction: its name and, when given, its own subactions.

@@ -130,11 +130,17 @@ final class ScenarioExecution {
         var effects = StepEffects()
         let expect = step.expectations
 
+        let seats = game.configuration.checksLeaks ? try game.seats() : []
+        if case .perform(let name, let params) = step.operation {
+            mismatches += try leaks(seats) { seat throws(RulebenchError) in try game.stepProbe(seat, ActionCall(name, params), salt: step.number) }
+        }
         switch step.operation {
         case .perform(let name, let params):
-            effects = try perform(name, params, expect, hashBefore: hashBefore, into: &mismatches)
+            effects = try perform(name, params, as: step.seat?.value, expect, hashBefore: hashBefore, into: &mismatches)
         case .undo(let count):
             effects = undo(count: count, into: &mismatches)
+        case .undoTurn where step.seat != nil:
+            effects = undoTurn(as: step.seat!.value, into: &mismatches)
         case .undoTurn:
             effects = undoTurn(last: false, into: &mismatches)
         case .undoLastTurn:
@@ -144,6 +150,7 @@ final class ScenarioExecution {
         case .check:
             break
         }
+        mismatches += try leaks(seats) { seat throws(RulebenchError) in try game.leakProbe(seat, salt: step.number) }
         var check = ExpectationCheck(game: game, expect: expect, mismatches: mismatches)
         try check.checkAfter(step.operation, &effects)
         mismatches = check.mismatches
@@ -155,12 +162,32 @@ final class ScenarioExecution {
                            stateDiff: effects.diffOverride ?? StateDiff.changes(from: before, to: after))
     }
 
-    private func perform(_ name: String, _ params: [String: StateValue], _ expect: Expectations, hashBefore: StateHash,
-                         into mismatches: inout [Mismatch]) throws(RulebenchError) -> StepEffects {
+    /// The no-leak property at a step of a seated game: a probe for each
+    /// seat (a rule error in a probe's rearranged state finds nothing),
+    /// salted with the step's number as the fuzzer's run salts it, so a
+    /// fuzz reproduction rearranges here what it rearranged there.
+    private func leaks(_ seats: [String], _ probe: (String) throws(RulebenchError) -> SeatLeak?) throws(RulebenchError) -> [Mismatch] {
+        var out: [Mismatch] = []
+        for seat in seats {
+            let leak: SeatLeak?
+            do { leak = try probe(seat) } catch { continue }
+            if let leak {
+                out.append(Mismatch(check: "no seat is shown what is hidden from it (checked at every step of a seated game)",
+                                    expected: "seat \(seat)'s view, calls, scene and plans the same when what is hidden from it is rearranged",
+                                    actual: leak.message(before: nil)))
+            }
+        }
+        return out
+    }
+
+    private func perform(_ name: String, _ params: [String: StateValue], as seat: String?, _ expect: Expectations,
+                         hashBefore: StateHash, into mismatches: inout [Mismatch]) throws(RulebenchError) -> StepEffects {
         var effects = StepEffects()
         let cursor = game.history.cursor, count = game.history.entries.count
         do {
-            let entry = try game.perform(name, params)
+            let call = ActionCall(name, params)
+            let entry: HistoryEntry
+            if let seat { entry = try game.perform(call, as: seat).entry } else { entry = try game.perform(call) }
             effects.entry = entry
             effects.animations = [entry.animation]
             var check = ExpectationCheck(game: game, expect: expect)
@@ -204,6 +231,22 @@ final class ScenarioExecution {
     private func undoTurn(last: Bool, into mismatches: inout [Mismatch]) -> StepEffects {
         guard game.history.cursor > 0 else { return undo(count: 1, into: &mismatches) }
         return undoing(last ? game.history.undosToLastTurn : game.history.undosToLastCheckpoint, into: &mismatches)
+    }
+
+    /// `undo: turn` with `as: SEAT`: a player's undo turn, which stops at a
+    /// step that revealed a secret or drew from the generator.
+    private func undoTurn(as seat: String, into mismatches: inout [Mismatch]) -> StepEffects {
+        guard game.history.cursor > 0 else { return undo(count: 1, into: &mismatches) }
+        var effects = StepEffects()
+        do {
+            for outcome in try game.undoTurn(as: seat) {
+                effects.animations.append(outcome.animation)
+                effects.undone.append((outcome.entry.animation, outcome.animation))
+            }
+        } catch {
+            record(undoError: error, into: &mismatches, effects: &effects)
+        }
+        return effects
     }
 
     /// Undoes `count` actions, one at a time, until one fails.

@@ -12,9 +12,9 @@ public enum ScenarioParser {
     enum Keys {
         static let top = ["scenario", "rules", "setup", "steps"]
         static let setup = ["seed", "options", "state", "create"]
-        static let step = ["do", "with", "undo", "redo", "expect"]
+        static let step = ["do", "with", "as", "undo", "redo", "expect"]
         static let expect = ["state", "rejected", "error", "subactions", "sounds", "animation", "invariants", "hash", "legal",
-                             "exists", "absent", "goal", "not_goal"]
+                             "exists", "absent", "goal", "not_goal", "seen_by"]
         static let invariants = ["broken"]
         static let legal = ["contains", "count"]
         static let call = ["do", "with"]
@@ -196,6 +196,14 @@ public enum ScenarioParser {
             } else if keys["expect"] == nil {
                 throw fail(node, "an empty step: write 'do', 'undo', 'redo' or 'expect'")
             }
+            if let seat = keys["as"] {
+                guard keys["do"] != nil || step.operation == .undoTurn else {
+                    throw fail(seat.key, "'as' names the seat that performs a 'do' step or takes back its turn (undo: turn)")
+                }
+                let name = try reader.string(seat.value, "'as' (a seat)")
+                guard !name.isEmpty else { throw fail(seat.value, "'as' must name a seat") }
+                step.seat = Located(name, at: reader.location(of: seat.value))
+            }
             if let expect = keys["expect"] {
                 step.expectations = try expectations(expect.value, for: step.operation)
                 if step.operation == .check && step.expectations.isEmpty {
@@ -250,6 +258,13 @@ public enum ScenarioParser {
             }
             if let legal = keys["legal"] {
                 out.legal = Located(try legalExpectation(legal.value), at: reader.location(of: legal.value))
+            }
+            if let seenBy = keys["seen_by"] {
+                for pair in try reader.mapping(seenBy.value, "'seen_by' (seat: { path: value })") {
+                    guard !pair.key.isEmpty else { throw fail(pair.keyNode, "'seen_by' is keyed by seat names") }
+                    out.seenBy.append(SeenBy(seat: Located(pair.key, at: reader.location(of: pair.keyNode)),
+                                             state: try assignments(pair.value, "'seen_by.\(pair.key)'")))
+                }
             }
             out.goal = try goalName(keys["goal"], key: "goal")
             out.notGoal = try goalName(keys["not_goal"], key: "not_goal")

@@ -26,7 +26,7 @@ extension Kernel {
 
     /// One child met by a worker: the state a legal move reaches.
     struct SolveChild: Sendable {
-        enum Kind: String, Sendable {
+        enum Kind: String, Sendable, CaseIterable {
             /// The worker met it before (handed to it or reached): it comes
             /// later in the search's order than that meeting, so the merge
             /// has it already (no copy, the goal not asked).
@@ -64,7 +64,7 @@ extension Kernel {
     }
 
     /// What `solvesnap` says of the start (its third result).
-    private enum SolveStartKind: String { case dead, open }
+    enum SolveStartKind: String, CaseIterable { case dead, open }
 
     /// The children of `states`, each `depth` moves from the start (the
     /// search begun by `solveBegin` names the goal and the depth limit).
@@ -117,7 +117,7 @@ extension Kernel {
     }
 
     /// What `solvechildren` says first.
-    private enum SolveShareStatus: String { case ok, undo }
+    enum SolveShareStatus: String, CaseIterable { case ok, undo }
 
     /// The calls of `moves` (indices from 1 in legal lists) from the
     /// current state, played through the engine and rolled back.

@@ -168,8 +168,19 @@ extension StateValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, E
 extension StateValue {
     /// A value typed on a command line: `3` is an integer, `2.5` a float,
     /// `true`/`false` booleans, `[a, b]` a list, anything else a string
-    /// (quotes, single or double, force a string).
+    /// (quotes, single or double, force a string). Lists nest (`[1,[2,3]]`
+    /// is a list whose second item is a list) up to `maximumArgumentDepth`
+    /// levels; an item that begins with a quote runs to the same quote, so
+    /// `["a,b",c]` has two items. Brackets nested deeper stay text.
     public init(argument text: String) {
+        self.init(argument: text, depth: 1)
+    }
+
+    /// How deeply lists typed as arguments nest (`[[1]]` is 2): deeper
+    /// brackets are read as text, and `TypedCall` refuses them.
+    public static let maximumArgumentDepth = 32
+
+    private init(argument text: String, depth: Int) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.count >= 2, let first = trimmed.first, first == trimmed.last, first == "\"" || first == "'" {
             self = .string(String(trimmed.dropFirst().dropLast()))
@@ -180,12 +191,59 @@ extension StateValue {
             self = .double(double)
         } else if trimmed == "true" || trimmed == "false" {
             self = .bool(trimmed == "true")
-        } else if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") {
+        } else if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") && depth <= StateValue.maximumArgumentDepth {
             let inner = trimmed.dropFirst().dropLast()
-            self = .list(inner.isEmpty ? [] : inner.split(separator: ",").map { StateValue(argument: String($0)) })
+            self = .list(inner.isEmpty ? [] : StateValue.listItems(inner).map { StateValue(argument: String($0), depth: depth + 1) })
         } else {
             self = .string(trimmed)
         }
+    }
+
+    /// The items of a typed list's inside: split at the commas that are
+    /// neither inside a nested `[...]` nor inside an item's opening quote.
+    private static func listItems(_ inner: Substring) -> [Substring] {
+        var items: [Substring] = []
+        var start = inner.startIndex, index = inner.startIndex
+        var depth = 0
+        var quote: Character?
+        while index < inner.endIndex {
+            let char = inner[index]
+            if let open = quote {
+                if char == open { quote = nil }
+            } else if (char == "\"" || char == "'") && inner[start..<index].allSatisfy({ $0 == " " || $0 == "\t" }) {
+                quote = char
+            } else if char == "[" {
+                depth += 1
+            } else if char == "]" {
+                depth = max(0, depth - 1)
+            } else if char == ",", depth == 0 {
+                items.append(inner[start..<index])
+                start = inner.index(after: index)
+            }
+            index = inner.index(after: index)
+        }
+        items.append(inner[start...])
+        return items
+    }
+
+    /// How deeply `text`'s brackets nest outside quotes (`[1,[2]]` is 2): what
+    /// `init(argument:)` reads as lists when it is at most `maximumArgumentDepth`.
+    public static func argumentDepth(_ text: String) -> Int {
+        var depth = 0, deepest = 0
+        var quote: Character?
+        for char in text {
+            if let open = quote {
+                if char == open { quote = nil }
+            } else if char == "\"" || char == "'" {
+                quote = char
+            } else if char == "[" {
+                depth += 1
+                deepest = max(deepest, depth)
+            } else if char == "]" {
+                depth = max(0, depth - 1)
+            }
+        }
+        return deepest
     }
 }
 

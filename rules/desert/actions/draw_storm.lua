@@ -23,6 +23,8 @@ local action = {
     if game.result then return end
     a.card = table.remove(game.storm_deck, 1)
     table.insert(game.storm_discard, a.card)
+    local scouted = game.scouted
+    if scouted and scouted.top > 0 then scouted.top = scouted.top - 1; a.scouted = true end
     local dir, strength = D.wind(a.card)
     if dir then
       local storm = game.storm
@@ -43,6 +45,7 @@ local action = {
   end,
 
   undo = function(game, a)
+    if a.scouted then game.scouted.top = game.scouted.top + 1 end
     if a.card then
       table.remove(game.storm_discard)
       table.insert(game.storm_deck, 1, a.card)

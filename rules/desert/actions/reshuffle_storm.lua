@@ -18,6 +18,7 @@ local action = {
       table.insert(game.storm_deck, table.remove(game.storm_discard))
     end
     rulebench.shuffle(game, game.storm_deck)
+    game.scouted = nil   -- a scout's knowledge of the order is gone
   end,
 
   animate = function(anim, game, a, direction)

@@ -46,9 +46,13 @@ local action = {
       a.card = table.remove(game.storm_deck, a.bottom)
       table.insert(game.storm_deck, a.card)
     end
+    -- What the scout showed the meteorologist's seat alone (pack.lua's secrets).
+    a.scouted = game.scouted
+    game.scouted = { player = a.player, top = a.bottom and #a.cards - 1 or #a.cards, bottom = a.bottom ~= nil }
   end,
 
   undo = function(game, a)
+    game.scouted = a.scouted
     if a.bottom then
       table.remove(game.storm_deck)
       table.insert(game.storm_deck, a.bottom, a.card)

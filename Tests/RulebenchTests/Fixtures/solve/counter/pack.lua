@@ -23,5 +23,9 @@ return {
     pruned = { holds = reach, dead_end = function(game) return game.n > game.target end },
     guided = { holds = reach, estimate = function(game) return game.n == game.target and 0 or 1 end },
     over = { holds = reach, estimate = function(game) return 10 * math.abs(game.target - game.n) end },
+    -- An estimate of a fraction (0.5 short of the target), and one of
+    -- math.maxinteger past it (n never comes back): g + h must not wrap.
+    fraction = { holds = reach, estimate = function(game) return game.n == game.target and 0 or 0.5 end },
+    huge = { holds = reach, estimate = function(game) return game.n > game.target and math.maxinteger or 0 end },
   },
 }

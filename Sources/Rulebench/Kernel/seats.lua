@@ -1,0 +1,638 @@
+-- Seats and secrets: who sits at a seated game, which seats may act in a
+-- state, which seat performs a call, what each seat may see (its view of
+-- the state, of a step's animation plan, and the view's hash), the players'
+-- undo barriers, and the no-leak probe of one state for one seat.
+--
+-- Owns the current game's seats (SEATS, from the pack's `seats`), every
+-- call of the pack's `turn`, `secrets` and actions' `seat` functions, and
+-- the views of the last seated perform (LASTVIEWS).
+-- Invariant: nothing a view holds is derived from a slot hidden from its
+-- seat: a hidden slot's value is HIDDEN, the random generator is left out,
+-- a plan's words that only hidden slots hold are replaced, and a view's
+-- hash is the hash of the view alone, never of the state. A pack without
+-- `seats` pays nothing here: SEATS is nil and history.lua's hook is unset.
+
+local K = ...
+local API, ops, history = K.API, K.ops, K.history
+local type, next, ipairs, tostring, error = type, next, ipairs, tostring, error
+local backing, isnode, encode, decode = K.backing, K.isnode, K.encode, K.decode
+local valuehash, format, concat = K.C.valuehash, string.format, table.concat
+local RNG = K.RNG
+
+-- What a seat's view holds in place of a hidden slot's value.
+local HIDDEN = "(hidden)"
+K.HIDDEN = HIDDEN
+
+local SEATS          -- the current game's seats in order (nil: the pack declares none)
+local SEATSET        -- seat -> true
+local LASTVIEWS      -- seat -> { hash, plan, barrier } of the last seated perform
+
+---------------------------------------------------------------- declarations
+local function seatfail(pack, field, message)
+  K.fail("load", message, { file = pack.file, line = K.fieldline(pack.source, field) })
+end
+
+-- packload.lua's finish: the seat declarations of `pack` (its own, else its base's).
+function K.finishseats(pack, base, m)
+  pack.seatdecl = m.seats or (base and base.seatdecl)
+  pack.turn = m.turn or (base and base.turn)
+  pack.secrets = m.secrets or (base and base.secrets)
+  if not pack.seatdecl then
+    if pack.turn then seatfail(pack, "turn", "turn says which seats may act: declare the seats too (seats = { \"p1\", \"p2\" })") end
+    if pack.secrets then seatfail(pack, "secrets", "secrets says what each seat may see: declare the seats too (seats = { \"p1\", \"p2\" })") end
+  end
+end
+
+-- The seat list a pack's `seats` gave, checked: distinct strings, at least one.
+local function checkedseats(list, fn)
+  local where = fn and { fn = fn } or nil
+  if type(list) ~= "table" or #list == 0 then
+    K.fail("error", "seats must be a list of seat names such as { \"p1\", \"p2\" }, not " .. K.show(list), where)
+  end
+  local out, set = {}, {}
+  for i, name in ipairs(list) do
+    if type(name) ~= "string" or name == "" then
+      K.fail("error", "seat " .. i .. " must be a non-empty string, not " .. K.show(name), where)
+    end
+    if set[name] then K.fail("error", "seat " .. name .. " is named twice", where) end
+    out[i], set[name] = name, true
+  end
+  return out, set
+end
+
+local beforestep   -- the hook history.lua runs around a seated perform (below)
+
+-- engine.lua's newgame, after setup: this game's seats (from the options
+-- when `seats` is a function), or none.
+function K.seatgame(pack, options)
+  local decl = pack.seatdecl
+  SEATS, SEATSET, LASTVIEWS = nil, nil, nil
+  if decl == nil then history.seathook(nil); return end
+  local list = decl
+  if type(decl) == "function" then
+    K.setwritable(false, "seats")
+    ops.setcontext("setup", "seats")
+    K.rulecover(true)
+    list = decl(K.plain(options))
+    K.rulecover(false)
+  end
+  SEATS, SEATSET = checkedseats(list, type(decl) == "function" and decl or nil)
+  history.seathook(beforestep)
+end
+
+local function pack() return ops.pack() end
+
+local function knownseat(seat)
+  if not SEATS then
+    K.fail("error", "the pack declares no seats (add seats = { \"p1\", \"p2\" } to pack.lua to play as a seat)")
+  end
+  if type(seat) ~= "string" or not SEATSET[seat] then
+    local named = type(seat) == "string" and "'" .. seat .. "'" or K.show(seat)
+    K.fail("unknown", "unknown seat " .. named .. K.suggest(tostring(seat), SEATS) .. " (seats: " .. concat(SEATS, ", ") .. ")")
+  end
+end
+
+-- A rule function of the seat declarations, run with the state read-only.
+local function readonly(what, phase)
+  K.setwritable(false, phase)
+  ops.setcontext(what, phase)
+end
+
+---------------------------------------------------------------- turns
+-- The seats that may act now (a set) and the pack's reason for the others:
+-- `turn(game)` returns a seat, a list of seats, or nil (the game acts by
+-- itself), and optionally why the others may not. Without `turn`, every seat.
+local function actors()
+  local turn = pack().turn
+  if not turn then return SEATSET, nil end
+  readonly("turn", "turn")
+  K.rulecover(true)
+  local who, reason = turn(K.game)
+  K.rulecover(false)
+  local set = {}
+  if type(who) == "string" then
+    set[who] = true
+  elseif type(who) == "table" then
+    for _, s in ipairs(who) do set[s] = true end
+  elseif who ~= nil then
+    K.fail("error", "turn must return a seat, a list of seats or nil, not " .. K.show(who), { fn = turn })
+  end
+  for s in next, set do
+    if not SEATSET[s] then K.fail("error", "turn returned " .. K.show(s) .. ", which is not a seat", { fn = turn }) end
+  end
+  if reason ~= nil and type(reason) ~= "string" then
+    K.fail("error", "turn's second result is the reason others may not act: a string, not " .. K.show(reason), { fn = turn })
+  end
+  return set, reason
+end
+
+-- The seat that performs call `name` with `params`: the action's `seat`
+-- (a param's name, or a function of the state and the params); by
+-- default its param `seat` or `player` when that names a seat; nil when
+-- any seat that may act may make it.
+local function performer(name, params)
+  local def = pack().actions[name]
+  if not def then return nil end
+  local seat = def.seat
+  if type(seat) == "string" then return params[seat] end
+  if type(seat) == "function" then
+    readonly(name, "seat")
+    K.rulecover(true)
+    local who = seat(K.game, K.plain(params))
+    K.rulecover(false)
+    if who ~= nil and (type(who) ~= "string" or not SEATSET[who]) then
+      K.fail("error", "seat of '" .. name .. "' must return a seat or nil, not " .. K.show(who), { fn = seat })
+    end
+    return who
+  end
+  local who = params.seat
+  if who == nil then who = params.player end
+  if type(who) == "string" and SEATSET[who] then return who end
+  return nil
+end
+
+-- Why `seat` may not make the call (nil when it may), given the actors.
+local function refusal(name, params, seat, set, reason)
+  if not set[seat] then
+    if reason then return reason end
+    local who = {}
+    for _, s in ipairs(SEATS) do if set[s] then who[#who + 1] = s end end
+    if #who == 0 then return "no seat may act now (" .. seat .. " waits)" end
+    return "it is not " .. seat .. "'s turn (" .. concat(who, ", ") .. " may act)"
+  end
+  local by = performer(name, params)
+  if by ~= nil and by ~= seat then return "this call is " .. tostring(by) .. "'s to make, not " .. seat .. "'s" end
+  return nil
+end
+
+-- Raises the refusal of a call by `seat` as a rejection (nothing changed).
+local function refuse(name, params, seat)
+  knownseat(seat)
+  local set, reason = actors()
+  local why = refusal(name, params, seat, set, reason)
+  if why then K.fail("rejected", why, { action = name }) end
+end
+
+-- The legal calls `seat` may make: every legal call the seat is not refused.
+local function legalas(seat)
+  knownseat(seat)
+  local set, reason = actors()
+  local calls, out = ops.legal(), {}
+  if not set[seat] then return out end
+  for i = 1, #calls do
+    local c = calls[i]
+    if not refusal(c.name, c.params, seat, set, reason) then out[#out + 1] = c end
+  end
+  return out
+end
+
+---------------------------------------------------------------- secrets
+-- The slots the pack's `secrets(game, secret)` marks, as proxy -> { all =
+-- owners, keys = { key -> owners } }, owners the set of seats that may see
+-- (empty: no seat). `secret(t)` hides every slot of t, `secret(t, key)` one;
+-- a third argument names the seat (or list of seats) that still sees it.
+-- A slot's own mark overrides its table's.
+local function declared()
+  local secrets = pack().secrets
+  local hid = {}
+  if not secrets then return hid end
+  readonly("secrets", "secrets")
+  local function secret(t, key, owners)
+    if not isnode(t) then error(K.where(2) .. "secret: the first argument must be a table of the game state", 0) end
+    local set = {}
+    if type(owners) == "string" then
+      set[owners] = true
+    elseif type(owners) == "table" then
+      for _, s in ipairs(owners) do set[s] = true end
+    elseif owners ~= nil then
+      error(K.where(2) .. "secret: the third argument names the seat (or list of seats) that sees it, not " .. K.show(owners), 0)
+    end
+    for s in next, set do
+      if not SEATSET[s] then error(K.where(2) .. "secret: " .. K.show(s) .. " is not a seat", 0) end
+    end
+    local rec = hid[t]
+    if not rec then rec = {}; hid[t] = rec end
+    if key == nil then rec.all = set else rec.keys = rec.keys or {}; rec.keys[key] = set end
+  end
+  K.rulecover(true)
+  local result = secrets(K.game, secret)
+  K.rulecover(false)
+  if result ~= nil then K.fail("error", "secrets marks slots with secret(...) and returns nothing", { fn = secrets }) end
+  return hid
+end
+
+-- Whether slot k of a table with marks `rec` is hidden from `seat`.
+local function hidden(rec, k, seat)
+  local owners = rec.keys and rec.keys[k]
+  if owners == nil then owners = rec.all end
+  return owners ~= nil and not owners[seat]
+end
+
+-- A seat's view of state table t: a plain copy, hidden slots as HIDDEN,
+-- the generator left out.
+local function viewof(t, seat, hid, root)
+  local out, rec = {}, hid[t]
+  for k, v in next, backing(t) do
+    if not (root and k == RNG) then
+      if rec and hidden(rec, k, seat) then out[k] = HIDDEN
+      elseif type(v) == "table" then out[k] = viewof(v, seat, hid, false)
+      else out[k] = v end
+    end
+  end
+  return out
+end
+
+-- The hash of a view: the view's own value hash (hash.c), in hex.
+local function hexbyte(c) return format("%02x", c:byte()) end
+local function hashofview(view) return (valuehash(view):gsub(".", hexbyte)) end
+
+-- The word of a scalar a plan may name: a string, or an integer's digits
+-- ("card:" .. 17 names card 17); nil for the rest.
+local function word(v)
+  if type(v) == "string" then return v end
+  if math.type(v) == "integer" then return tostring(v) end
+  return nil
+end
+
+-- The words a value holds (its own, or its tables' values), into `set`.
+local function leaves(v, set)
+  if type(v) ~= "table" then
+    local w = word(v)
+    if w then set[w] = true end
+    return
+  end
+  for _, x in next, backing(v) do leaves(x, set) end
+end
+
+-- The words of seat's view: strings held only in slots hidden from it
+-- (`hid`) and strings it sees (`seen`), for the plan's redaction.
+local function words(t, seat, hid, root, hiddenw, seen)
+  local rec = hid[t]
+  for k, v in next, backing(t) do
+    if type(k) == "string" then seen[k] = true end
+    if root and k == RNG then
+      -- the generator is never seen, and holds no words
+    elseif rec and hidden(rec, k, seat) then
+      leaves(v, hiddenw)
+    elseif type(v) == "table" then
+      words(v, seat, hid, false, hiddenw, seen)
+    else
+      local w = word(v)
+      if w then seen[w] = true end
+    end
+  end
+end
+
+-- A plan's fields that name its structure, never the game's things.
+local STRUCTURE = { kind = true, action = true, mode = true, easing = true, property = true, src = true, sound = true }
+
+-- A seat's view of a plan or a scene's node: every string that only
+-- hidden slots held before or after the step (and the seat saw in
+-- neither) is replaced, as is the part after the last ':' of a node name
+-- ("card:sun3" -> "card:?1"); the replacements are numbered in the order
+-- met. A node name keeps its number wherever it recurs (a card's tweens
+-- move one node); a hidden word itself gets a new number each time, so
+-- that two equal hidden words (two copies of a card) do not show as equal.
+-- `secretword(s)` says whether s is such a word. Returns a function of a
+-- value: its redacted copy, and whether anything in it was replaced.
+local function redactor(secretword)
+  local names, n, changed = {}, 0, false
+  local function hide(s)
+    changed = true
+    local name = names[s]
+    if not name then
+      n = n + 1
+      local prefix = not secretword(s) and s:match("^(.*:)[^:]*$")
+      if not prefix then return "?" .. n end
+      name = prefix .. "?" .. n
+      names[s] = name
+    end
+    return name
+  end
+  local function walk(v, key)
+    if type(v) == "string" then
+      if STRUCTURE[key] then return v end
+      if secretword(v) then return hide(v) end
+      local tail = v:match(":([^:]*)$")
+      if tail and secretword(tail) then return hide(v) end
+      return v
+    end
+    if type(v) ~= "table" then return v end
+    local out = {}
+    for _, k in ipairs(K.sortedkeys(v)) do out[k] = walk(v[k], k) end
+    return out
+  end
+  return function(v)
+    changed = false
+    local out = walk(v, nil)
+    return out, changed
+  end
+end
+
+local function redact(plan, secretword) return (redactor(secretword)(plan)) end
+
+---------------------------------------------------------------- a seated step
+local SC, NODE = K.C.state, K.NODE
+-- The hash of a state table's subtree (statecore.c keeps one per table).
+local function nodehash(t) return SC.hash(NODE[t]) end
+-- A slot's value as a barrier compares it: a table by its subtree's hash.
+local function slotvalue(v) if type(v) == "table" then return nodehash(v) end return v end
+
+-- The marks of `secrets` now (a table's subtree hash, each marked slot's
+-- value) and (`withwords`: a perform as a seat) the words of each seat's
+-- view, before a step (history.lua's hook). What it costs is the marks',
+-- not the state's: a perform in a seated game runs it.
+local function snapshot(withwords)
+  local hid = declared()
+  local marks, n = {}, 0
+  for t, rec in next, hid do
+    local values
+    if rec.keys then
+      values = {}
+      for k in next, rec.keys do values[k] = slotvalue(backing(t)[k]) end
+    end
+    n = n + 1
+    marks[n] = { t = t, rec = rec, hash = rec.all and nodehash(t) or nil, values = values }
+  end
+  local seatwords = nil
+  if withwords then
+    seatwords = {}
+    for _, seat in ipairs(SEATS) do
+      local h, s = {}, {}
+      words(K.game, seat, hid, true, h, s)
+      seatwords[seat] = { hidden = h, seen = s }
+    end
+  end
+  return { rng = backing(K.game)[RNG], marks = marks, words = seatwords }
+end
+
+-- Whether a mark hid something from `seat` that the marks `after` show it.
+local function uncovered(rec, after, seat, t)
+  if rec.all and not rec.all[seat] then
+    if not (after and after.all and not after.all[seat]) then
+      -- The table is no longer hidden whole: shown, unless every slot is still marked.
+      for k in next, backing(t) do
+        if not (after and hidden(after, k, seat)) and hidden(rec, k, seat) then return true end
+      end
+    elseif after.keys then
+      -- Still hidden whole: only a slot's own mark can show it (a scout's look).
+      for k in next, after.keys do
+        if hidden(rec, k, seat) and not hidden(after, k, seat) then return true end
+      end
+    end
+  end
+  if rec.keys then
+    for k in next, rec.keys do
+      if hidden(rec, k, seat) and not (after and hidden(after, k, seat)) then return true end
+    end
+  end
+  return false
+end
+
+-- Whether the step from snapshot `before` is an undo barrier for players:
+-- it drew from the generator, wrote a slot hidden from some seat (a card
+-- left a face-down deck, a hand changed), or showed a seat a slot hidden
+-- from it before (a tile turned face up, a scout's look). "generator",
+-- "secret" or nil.
+local function barrier(before, hid)
+  if backing(K.game)[RNG] ~= before.rng then return "generator" end
+  local marks = before.marks
+  for i = 1, #marks do
+    local m = marks[i]
+    local t, rec = m.t, m.rec
+    if m.hash and nodehash(t) ~= m.hash then return "secret" end
+    if m.values then
+      for k, v in next, m.values do
+        if slotvalue(backing(t)[k]) ~= v then return "secret" end
+      end
+    end
+    for _, seat in ipairs(SEATS) do
+      if uncovered(rec, hid[t], seat, t) then return "secret" end
+    end
+  end
+  return nil
+end
+
+-- Whether the next perform is one as a seat (performas), whose reply
+-- carries each seat's view of the step: only then are views computed (an
+-- author's perform in a seated game pays for the barrier alone).
+local WANTVIEWS = false
+
+-- history.lua's hook around a seated perform: called before the action,
+-- it returns the function called after it (before the commit), which
+-- returns the barrier and, for a perform as a seat, keeps each seat's
+-- view of the step (LASTVIEWS).
+beforestep = function()
+  local withviews = WANTVIEWS
+  WANTVIEWS = false
+  local before = snapshot(withviews)
+  return function(plan)
+    local hid = declared()
+    local views, mark = {}, barrier(before, hid)
+    if not withviews then return mark end
+    if type(plan) == "string" then plan = decode(plan) end
+    for _, seat in ipairs(SEATS) do
+      local b = before.words[seat]
+      local h, s = {}, {}
+      words(K.game, seat, hid, true, h, s)
+      local bh, bs = b.hidden, b.seen
+      local function secretword(w) return (bh[w] or h[w]) and not (bs[w] or s[w]) end
+      views[seat] = { hash = hashofview(viewof(K.game, seat, hid, true)), plan = redact(plan, secretword), barrier = mark }
+    end
+    LASTVIEWS = views
+    return mark
+  end
+end
+
+---------------------------------------------------------------- Game's calls
+-- seats(): the current game's seats, encoded (an empty list without seats).
+function API.seats()
+  ops.nogame()
+  return encode(SEATS or {})
+end
+
+-- performas(name, params, seat): `seat` performs the call: refused (a
+-- rejection, nothing changed) when the seat may not make it; else as
+-- perform, with each seat's view of the step encoded after the plan
+-- (seat -> { hash, plan, barrier }), then the position.
+function API.performas(name, params, seat)
+  ops.nogame()
+  refuse(name, decode(params), seat)
+  WANTVIEWS = true
+  local hash, tree, plan, c, n, t, l = API.perform(name, params)
+  return hash, tree, plan, encode(LASTVIEWS or {}), c, n, t, l
+end
+
+-- legalas(seat): the legal calls `seat` may make now, encoded.
+function API.legalas(seat)
+  ops.nogame()
+  return encode(legalas(seat))
+end
+
+-- refusal(name, params, seat): why `seat` may not make the call ("" when it may).
+function API.refusal(name, params, seat)
+  ops.nogame()
+  knownseat(seat)
+  local set, reason = actors()
+  return refusal(name, decode(params), seat, set, reason) or ""
+end
+
+-- seatview(seat): the seat's view of the state and its hash, encoded { state, hash }.
+function API.seatview(seat)
+  ops.nogame()
+  knownseat(seat)
+  local view = viewof(K.game, seat, declared(), true)
+  return encode({ state = view, hash = hashofview(view) })
+end
+
+-- The secret words of `seat` now: strings only hidden slots hold.
+local function secretnow(seat, hid)
+  local h, s = {}, {}
+  words(K.game, seat, hid, true, h, s)
+  return function(w) return h[w] and not s[w] end
+end
+
+-- The seat's scene: the pack's view with the secret words of its nodes
+-- redacted, as a plan's are (a face-down card's node is "card:?1", drawn
+-- with its atlas's frame 1); "" without a view.
+local function seatscene(seat, hid)
+  local scene = API.scene()
+  if scene == "" then return "" end
+  -- The declarations (atlases, grid) are the pack's, the same in every
+  -- state: only the nodes are redacted (an atlas naming every card would
+  -- otherwise number each card's back by its place in the atlas).
+  -- A node that names something hidden shows its atlas's first frame (the
+  -- card back): the frame the scene resolved from a name is a number the
+  -- redaction cannot see.
+  scene = decode(scene)
+  local hide, nodes = redactor(secretnow(seat, hid)), scene.nodes
+  for i = 1, #nodes do
+    local node, changed = hide(nodes[i])
+    if changed and node.sprite then node.sprite.frame = 1 end
+    nodes[i] = node
+  end
+  return encode(scene)
+end
+
+-- seatscene(seat): the seat's scene, encoded ("" when the pack has no view).
+function API.seatscene(seat)
+  ops.nogame()
+  knownseat(seat)
+  return seatscene(seat, declared())
+end
+
+-- The current game's seats (nil without), for fuzz.lua's probes.
+function K.seatnames() return SEATS end
+
+---------------------------------------------------------------- the no-leak probe
+-- The slots hidden from `seat`, grouped by table: { t, keys } for each
+-- table with two or more, in a fixed order (paths), so a probe's
+-- rearrangement is the same in every process.
+local function hiddengroups(seat, hid)
+  local groups = {}
+  for t, rec in next, hid do
+    local keys = {}
+    for _, k in ipairs(K.sortedkeys(backing(t))) do
+      if hidden(rec, k, seat) then keys[#keys + 1] = k end
+    end
+    if #keys >= 2 then groups[#groups + 1] = { t = t, keys = keys, path = K.pathof(K.NODE[t]) } end
+  end
+  table.sort(groups, function(a, b) return a.path < b.path end)
+  return groups
+end
+
+-- Rotates the values of a group's slots by `by` places (moves, as
+-- assignment moves state tables: every slot emptied first).
+local function rotate(group, by)
+  local t, keys = group.t, group.keys
+  local values, n = {}, #keys
+  for i = 1, n do values[i] = t[keys[i]] end
+  for i = 1, n do t[keys[i]] = nil end
+  for i = 1, n do t[keys[i]] = values[(i - 1 + by) % n + 1] end
+end
+
+-- What `seat` is shown: its view's hash, the calls it may make and its
+-- scene, each encoded.
+local function shown(seat)
+  local hid = declared()
+  return hashofview(viewof(K.game, seat, hid, true)), encode(legalas(seat)), seatscene(seat, hid)
+end
+
+-- Rearranges what is hidden from `seat` (the generator reseeded from
+-- `salt`, each table's hidden slots rotated), inside the operation under
+-- way; returns the paths rearranged.
+local function rearrange(seat, salt)
+  local groups = hiddengroups(seat, declared())
+  K.setwritable(true, "a leak probe")
+  local game = K.game
+  game[RNG] = K.mix(backing(game)[RNG] ~ salt)
+  local paths = { "_rng" }
+  for i, g in ipairs(groups) do
+    rotate(g, 1 + (salt + i) % (#g.keys - 1))
+    paths[#paths + 1] = g.path
+  end
+  K.setwritable(false, "")
+  return paths
+end
+
+-- leakprobe(seat, salt): rearranges what is hidden from `seat` (the
+-- generator reseeded, each table's hidden slots rotated) and compares what
+-- the seat is shown with what it was shown before; the state is rolled
+-- back either way. "" when nothing changed, else the finding encoded
+-- { seat, what = "view" or "calls", slots = the rearranged paths }.
+function API.leakprobe(seat, salt)
+  ops.nogame()
+  knownseat(seat)
+  salt = math.tointeger(tonumber(salt)) or 1
+  local view0, calls0, scene0 = shown(seat)
+  K.steps.begin("probe")
+  local paths = rearrange(seat, salt)
+  local view1, calls1, scene1 = shown(seat)
+  K.steps.drop()
+  local what = view1 ~= view0 and "view" or calls1 ~= calls0 and "calls" or scene1 ~= scene0 and "scene" or nil
+  if what then return encode({ seat = seat, what = what, slots = paths }) end
+  return ""
+end
+
+-- One run of a step inside an operation (rolled back by the caller):
+-- the seat's view hash after it and its view of the step's plan.
+local function stepview(seat, name, params)
+  local hid = declared()
+  local bh, bs = {}, {}
+  words(K.game, seat, hid, true, bh, bs)
+  local rec = K.steps.run(name, params, name, 0)
+  local plan = K.steps.plan(rec, "do")
+  hid = declared()
+  local h, s = {}, {}
+  words(K.game, seat, hid, true, h, s)
+  local function secretword(w) return (bh[w] or h[w]) and not (bs[w] or s[w]) end
+  return hashofview(viewof(K.game, seat, hid, true)), encode(redact(plan, secretword))
+end
+
+-- stepprobe(seat, name, params, salt): the step's side of the no-leak
+-- property. The call runs twice, as it is and after what is hidden from
+-- `seat` was rearranged (both rolled back); when the seat cannot tell the
+-- two states after apart, it must not tell the two steps apart either:
+-- their plans, as it sees them, must be the same. "" when they are (or a
+-- run was rejected), else the finding encoded { seat, what = "plan", slots }.
+function API.stepprobe(seat, name, params, salt)
+  ops.nogame()
+  knownseat(seat)
+  salt = math.tointeger(tonumber(salt)) or 1
+  params = decode(params)
+  K.steps.begin("probe")
+  local view0, plan0 = stepview(seat, name, params)
+  K.steps.drop()
+  K.steps.begin("probe")
+  local paths = rearrange(seat, salt)
+  local ok, view1, plan1 = pcall(stepview, seat, name, params)
+  K.steps.drop()
+  if not ok then
+    if type(view1) == "table" and getmetatable(view1) == K.C.errormeta and view1.kind == "rejected" then return "" end
+    error(view1, 0)
+  end
+  if view1 == view0 and plan1 ~= plan0 then return encode({ seat = seat, what = "plan", slots = paths }) end
+  return ""
+end
+
+return K

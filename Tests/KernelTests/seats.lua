@@ -1,0 +1,125 @@
+-- Kernel tests: seats.lua, seats and secrets: who may act, which seat
+-- performs a call, each seat's view of the state and of a step's plan,
+-- the players' undo barriers, and the no-leak probe of one state.
+local K, API = ...
+local H = K.history
+
+API.definepack("s", "s", "s/pack.lua", [[return { name = "s",
+  seats = function(o) local out = {} for i = 1, o.players do out[i] = "p" .. i end return out end,
+  options = { players = 2 },
+  turn = function(g) if g.over then return nil end return g.current, "it is " .. g.current .. "'s turn" end,
+  secrets = function(g, secret)
+    secret(g.deck)
+    for name, hand in pairs(g.hands) do secret(hand, nil, name) end
+  end,
+  setup = function(g, o)
+    g.deck = { "a", "b", "c", "d", "e" }
+    g.hands = { p1 = {}, p2 = {} }
+    g.pile = {}
+    g.current = "p1"
+    g.n = 0
+  end }]])
+-- draw: the current player takes the top card (its param names the seat).
+API.addaction("s", "draw", "s/actions/draw.lua", [[return { params = { player = "string" },
+  legal = function(g, emit) emit({ player = g.current }) end,
+  apply = function(g, a) table.insert(g.hands[a.player], table.remove(g.deck)) end,
+  animate = function(anim, g, a, direction)
+    if direction == "undo" then return nil end
+    local hand = g.hands[a.player]
+    return anim.tween{ target = "card:" .. hand[#hand], property = "place", from = "deck", to = a.player, duration = 0.2 }
+  end }]])
+-- count: public bookkeeping, no secret touched.
+API.addaction("s", "count", "s/actions/count.lua", [[return {
+  legal = function(g, emit) emit({}) end,
+  apply = function(g) g.n = g.n + 1 end }]])
+-- pass: the turn goes to the other seat (a checkpoint); `seat` says who passes.
+API.addaction("s", "pass", "s/actions/pass.lua", [[return { checkpoint = true,
+  seat = function(g, a) return g.current end,
+  legal = function(g, emit) emit({}) end,
+  apply = function(g) g.current = g.current == "p1" and "p2" or "p1" end }]])
+-- roll: draws from the generator.
+API.addaction("s", "roll", "s/actions/roll.lua", [[local rb = require "rulebench"
+return { apply = function(g) g.rolled = rb.random(g, 6) end }]])
+API.finishpack("s", "")
+local function params(t) return K.encode(t or {}) end
+
+API.newgame("s", "1", params())
+assert(same(K.decode(API.seats()), { "p1", "p2" }), "the seats come from the options")
+
+-- Turns: p2 may not act on p1's turn; the pack's reason; nothing changes.
+local h0 = K.hash()
+fails(function() API.performas("count", params(), "p2") end, "it is p1's turn")
+API.abort()
+assert(K.hash() == h0 and H.count() == 0)
+assert(API.refusal("count", params(), "p2") == "it is p1's turn")
+assert(API.refusal("count", params(), "p1") == "")
+-- A call naming another seat (its `player` param) is that seat's to make.
+assert(API.refusal("draw", params({ player = "p2" }), "p1") == "this call is p2's to make, not p1's")
+fails(function() API.performas("count", params(), "p9") end, "unknown seat 'p9'")
+API.abort()
+-- Only the acting seat is offered calls.
+assert(#K.decode(API.legalas("p2")) == 0)
+assert(#K.decode(API.legalas("p1")) == 3)
+
+-- Views: the deck face down to everyone, a hand to its owner only, the
+-- generator to no one; the view's hash is not the state's.
+local v1 = K.decode(API.seatview("p1"))
+assert(v1.state.deck[5] == K.HIDDEN and #v1.state.deck == 5 and v1.state._rng == nil)
+assert(v1.hash ~= h0 and #v1.hash == 32)
+local _, _, _, views = API.performas("draw", params({ player = "p1" }), "p1")
+views = K.decode(views)
+local p1, p2 = K.decode(API.seatview("p1")), K.decode(API.seatview("p2"))
+assert(p1.state.hands.p1[1] == "e", "the owner sees its card")
+assert(p2.state.hands.p1[1] == K.HIDDEN, "the other seat sees a card back")
+assert(views.p1.hash == p1.hash and views.p2.hash == p2.hash)
+-- The plan: the owner sees which card moved, the other seat a card back.
+assert(views.p1.plan.own.target == "card:e", K.show(views.p1.plan))
+assert(views.p2.plan.own.target == "card:?1", K.show(views.p2.plan))
+assert(views.p1.barrier == "secret", "a card left the face-down deck")
+-- Rearranging what p2 cannot see does not change its view.
+assert(API.leakprobe("p2", "3") == "")
+assert(K.hash() ~= h0)
+
+-- Undo barriers: a player's undo turn stops after the draw; the author's goes through.
+API.performas("count", params(), "p1")
+API.performas("count", params(), "p1")
+assert(H.turn() == 3)
+API.travel("1", "seatturn", "")
+assert(H.cursor() == 1, "stopped at the draw, which stays applied")
+local steps = { API.travel("1", "turn", "") }
+assert(H.cursor() == 0, "the author's undo turn goes through: " .. K.show(steps))
+-- A draw from the generator is a barrier too; public bookkeeping is not.
+API.performas("count", params(), "p1")
+assert(not H.last().barrier)
+API.perform("roll", params())
+assert(H.last().barrier == "generator")
+
+-- A leak: a legal call offered only when the hidden top card is "c".
+API.definepack("leak", "leak", "leak/pack.lua", [[return { name = "leak", seats = { "p1", "p2" },
+  secrets = function(g, secret) secret(g.deck) end,
+  setup = function(g) g.deck = { "a", "b", "c" } end }]])
+API.addaction("leak", "peek", "leak/actions/peek.lua", [[return {
+  legal = function(g, emit) if g.deck[3] == "c" then emit({}) end end,
+  apply = function(g) end }]])
+API.finishpack("leak", "")
+API.newgame("leak", "1", params())
+local found = K.decode(API.leakprobe("p1", "1"))
+assert(found.seat == "p1" and found.what == "calls" and found.slots[2] == "deck", K.show(found))
+assert(K.lookup({ "deck", 3 }) == "c", "the probe rolled its rearrangement back")
+
+-- A pack without seats: no seats, and performing as a seat says why.
+API.definepack("plain", "plain", "plain/pack.lua", [[return { name = "plain", setup = function(g) g.n = 0 end }]])
+API.addaction("plain", "step", "plain/actions/step.lua", [[return { apply = function(g) g.n = g.n + 1 end }]])
+API.finishpack("plain", "")
+API.newgame("plain", "1", params())
+assert(#K.decode(API.seats()) == 0)
+fails(function() API.performas("step", params(), "p1") end, "declares no seats")
+API.abort()
+API.perform("step", params())
+assert(H.last().barrier == nil)
+
+-- `turn` without seats is a load error at its line.
+fails(function()
+  API.definepack("bad", "bad", "bad/pack.lua", "return { name = 'bad',\n turn = function(g) end }")
+  API.finishpack("bad", "")
+end, "declare the seats too")
