@@ -16,12 +16,14 @@ struct StudioFinding {
     /// The differing slots listed under the blame (`path: before -> after`).
     var slots: [String] = []
     /// The rule file and line the blame (else the message) names.
-    var location: (file: String, line: Int)?
-    /// Up to three lines either side of `location`, numbered; empty when the file cannot be read.
+    var location: FindingSource?
+    /// Up to three lines either side of `location`, numbered; empty when the file
+    /// cannot be read or lies outside the finding's pack (then the page shows the path alone).
     var source: [(number: Int, text: String)] = []
 
     /// The finding a reproduction file's header describes; nil when the file has no `# Finding:` line.
-    init?(header text: String, file: URL) {
+    /// Source lines are read only from `packFolders` (the pack the finding plays and its bases).
+    init?(header text: String, file: URL, packFolders: [URL]) {
         var property: String?
         var inBlame = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(while: { $0.hasPrefix("#") }) {
@@ -39,31 +41,8 @@ struct StudioFinding {
         }
         guard let property else { return nil }
         self.property = property
-        location = StudioFinding.location(in: [blame].compactMap { $0 } + message)
-        if let location { source = StudioFinding.source(around: location, beside: file) }
-    }
-
-    /// The first `file.lua:line` in the texts.
-    static func location(in texts: [String]) -> (file: String, line: Int)? {
-        for text in texts {
-            guard let match = text.firstMatch(of: /([A-Za-z0-9_.\/-]+\.lua):([0-9]+)/), let line = Int(match.2) else { continue }
-            return (String(match.1), line)
-        }
-        return nil
-    }
-
-    /// The lines around `location`: the file is looked for from the working
-    /// directory (fuzz names files so) and then from the finding's folder upwards.
-    static func source(around location: (file: String, line: Int), beside finding: URL) -> [(number: Int, text: String)] {
-        var candidates = [URL(fileURLWithPath: location.file)]
-        var folder = finding.standardizedFileURL.deletingLastPathComponent()
-        while folder.path != "/" {
-            candidates.append(folder.appendingPathComponent(location.file))
-            folder = folder.deletingLastPathComponent()
-        }
-        guard let text = candidates.lazy.compactMap({ try? String(contentsOf: $0, encoding: .utf8) }).first else { return [] }
-        // The line is any integer the header held (past the end, 2^63 - 1): the library checks it first.
-        return SourceLocation(file: location.file, line: location.line).lines(in: text, spread: 3)
+        location = FindingSource.first(in: [blame].compactMap { $0 } + message)
+        if let location { source = location.lines(beside: file, packFolders: packFolders) }
     }
 
     /// The finding as the page reads it.

@@ -47,8 +47,8 @@ struct StudioOpening {
             opening.marks[marked.position, default: []].append(text)
         }
         if isFinding {
-            let header = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-            opening.finding = StudioFinding(header: header, file: url)
+            let header = try InputFile.text(url, display: StudioSource.display(url))
+            opening.finding = StudioFinding(header: header, file: url, packFolders: playback.game.packFolders)
             // The failing step is the scenario's last failure (a reproduction fails at its end).
             if let last = playback.failures.last { opening.position = last.position }
         }

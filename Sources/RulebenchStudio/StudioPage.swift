@@ -1,4 +1,5 @@
 import Foundation
+import Rulebench
 import RulebenchServer
 
 /// The studio's web page: plain HTML, CSS and JavaScript modules compiled
@@ -15,20 +16,14 @@ enum StudioPage {
     ]
 
     /// Content types of the pack files a view uses.
-    static let packTypes = ["svg": "image/svg+xml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg",
-                            "gif": "image/gif", "webp": "image/webp", "wav": "audio/wav", "ogg": "audio/ogg", "mp3": "audio/mpeg"]
-
-    /// `url` when, symbolic links resolved, it is still inside `folder` (the library's
-    /// `Game.packFile` refuses `..` and absolute paths; a link in the pack pointing out is refused here).
-    static func keptInside(_ url: URL, folder: URL) -> URL? {
-        let root = folder.resolvingSymlinksInPath().path + "/"
-        return url.resolvingSymlinksInPath().path.hasPrefix(root) ? url : nil
-    }
+    static let packTypes = Game.viewFileTypes
 
     /// A pack file (`/pack/PATH`) as a response: 404 when missing or outside the pack. A pack's
     /// file is the user's pack's, not the studio's: it is served sandboxed (`HTTPResponse.sandboxPolicy`).
     static func packResponse(_ url: URL?) -> HTTPResponse {
-        guard let url, let type = packTypes[url.pathExtension.lowercased()], let data = FileManager.default.contents(atPath: url.path) else {
+        // Read by the one input limit: a 1 GiB image is refused, never held whole per request.
+        guard let url, let type = packTypes[url.pathExtension.lowercased()],
+              let data = try? InputFile.bytes(url, display: url.lastPathComponent) else {
             return .text(404, "not found")
         }
         return HTTPResponse(contentType: type, body: data, headers: [("Content-Security-Policy", HTTPResponse.sandboxPolicy)])

@@ -17,6 +17,7 @@ struct StudioPosition {
             ("type", .string("position")),
             ("source", .object([("kind", .string(session.source.kind)), ("name", .string(session.source.name))])),
             ("pack", .object([("name", .string(game.pack.name)), ("version", .string(game.pack.version))])),
+            ("savePath", .string(session.proposedSavePath)),
             ("step", .int(Int64(cursor))), ("count", .int(Int64(history.entries.count))),
             ("hash", .string((try? game.liveStateHash().hex) ?? history.currentHash.hex)),
             ("entries", .array(history.entries.indices.map { StudioPosition.entry($0 + 1, session) })),
@@ -27,7 +28,7 @@ struct StudioPosition {
         members.append(("state", JSONValue(state)))
         let changes = cursor > 0 ? StateDiff.changes(from: session.memory.states[cursor - 1], to: state, limit: 200) : []
         members.append(("changes", .array(changes.map {
-            .object([("path", .string($0.path)), ("before", .string($0.before)), ("after", .string($0.after))])
+            .object([("path", .string($0.path)), ("before", .string(StudioPosition.shown($0.before))), ("after", .string(StudioPosition.shown($0.after)))])
         })))
         members.append(("render", .string((try? game.render()) ?? "")))
         let scene = session.memory.scenes[cursor] ?? nil
@@ -40,6 +41,33 @@ struct StudioPosition {
         json = .object(members)
     }
 
+    /// The most bytes of a text the page shows as it is (a call's label, a changed value).
+    static let shownBytes = 4_096
+
+    /// `text` as the page shows it: whole up to `shownBytes`, else its start
+    /// and its size, so a 12 MiB call is not sent again in every message.
+    /// (The state itself, and the legal calls a page sends back, go whole.)
+    static func shown(_ text: String) -> String {
+        guard text.utf8.count > shownBytes else { return text }
+        return String(text.prefix(shownBytes / 4)) + "… (\(text.utf8.count) bytes in all)"
+    }
+
+    /// A call as the page shows it in the history and the animation: as `play`
+    /// prints it, a string param longer than `shownBytes` cut first (typing a
+    /// 12 MiB param whole only to cut its text would cost as much as the call).
+    static func label(_ call: ActionCall) -> String {
+        var shortened = call
+        var cut = false
+        for (key, value) in call.params {
+            if case .string(let text) = value, text.utf8.count > shownBytes {
+                shortened.params[key] = .string(String(text.prefix(shownBytes / 4)))
+                cut = true
+            }
+        }
+        let typed = TypedCall.typed(shortened)
+        return cut ? shown(typed) + " … (a param cut to its first \(shownBytes / 4) characters)" : shown(typed)
+    }
+
     /// Step `step` of the history: its call, hash, whether it is applied, what its
     /// last undo and redo proved (null: not run yet), and the failures marked there.
     private static func entry(_ step: Int, _ session: isolated StudioSession) -> JSONValue {
@@ -49,7 +77,7 @@ struct StudioPosition {
             return check.problem.map(JSONValue.string) ?? .bool(true)
         }
         return .object([
-            ("step", .int(Int64(step))), ("call", .string(TypedCall.typed(entry.call))), ("hash", .string(entry.hash.hex)),
+            ("step", .int(Int64(step))), ("call", .string(session.label(of: step))), ("hash", .string(entry.hash.hex)),
             ("checkpoint", .bool(entry.isCheckpoint)), ("applied", .bool(step <= session.game.history.cursor)),
             ("undo", check(session.memory.undoChecks[step])), ("redo", check(session.memory.redoChecks[step])),
             ("marks", .array((session.marks[step] ?? []).map(JSONValue.string))),

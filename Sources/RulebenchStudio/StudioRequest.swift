@@ -5,7 +5,8 @@ import Rulebench
 /// The wire form is an object with a `type` and the fields that type needs,
 /// and an optional `id` the reply repeats:
 /// `{"type": "perform", "call": "dash token=p1"}`, `{"type": "undo"}`, `{"type": "redo"}`,
-/// `{"type": "undoTurn"}`, `{"type": "seek", "step": 12}`, `{"type": "save", "path": "game.json"}`,
+/// `{"type": "undoTurn"}`, `{"type": "seek", "step": 12}`, `{"type": "save", "path": "game.json"}`
+/// (with `"overwrite": true` to replace a file that is not a saved history; see `FolderSave`),
 /// `{"type": "sync"}` (send the position again). Anything else is a `StudioProtocolError`.
 struct StudioRequest: Equatable {
     enum Command: Equatable {
@@ -14,7 +15,7 @@ struct StudioRequest: Equatable {
         case redo
         case undoTurn
         case seek(step: Int)
-        case save(path: String)
+        case save(path: String, overwrite: Bool)
         case sync
     }
 
@@ -65,7 +66,11 @@ struct StudioRequest: Equatable {
             guard case .string(let path)? = value["path"], !path.isEmpty else {
                 throw StudioProtocolError("save needs \"path\": the file to write, e.g. \"game.json\"", id: id)
             }
-            return .save(path: path)
+            switch value["overwrite"] {
+            case nil, .bool(false)?: return .save(path: path, overwrite: false)
+            case .bool(true)?: return .save(path: path, overwrite: true)
+            default: throw StudioProtocolError("save's \"overwrite\" is true or false (true: replace a file that is not a saved history)", id: id)
+            }
         default:
             throw StudioProtocolError("unknown message type '\(type)' (types: \(types))", id: id)
         }

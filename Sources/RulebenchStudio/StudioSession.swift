@@ -25,12 +25,17 @@ actor StudioSession {
     /// The history position after each step of an opened scenario (empty otherwise).
     let scenarioSteps: [Int]
     /// Checks, states and scenes learnt at each step and position.
-    var memory = StudioMemory()
+    var memory = PositionMemory()
     /// The animation of the last single step crossed (or the opening).
     var animation: StudioAnimation?
+    /// Each history entry's call as the page shows it (`StudioPosition.label`),
+    /// by step, typed once (not again on every broadcast).
+    private var labels: [Int: String] = [:]
     /// What the last reload of the pack found (nil before any).
     var reload: StudioReload.Outcome?
     private var watch: StudioReload.Watch
+    /// The folder saves stay inside: the working folder when the studio started.
+    let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
 
     init(source: StudioSource, seed: Int64, options: [String: StateValue], configuration: Game.Configuration) throws(RulebenchError) {
         let opening = try StudioOpening.open(source, seed: seed, options: options, configuration: configuration)
@@ -83,9 +88,17 @@ actor StudioSession {
             // The step is any integer the message held: checked for range before any arithmetic on it.
             let target = try game.history.position(step)
             try seek(to: target, animated: abs(target - game.history.cursor) == 1)
-        case .save(let path): return [.sender(try save(path, id: request.id))]
+        case .save(let path, let overwrite): return [.sender(try save(path, overwrite: overwrite, id: request.id))]
         }
         return [.everyone(position())]
+    }
+
+    /// Step `step`'s call as the page shows it (1-based).
+    func label(of step: Int) -> String {
+        if let known = labels[step] { return known }
+        let typed = StudioPosition.label(game.history.entries[step - 1].call)
+        labels[step] = typed
+        return typed
     }
 
     /// The position as every page reads it.
@@ -101,7 +114,8 @@ actor StudioSession {
         let entry = try game.perform(call)
         memory.forget(after: before)
         marks = marks.filter { $0.key <= before }
-        animation = StudioAnimation(label: TypedCall.typed(entry.call), direction: "do", animation: entry.animation,
+        labels = labels.filter { $0.key <= before }
+        animation = StudioAnimation(label: label(of: before + 1), direction: "do", animation: entry.animation,
                                     keyframes: try? game.keyframes(of: entry.animation, from: memory.scenes[before] ?? nil))
         try memory.observe(game)
     }
@@ -133,7 +147,7 @@ actor StudioSession {
         memory.record(checks)
         animation = nil
         if animated, let check = checks.last, let played = check.animation {
-            let call = TypedCall.typed(game.history.entries[check.step - 1].call)
+            let call = label(of: check.step)
             let keyframes = try? game.keyframes(of: played, from: memory.scenes[start] ?? nil)
             animation = StudioAnimation(label: check.direction == .undo ? "undo of \(call)" : call, direction: check.direction.rawValue,
                                         animation: played, keyframes: keyframes)
@@ -142,15 +156,27 @@ actor StudioSession {
 
     // MARK: Saving and reloading
 
-    private func save(_ path: String, id: Int64?) throws(RulebenchError) -> String {
-        try game.save(to: URL(fileURLWithPath: path))
+    /// Saves the history at `path`, relative to the folder the studio started in, by
+    /// `FolderSave`'s rules (a page's path never leaves that folder nor follows a link).
+    private func save(_ path: String, overwrite: Bool, id: Int64?) throws(RulebenchError) -> String {
+        try game.save(path, inside: folder, overwrite: overwrite)
         return StudioReply.saved(path: path, steps: game.history.entries.count, id: id).text
     }
 
+    /// The path the page proposes to save to: the opened history when it is
+    /// inside the studio's folder, else a plain name made from the pack's
+    /// (a pack named `../../x` proposes `x-studio.json`, never a way out).
+    var proposedSavePath: String {
+        if case .history = source, (try? FolderSave(folder: folder, path: source.name).parts()) != nil { return source.name }
+        let base = source.kind == "history" ? String(source.name.split(separator: "/").last ?? "") : "\(game.pack.name)-studio.json"
+        return FolderSave.safeName(base) ?? "game.json"
+    }
+
     /// The pack's file at `path` (relative to its folder: the view's images,
-    /// atlases and sounds, percent-decoded by the server); nil for anything outside the folder.
+    /// atlases and sounds, percent-decoded by the server; a base pack's when the pack
+    /// extends one and has no such file); nil for anything outside those folders (`Game.packFile`).
     func packFile(_ path: String) -> URL? {
-        game.packFile(path).flatMap { StudioPage.keptInside($0, folder: game.packFolder) }
+        game.packFile(path)
     }
 
     /// The file of sound `name` of the current scene's sounds folder (the library's rule:
@@ -158,7 +184,6 @@ actor StudioSession {
     func soundFile(_ name: String) -> URL? {
         guard let scene = memory.scenes[game.history.cursor] ?? nil else { return nil }
         return game.soundFile(named: name, in: scene)
-            .flatMap { StudioPage.keptInside($0, folder: game.packFolder) }
     }
 
     /// Reloads the pack when one of its files changed since the last look,
@@ -170,8 +195,9 @@ actor StudioSession {
         reload = outcome.summary
         if let replayed = outcome.game {
             game = replayed
-            memory = StudioMemory()
+            memory = PositionMemory()
             marks = [:]
+            labels = [:]
             animation = nil
             try? memory.observe(game)
         }

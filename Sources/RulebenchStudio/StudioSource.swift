@@ -17,11 +17,20 @@ enum StudioSource: Equatable {
         case "json":
             self = .history(url)
         case "yaml", "yml":
-            let head = (try? String(contentsOf: url, encoding: .utf8))?.prefix(4_096) ?? ""
+            let head = StudioSource.head(of: url)
             self = head.contains("\n# Finding: ") || head.hasPrefix("# Finding: ") ? .finding(url) : .scenario(url)
         default:
             self = .pack(argument)
         }
+    }
+
+    /// The first 4 KiB of a regular file as text (empty for anything else): enough to tell a finding.
+    static func head(of url: URL) -> String {
+        var status = stat()
+        guard stat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              let handle = FileHandle(forReadingAtPath: url.path) else { return "" }
+        defer { try? handle.close() }
+        return String(decoding: (try? handle.read(upToCount: 4_096)) ?? Data(), as: UTF8.self)
     }
 
     /// What the page calls it: "pack", "scenario", "history" or "finding".

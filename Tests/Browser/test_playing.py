@@ -28,7 +28,8 @@ def test_clicked_actions_make_a_history_that_replays(context):
     click_and_wait(page, "dash token=p2")
     expect(page.get_by_label("History")).to_have_attribute("max", "2")
     saved = studio.cwd / ".build" / "studio-browser-test-history.json"
-    page.get_by_label("Save as").fill(str(saved))
+    # A path relative to the studio's folder (an absolute one is refused: see test_saving_is_kept_inside_the_folder).
+    page.get_by_label("Save as").fill(".build/studio-browser-test-history.json")
     page.get_by_role("button", name="Save").click()
     expect(page.locator("#status")).to_contain_text("saved 2 steps")
     code, out = studio.cli("replay", str(saved))
@@ -40,6 +41,17 @@ def test_clicked_actions_make_a_history_that_replays(context):
     expect(page.get_by_label("History")).to_have_value("2")
     expect(page.get_by_label("State hash")).to_have_text(end_hash)
     saved.unlink()
+
+
+def test_saving_is_kept_inside_the_folder(context):
+    page = context.page
+    context.open("template")
+    page.get_by_label("Save as").fill("/tmp/studio-browser-test-escape.json")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#status")).to_contain_text("an absolute path is not saved to")
+    page.get_by_label("Save as").fill("../studio-browser-test-escape.json")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#status")).to_contain_text("'..' leaves the studio's folder")
 
 
 def assert_refused(page, typed, reason):

@@ -127,6 +127,33 @@ final class ViewCheckTests: XCTestCase {
         """), line: 7, "view.places.square must return { col = c, row = r }, { x = x, y = y } or nil")
     }
 
+    /// A background that would make the page fetch something (a url(), an outside
+    /// address) is an error at its line: a background is a colour or an image of the pack.
+    func testABackgroundThatIsNotAColourOrAPackImageIsAnErrorAtItsLine() throws {
+        for bad in ["url(https://example.com/track.png)", "https://example.com/x.png", "/etc/board.png", "../board.png",
+                    "linear-gradient(red, blue)", "#12", "rgb(1, 2, url(x))", "art/notes.txt"] {
+            assertOne(try check(view: """
+            {
+                scene = function(game, add) end,
+                background = "\(bad)",
+              }
+            """), line: 6, "view.background must be a colour")
+        }
+    }
+
+    func testABackgroundColourOrPackImageIsClean() throws {
+        for good in ["#f4efe1", "#abc", "#11223344", "white", "rgb(30, 42, 56)", "rgba(30, 42, 56, 0.5)"] {
+            XCTAssertEqual(try check(view: "{ scene = function(game, add) end, background = \"\(good)\" }"), [], good)
+        }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("art"), withIntermediateDirectories: true)
+        try "<svg xmlns='http://www.w3.org/2000/svg'/>".write(to: folder.appendingPathComponent("art/board.svg"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try check(view: "{ scene = function(game, add) end, background = \"art/board.svg\" }"), [])
+        let game = try Game(pack: folder.path)
+        let scene = try XCTUnwrap(try game.scene())
+        XCTAssertNil(scene.background)
+        XCTAssertEqual(scene.backgroundImage, "art/board.svg")
+    }
+
     func testAMissingImageIsAWarning() throws {
         let problems = try check(view: """
         function(game, add)

@@ -46,7 +46,7 @@ extension PackChecker {
 /// The line of pack.lua that names a file, for a warning about it.
 enum ViewSourceLine {
     static func of(_ field: String, _ value: String, in file: String) -> Int? {
-        guard let data = FileManager.default.contents(atPath: file) else { return nil }
+        guard let data = try? InputFile.bytes(URL(fileURLWithPath: file), display: file) else { return nil }
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         return lines.firstIndex { $0.contains(field) && $0.contains("\"" + value + "\"") }.map { $0 + 1 }
             ?? lines.firstIndex { $0.contains("\"" + value) }.map { $0 + 1 }

@@ -164,7 +164,7 @@ public struct PackChecker {
     private func staticProblems(folder: URL, info: PackInfo?, loaded: Bool) -> [PackProblem] {
         guard let files = try? PackFiles.actionFiles(in: folder) else { return [] }
         let lints = files.compactMap { file -> ActionSourceLint? in
-            guard let data = FileManager.default.contents(atPath: file.url.path) else { return nil }
+            guard let data = try? InputFile.bytes(file.url, display: PackFiles.display(file.url)) else { return nil }
             return ActionSourceLint(name: file.name, file: PackFiles.display(file.url), source: String(decoding: data, as: UTF8.self))
         }
         let queued = lints.reduce(into: Set<String>()) { $0.formUnion($1.queuedSubactions) }
@@ -309,7 +309,7 @@ public struct PackChecker {
 
     private func legalLine(of action: String, game: Game) -> (file: String, line: Int?) {
         let file = game.pack.actions[action]?.file ?? game.pack.directory + "/pack.lua"
-        guard let data = FileManager.default.contents(atPath: file) else { return (file, nil) }
+        guard let data = try? InputFile.bytes(URL(fileURLWithPath: file), display: file) else { return (file, nil) }
         return (file, LuaSourceScan(String(decoding: data, as: UTF8.self)).definitionLine(of: "legal"))
     }
 

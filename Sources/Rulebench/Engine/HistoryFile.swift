@@ -67,10 +67,16 @@ public struct SavedHistory: Sendable {
     /// relative to the file's folder, so that `replay` finds it from
     /// wherever it runs, and in a moved or fresh checkout.
     public func write(to url: URL) throws(RulebenchError) {
+        try OutputFile(url, purpose: "the history").write(try text(forFileIn: url.deletingLastPathComponent()))
+    }
+
+    /// The file's text for a file in `folder`: the pack's folder written
+    /// relative to it (refused when it cannot carry a value; see `checkCarried`).
+    func text(forFileIn folder: URL) throws(RulebenchError) -> String {
         try checkCarried()
         var saved = self
-        saved.packPath = SavedHistory.path(of: packPath, relativeTo: url.deletingLastPathComponent())
-        try OutputFile(url, purpose: "the history").write(saved.json)
+        saved.packPath = SavedHistory.path(of: packPath, relativeTo: folder)
+        return saved.json
     }
 
     /// Refuses a history JSON cannot hold exactly: a param or option
@@ -103,10 +109,7 @@ public struct SavedHistory: Sendable {
     /// Reads and checks a history file (it does not replay it; see `replay`).
     public init(contentsOf url: URL) throws(RulebenchError) {
         let file = PackFiles.display(url)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw .badInput(InputProblem("cannot read the file", file: file))
-        }
-        try self.init(utf8: [UInt8](data), file: file)
+        try self.init(utf8: [UInt8](try InputFile.bytes(url, display: file)), file: file)
     }
 
     /// Reads and checks a history from its JSON text; `file` names it in errors.

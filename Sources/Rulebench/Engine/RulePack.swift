@@ -195,10 +195,10 @@ final class PackFiles: LuaHost {
     static func read(_ url: URL, of pack: URL) throws(RulebenchError) -> String {
         try confine(url, to: pack)
         do {
-            let data = try Data(contentsOf: url)
-            return String(decoding: data, as: UTF8.self)
+            return String(decoding: try InputFile.bytes(url, display: display(url)), as: UTF8.self)
         } catch {
-            throw .packLoad(InputProblem("cannot read the file", file: display(url)))
+            guard case .badInput(let problem) = error else { throw error }
+            throw .packLoad(problem)
         }
     }
 
@@ -236,8 +236,12 @@ final class PackFiles: LuaHost {
         let url = directory.appendingPathComponent(relative)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         try PackFiles.confine(url, to: directory)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw InputProblem("cannot read \(PackFiles.display(url))")
+        let data: Data
+        do {
+            data = try InputFile.bytes(url, display: PackFiles.display(url))
+        } catch {
+            guard case .badInput(let problem) = error else { throw InputProblem("cannot read \(PackFiles.display(url))") }
+            throw problem
         }
         noteChunk(PackFiles.display(url))
         return (PackFiles.display(url), String(decoding: data, as: UTF8.self))

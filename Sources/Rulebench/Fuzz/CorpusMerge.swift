@@ -176,9 +176,7 @@ public struct CorpusMerge {
         let target = folder.appendingPathComponent(source.lastPathComponent)
         guard source.standardizedFileURL.resolvingSymlinksInPath() != target.standardizedFileURL.resolvingSymlinksInPath()
         else { return target }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw .badInput(InputProblem("cannot read the file to keep it", file: file))
-        }
+        let data = try InputFile.bytes(source, display: file)
         try OutputFolder(folder, purpose: "the merged corpus").create()
         try OutputFile(target, purpose: "the merged corpus").write(data)
         return target

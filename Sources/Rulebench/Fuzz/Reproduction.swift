@@ -163,7 +163,7 @@ public enum Reproduction {
 
     /// The largest corpus file read: a program at `FuzzProgram.maximumSteps`
     /// with long params stays far below it, and reading stays cheap.
-    public static let maximumFileSize = 16 << 20
+    public static let maximumFileSize = InputFile.maximumBytes
 
     /// Every `*.json` program saved under `folder`, in file-name order; a
     /// missing folder is an empty corpus. A file that cannot be used (not
@@ -209,10 +209,7 @@ public enum Reproduction {
         var status = stat()
         guard stat(url.path, &status) == 0 else { throw bad("cannot read the file (\(String(cString: strerror(errno))))") }
         guard status.st_mode & S_IFMT == S_IFREG else { throw bad("not a regular file; a corpus holds only the JSON files fuzz writes") }
-        guard status.st_size <= maximumFileSize else {
-            throw bad("larger than \(maximumFileSize >> 20) MiB, so not a corpus entry fuzz wrote; move it out of the corpus folder")
-        }
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw bad("cannot read the file") }
+        let data = try InputFile.bytes(url, display: file)
         let value: JSONValue
         do {
             value = try JSONValue.parse(utf8: [UInt8](data))   // bytes that are not UTF-8 are an error, not U+FFFD

@@ -80,6 +80,32 @@ local function packpath(v)
     and not ("/" .. v .. "/"):find("/%.%./")
 end
 
+-- A CSS colour the page can use as it is, and that can fetch nothing:
+-- #rgb, #rrggbb, #rrggbbaa, a name, or rgb()/rgba() of numbers only.
+local function iscolour(v)
+  return type(v) == "string" and (v:match("^#%x%x%x$") or v:match("^#%x%x%x%x%x%x$") or v:match("^#%x%x%x%x%x%x%x%x$")
+    or v:match("^%a+$") or v:match("^rgba?%([%d%s,.%%]+%)$")) ~= nil
+end
+
+-- An image file of the pack (a background): a pack path with an image's
+-- extension, no empty part and no scheme (`https://...` is not a pack path).
+local IMAGES = { png = true, jpg = true, jpeg = true, gif = true, webp = true, svg = true }
+local function isimage(v)
+  if not packpath(v) or v:find("//", 1, true) or v:find(":", 1, true) then return false end
+  local extension = v:match("%.(%w+)$")
+  return extension ~= nil and IMAGES[extension:lower()] == true
+end
+
+-- view.background: a colour, else an image of the pack; anything else (a
+-- url(), a gradient, an outside address) is refused at its line in pack.lua.
+local function checkbackground(owner, v, info)
+  if v == nil then return end
+  if iscolour(v) then info.background = v return end
+  if isimage(v) then info.backgroundimage = v return end
+  declfail(owner, "background", "view.background must be a colour (\"#1e2a38\", \"white\", \"rgb(30, 42, 56)\") "
+    .. "or an image of the pack (\"art/board.png\"), not " .. K.show(v))
+end
+
 local function checkatlases(owner, atlases)
   local out = {}
   for name, a in next, atlases do
@@ -109,7 +135,8 @@ local function declared(pack)
   if v == nil then return nil end
   if type(v) == "function" then v = { scene = v } end
   fields(owner, v, VIEW, "view", { "scene" })
-  local info = { background = v.background, sounds = v.sounds, atlases = {}, places = {} }
+  local info = { sounds = v.sounds, atlases = {}, places = {} }
+  checkbackground(owner, v.background, info)
   if v.grid then
     fields(owner, v.grid, GRID, "view.grid", { "columns", "rows", "cell" })
     positive(owner, v.grid.cell, "cell", "view.grid")
@@ -161,12 +188,11 @@ local function text(node, k)
   end
 end
 
--- A CSS colour the page can use as it is: #rgb, #rrggbb, #rrggbbaa or a name.
+-- A node's colour (`iscolour`).
 local function colour(node, k)
   local v = node[k]
   if v == nil then return end
-  if type(v) ~= "string" or not (v:match("^#%x%x%x$") or v:match("^#%x%x%x%x%x%x$") or v:match("^#%x%x%x%x%x%x%x%x$")
-      or v:match("^%a+$")) then
+  if not iscolour(v) then
     fault("node " .. node.id .. ": '" .. k .. "' must be a colour such as \"#c8a24b\" or \"white\", not " .. K.show(v))
   end
 end

@@ -185,7 +185,7 @@ public struct OutputFile: Sendable {
     }
 
     /// Writes every byte (a pipe or a device may take fewer at a time); returns 0 or the errno.
-    private static func writeAll(_ data: Data, to fd: Int32) -> Int32 {
+    static func writeAll(_ data: Data, to fd: Int32) -> Int32 {
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32 in
             guard var next = buffer.baseAddress else { return 0 }
             var left = buffer.count

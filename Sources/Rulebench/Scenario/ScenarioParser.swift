@@ -46,23 +46,8 @@ public enum ScenarioParser {
 
     /// The text of a file, or a bad-input error saying why it cannot be read.
     static func read(_ url: URL, file: String) throws(RulebenchError) -> String {
-        // Refused before it is read: a huge file would be held whole in memory first.
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-           size > YAMLReader.maximumFileBytes {
-            throw .badInput(InputProblem("the file has \(size) bytes; a scenario file may have at most \(YAMLReader.maximumFileBytes >> 20) MiB: "
-                                         + "split it into several scenarios", file: file))
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            let exists = FileManager.default.fileExists(atPath: url.path)
-            throw .badInput(InputProblem(exists ? "cannot read the file (check its permissions)" : "no such file", file: file))
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw .badInput(InputProblem("the file is not UTF-8 text", file: file, line: 1, column: 1))
-        }
-        return text
+        // Refused before it is read past the limit: a huge file would be held whole in memory first.
+        try InputFile.text(url, display: file)
     }
 
     /// One pass over one file's nodes.

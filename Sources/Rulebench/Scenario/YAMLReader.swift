@@ -37,7 +37,7 @@ enum YAMLValue {
 /// values in 700 bytes).
 struct YAMLReader {
     /// The largest scenario file read, in bytes of UTF-8.
-    static let maximumFileBytes = 16 << 20
+    static let maximumFileBytes = InputFile.maximumBytes
     /// The most values (scalars, lists, mappings) read from one file.
     static let maximumValues = 1_000_000
     /// The most bytes of scalar text (keys included) read from one file.
@@ -105,8 +105,7 @@ struct YAMLReader {
     private func checkSize(of text: String) throws(RulebenchError) {
         let size = text.utf8.count
         guard size > YAMLReader.maximumFileBytes else { return }
-        throw .badInput(InputProblem("the file has \(size) bytes; a scenario file may have at most \(YAMLReader.maximumFileBytes >> 20) MiB "
-                                     + "(\(YAMLReader.maximumFileBytes) bytes): split it into several scenarios", file: file))
+        throw InputFile.tooLarge(size, file: file)
     }
 
     /// Refuses an alias used as a mapping key, or inside one, before Yams sees it.

@@ -38,17 +38,25 @@ extension Game {
 }
 
 extension Game {
-    /// A file of the pack folder a scene names (an image, an atlas), if it is
-    /// there: nil for a path that is absolute, climbs out with `..`, or names
-    /// no file. A host serves files through this, so nothing outside the pack leaks.
+    /// A file of the pack a scene names (an image, an atlas), if it is there:
+    /// looked for in the pack's folder, then in each base pack's it extends
+    /// (an extending pack inherits its base's art and sounds). Nil for a path
+    /// that is absolute, climbs out with `..`, names no file, or leads through
+    /// a symbolic link out of the folder it was found in. A host serves files
+    /// through this, so nothing outside the pack's folders leaks.
     public func packFile(_ relativePath: String) -> URL? {
         let parts = relativePath.split(separator: "/", omittingEmptySubsequences: false)
         guard !relativePath.isEmpty, !relativePath.hasPrefix("/"), !relativePath.contains("\\"),
               !parts.contains(where: { $0 == ".." || $0.isEmpty }) else { return nil }
-        let url = packURL.appendingPathComponent(relativePath)
-        var directory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &directory), !directory.boolValue else { return nil }
-        return url
+        for folder in packFolders {
+            let url = folder.appendingPathComponent(relativePath)
+            var directory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &directory) else { continue }
+            let root = folder.resolvingSymlinksInPath().path + "/"
+            guard !directory.boolValue, url.resolvingSymlinksInPath().path.hasPrefix(root) else { return nil }
+            return url
+        }
+        return nil
     }
 
     /// The file of a sound in the view's sounds folder (`NAME.wav`, `.ogg`

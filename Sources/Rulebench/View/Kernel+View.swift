@@ -51,7 +51,8 @@ extension Scene {
         let extent = grid?.extent ?? ScenePoint(x: 0, y: 0)
         let width = try value.optionalNumber("width")
         self.init(width: width ?? extent.x, height: try value.optionalNumber("height") ?? extent.y,
-                  background: try value.optionalString("background"), grid: grid, atlases: atlases,
+                  background: try value.optionalString("background"),
+                  backgroundImage: try value.optionalString("backgroundimage"), grid: grid, atlases: atlases,
                   sounds: try value.optionalString("sounds"), placeProperties: try value.optionalStrings("places"))
         let scene = self
         nodes = try value.optional("nodes")?.list().map { node throws(RulebenchError) in

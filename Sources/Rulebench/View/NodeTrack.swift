@@ -119,7 +119,7 @@ extension NodeTrack {
     /// The track of node `id` in a step (see PlanKeyframes.init).
     init(id: String, before: SceneNode?, after: SceneNode?, atlases: [SceneAtlas], context: TrackContext,
          budget: inout KeyBudget) {
-        let events = context.timeline.events.filter { $0.isAnimated && $0.target == id }
+        let events = context.events(of: id)
         let look = after ?? before
         self.id = id
         self.before = before

@@ -13,8 +13,11 @@ public struct Scene: Hashable, Sendable, Codable {
     public var width: Double
     /// The board's height in pixels.
     public var height: Double
-    /// A CSS colour behind the board, when the view gives one.
+    /// A CSS colour behind the board, when the view gives one (`#rgb`,
+    /// `#rrggbb`, `#rrggbbaa`, a name, `rgb()`: checked where the view is loaded).
     public var background: String?
+    /// An image of the pack behind the board (a path relative to the pack folder), when the view gives one.
+    public var backgroundImage: String?
     /// The grid nodes may be placed on (`col`, `row`), when the view declares one.
     public var grid: SceneGrid?
     /// The sprite atlases nodes may take frames from, by name.
@@ -27,11 +30,12 @@ public struct Scene: Hashable, Sendable, Codable {
     public var nodes: [SceneNode]
 
     /// A scene from its parts.
-    public init(width: Double, height: Double, background: String? = nil, grid: SceneGrid? = nil,
+    public init(width: Double, height: Double, background: String? = nil, backgroundImage: String? = nil, grid: SceneGrid? = nil,
                 atlases: [SceneAtlas] = [], sounds: String? = nil, placeProperties: [String] = [], nodes: [SceneNode] = []) {
         self.width = width
         self.height = height
         self.background = background
+        self.backgroundImage = backgroundImage
         self.grid = grid
         self.atlases = atlases
         self.sounds = sounds

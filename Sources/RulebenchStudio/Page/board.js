@@ -120,6 +120,7 @@ function draw(nodes, frame) {
   if (!frame) { board.replaceChildren(); return; }
   const svg = element('svg', { viewBox: `0 0 ${frame.width} ${frame.height}`, width: frame.width, height: frame.height, role: 'group', 'aria-label': 'Scene' });
   if (frame.background) svg.append(element('rect', { width: frame.width, height: frame.height, fill: frame.background }));
+  if (frame.backgroundImage) svg.append(element('image', { href: `/pack/${frame.backgroundImage}`, width: frame.width, height: frame.height, preserveAspectRatio: 'none' }));
   const ordered = nodes.map((n, i) => [n, i]).sort((a, b) => (a[0].layer - b[0].layer) || (a[1] - b[1])).map((p) => p[0]);
   for (const node of ordered) svg.append(drawNode(node, frame.atlases));
   board.replaceChildren(svg);

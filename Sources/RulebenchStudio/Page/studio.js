@@ -53,7 +53,7 @@ function show(next) {
   window.studioPosition = next;
   document.title = `Rulebench Studio: ${next.source.name}`;
   $('title').textContent = `${next.source.kind} ${next.source.name} (${next.pack.name} ${next.pack.version})`;
-  if (!$('save-path').value) $('save-path').value = next.source.kind === 'history' ? next.source.name : `${next.pack.name}-studio.json`;
+  if (!$('save-path').value) $('save-path').value = next.savePath;   // the studio's proposal: always inside its folder
   showHistory(next);
   showLegal(next);
   $('render').textContent = next.render;
