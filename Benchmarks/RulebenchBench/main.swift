@@ -274,6 +274,9 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--seek" {
 /// `rulebench-bench --server`: only row (11).
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--server" {
     try ServerBench.rows()
+    exit(0)
+}
+
 /// `rulebench-bench --match`: only row (12), matches through `Match` and the SQLite store.
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--match" {
     try MatchBench.rows()
