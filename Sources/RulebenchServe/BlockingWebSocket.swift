@@ -66,8 +66,10 @@ final class BlockingWebSocket: @unchecked Sendable {
             guard let head = read(2) else { return nil }
             let opcode = head[0] & 0x0F
             var length = Int(head[1] & 0x7F)
-            if length == 126 { guard let more = read(2) else { return nil }; length = Int(more[0]) << 8 | Int(more[1]) }
-            if length == 127 {
+            if length == 126 {
+                guard let more = read(2) else { return nil }
+                length = Int(more[0]) << 8 | Int(more[1])
+            } else if length == 127 {
                 guard let more = read(8), more[0] == 0 else { return nil }
                 length = more.reduce(0) { $0 << 8 | Int($1) }
             }

@@ -96,7 +96,11 @@ actor MatchRoom {
 
     /// Answers one message of a connection.
     func received(_ message: MatchWire.Incoming, from peer: WebSocketPeer) {
-        guard let seat = connections[peer.id]?.seat ?? nil else {
+        guard let connection = connections[peer.id] else {
+            peer.send(MatchWire.error("this socket was not admitted to the match"))
+            return
+        }
+        guard let seat = connection.seat else {
             if case .sync(let since) = message { sync(peer, since: since, seat: nil) } else {
                 peer.send(MatchWire.error("a spectator only watches: it may send sync, not calls"))
             }

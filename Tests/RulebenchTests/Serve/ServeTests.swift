@@ -69,11 +69,11 @@ final class ServeTests: XCTestCase {
     /// Plays `steps` steps: each time the seat with a legal call sends its first one; the other seat's client sees the step.
     /// Returns the version reached and the last call sent (its id, version and call).
     @discardableResult
-    private func play(_ steps: Int, from version: Int, clients: [String: ServeProcess], legal: inout [String: JSONValue?],
+    private func play(_ steps: Int, from version: Int, clients: [String: ServeProcess], legal: inout [String: JSONValue],
                       idPrefix: String) throws -> (version: Int, last: (seat: String, text: String)?) {
         var version = version, last: (seat: String, text: String)?
         for _ in 0..<steps {
-            guard let seat = ["p1", "p2"].first(where: { legal[$0] != nil && legal[$0]! != nil }), let call = legal[seat]!! else {
+            guard let seat = ["p1", "p2"].first(where: { legal[$0] != nil }), let call = legal[seat] else {
                 XCTFail("no seat has a legal call at version \(version)")
                 return (version, last)
             }
@@ -105,15 +105,16 @@ final class ServeTests: XCTestCase {
         let p1 = try join(address, match: match, seat: "p1", credential: credentials["p1"]!)
         let p2 = try join(address, match: match, seat: "p2", credential: credentials["p2"]!)
         let watcher = try ServeProcess(["join", address, "--match", "\(match)", "--watch"], in: EngineFixtures.repository)
-        var legal: [String: JSONValue?] = ["p1": firstLegal(try p1.message("synced")), "p2": firstLegal(try p2.message("synced"))]
+        var legal: [String: JSONValue] = [:]
+        for (seat, client) in [("p1", p1), ("p2", p2)] { legal[seat] = firstLegal(try client.message("synced")) }
         try watcher.message("synced")
         let (version, last) = try play(6, from: 0, clients: ["p1": p1, "p2": p2], legal: &legal, idPrefix: "c")
         XCTAssertEqual(version, 6)
         for expected in 1...6 {
             XCTAssertEqual(try watcher.message("step")["step"]?["version"], .int(Int64(expected)), "the spectator sees every step")
         }
-        let seat = legal["p1"]! != nil ? "p1" : "p2", other = seat == "p1" ? "p2" : "p1"
-        let call = legal[seat]!!
+        let seat = legal["p1"] != nil ? "p1" : "p2", other = seat == "p1" ? "p2" : "p1"
+        let call = try XCTUnwrap(legal[seat])
 
         // A call made against an old version is refused with the current one.
         clients(seat, p1, p2).send(callMessage("stale-1", version: 4, call))
@@ -168,18 +169,19 @@ final class ServeTests: XCTestCase {
         let (match, credentials) = try createAndJoin(port: port, token: token(address))
         var p1 = try join(address, match: match, seat: "p1", credential: credentials["p1"]!)
         var p2 = try join(address, match: match, seat: "p2", credential: credentials["p2"]!)
-        var legal: [String: JSONValue?] = ["p1": firstLegal(try p1.message("synced")), "p2": firstLegal(try p2.message("synced"))]
+        var legal: [String: JSONValue] = [:]
+        for (seat, client) in [("p1", p1), ("p2", p2)] { legal[seat] = firstLegal(try client.message("synced")) }
         var version = try play(3, from: 0, clients: ["p1": p1, "p2": p2], legal: &legal, idPrefix: "a").version
 
         // The seat not to move drops; the other plays on; the dropped one comes back with the last version
         // it holds and gets exactly what it missed.
-        let mover = legal["p1"]! != nil ? "p1" : "p2", dropped = mover == "p1" ? "p2" : "p1"
+        let mover = legal["p1"] != nil ? "p1" : "p2", dropped = mover == "p1" ? "p2" : "p1"
         var clients = ["p1": p1, "p2": p2]
         XCTAssertEqual(clients[dropped]!.finish(), 0)
         let held = version
         legal[dropped] = nil
         clients[dropped] = nil
-        while legal[mover]! != nil, version < held + 2 {
+        while legal[mover] != nil, version < held + 2 {
             version = try play(1, from: version, clients: clients, legal: &legal, idPrefix: "b").version
         }
         XCTAssertGreaterThan(version, held, "\(mover) played while \(dropped) was away")
@@ -202,7 +204,9 @@ final class ServeTests: XCTestCase {
         p2 = try join(address, match: match, seat: "p2", credential: credentials["p2"]!)
         let resumed = try p1.message("synced")
         XCTAssertEqual(resumed["version"], .int(Int64(version)), "the credentials and every step survive the restart")
-        legal = ["p1": firstLegal(resumed), "p2": firstLegal(try p2.message("synced"))]
+        legal = [:]
+        legal["p1"] = firstLegal(resumed)
+        legal["p2"] = firstLegal(try p2.message("synced"))
         XCTAssertEqual(try play(1, from: version, clients: ["p1": p1, "p2": p2], legal: &legal, idPrefix: "r").version, version + 1)
         XCTAssertEqual(p1.finish(), 0)
         XCTAssertEqual(p2.finish(), 0)
