@@ -42,8 +42,11 @@ final class ServeProcess: @unchecked Sendable {
         }
     }
 
-    deinit {
-        if process.isRunning { process.terminate() }
+    /// Ends the process if it still runs (a test that failed half way): SIGKILL, then waits.
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 
     /// The next line not yet read that `matches`, skipping the others; fails the test after `wait`.

@@ -6,9 +6,16 @@ import Rulebench
 /// them: the built programs as subprocesses over loopback, desert matches of
 /// two seats, every wait bounded by a count of lines (no timing asserted).
 final class ServeTests: XCTestCase {
+    /// Starts `rulebench ARGUMENTS` in the repository; it is stopped when the test ends, passed or failed.
+    private func start(_ arguments: [String]) throws -> ServeProcess {
+        let started = try ServeProcess(arguments, in: EngineFixtures.repository)
+        addTeardownBlock { started.stop() }
+        return started
+    }
+
     /// A server on a free port over a scratch data folder; its address (with the token) and port.
     private func startServer(data: URL) throws -> (ServeProcess, address: String, port: UInt16) {
-        let server = try ServeProcess(["serve", "desert", "--port", "0", "--data", data.path], in: EngineFixtures.repository)
+        let server = try start(["serve", "desert", "--port", "0", "--data", data.path])
         let line = try server.next("the address") { $0.hasPrefix("Rulebench matches: ") }
         let address = String(line.dropFirst("Rulebench matches: ".count).split(separator: " ")[0])
         let port = UInt16(URLComponents(string: address)!.port!)
@@ -51,8 +58,7 @@ final class ServeTests: XCTestCase {
     }
 
     private func join(_ address: String, match: Int64, seat: String, credential: String, since: Int = 0) throws -> ServeProcess {
-        try ServeProcess(["join", address, "--match", "\(match)", "--seat", seat, "--credential", credential, "--since", "\(since)"],
-                         in: EngineFixtures.repository)
+        try start(["join", address, "--match", "\(match)", "--seat", seat, "--credential", credential, "--since", "\(since)"])
     }
 
     /// The legal call a message carries that the tests make: the first that does not end the turn, else the first.
@@ -104,7 +110,7 @@ final class ServeTests: XCTestCase {
         let (match, credentials) = try createAndJoin(port: port, token: token)
         let p1 = try join(address, match: match, seat: "p1", credential: credentials["p1"]!)
         let p2 = try join(address, match: match, seat: "p2", credential: credentials["p2"]!)
-        let watcher = try ServeProcess(["join", address, "--match", "\(match)", "--watch"], in: EngineFixtures.repository)
+        let watcher = try start(["join", address, "--match", "\(match)", "--watch"])
         var legal: [String: JSONValue] = [:]
         for (seat, client) in [("p1", p1), ("p2", p2)] { legal[seat] = firstLegal(try client.message("synced")) }
         try watcher.message("synced")
