@@ -30,10 +30,12 @@ studio-deps:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update && $$SUDO apt-get install -y libcurl4-openssl-dev; }
 
-# Both programs: rulebench, and rulebench-studio, which `rulebench studio` runs.
+# The programs: rulebench, rulebench-studio, which `rulebench studio` runs, and
+# rulebench-serve, which `rulebench serve` and `rulebench join` run.
 build: deps studio-deps
 	$(RELEASE) --product rulebench
 	$(RELEASE) --product rulebench-studio
+	$(RELEASE) --product rulebench-serve
 
 # Builds, runs every scenario of the repo, then a short fuzz of the desert pack.
 run: build

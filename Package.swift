@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Rulebench", targets: ["Rulebench"]),
         .executable(name: "rulebench", targets: ["RulebenchCLI"]),
         .executable(name: "rulebench-studio", targets: ["RulebenchStudio"]),
+        .executable(name: "rulebench-serve", targets: ["RulebenchServe"]),
         .executable(name: "rulebench-bench", targets: ["RulebenchBench"]),
     ],
     dependencies: [
@@ -67,6 +68,13 @@ let package = Package(
         // machine around a `Game`, and `MatchStore`, where matches live (SQLite through GRDB).
         // No networking: the server that serves matches depends on this, never the reverse.
         .target(name: "RulebenchMatch", dependencies: ["Rulebench", .product(name: "GRDB", package: "GRDB.swift")]),
+        // `rulebench-serve`, which `rulebench serve` and `rulebench join` run in their place: the
+        // match server (lobby API, WebSocket protocol, seat credentials) and its command-line client.
+        .executableTarget(
+            name: "RulebenchServe",
+            dependencies: ["Rulebench", "RulebenchCommandLine", "RulebenchServer", "RulebenchMatch",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // The crash test's player (MatchCrashTests): plays matches through `Match` on a data
         // folder, printing a line per acknowledged call, to be killed with SIGKILL and started
         // again. Built for the tests only; no product, nothing ships it.

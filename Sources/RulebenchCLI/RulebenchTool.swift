@@ -26,6 +26,8 @@ struct RulebenchTool: ParsableCommand {
             ReplayCommand.self,
             PlayCommand.self,
             StudioCommand.self,
+            ServeCommand.self,
+            JoinCommand.self,
             CheckCommand.self,
             NewCommand.self,
         ]

@@ -25,16 +25,16 @@ struct StudioCommand: ParsableCommand {
     }
 }
 
-/// Where `rulebench-studio` is, and the exec that runs it.
+/// Where `rulebench-studio` (and `rulebench-serve`) is, and the exec that runs it.
 enum StudioLauncher {
-    /// The studio program beside this executable (the folder `swift build`
+    /// The program `name` (the studio's by default) beside this executable (the folder `swift build`
     /// and `make build` put both in), found through the executable's real
     /// path, so a symbolic link to rulebench elsewhere still finds it.
-    static func program() -> String {
+    static func program(named name: String = "rulebench-studio") -> String {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: executable).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("rulebench-studio").path
+            .deletingLastPathComponent().appendingPathComponent(name).path
     }
 
     /// Runs `program` with `arguments` in this process's place; returns only

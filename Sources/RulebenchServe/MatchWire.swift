@@ -1,0 +1,95 @@
+import Rulebench
+import RulebenchMatch
+
+/// The WebSocket protocol's messages as JSON (docs/multiplayer.md, "The
+/// WebSocket protocol"): what a client sends, read and checked here, and
+/// what the server sends, written here. One place for the wire format.
+///
+/// What is never written: a record's `hash` (the full state's, derived from
+/// secrets) and the state itself. Until the engine's per-seat views land, a
+/// step carries the call, the version and the calls the seat may make next.
+enum MatchWire {
+    /// A message a client sent, checked.
+    enum Incoming {
+        /// Send the steps after `since`.
+        case sync(since: Int)
+        /// Perform a call (`id` the client's call id, `version` the one it last saw).
+        case call(id: ClientCallID, version: Int, call: ActionCall)
+        /// Take back the seat's own last call.
+        case takeBack(id: ClientCallID, version: Int)
+        /// Consent to another seat's takeback at `version`.
+        case consent(version: Int)
+    }
+
+    /// A message that is not one of the protocol's: the words sent back in an `error`.
+    struct Malformed: Error {
+        let message: String
+    }
+
+    /// Reads one text message.
+    static func read(_ text: String) throws(Malformed) -> Incoming {
+        guard let message = try? JSONValue.parse(text), case .object = message else {
+            throw Malformed(message: "a message is a JSON object such as {\"type\": \"sync\", \"since\": 0}")
+        }
+        guard case .string(let type)? = message["type"] else { throw Malformed(message: "a message names its \"type\"") }
+        switch type {
+        case "sync": return .sync(since: try count(message, "since"))
+        case "call":
+            guard case .object(let call)? = message["call"], case .string(let name)? = JSONValue.object(call)["name"] else {
+                throw Malformed(message: "a call message holds \"call\": {\"name\": ..., \"params\": {...}}")
+            }
+            var params: [String: StateValue] = [:]
+            if let given = JSONValue.object(call)["params"] {
+                guard case .object(let members) = given else { throw Malformed(message: "\"params\" is an object") }
+                for (key, value) in members {
+                    guard let state = value.stateValue else { throw Malformed(message: "param \(key.prefix(40)) is not a state value") }
+                    params[key] = state
+                }
+            }
+            return .call(id: try callID(message), version: try count(message, "version"), call: ActionCall(name, params))
+        case "takeback": return .takeBack(id: try callID(message), version: try count(message, "version"))
+        case "consent": return .consent(version: try count(message, "version"))
+        default: throw Malformed(message: "no message type \(type.prefix(40)) (sync, call, takeback, consent)")
+        }
+    }
+
+    private static func count(_ message: JSONValue, _ key: String) throws(Malformed) -> Int {
+        guard case .int(let value)? = message[key], value >= 0, value <= Int64(Int32.max) else {
+            throw Malformed(message: "\"\(key)\" is a whole number from 0 to \(Int32.max)")
+        }
+        return Int(value)
+    }
+
+    private static func callID(_ message: JSONValue) throws(Malformed) -> ClientCallID {
+        guard case .string(let text)? = message["id"], let id = ClientCallID(text) else {
+            throw Malformed(message: "\"id\" is the client's call id: 1 to \(ClientCallID.maximumLength) printable ASCII characters, no spaces")
+        }
+        return id
+    }
+
+    // MARK: What the server sends
+
+    /// A step as every connection sees it: version, seat, client call id, and the call or the takeback.
+    static func step(_ record: MatchRecord) -> JSONValue {
+        var members: [(String, JSONValue)] = [("version", .int(Int64(record.version))), ("seat", .string(record.seat)),
+                                              ("id", .string(record.clientCallID.text))]
+        switch record.step {
+        case .call(let call): members.append(("call", self.call(call)))
+        case .takeback(let version): members.append(("takeback", .int(Int64(version))))
+        }
+        return .object(members)
+    }
+
+    static func call(_ call: ActionCall) -> JSONValue {
+        .object([("name", .string(call.name)),
+                 ("params", .object(call.params.sorted { $0.key < $1.key }.map { ($0.key, JSONValue($0.value)) }))])
+    }
+
+    static func text(_ type: String, _ members: [(String, JSONValue)]) -> String {
+        JSONValue.object([("type", .string(type))] + members).serialized(pretty: false)
+    }
+
+    static func error(_ message: String) -> String {
+        text("error", [("message", .string(message))])
+    }
+}
