@@ -64,26 +64,9 @@ struct ServeServerCommand: ParsableCommand {
 
     /// Serves until SIGINT or SIGTERM; the server's failure, or nil.
     private func serve(_ server: LocalServer, lobby: Lobby) -> String? {
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var failure: String?
-        let routes = ServeRoutes(lobby: lobby)
-        Task {
-            await withTaskGroup(of: String?.self) { group in
-                group.addTask {
-                    while !wasInterrupted, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
-                    await lobby.closeAll()
-                    return nil
-                }
-                group.addTask {
-                    do { try await server.run(routes) } catch { return "\(error)" }
-                    return nil
-                }
-                failure = await group.next() ?? nil
-                group.cancelAll()
-            }
-            done.signal()
+        server.runBlocking(ServeRoutes(lobby: lobby)) {
+            while !wasInterrupted, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
+            await lobby.closeAll()
         }
-        done.wait()
-        return failure
     }
 }

@@ -28,23 +28,11 @@ struct StudioServer {
         if let warning = endpoint.exposureWarning { complain(warning) }
         print("Rulebench Studio: \(server.access.address)  (Ctrl-C ends it)")
         fflush(nil)
-        let done = DispatchSemaphore(value: 0)
-        let routes = StudioRoutes(session: session, hub: hub)
-        nonisolated(unsafe) var failure: String?
-        Task {
-            // Whichever ends first ends the other: Ctrl-C ends the watch, or the server fails.
-            await withTaskGroup(of: String?.self) { group in
-                group.addTask { await watch(); return nil }
-                group.addTask {
-                    do { try await server.run(routes) } catch { return "\(error)" }
-                    return nil
-                }
-                failure = await group.next() ?? nil
-                group.cancelAll()
-            }
-            done.signal()
+        // Whichever ends first ends the other: Ctrl-C ends the watch, or the server fails.
+        let session = self.session, hub = self.hub
+        let failure = server.runBlocking(StudioRoutes(session: session, hub: hub)) {
+            await StudioServer.watch(session: session, hub: hub)
         }
-        done.wait()
         if let failure {
             complain("cannot serve on \(endpoint.asked): \(failure)")
             throw Outcome.badInput.exitCode
@@ -52,7 +40,7 @@ struct StudioServer {
     }
 
     /// Polls the pack's files for changes, and Ctrl-C; closes the pages' sockets once interrupted.
-    private func watch() async {
+    private static func watch(session: StudioSession, hub: StudioHub) async {
         while !wasInterrupted, !Task.isCancelled {
             if let position = await session.reloadIfChanged() { await hub.broadcast(position) }
             try? await Task.sleep(for: Self.reloadInterval)
