@@ -42,6 +42,13 @@ run: build
 	$(RELEASE_BIN) run scenarios
 	$(RELEASE_BIN) fuzz desert --seed 1 --runs 20 --depth 60
 
+# The XCTest bundle a build makes, under its scratch path, and how many of
+# its processes run at once (scripts/test-parallel.sh: one class per
+# process, the longest tests first; a test of one class never runs beside
+# another of its class, as under `swift test`).
+TEST_BUNDLE = debug/RulebenchPackageTests.xctest
+JOBS ?= $(shell nproc)
+
 # The XCTest run ends with a plain "N passed, N failed" summary line; then the
 # studio's browser tests (test-browser) end with "browser tests: N passed, N failed".
 # On CI (CI set) the tests then run again under AddressSanitizer, the
@@ -54,7 +61,7 @@ run: build
 test: deps
 	@scripts/install-ci-tools.sh .build/ci-tools
 	$(SWIFT) build --build-tests
-	scripts/test-summary.sh .build/test.log $(SWIFT) test --skip-build --disable-swift-testing
+	scripts/test-parallel.sh .build/test.log $(JOBS) .build/$(TEST_BUNDLE)
 	@$(MAKE) --no-print-directory test-browser
 	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory test-asan test-tsan docs; fi
 
@@ -94,9 +101,8 @@ bench: build
 # LeakSanitizer is off: its only reports are Foundation's and XCTest's own
 # allocations (see RELIABILITY.md); every other ASan check stays on.
 test-asan: deps
-	mkdir -p .build-asan
-	ASAN_OPTIONS=detect_leaks=0 scripts/test-summary.sh .build-asan/test.log \
-		$(SWIFT) test --sanitize=address --scratch-path .build-asan --disable-swift-testing
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=0 scripts/test-parallel.sh .build-asan/test.log $(JOBS) .build-asan/$(TEST_BUNDLE)
 
 # ThreadSanitizer over the tests of the parallel work (--jobs): the worker
 # pool and every command's workers (WorkerPoolTests, Parallel*Tests and the
@@ -105,9 +111,8 @@ test-asan: deps
 # Any report fails the target (halt_on_error).
 TSAN_TESTS = WorkerPoolTests|Parallel(Run|Explore|Fuzz|Solve|GuidedSharing)Tests|CorpusMergeTests/testParallel
 test-tsan: deps
-	mkdir -p .build-tsan
-	TSAN_OPTIONS=halt_on_error=1 scripts/test-summary.sh .build-tsan/test.log \
-		$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --disable-swift-testing --filter '$(TSAN_TESTS)'
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS=halt_on_error=1 scripts/test-parallel.sh .build-tsan/test.log $(JOBS) .build-tsan/$(TEST_BUNDLE) '$(TSAN_TESTS)'
 
 clean:
 	rm -rf .build .build-asan .build-tsan

@@ -91,8 +91,9 @@ final class FuzzKernelTests: XCTestCase {
             program.steps = [.attempt(ActionCall("mark", ["n": 1])), .undo(1), .attempt(ActionCall("mark", ["n": 9]))]
             let result = executor.execute(program, checkLegality: false, finalChecks: true)
             XCTAssertNil(result.finding, "budget \(budget): \(result.finding?.description ?? "")")
-            XCTAssertEqual(result.outcomes.count, 3)
-            guard case .failed(let message) = result.outcomes[0] else { return XCTFail("budget \(budget): \(result.outcomes)") }
+            guard result.outcomes.count == 3, case .failed(let message) = result.outcomes[0] else {
+                return XCTFail("budget \(budget): three outcomes, the first a failure: \(result.outcomes)")
+            }
             XCTAssertTrue(message.contains("instruction budget"), message)
             XCTAssertTrue(message.contains("mark.lua:"), message)
             XCTAssertEqual(result.outcomes[1], .undone(0))
