@@ -15,18 +15,7 @@ extension HostileInputCLITests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let packPath = HostileScriptTests.nondeterminismFixtures.appendingPathComponent(pack).path
-        let process = Process()
-        process.executableURL = try RulebenchCommand.binary()
-        process.arguments = ["play", packPath, "--seed", "4"]
-        process.currentDirectoryURL = folder
-        let input = Pipe(), out = Pipe(), err = Pipe()
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        input.fileHandleForWriting.write(Data((script + "save h.json\n").utf8))
-        try input.fileHandleForWriting.close()
-        let played = RulebenchCommand.finish(process, out, err)
+        let played = try RulebenchCommand.run(["play", packPath, "--seed", "4"], input: script + "save h.json\n", in: folder)
         XCTAssertEqual(played.status, 0, played.output)
         XCTAssertTrue(played.stdout.contains("saved"), played.output)
         return try RulebenchCommand.run(["replay", folder.appendingPathComponent("h.json").path], in: folder)
