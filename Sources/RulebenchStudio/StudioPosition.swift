@@ -6,6 +6,12 @@ import Rulebench
 /// and the slots this step changed (before and after), the legal calls as
 /// `play` prints them, the pack's render text, the animation of the step
 /// just crossed, a finding's header and the last reload's outcome.
+///
+/// With a seat chosen (`seat`), the message holds only what that seat may
+/// see (`seated`): its view of the state and its hash, its scene, the calls
+/// it may make, the changes of a step it just made as it sees them; nothing
+/// derived from the whole state (the state hash, the steps' hashes and
+/// checks, the render text, the author's animation, findings, reloads).
 struct StudioPosition {
     let json: JSONValue
 
@@ -19,6 +25,14 @@ struct StudioPosition {
             ("pack", .object([("name", .string(game.pack.name)), ("version", .string(game.pack.version))])),
             ("savePath", .string(session.proposedSavePath)),
             ("step", .int(Int64(cursor))), ("count", .int(Int64(history.entries.count))),
+            ("seats", .array(((try? game.seats()) ?? []).map(JSONValue.string))),
+            ("seat", session.seat.map(JSONValue.string) ?? .null),
+        ]
+        if let seat = session.seat {
+            json = .object(members + StudioPosition.seated(seat, session))
+            return
+        }
+        members += [
             ("hash", .string((try? game.liveStateHash().hex) ?? history.currentHash.hex)),
             ("entries", .array(history.entries.indices.map { StudioPosition.entry($0 + 1, session) })),
             ("setupMarks", .array((session.marks[0] ?? []).map(JSONValue.string))),
@@ -39,6 +53,38 @@ struct StudioPosition {
         members.append(("finding", session.finding?.json ?? .null))
         members.append(("reload", session.reload?.json ?? .null))
         json = .object(members)
+    }
+
+    /// What `seat` may see at the current position (see the type's comment).
+    private static func seated(_ seat: String, _ session: isolated StudioSession) -> [(String, JSONValue)] {
+        let game = session.game
+        let cursor = game.history.cursor
+        let view = try? game.view(as: seat)
+        let scene = (try? game.scene(as: seat)) ?? nil
+        let changes = session.seatChanges.flatMap { $0.position == cursor ? $0.changes : nil } ?? []
+        let entries = game.history.entries.indices.map { index -> JSONValue in
+            let step = index + 1
+            return .object([
+                ("step", .int(Int64(step))), ("call", .string(session.label(of: step))), ("hash", .string("")),
+                ("checkpoint", .bool(game.history.entries[index].isCheckpoint)), ("applied", .bool(step <= cursor)),
+                ("undo", .null), ("redo", .null), ("marks", .array([])),
+            ])
+        }
+        var members: [(String, JSONValue)] = [
+            ("hash", .string(view?.hash ?? "")),
+            ("entries", .array(entries)), ("setupMarks", .array([])),
+            ("scenarioSteps", .array(session.scenarioSteps.map { .int(Int64($0)) })),
+            ("state", view.map { JSONValue($0.state) } ?? .null),
+            ("changes", .array(changes.map { change in
+                .object([("path", .string(change.path)), ("before", .string(StudioPosition.shown(change.before?.description ?? StateChange.absent))),
+                         ("after", .string(StudioPosition.shown(change.after?.description ?? StateChange.absent)))])
+            })),
+            ("render", .string("")),
+            ("scene", scene.flatMap { try? JSONValue.parse($0.json()) } ?? .null),
+        ]
+        members += StudioPosition.calls(game, scene: scene, as: seat)
+        members += [("viewError", .null), ("animation", .null), ("finding", .null), ("reload", .null)]
+        return members
     }
 
     /// The most bytes of a text the page shows as it is (a call's label, a changed value).
@@ -86,10 +132,11 @@ struct StudioPosition {
 
     /// The legal calls (`label` as one types them to `play`; `nodes` the ids
     /// of the scene's nodes each names, which a click on a node narrows by),
-    /// or why listing them failed.
-    private static func calls(_ game: Game, scene: Scene?) -> [(String, JSONValue)] {
+    /// or why listing them failed; with a seat, the calls it may make.
+    private static func calls(_ game: Game, scene: Scene?, as seat: String? = nil) -> [(String, JSONValue)] {
         do {
-            let legal = try game.legalActions()
+            let legal: [ActionCall]
+            if let seat { legal = try game.legalActions(as: seat) } else { legal = try game.legalActions() }
             return [("legal", .array(legal.map { call in
                 let nodes = scene?.nodes.filter { $0.isNamed(by: call) }.map { JSONValue.string($0.id) } ?? []
                 return .object([("label", .string(TypedCall.typed(call))), ("action", .string(call.name)), ("nodes", .array(nodes))])

@@ -7,7 +7,8 @@ import Rulebench
 /// `{"type": "perform", "call": "dash token=p1"}`, `{"type": "undo"}`, `{"type": "redo"}`,
 /// `{"type": "undoTurn"}`, `{"type": "seek", "step": 12}`, `{"type": "save", "path": "game.json"}`
 /// (with `"overwrite": true` to replace a file that is not a saved history; see `FolderSave`),
-/// `{"type": "sync"}` (send the position again). Anything else is a `StudioProtocolError`.
+/// `{"type": "seat", "seat": "p2"}` (show the game as seat p2 sees it; `"seat": null`: the
+/// author's view), `{"type": "sync"}` (send the position again). Anything else is a `StudioProtocolError`.
 struct StudioRequest: Equatable {
     enum Command: Equatable {
         case perform(call: String)
@@ -16,6 +17,8 @@ struct StudioRequest: Equatable {
         case undoTurn
         case seek(step: Int)
         case save(path: String, overwrite: Bool)
+        /// Show the game as this seat sees it (nil: the author's view).
+        case seat(String?)
         case sync
     }
 
@@ -44,7 +47,7 @@ struct StudioRequest: Equatable {
         command = try StudioRequest.command(type, value, id: id)
     }
 
-    static let types = "perform, undo, redo, undoTurn, seek, save, sync"
+    static let types = "perform, undo, redo, undoTurn, seek, save, seat, sync"
 
     private static func command(_ type: String, _ value: JSONValue, id: Int64?) throws(StudioProtocolError) -> Command {
         switch type {
@@ -57,6 +60,12 @@ struct StudioRequest: Equatable {
         case "redo": return .redo
         case "undoTurn": return .undoTurn
         case "sync": return .sync
+        case "seat":
+            switch value["seat"] {
+            case nil, .null?: return .seat(nil)
+            case .string(let seat)? where !seat.isEmpty: return .seat(seat)
+            default: throw StudioProtocolError("seat's \"seat\" is a seat's name such as \"p2\", or null for the author's view", id: id)
+            }
         case "seek":
             guard case .int(let step)? = value["step"], let position = Int(exactly: step) else {
                 throw StudioProtocolError("seek needs \"step\": a whole number, the history position (0: after setup)", id: id)

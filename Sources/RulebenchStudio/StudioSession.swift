@@ -33,6 +33,11 @@ actor StudioSession {
     private var labels: [Int: String] = [:]
     /// What the last reload of the pack found (nil before any).
     var reload: StudioReload.Outcome?
+    /// The seat every page shows the game as (nil: the author's view, all of it).
+    private(set) var seat: String?
+    /// The changes of the last step performed as `seat`, as it may see them, and
+    /// the position after that step: the page shows them there only.
+    private(set) var seatChanges: (position: Int, changes: [SeatChange])?
     private var watch: StudioReload.Watch
     /// The folder saves stay inside: the working folder when the studio started.
     let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
@@ -89,6 +94,7 @@ actor StudioSession {
             let target = try game.history.position(step)
             try seek(to: target, animated: abs(target - game.history.cursor) == 1)
         case .save(let path, let overwrite): return [.sender(try save(path, overwrite: overwrite, id: request.id))]
+        case .seat(let chosen): try choose(chosen)
         }
         return [.everyone(position())]
     }
@@ -111,7 +117,15 @@ actor StudioSession {
     private func perform(_ text: String) throws(RulebenchError) {
         let call = try StudioSession.call(typed: text, legal: (try? game.legalActions()) ?? [])
         let before = game.history.cursor
-        let entry = try game.perform(call)
+        let entry: HistoryEntry
+        if let seat {
+            // Refused with the pack's reason (turn, or whose call it is) when the seat may not make it.
+            let step = try game.perform(call, as: seat)
+            entry = step.entry
+            seatChanges = (before + 1, step.views[seat]?.changes ?? [])
+        } else {
+            entry = try game.perform(call)
+        }
         memory.forget(after: before)
         marks = marks.filter { $0.key <= before }
         labels = labels.filter { $0.key <= before }
@@ -152,6 +166,21 @@ actor StudioSession {
             animation = StudioAnimation(label: check.direction == .undo ? "undo of \(call)" : call, direction: check.direction.rawValue,
                                         animation: played, keyframes: keyframes)
         }
+    }
+
+    /// Shows every page the game as `chosen` sees it, or as its author (nil).
+    private func choose(_ chosen: String?) throws(RulebenchError) {
+        if let chosen {
+            let seats = try game.seats()
+            guard !seats.isEmpty else {
+                throw .badInput(InputProblem("the pack declares no seats: the studio shows it as its author sees it"))
+            }
+            guard seats.contains(chosen) else {
+                throw .badInput(InputProblem("unknown seat '\(chosen)' (seats: \(seats.joined(separator: ", ")))"))
+            }
+        }
+        if chosen != seat { seatChanges = nil }
+        seat = chosen
     }
 
     // MARK: Saving and reloading
@@ -199,6 +228,8 @@ actor StudioSession {
             marks = [:]
             labels = [:]
             animation = nil
+            seatChanges = nil
+            if let seat, !((try? game.seats()) ?? []).contains(seat) { self.seat = nil }
             try? memory.observe(game)
         }
         watch = StudioReload.Watch(game: game)

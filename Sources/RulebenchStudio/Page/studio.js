@@ -54,6 +54,7 @@ function show(next) {
   document.title = `Rulebench Studio: ${next.source.name}`;
   $('title').textContent = `${next.source.kind} ${next.source.name} (${next.pack.name} ${next.pack.version})`;
   if (!$('save-path').value) $('save-path').value = next.savePath;   // the studio's proposal: always inside its folder
+  showSeat(next);
   showHistory(next);
   showLegal(next);
   $('render').textContent = next.render;
@@ -64,6 +65,17 @@ function show(next) {
   showReload(next.reload);
   for (const listener of listeners) listener(next);
   document.body.dataset.revision = String(Number(document.body.dataset.revision || 0) + 1);
+}
+
+/// The seat picker of a seated pack: the author's view (everything; the default) or one
+/// seat's, which the server sends alone (its view, scene and calls: nothing hidden from it).
+function showSeat(p) {
+  $('seat-picker').hidden = !p.seats.length;
+  const choices = [['', 'the author (everything)'], ...p.seats.map((seat) => [seat, seat])];
+  $('seat').replaceChildren(...choices.map(([value, text]) =>
+    Object.assign(document.createElement('option'), { value, textContent: text })));
+  $('seat').value = p.seat ?? '';
+  document.body.dataset.seat = p.seat ?? '';
 }
 
 function showHistory(p) {
@@ -151,6 +163,7 @@ function showChanges(changes) {
 
 /// The state as a tree; the slots this step changed are highlighted with their value before.
 function showState(state, changes) {
+  if (state === null) return $('state').replaceChildren('the state cannot be shown');
   const changed = new Map(changes.map((c) => [c.path, c]));
   const tree = (value, path) => {
     if (value === null || typeof value !== 'object') return document.createTextNode(leafText(value));
@@ -216,6 +229,7 @@ function wire() {
   $('undo').addEventListener('click', () => send({ type: 'undo' }));
   $('redo').addEventListener('click', () => send({ type: 'redo' }));
   $('undo-turn').addEventListener('click', () => send({ type: 'undoTurn' }));
+  $('seat').addEventListener('change', (e) => send({ type: 'seat', seat: e.target.value || null }));
   $('history').addEventListener('change', (e) => send({ type: 'seek', step: Number(e.target.value) }));
   $('call-form').addEventListener('submit', (e) => {
     e.preventDefault();
