@@ -181,7 +181,7 @@ struct ServeLoad {
         private let queue = DispatchQueue(label: "rulebench-bench refill")
         private var stopped = false
 
-        func add(_ index: Int, _ make: @escaping () throws -> Slot) {
+        func add(_ index: Int, _ make: @escaping @Sendable () throws -> Slot) {
             queue.async { [self] in
                 guard !lock.withLock({ stopped }), let slot = try? make() else { return }
                 lock.withLock { ready.append((index, slot)) }

@@ -5,7 +5,7 @@ import Rulebench
 /// the bench's own, on 127.0.0.1 and any free port, with a data folder of
 /// its own under .build (removed when it stops). Its lobby is reached by
 /// `post`; its memory and CPU are read from /proc.
-final class ServeProcess {
+final class ServeProcess: @unchecked Sendable {
     let process: Process
     let port: UInt16
     let token: String
@@ -28,7 +28,7 @@ final class ServeProcess {
         try? FileManager.default.removeItem(at: folder)
         let process = Process()
         process.executableURL = executable
-        process.arguments = packs + ["--port", "0", "--host", "127.0.0.1", "--data", folder.path]
+        process.arguments = ["serve"] + packs + ["--port", "0", "--host", "127.0.0.1", "--data", folder.path]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
