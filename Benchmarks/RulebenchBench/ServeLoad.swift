@@ -9,7 +9,10 @@ struct ServeLoad {
     struct Result {
         var latencies: [Double] = []
         var elapsed = 0.0
+        /// Calls answered `refused`, `stale` or `error`, or whose socket closed before both steps came.
         var failures = 0
+        /// Calls sent and not yet answered to both clients when the time was up.
+        var inFlight = 0
         var replaced = 0
     }
 
@@ -84,7 +87,7 @@ struct ServeLoad {
             now = DispatchTime.now().uptimeNanoseconds
         }
         result.elapsed = Double(now - start) / 1e9
-        result.failures += slots.filter { $0.pending != nil }.count
+        result.inFlight = slots.filter { $0.pending != nil }.count
         refills.stop()
         return result
     }

@@ -28,6 +28,13 @@ enum ServeLoadBench {
     static let offered = 550.0
     static let seconds = 20.0
 
+    /// The bench's own CPU time (the clients, and the refill thread), user and system.
+    private static func clientSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
     static func rows() throws {
         let server = try ServeProcess.start(packs: ["desert"])
         defer { server.stop() }
@@ -35,9 +42,10 @@ enum ServeLoadBench {
         var load = ServeLoad(server: server, matches: matches, offered: offered)
         try load.fill()
         let idle = server.residentBytes()
-        let cpuBefore = server.cpuSeconds()
+        let load1 = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first ?? "?"
+        let cpuBefore = server.cpuSeconds(), clientBefore = clientSeconds()
         let result = try load.run(seconds: seconds)
-        let cpu = server.cpuSeconds() - cpuBefore
+        let cpu = server.cpuSeconds() - cpuBefore, client = clientSeconds() - clientBefore
         let after = server.residentBytes()
         let latencies = result.latencies.sorted()
         func quantile(_ q: Double) -> Double {
@@ -46,9 +54,11 @@ enum ServeLoadBench {
         row("(13) rulebench-serve: \(matches) desert matches x 2 clients, loopback WebSockets",
             String(format: "%.0f calls/s", Double(latencies.count) / result.elapsed),
             String(format: "%d calls in %.1f s (offered %.0f/s); call to every peer's step p50 %.1f ms, p99 %.1f ms, max %.1f ms; "
-                   + "server CPU %.2f ms per call; %d refused or lost; %d games ended and replaced; goal: 500 calls/s, p99 under 50 ms",
+                   + "CPU per call: server %.2f ms, clients %.2f ms; %d refused or lost, %d in flight at the end; "
+                   + "%d games ended and replaced; load average %@ at the start; goal: 500 calls/s, p99 under 50 ms",
                    latencies.count, result.elapsed, offered, quantile(0.5), quantile(0.99), (latencies.last ?? .nan) * 1000,
-                   cpu * 1000 / Double(max(1, latencies.count)), result.failures, result.replaced))
+                   cpu * 1000 / Double(max(1, latencies.count)), client * 1000 / Double(max(1, latencies.count)),
+                   result.failures, result.inFlight, result.replaced, String(load1)))
         row("(13) rulebench-serve: memory per idle match (created, 2 seats joined and connected)",
             String(format: "%.2f MB resident", Double(idle - base) / Double(matches) / 1e6),
             String(format: "after the run %.2f MB per match over the %d the server holds; goal: under 2 MB",
