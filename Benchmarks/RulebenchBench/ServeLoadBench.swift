@@ -43,9 +43,10 @@ enum ServeLoadBench {
         try load.fill()
         let idle = server.residentBytes()
         let load1 = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first ?? "?"
-        let cpuBefore = server.cpuSeconds(), clientBefore = clientSeconds()
+        let cpuBefore = server.cpuSeconds(), clientBefore = clientSeconds(), waitedBefore = server.waitedSeconds()
         let result = try load.run(seconds: seconds)
         let cpu = server.cpuSeconds() - cpuBefore, client = clientSeconds() - clientBefore
+        let waited = server.waitedSeconds() - waitedBefore
         let after = server.residentBytes()
         let latencies = result.latencies.sorted()
         func quantile(_ q: Double) -> Double {
@@ -54,10 +55,11 @@ enum ServeLoadBench {
         row("(13) rulebench-serve: \(matches) desert matches x 2 clients, loopback WebSockets",
             String(format: "%.0f calls/s", Double(latencies.count) / result.elapsed),
             String(format: "%d calls in %.1f s (offered %.0f/s); call to every peer's step p50 %.1f ms, p99 %.1f ms, max %.1f ms; "
-                   + "CPU per call: server %.2f ms, clients %.2f ms; %d refused or lost, %d in flight at the end; "
+                   + "CPU per call: server %.2f ms, clients %.2f ms; the server's threads waited %.1f s in all for a core; "
+                   + "%d refused or lost, %d in flight at the end; "
                    + "%d games ended and replaced; load average %@ at the start; goal: 500 calls/s, p99 under 50 ms",
                    latencies.count, result.elapsed, offered, quantile(0.5), quantile(0.99), (latencies.last ?? .nan) * 1000,
-                   cpu * 1000 / Double(max(1, latencies.count)), client * 1000 / Double(max(1, latencies.count)),
+                   cpu * 1000 / Double(max(1, latencies.count)), client * 1000 / Double(max(1, latencies.count)), waited,
                    result.failures, result.inFlight, result.replaced, String(load1)))
         row("(13) rulebench-serve: memory per idle match (created, 2 seats joined and connected)",
             String(format: "%.2f MB resident", Double(idle - base) / Double(matches) / 1e6),

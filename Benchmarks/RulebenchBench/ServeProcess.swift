@@ -87,6 +87,18 @@ final class ServeProcess: @unchecked Sendable {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
+    /// How long the server's threads have waited, runnable, for a core (the second field of each
+    /// /proc/PID/task/TID/schedstat, in nanoseconds): time a loaded machine adds, not work the server does.
+    func waitedSeconds() -> Double {
+        let tasks = "/proc/\(process.processIdentifier)/task"
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return threads.reduce(0.0) { total, thread in
+            guard let text = try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8) else { return total }
+            let fields = text.split(separator: " ")
+            return total + (fields.count > 1 ? (Double(fields[1]) ?? 0) / 1e9 : 0)
+        }
+    }
+
     /// The server's CPU time so far, user and system (/proc/PID/stat's 14th and 15th fields, in clock ticks).
     func cpuSeconds() -> Double {
         guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),

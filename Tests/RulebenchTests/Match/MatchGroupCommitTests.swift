@@ -72,7 +72,7 @@ final class MatchGroupCommitTests: XCTestCase {
             threads.enter()
             Thread {
                 defer { threads.leave() }
-                do {
+                do throws(MatchStoreError) {
                     try store.append(records[index], to: matches[index])
                     events.record(.returned)
                 } catch {
