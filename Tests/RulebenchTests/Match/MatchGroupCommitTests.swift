@@ -25,9 +25,15 @@ final class MatchGroupCommitTests: XCTestCase {
         func arm(holding count: Int) { lock.withLock { (armed, held) = (true, count) } }
 
         /// Runs on the writer's thread before a commit: records it, and holds the first armed group
-        /// (bounded: 10 s) until `held` more writes are waiting, so that they form the next group.
+        /// (bounded: 10 s) until `held` more writes are waiting, so that they form the next group. A group
+        /// of several is held until its callers returned or 200 ms passed, so that an answer sent before
+        /// the commit shows whatever the threads' timing (a correct writer always waits the 200 ms).
         func willCommit(_ size: Int) {
             record(.willCommit(size))
+            if size > 1 {
+                let deadline = Date().addingTimeInterval(0.2)
+                while all.filter({ $0 == .returned }).count < size, Date() < deadline { usleep(1000) }
+            }
             let count = lock.withLock { () -> Int in
                 defer { armed = false }
                 return armed ? held : 0
