@@ -28,13 +28,6 @@ enum ServeLoadBench {
     static let offered = 550.0
     static let seconds = 20.0
 
-    /// The bench's own CPU time (the clients, and the refill thread), user and system.
-    private static func clientSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    }
-
     static func rows() throws {
         let server = try ServeProcess.start(packs: ["desert"])
         defer { server.stop() }
@@ -43,9 +36,9 @@ enum ServeLoadBench {
         try load.fill()
         let idle = server.residentBytes()
         let load1 = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first ?? "?"
-        let cpuBefore = server.cpuSeconds(), clientBefore = clientSeconds(), waitedBefore = server.waitedSeconds()
+        let cpuBefore = server.cpuSeconds(), clientBefore = ServerBench.cpuSeconds(), waitedBefore = server.waitedSeconds()
         let result = try load.run(seconds: seconds)
-        let cpu = server.cpuSeconds() - cpuBefore, client = clientSeconds() - clientBefore
+        let cpu = server.cpuSeconds() - cpuBefore, client = ServerBench.cpuSeconds() - clientBefore
         let waited = server.waitedSeconds() - waitedBefore
         let after = server.residentBytes()
         let latencies = result.latencies.sorted()

@@ -98,12 +98,17 @@ final class MatchGroupCommitTests: XCTestCase {
         var all: [MatchStoreError?] { lock.withLock { errors } }
     }
 
-    func testAnAppendReturnsOnlyAfterTheCommitOfTheGroupHoldingIt() throws {
+    /// A store watched by `events`, with `count` matches and one more to plug the writer.
+    private func watchedStore(matches count: Int) throws -> (store: SQLiteMatchStore, events: Events, matches: [MatchID], plug: MatchID) {
         let events = Events()
         let store = try SQLiteMatchStore(folder: try scratchFolder("group"), observer: events.observer)
         events.store = store
-        let matches = try (0..<8).map { try store.create(setup(seed: Int64($0))) }
-        let plug = try store.create(setup(seed: 99))
+        let matches = try (0..<count).map { try store.create(setup(seed: Int64($0))) }
+        return (store, events, matches, try store.create(setup(seed: 99)))
+    }
+
+    func testAnAppendReturnsOnlyAfterTheCommitOfTheGroupHoldingIt() throws {
+        let (store, events, matches, plug) = try watchedStore(matches: 8)
         let before = events.all.count
         let errors = try appendTogether(store, Array(repeating: call(1), count: 8), to: matches, plug: plug, events)
 
@@ -125,11 +130,7 @@ final class MatchGroupCommitTests: XCTestCase {
     }
 
     func testARefusedAppendFailsAloneAndTheRestOfItsGroupIsCommitted() throws {
-        let events = Events()
-        let store = try SQLiteMatchStore(folder: try scratchFolder("group"), observer: events.observer)
-        events.store = store
-        let matches = try (0..<4).map { try store.create(setup(seed: Int64($0))) }
-        let plug = try store.create(setup(seed: 99))
+        let (store, events, matches, plug) = try watchedStore(matches: 4)
         try store.append(call(1), to: matches[2])
         let before = events.all.count
         // matches[2] already holds version 1: its second version 1 is a conflict, in the same group as the others.
