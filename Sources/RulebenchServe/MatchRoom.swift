@@ -31,7 +31,7 @@ actor MatchRoom {
         let match = handed.match
         self.id = match.id
         self.match = match
-        self.executor = RoomExecutor(label: "rulebench match \(match.id.value)")
+        self.executor = RoomExecutor()
         self.credentials = credentials
     }
 
