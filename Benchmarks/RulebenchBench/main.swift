@@ -17,6 +17,7 @@
 //        rulebench-bench --seek                only row (10): the studio's History slider across 1,000 steps
 //        rulebench-bench --server              only row (11): a hostile client's cost to the studio's server
 //        rulebench-bench --match               only row (12): calls through Match + SQLite store, memory per idle match
+//        rulebench-bench --serve-load          only row (13): rulebench-serve, 200 desert matches x 2 clients over loopback
 import Foundation
 import Rulebench
 
@@ -287,6 +288,12 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--match" {
     exit(0)
 }
 
+/// `rulebench-bench --serve-load`: only row (13), `rulebench-serve` under load over loopback.
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--serve-load" {
+    try ServeLoadBench.rows()
+    exit(0)
+}
+
 /// `rulebench-bench --scale`: only row (5).
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--scale" {
     try scaling()
@@ -423,6 +430,9 @@ try ServerBench.rows()
 
 // (12) matches played together: calls through Match and its store, memory per idle match
 try MatchBench.rows()
+
+// (13) rulebench-serve under load: 200 desert matches x 2 clients over loopback
+try ServeLoadBench.rows()
 
 // (5) scaling: the same writes, a state 1x, 10x, 100x larger
 func scaling() throws {

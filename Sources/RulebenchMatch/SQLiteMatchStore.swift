@@ -16,7 +16,9 @@ import Rulebench
 /// mode with `synchronous=FULL` (MatchStoreTests checks both are in force), so a transaction's commit writes and fsyncs
 /// the WAL before `write` returns. (`NORMAL` would sync the WAL only at
 /// checkpoints: a commit could be lost to a power cut after the call was
-/// acknowledged, so it is not used.) Each append is one transaction.
+/// acknowledged, so it is not used.) Writes go through `SQLiteGroupCommit`:
+/// the writes of many matches arriving together share one transaction and
+/// one fsync, and each returns only after that commit returned.
 ///
 /// The schema is versioned by GRDB's migrator (the `grdb_migrations` table
 /// lists the migrations applied); a file migrated by a newer Rulebench,
@@ -33,11 +35,18 @@ public final class SQLiteMatchStore: MatchStore {
     public let path: String
     public var location: String { path }
     private let queue: DatabaseQueue
+    /// The one writer: every create, append and finish is committed (and synced) by it, in groups.
+    let writer: SQLiteGroupCommit
 
     /// Opens (creating when missing) the store in `folder`: the folder is
     /// created readable by its owner only (a match's state holds secrets:
     /// deck orders), the schema brought to this version.
-    public init(folder: URL) throws(MatchStoreError) {
+    public convenience init(folder: URL) throws(MatchStoreError) {
+        try self.init(folder: folder, observer: SQLiteGroupCommit.Observer())
+    }
+
+    /// The same, with a test watching each group's commit.
+    init(folder: URL, observer: SQLiteGroupCommit.Observer) throws(MatchStoreError) {
         let file = folder.appendingPathComponent(SQLiteMatchStore.fileName)
         path = file.path
         do {
@@ -61,8 +70,11 @@ public final class SQLiteMatchStore: MatchStore {
             throw MatchStoreError(.unavailable, "cannot open: \(error)", store: file.path, action: "open",
                                   next: "check that the file is a Rulebench match store and that you may write to it")
         }
+        writer = SQLiteGroupCommit(queue: queue, name: "rulebench match store writer", observer: observer)
         try migrate()
     }
+
+    deinit { writer.stop() }
 
     // MARK: Schema
 
@@ -212,11 +224,14 @@ public final class SQLiteMatchStore: MatchStore {
 
     // MARK: Reading and writing
 
-    /// One transaction, committed (and synced) before it returns; a thrown
-    /// error rolls it back. Errors other than the store's own become `.unavailable`.
+    /// One write, in the writer's next group: committed (and synced) before
+    /// it returns; a thrown error rolls back this write alone. Errors other
+    /// than the store's own become `.unavailable`.
     private func write<T>(_ action: String, match: MatchID?, _ body: @escaping (Database) throws -> T) throws(MatchStoreError) -> T {
         try guarded(action, match, next: "nothing was written; check the disk and the file's permissions, then send the call again") {
-            try queue.write(body)
+            var result: T?
+            try writer.perform { db in result = try body(db) }
+            return result!
         }
     }
 

@@ -23,11 +23,15 @@ actor MatchRoom {
     private var consents: (version: Int, seats: Set<String>) = (0, [])
     /// The most steps one `sync` sends; a client further behind asks again.
     static let syncBatch = 500
+    /// Where the room runs: off the cooperative pool, as it waits for the store's commit.
+    private nonisolated let executor: RoomExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     init(match handed: Handover, credentials: [String: String]) {
         let match = handed.match
         self.id = match.id
         self.match = match
+        self.executor = RoomExecutor()
         self.credentials = credentials
     }
 

@@ -19,6 +19,14 @@ struct ServeServerCommand: ParsableCommand {
 
     @OptionGroup var arguments: ServeArguments
 
+    /// The server's bounds: the studio's, but room for two clients of each of
+    /// `Lobby.maximumMatches` (the studio's 64 connections are two clients of 32 matches).
+    static let limits: ServerLimits = {
+        var limits = ServerLimits()
+        limits.connections = 2 * Lobby.maximumMatches
+        return limits
+    }()
+
     func run() throws {
         catchInterrupts()
         guard let endpoint = ServerEndpoint(host: arguments.host, port: arguments.port) else {
@@ -48,7 +56,7 @@ struct ServeServerCommand: ParsableCommand {
         for refusal in lobby.recovery.refused { complain("not resumed: \(refusal)") }
         let server: LocalServer
         do {
-            server = try LocalServer(endpoint: endpoint)
+            server = try LocalServer(endpoint: endpoint, limits: Self.limits)
         } catch {
             complain("cannot serve on \(endpoint.asked): \(error) (another port with --port, or --port 0 for any free one)")
             throw Outcome.badInput.exitCode
