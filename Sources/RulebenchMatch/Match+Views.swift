@@ -10,24 +10,26 @@ extension Match {
         switch detail {
         case .performed(let step):
             let barrier = engine.seats.barrier(step) != nil
-            var plans: [StateValue] = []
+            var plans: [StateValue] = [], changes: [[SeatChange]] = []
             for seat in setup.seats {
                 guard let seen = step.views[seat] else {
                     throw .badInput(InputProblem("the engine gave no view of the step for seat \(seat)"))
                 }
-                views[.seat(seat)] = StepView(viewHash: seen.hash, plan: seen.plan, barrier: barrier)
+                views[.seat(seat)] = StepView(viewHash: seen.hash, plan: seen.plan, changes: seen.changes, barrier: barrier)
                 plans.append(seen.plan)
+                changes.append(seen.changes)
             }
             if spectators {
                 let state = try view(as: .spectators).state
-                views[.spectators] = StepView(viewHash: PublicView.hash(of: state), plan: PublicView.plan(plans), barrier: barrier)
+                views[.spectators] = StepView(viewHash: PublicView.hash(of: state), plan: PublicView.plan(plans),
+                                              changes: PublicView.changes(changes), barrier: barrier)
             }
         case .undone:
             for seat in setup.seats {
-                views[.seat(seat)] = StepView(viewHash: try game.view(as: seat).hash, plan: nil, barrier: false)
+                views[.seat(seat)] = StepView(viewHash: try game.view(as: seat).hash, plan: nil, changes: nil, barrier: false)
             }
             if spectators {
-                views[.spectators] = StepView(viewHash: try view(as: .spectators).hash, plan: nil, barrier: false)
+                views[.spectators] = StepView(viewHash: try view(as: .spectators).hash, plan: nil, changes: nil, barrier: false)
             }
         }
         return views

@@ -12,6 +12,8 @@ import Rulebench
 ///   and replaced (`?1`, `card:?2`: numbered in the order met, the part
 ///   before a name's last `:` kept when every seat keeps it) when any
 ///   seat's view of the plan differs there;
+/// - a change of a step is public when every seat's view of the step lists
+///   it alike (a table's hidden slots changed, a visible slot's values);
 /// - the hash is of the public view alone (`hash(of:)`).
 ///
 /// Invariant: every value here is a function of the seats' views, each of
@@ -35,6 +37,13 @@ public enum PublicView {
             out[key] = values.count == tables.count ? state(values) : .string(SeatView.hidden)
         }
         return .table(out)
+    }
+
+    /// The public changes of a step, from every seat's changes of it: those
+    /// every seat's list holds alike, in the first seat's order.
+    public static func changes(_ seatChanges: [[SeatChange]]) -> [SeatChange] {
+        guard let first = seatChanges.first else { return [] }
+        return first.filter { change in seatChanges.dropFirst().allSatisfy { $0.contains(change) } }
     }
 
     /// The public view of a step's plan, from every seat's view of the plan.

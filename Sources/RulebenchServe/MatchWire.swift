@@ -80,7 +80,7 @@ enum MatchWire {
 
     /// A step as one connection sees it: version, seat, client call id, the
     /// call or the takeback, and (`view`) the connection's view hash after
-    /// it, its view of the plan, and whether it is an undo barrier. Without
+    /// it, its view of the plan and of the changes, and whether it is an undo barrier. Without
     /// `view` (a request answered again from the log), the step alone.
     static func step(_ record: MatchRecord, _ view: StepView?) -> JSONValue {
         var members: [(String, JSONValue)] = [("version", .int(Int64(record.version))), ("seat", .string(record.seat)),
@@ -92,8 +92,17 @@ enum MatchWire {
         if let view {
             members.append(("viewHash", .string(view.viewHash)))
             if let plan = view.plan { members.append(("plan", JSONValue(plan))) }
+            if let changes = view.changes { members.append(("changes", .array(changes.map(change)))) }
             members.append(("barrier", .bool(view.barrier)))
         }
+        return .object(members)
+    }
+
+    /// A change as an audience sees it: `{"path", "before", "after"}`, a side absent when the slot was (or is) absent.
+    static func change(_ change: SeatChange) -> JSONValue {
+        var members: [(String, JSONValue)] = [("path", .string(change.path))]
+        if let before = change.before { members.append(("before", JSONValue(before))) }
+        if let after = change.after { members.append(("after", JSONValue(after))) }
         return .object(members)
     }
 
