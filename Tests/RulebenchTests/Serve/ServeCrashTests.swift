@@ -11,7 +11,7 @@ import Rulebench
 /// while it resumes its matches), then started again on the same folder.
 /// Every client resends the request it had no answer to, with its id.
 ///
-/// Bounded: 50 kills in at most 70 starts, each of at most 12 requests
+/// Bounded: 50 kills in at most 70 starts, each of at most 7 requests
 /// before its kill; every wait is a socket's receive timeout. No timing is
 /// asserted: a kill lands wherever the server is when the test gets to it.
 final class ServeCrashTests: XCTestCase {
@@ -114,9 +114,9 @@ final class ServeCrashTests: XCTestCase {
         for (index, bots) in ["", #"{"p2": "random"}"#, ""].enumerated() {
             clients += try newMatch(seed: 100 + index, bots: bots, port: port, token: token(address))
         }
-        var kills = 0, starts = 1, created = 3, sent = 0
+        var kills = 0, starts = 1, created = 3, sent = 0, resuming = 0
         while kills < 50, starts < 70 {
-            let killAfter = random.below(12)
+            let killAfter = random.below(8)
             try connect(clients, port: port, token: token(address))
             for index in 0..<killAfter {
                 guard let (client, text) = try nextRequest(clients, random: &random) else { break }
@@ -143,6 +143,7 @@ final class ServeCrashTests: XCTestCase {
                 early.stop()
                 starts += 1
                 kills += 1
+                resuming += 1
             }
             (server, address, port) = try startServer(data: data)
             for match in over.sorted() {
@@ -161,7 +162,7 @@ final class ServeCrashTests: XCTestCase {
         XCTAssertEqual(server.terminate(), 0)
         try checkStore(at: data)
         XCTAssertGreaterThan(answeredAgain, 5, "requests resent after a kill were answered from the log")
-        print("ServeCrashTests: \(kills) kills in \(starts) starts, \(sent) requests, \(told.values.map(\.count).reduce(0, +)) steps told, "
+        print("ServeCrashTests: \(kills) kills (\(resuming) while resuming) in \(starts) starts, \(sent) requests, \(told.values.map(\.count).reduce(0, +)) steps told, "
               + "\(answeredAgain) answered again")
     }
 
