@@ -78,7 +78,7 @@ public enum MatchBot: String, Sendable, CaseIterable {
         do { try game.perform(call) } catch { return nil }
         var score = Double.greatestFiniteMagnitude
         do {
-            if try game.goalHolds(goal) { score = 0 }
+            if try game.goalHolds(goal) { score = 0 } else if let estimate = try game.goalEstimate(goal) { score = estimate + 1 }
         } catch {
             score = .greatestFiniteMagnitude
         }
