@@ -25,11 +25,11 @@ final class JoinSession: @unchecked Sendable {
     /// Prints each message the server sends, until it closes (or is silent past the timeout).
     func readUntilClosed() {
         while let text = socket.receive() {
+            // The version is followed before the line is printed: a script that reads the line and
+            // answers it (`consent`, a typed call) is sent at the version the line brought.
+            condition.withLock { note(text) }
             self.print(text)
-            condition.withLock {
-                note(text)
-                condition.broadcast()
-            }
+            condition.withLock { condition.broadcast() }
         }
         condition.withLock {
             isOpen = false
@@ -42,6 +42,9 @@ final class JoinSession: @unchecked Sendable {
         guard let message = try? JSONValue.parse(text), case .string(let type)? = message["type"] else { return }
         if case .int(let seen)? = message["step"]?["version"] { version = max(version, Int(seen)) }
         switch type {
+        case "view":
+            // The whole view: the client is at its version (which may be behind what it held, on another server's data).
+            if case .int(let reached)? = message["version"] { version = Int(reached) }
         case "synced":
             if case .int(let reached)? = message["version"] { version = max(version, Int(reached)) }
             answered += 1

@@ -418,6 +418,12 @@ public final class Game {
         try kernel.goalHolds(name)
     }
 
+    /// The estimate the pack's goal `name` declares of the moves still
+    /// needed from here (run read-only, as the goal); nil when it declares none.
+    public func goalEstimate(_ name: String) throws(RulebenchError) -> Double? {
+        try kernel.goalEstimate(name)
+    }
+
     /// The pack's text picture of the board ("" when it has no `render`).
     public func render() throws(RulebenchError) -> String {
         try kernel.render()

@@ -128,6 +128,15 @@ extension Kernel {
         try Kernel.truth(.goal, call(.goal, [name]).first ?? [])
     }
 
+    /// The estimate goal `name` declares from the current state (the state
+    /// read-only); nil when it declares none.
+    func goalEstimate(_ name: String) throws(RulebenchError) -> Double? {
+        let text = String(decoding: try call(.goalEstimate, [name]).first ?? [], as: UTF8.self)
+        if text.isEmpty { return nil }
+        guard let value = Double(text) else { throw KernelReply.mismatch(.goalEstimate, "", "the number '\(text.prefix(40))'") }
+        return value
+    }
+
     /// "true" or "false", as the kernel answers a yes-or-no question.
     private static func truth(_ entry: KernelEntry, _ bytes: [UInt8]) throws(RulebenchError) -> Bool {
         switch String(decoding: bytes, as: UTF8.self) {

@@ -17,7 +17,7 @@ enum KernelEntry: String, CaseIterable {
     case newGame = "newgame", restart, abort, legal, invariants, render
     // The game's history: Game's operations on it (history.lua)
     case perform, redo, undo, travel, position
-    case hash, get, set, gc, configure, goal
+    case hash, get, set, gc, configure, goal, goalEstimate = "goalestimate"
     // Walks and loops inside the kernel (explore.lua, solve.lua, unique.lua, fuzz.lua)
     case explore, explored
     case solveBegin = "solvebegin", solveStep = "solvestep", solveLine = "solveline"
@@ -62,7 +62,7 @@ enum KernelEntry: String, CaseIterable {
     var mode: Mode {
         switch self {
         case .definePack, .addAction, .finishPack, .newGame, .restart, .perform, .redo, .undo, .travel, .legal, .invariants,
-             .render, .set, .goal, .explore, .solveBegin, .solveStep, .solveLine, .solveProbe, .uniqueBegin,
+             .render, .set, .goal, .goalEstimate, .explore, .solveBegin, .solveStep, .solveLine, .solveProbe, .uniqueBegin,
              .uniqueStep, .uniqueLine, .fuzz, .replay, .scene, .viewPlaces, .solveChildren, .solveReplay,
              .uniqueChildren, .performAs, .legalAs, .refusal, .seatView, .seatScene, .leakProbe, .stepProbe:
             return .runsRules

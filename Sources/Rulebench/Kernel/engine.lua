@@ -443,6 +443,27 @@ function API.goal(name)
   return goalholds(name) and "true" or "false"
 end
 
+-- goalestimate(name): the estimate goal `name` declares of the moves still
+-- needed from the current state (run read-only, as the goal is), as %.17g
+-- writes it; "" when the goal declares none. An estimate that is not a
+-- number from 0 up is the rule's mistake, reported with its file and line.
+function API.goalestimate(name)
+  nogame()
+  goalholds(name)
+  local goal = PACK.goals[name]
+  local fn = type(goal) == "table" and goal.estimate or nil
+  if not fn then return "" end
+  setwritable(false, "a goal")
+  CONTEXT_ACTION = "goal '" .. name .. "' estimate"
+  CONTEXT_PHASE = CONTEXT_ACTION
+  local h = fn(GAME)
+  if type(h) ~= "number" or h ~= h or h < 0 or h == math.huge then
+    K.fail("error", "goal '" .. name .. "': estimate returned " .. K.show(h)
+      .. " (an estimate returns the moves still needed: a number, 0 or more)", { fn = fn })
+  end
+  return string.format("%.17g", h)
+end
+
 local nottext = K.nottext   -- the params JSON text cannot carry (packload.lua)
 
 -- The site of a kind the rules named (emit's second argument): a hash of
