@@ -129,6 +129,11 @@ final class ServeCrashTests: XCTestCase {
                     _ = try request(client, text, id: id)
                 }
             }
+            // A seeded pause of up to 20 ms, so the kill lands before, during
+            // and after the last request's commit (at once, it would nearly
+            // always land before: the step passes the room's thread and the
+            // store's writer thread first).
+            usleep(UInt32(random.below(20_000)))
             server.stop()
             kills += 1
             for client in clients { client.socket = nil }
