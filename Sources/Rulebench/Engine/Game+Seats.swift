@@ -60,6 +60,13 @@ extension Game {
         try kernel.scene(as: seat)
     }
 
+    /// A spectator's scene: the pack's view with every word only slots that
+    /// `secrets` marks hold replaced, whichever seats may see them (what a
+    /// watcher who sits at no seat may see); nil when the pack declares no view.
+    public func publicScene() throws(RulebenchError) -> Scene? {
+        try kernel.scene(as: "")
+    }
+
     /// The no-leak probe of a step for `seat`: `step` runs from the current
     /// state as it is and with what is hidden from the seat rearranged
     /// (both rolled back); when the seat's views after the two are the

@@ -515,9 +515,11 @@ local function seatscene(seat, hid)
 end
 
 -- seatscene(seat): the seat's scene, encoded ("" when the pack has no view).
+-- Seat "" is a spectator's: every slot `secrets` marks is hidden from it,
+-- whichever seats may see it (the public scene).
 function API.seatscene(seat)
   ops.nogame()
-  knownseat(seat)
+  if seat ~= "" or not SEATS then knownseat(seat) end
   return seatscene(seat, declared())
 end
 

@@ -1,0 +1,244 @@
+"""Play together: three seats of desert and a spectator, each in a browser context of its own, play one
+match of `rulebench serve` through the match page (the lobby, the board, the calls, takebacks).
+
+What is checked, and how:
+- Every seat's page and the spectator's reach every version, and draw the board at it.
+- A call out of turn, typed in a seat's page, is refused with the pack's reason (desert's
+  `turn_check`: "it is P's turn, not Q's"), and nothing changes.
+- One seat's browser goes offline: its page says the connection is lost, the others play on, and
+  when it is back online the page reconnects by itself and asks for the steps after the version it
+  holds: it ends at the same version, with every step listed once.
+- No secret reaches a seat or the spectator. The secrets are not read from the server (it has no
+  route that shows them); they are computed apart: the match's calls (version by version, as the
+  seats received them) and its seed make a scenario, and `rulebench state` plays it and prints the
+  full state after each step, decks and tiles included. Then every WebSocket message each page
+  received, every board (`/scene` answer) it fetched, and each page's final DOM are searched:
+  * deck order: the storm and gear decks are face down to every seat. For each version's decks,
+    the first four cards in their order (when the deck holds four) must not appear as four
+    consecutive card names in any message, board or DOM (card names alone are public: the
+    discards show them; their order in the deck is the secret);
+  * tiles: a tile never excavated in the match is face down throughout, so its identity (its id,
+    such as `well1` or `propeller_row`, which names its kind) must not appear in any of them as a word.
+The screenshot of two seats' boards side by side is the README's picture (docs/images/play-together.png).
+"""
+import json
+import os
+import random
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from harness import REPOSITORY
+
+SEED = 11
+SEATS = ["p1", "p2", "p3"]
+STEPS = 30
+
+
+class Seat:
+    """One browser context on the match page, and everything it received."""
+
+    def __init__(self, context, name, strict=False):
+        self.name = name
+        self.browser_context = context.browser.new_context(viewport={"width": 1100, "height": 820}, bypass_csp=not strict)
+        self.browser_context.set_default_timeout(15_000)
+        context.pages.append(self.browser_context)
+        self.page = self.browser_context.new_page()
+        self.frames = []     # every WebSocket text message received, as sent
+        self.boards = []     # every board (/scene answer) fetched, as sent
+        self.page.on("websocket", lambda socket: socket.on("framereceived", self._frame))
+        self.page.on("response", self._response)
+
+    def _frame(self, payload):
+        self.frames.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))
+
+    def _response(self, response):
+        if response.url.endswith("/scene") and response.ok:
+            self.boards.append(response.text())
+
+    def at(self, version):
+        """Waits until the page shows `version` and has drawn the board at it (works under the strict CSP)."""
+        expect(self.page.locator("body")).to_have_attribute("data-version", str(version))
+        expect(self.page.locator("body")).to_have_attribute("data-drawn", str(version))
+
+    def legal(self):
+        return self.page.locator("#legal button")
+
+
+def join(seat, server, match, name):
+    seat.page.goto(server.url)
+    row = seat.page.locator(f"#matches tr[data-match='{match}']")
+    row.get_by_role("button", name=f"Join {name}").click()
+    expect(seat.page.locator("#connection")).to_have_attribute("data-state", "connected")
+
+
+def current_player(seats):
+    """The seat whose turn it is: the one offered end_turn (desert offers it to the current player only)."""
+    for seat in seats:
+        if seat.page.locator("#legal button", has_text="end_turn").count():
+            return seat
+    raise AssertionError("no seat is offered end_turn")
+
+
+def test_three_seats_and_a_spectator_play_desert_together(context):
+    data = tempfile.mkdtemp(prefix="rulebench-play-")
+    server = context.serve("desert", "--data", data)
+    seats = [Seat(context, name) for name in SEATS]
+    watcher = Seat(context, "spectator", strict=True)   # the page under the server's strict CSP, as a browser gets it
+
+    # The lobby: create the match (pack, options, seed), then each context joins its seat.
+    first = seats[0].page
+    first.goto(server.url)
+    first.locator("#create-options").fill('{"players": 3}')
+    first.locator("#create-seed").fill(str(SEED))
+    first.get_by_role("button", name="Create").click()
+    expect(first.locator("#matches tr[data-match]")).to_have_count(1)
+    match = first.locator("#matches tr[data-match]").get_attribute("data-match")
+    for seat, name in zip(seats, SEATS):
+        join(seat, server, match, name)
+        assert "credential" not in seat.page.url and not re.search(r"[0-9a-f]{64}", seat.page.url.split("token=")[-1].split("#")[-1])
+    watcher.page.goto(server.url)
+    watcher.page.locator(f"#matches tr[data-match='{match}']").get_by_role("button", name="Watch").click()
+    everyone = seats + [watcher]
+    for seat in everyone:
+        seat.at(0)
+    expect(seats[0].page.locator("#presence li.connected")).to_have_count(3)
+
+    # A call out of turn: refused with the pack's reason, and nothing changes.
+    turn = current_player(seats)
+    other = next(s for s in seats if s is not turn)
+    other.page.locator("#call").fill(f"end_turn player={other.name}")
+    other.page.get_by_role("button", name="Perform").click()
+    expect(other.page.locator("#status")).to_have_text(f"refused (rejected): it is {turn.name}'s turn, not {other.name}'s")
+    assert other.page.locator("body").get_attribute("data-version") == "0"
+
+    # 30 steps: the seat whose turn it is makes a seeded choice among its calls; every fifth step it
+    # takes its call back (a takeback refused, at a barrier or a finished turn, is shown and play goes on).
+    chooser = random.Random(SEED)
+    version, takebacks = 0, 0
+    offline, came_back = None, None
+    while version < STEPS:
+        online = [s for s in seats if s is not offline]
+        if version == 12 and came_back is None and offline is None:
+            # One seat that is not playing now loses its connection; the others play on.
+            offline = next(s for s in seats if s is not current_player(seats))
+            offline.browser_context.set_offline(True)
+            expect(offline.page.locator("#connection")).to_have_attribute("data-state", "reconnecting")
+            online = [s for s in seats if s is not offline]
+        if offline is not None and (version >= 16 or not any(s.page.locator("#legal button", has_text="end_turn").count() for s in online)):
+            offline.browser_context.set_offline(False)
+            expect(offline.page.locator("#connection")).to_have_attribute("data-state", "connected", timeout=10_000)
+            offline.at(version)   # caught up by itself: the steps after the version it held
+            came_back, offline = offline, None
+            online = seats
+        turn = current_player(online)
+        calls = [turn.legal().nth(i).text_content() for i in range(turn.legal().count())]
+        moves = [c for c in calls if not c.startswith("end_turn")]
+        call = chooser.choice(moves) if moves and chooser.random() < 0.8 else next(c for c in calls if c.startswith("end_turn"))
+        turn.legal().filter(has_text=re.compile("^" + re.escape(call) + "$")).first.click()
+        version += 1
+        for seat in everyone:
+            if seat is not offline:
+                seat.at(version)
+        if version % 5 == 4 and version < STEPS:
+            turn.page.get_by_role("button", name="Take back my last call").click()
+            expect(turn.page.locator(f"body[data-version='{version + 1}'], #status.error").first).to_be_attached()
+            if turn.page.locator("body").get_attribute("data-version") == str(version + 1):
+                version += 1
+                takebacks += 1
+                for seat in everyone:
+                    if seat is not offline:
+                        seat.at(version)
+    assert came_back is not None and offline is None
+    assert takebacks >= 2, f"only {takebacks} takebacks were accepted: the test should exercise them"
+    for seat in everyone:
+        seat.at(version)
+        expect(seat.page.locator("#steps li")).to_have_count(version)   # each step once, the dropped seat's too
+    expect(watcher.page.locator("#legal button")).to_have_count(0)
+    expect(watcher.page.locator("#board svg")).to_have_count(1)
+
+    # The README's picture: two seats' boards side by side.
+    screenshot(seats[0].page, seats[1].page)
+
+    # The secrets, computed apart from the server, and searched for in all each page received.
+    steps = [json.loads(m)["step"] for m in seats[0].frames if json.loads(m).get("type") in ("step", "accepted")]
+    states = played_states(context.binary, steps)
+    decks = deck_windows(states)
+    hidden = face_down_tiles(states)
+    assert decks and hidden, "the check needs deck windows and face-down tiles to look for"
+    names = sorted({card for state in states for deck in ("storm_deck", "gear_deck", "storm_discard", "gear_discard")
+                    for card in state[deck]}, key=len, reverse=True)
+    for seat in everyone:
+        texts = seat.frames + seat.boards + [seat.page.content()]
+        assert len(seat.frames) > STEPS and len(seat.boards) > 0
+        for text in texts:
+            leak_free(text, decks, hidden, names, seat.name)
+
+
+def played_states(binary, steps):
+    """The full state after setup and after each version, from a scenario of the match's calls."""
+    by_version = {s["version"]: s for s in steps}
+    lines = ["scenario: the match played in the browser test, replayed to know its secrets",
+             f"rules: {REPOSITORY / 'rules' / 'desert'}", "setup:", f"  seed: {SEED}", "  options: { players: 3 }", "steps:"]
+    for version in sorted(by_version):
+        step = by_version[version]
+        if "takeback" in step:
+            lines.append("  - undo: 1")
+        else:
+            lines.append(f"  - do: {step['call']['name']}")
+            lines.append(f"    with: {json.dumps(step['call']['params'])}")
+    assert sorted(by_version) == list(range(1, len(by_version) + 1)), "every version's step was received"
+    with tempfile.TemporaryDirectory() as folder:
+        scenario = Path(folder) / "match.yaml"
+        scenario.write_text("\n".join(lines) + "\n")
+        states = []
+        for step in range(0, len(by_version) + 1):
+            done = subprocess.run([binary, "state", str(scenario), "--step", str(step), "--json"],
+                                  capture_output=True, text=True, timeout=60)
+            assert done.returncode == 0, done.stderr
+            states.append(json.loads(done.stdout)["state"])
+    return states
+
+
+def deck_windows(states):
+    """Each version's first four cards of each deck, in order (the order a seat must not learn)."""
+    windows = set()
+    for state in states:
+        for deck in ("storm_deck", "gear_deck"):
+            if len(state[deck]) >= 4:
+                windows.add(tuple(state[deck][:4]))
+    return windows
+
+
+def face_down_tiles(states):
+    """The ids of the tiles never excavated in the match: face down at every version."""
+    ids = set(states[0]["tiles"])
+    for state in states:
+        ids -= {tile for tile, fields in state["tiles"].items() if fields["excavated"]}
+    return ids
+
+
+def leak_free(text, decks, hidden, names, seat):
+    found = [m.group(0) for m in re.finditer("|".join(re.escape(n) for n in names), text)]
+    for window in decks:
+        for i in range(len(found) - 3):
+            assert tuple(found[i:i + 4]) != window, f"{seat} received the deck order {window}: {text[:300]}"
+    for tile in hidden:
+        assert not re.search(rf"\b{re.escape(tile)}\b", text), f"{seat} received face-down tile {tile}: {text[:300]}"
+
+
+def screenshot(left, right):
+    """Two seats' boards side by side, composed in a page of their own from each page's picture."""
+    import base64
+    shots = [base64.b64encode(p.locator("main#match").screenshot()).decode() for p in (left, right)]
+    page = left.context.new_page()
+    page.set_viewport_size({"width": 2200, "height": 820})
+    page.set_content("<body style='margin:0;display:flex;gap:8px;background:#3b2f25'>"
+                     + "".join(f"<img src='data:image/png;base64,{s}' style='width:1092px'>" for s in shots) + "</body>")
+    readme_copy = REPOSITORY / "docs" / "images" / "play-together.png"
+    update = os.environ.get("STUDIO_SCREENSHOT") == "update" or not readme_copy.exists()
+    page.screenshot(path=str(readme_copy if update else REPOSITORY / ".build" / "play-together.png"), full_page=True)
+    page.close()
