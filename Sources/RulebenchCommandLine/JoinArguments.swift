@@ -12,7 +12,9 @@ package struct JoinArguments: ParsableArguments {
             server sends is printed as one JSON line. Each line read from standard input is sent: a JSON \
             message as docs/multiplayer.md describes it, or a call written as `play` reads one \
             (`move player=p1 to=b2`), sent with a new client call id and the last version seen, or \
-            `takeback`, or `consent`. --since N asks for the steps after version N (after a reconnection). \
+            `takeback`, or `consent`. --since N (and --view-hash H, the view hash the client held at N) asks \
+            for the steps after version N (after a reconnection); a client too far behind, or whose hash \
+            differs, is sent its whole view. \
             It ends when standard input ends (after the server answered what was sent) or the server closes.
 
             Exit codes: 0 ended; 2 the address cannot be reached or refused the connection.
@@ -37,6 +39,9 @@ package struct JoinArguments: ParsableArguments {
     @Option(help: "The last version this client holds: the server sends the steps after it.")
     package var since: Int = 0
 
+    @Option(help: "The view hash this client holds at --since (the last viewHash it was sent): checked by the server.")
+    package var viewHash: String?
+
     package init() {}
 
     package func validate() throws {
@@ -51,6 +56,7 @@ package struct JoinArguments: ParsableArguments {
         if let seat { out += ["--seat", seat] }
         if let credential { out += ["--credential", credential] }
         if watch { out.append("--watch") }
+        if let viewHash { out += ["--view-hash", viewHash] }
         return out + ["--", url]
     }
 }

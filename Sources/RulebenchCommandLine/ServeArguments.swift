@@ -35,10 +35,15 @@ package struct ServeArguments: ParsableArguments {
     @Option(help: "The folder the matches live in (created, readable by its owner only).")
     package var data = ".rulebench/matches"
 
+    @Option(name: .customLong("bot"), help: ArgumentHelp(
+        "A seat the server plays in every match created without \"bots\" (random or greedy), such as p2=random; repeat for more seats.",
+        valueName: "SEAT=KIND"))
+    package var bots: [String] = []
+
     package init() {}
 
     /// These arguments written out again, as `rulebench-serve serve` reads them.
     package var written: [String] {
-        ["--port", "\(port)", "--host", host, "--data", data, "--"] + packs
+        ["--port", "\(port)", "--host", host, "--data", data] + bots.flatMap { ["--bot", $0] } + ["--"] + packs
     }
 }

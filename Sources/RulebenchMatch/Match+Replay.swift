@@ -17,12 +17,13 @@ extension Match {
             throw .replay(place.refusal(0, "setup", expected: "\(log.setup.packName) \(log.setup.packVersion) set up",
                                         actual: "\(error)"))
         }
+        let barriers: [Int: String]
         do {
-            try replay(log.records, of: log.setup, into: game, seats: engine.seats, place: place)
+            barriers = try replay(log.records, of: log.setup, into: game, seats: engine.seats, place: place)
         } catch {
             throw .replay(error)
         }
-        return Match(id: id, setup: log.setup, records: log.records, game: game, store: store, engine: engine)
+        return Match(id: id, setup: log.setup, records: log.records, barriers: barriers, game: game, store: store, engine: engine)
     }
 
     /// Plays the log again from setup in this match's own game (after a
@@ -34,15 +35,17 @@ extension Match {
         } catch {
             throw place.refusal(0, "setup", expected: "\(setup.packName) \(setup.packVersion) set up", actual: "\(error)")
         }
-        try Match.replay(records, of: setup, into: game, seats: engine.seats, place: place)
+        barriers = try Match.replay(records, of: setup, into: game, seats: engine.seats, place: place)
     }
 
     /// Replays `records` in `game`, fresh from `setup`'s setup: the pack
     /// must be the one the match began with, each call performed for its
     /// seat and each takeback undone (strictly), each leaving the hash the
-    /// record holds. The first step that does not is thrown.
+    /// record holds. The first step that does not is thrown. Returns the
+    /// undo barriers among the calls left in effect, by version.
+    @discardableResult
     static func replay(_ records: [MatchRecord], of setup: MatchSetup, into game: Game, seats: any SeatPolicy,
-                       place: Place) throws(MatchReplayRefusal) {
+                       place: Place) throws(MatchReplayRefusal) -> [Int: String] {
         guard game.pack.name == setup.packName, game.pack.version == setup.packVersion else {
             throw place.refusal(0, "setup", expected: "pack \(setup.packName) \(setup.packVersion)",
                                 actual: "pack \(game.pack.name) \(game.pack.version)")
@@ -50,14 +53,16 @@ extension Match {
         guard game.stateHash == setup.initialHash else {
             throw place.refusal(0, "setup", expected: "state hash \(setup.initialHash) after setup", actual: "state hash \(game.stateHash)")
         }
-        var inEffect: [Int] = []
+        var inEffect: [Int] = [], barriers: [Int: String] = [:]
         for record in records {
             let hash: StateHash
             do {
                 switch record.step {
                 case .call(let call):
-                    hash = try seats.perform(call, as: record.seat, in: game).hash
+                    let step = try seats.perform(call, as: record.seat, in: game)
+                    hash = step.entry.hash
                     inEffect.append(record.version)
+                    barriers[record.version] = seats.barrier(step)
                 case .takeback(let version):
                     guard inEffect.last == version else {
                         throw place.refusal(record.version, record.summary, expected: "version \(version) the last call in effect",
@@ -65,6 +70,7 @@ extension Match {
                     }
                     hash = try game.undo().hash
                     inEffect.removeLast()
+                    barriers[version] = nil
                 }
             } catch let error as MatchReplayRefusal {
                 throw error
@@ -75,6 +81,7 @@ extension Match {
                 throw place.refusal(record.version, record.summary, expected: "state hash \(record.hash)", actual: "state hash \(hash)")
             }
         }
+        return barriers
     }
 
     /// Where a replay runs, for its refusals.

@@ -20,7 +20,7 @@ extension Match {
             return refuse(.notYours, "the last call in effect is \(record.seat)'s (version \(last)): a seat takes back only its own calls")
         }
         let entry = game.history.entries[game.history.cursor - 1]
-        if let why = engine.seats.barrier(entry, in: game) { return refuse(.barrier, why) }
+        if let why = barriers[last] { return refuse(.barrier, "version \(last): " + why) }
         if entry.isCheckpoint, let refusal = finishedTurnRefusal(record, seat: request.seat, consent: consent) { return refusal }
         let outcome: UndoOutcome
         do {

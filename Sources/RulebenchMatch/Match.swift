@@ -42,6 +42,8 @@ public final class Match {
     private var accepted: [SeatCall: Int] = [:]
     /// The versions of the calls in effect, oldest first: a takeback removes the last.
     var inEffect: [Int] = []
+    /// Why each call in effect that is an undo barrier may not be taken back, by version.
+    var barriers: [Int: String] = [:]
 
     /// The version: how many steps the log holds.
     public var version: Int { records.count }
@@ -49,34 +51,47 @@ public final class Match {
     /// The state hash the log says the game is in.
     public var hash: StateHash { records.last?.hash ?? setup.initialHash }
 
-    /// A match whose game is already `records` replayed (`create`, `resume`).
-    init(id: MatchID, setup: MatchSetup, records: [MatchRecord], game: Game, store: any MatchStore, engine: MatchEngine) {
+    /// A match whose game is already `records` replayed (`create`, `resume`);
+    /// `barriers` are the replay's, for the calls in effect.
+    init(id: MatchID, setup: MatchSetup, records: [MatchRecord], barriers: [Int: String], game: Game, store: any MatchStore,
+         engine: MatchEngine) {
         self.id = id
         self.setup = setup
         self.records = []
         self.game = game
         self.store = store
         self.engine = engine
-        for record in records { take(record) }
+        for record in records { take(record, barrier: barriers[record.version]) }
     }
 
     /// Creates a match: sets the game up, records the match in the store
-    /// (durable when this returns), and returns it at version 0.
-    public static func create(pack: String, options: [String: StateValue] = [:], seed: Int64, seats: [String],
+    /// (durable when this returns), and returns it at version 0. Its seats
+    /// are the game's (the pack's `seats` for these options); `seats`, when
+    /// given, must name those.
+    public static func create(pack: String, options: [String: StateValue] = [:], seed: Int64, seats given: [String]? = nil,
                               takebacks: TakebackPolicy = .currentTurnOnly, store: any MatchStore,
                               engine: MatchEngine) throws(MatchError) -> Match {
-        if let problem = MatchSetup.problem(seats: seats) { throw .badSetup(problem) }
-        let game: Game
+        if let given, let problem = MatchSetup.problem(seats: given) { throw .badSetup(problem) }
+        let game: Game, seats: [String]
         do {
             game = try engine.game(pack: pack, options: options, seed: seed)
+            seats = try engine.seats.seats(of: game)
         } catch {
             throw .engine(error)
+        }
+        guard !seats.isEmpty else {
+            throw .badSetup("pack \(game.pack.name) declares no seats: a match needs them (seats = { \"p1\", \"p2\" } in its pack.lua)")
+        }
+        if let problem = MatchSetup.problem(seats: seats) { throw .badSetup("the pack's seats: " + problem) }
+        if let given, Set(given) != Set(seats) {
+            throw .badSetup("the seats of pack \(game.pack.name) with these options are \(seats.joined(separator: ", ")), "
+                            + "not \(given.joined(separator: ", ")) (leave seats out to take the pack's)")
         }
         let setup = MatchSetup(pack: pack, packName: game.pack.name, packVersion: game.pack.version, options: options, seed: seed,
                                seats: seats, takebacks: takebacks, initialHash: game.stateHash)
         do {
             let id = try store.create(setup)
-            return Match(id: id, setup: setup, records: [], game: game, store: store, engine: engine)
+            return Match(id: id, setup: setup, records: [], barriers: [:], game: game, store: store, engine: engine)
         } catch {
             throw .store(error)
         }
@@ -108,21 +123,34 @@ public final class Match {
 
     /// Performs a call, then makes it durable, then acknowledges it.
     private func perform(_ call: ActionCall, _ request: MatchRequest) -> MatchReply {
-        let entry: HistoryEntry
+        let step: Game.SeatedStep
         do {
-            entry = try engine.seats.perform(call, as: request.seat, in: game)
+            step = try engine.seats.perform(call, as: request.seat, in: game)
         } catch {
             return .refused(MatchRefusal(error, current: version))
         }
         let record = MatchRecord(version: version + 1, seat: request.seat, clientCallID: request.clientCallID,
-                                 step: .call(call), hash: entry.hash)
-        return acknowledge(record, .performed(entry)) { () throws(RulebenchError) in try game.undo() }
+                                 step: .call(call), hash: step.entry.hash)
+        return acknowledge(record, .performed(step), barrier: engine.seats.barrier(step)) { () throws(RulebenchError) in
+            try game.undo()
+        }
     }
+
+    /// The calls `seat` may make now (none for a seat not the match's, or once it is finished or halted).
+    public func legalCalls(as seat: String) throws(RulebenchError) -> [ActionCall] {
+        guard setup.seats.contains(seat), !isFinished, halted == nil else { return [] }
+        return try engine.seats.legalCalls(as: seat, in: game)
+    }
+
+    /// Why the call that made `version` may not be taken back by its seat
+    /// (an undo barrier), or nil when it may or is not in effect.
+    public func barrier(of version: Int) -> String? { barriers[version] }
 
     /// Makes a step the engine took durable (the store appends and syncs
     /// it), then acknowledges it. When the store cannot take it, `back`
     /// takes it out of the game again and the request is refused, to be sent again.
-    func acknowledge(_ record: MatchRecord, _ detail: MatchReply.Detail, back: () throws(RulebenchError) -> Void) -> MatchReply {
+    func acknowledge(_ record: MatchRecord, _ detail: MatchReply.Detail, barrier: String? = nil,
+                     back: () throws(RulebenchError) -> Void) -> MatchReply {
         do {
             try store.append(record, to: id)
         } catch {
@@ -130,7 +158,7 @@ public final class Match {
             // The seat hears what happened, not where the server keeps its files.
             return refuse(.unavailable, "the step could not be stored (\(error.message)); nothing was done: send it again")
         }
-        take(record)
+        take(record, barrier: barrier)
         return .accepted(record, detail: detail)
     }
 
@@ -143,13 +171,18 @@ public final class Match {
 
     // MARK: The log and the game in step
 
-    /// Takes an accepted (durable) record into the log and the maps.
-    func take(_ record: MatchRecord) {
+    /// Takes an accepted (durable) record into the log and the maps
+    /// (`barrier`: why the call may not be taken back, when it is a barrier).
+    func take(_ record: MatchRecord, barrier: String?) {
         records.append(record)
         accepted[SeatCall(record.seat, record.clientCallID)] = record.version
         switch record.step {
-        case .call: inEffect.append(record.version)
-        case .takeback: inEffect.removeLast()
+        case .call:
+            inEffect.append(record.version)
+            barriers[record.version] = barrier
+        case .takeback(let version):
+            inEffect.removeLast()
+            barriers[version] = nil
         }
     }
 

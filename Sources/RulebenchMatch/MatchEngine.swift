@@ -10,7 +10,7 @@ public struct MatchEngine: Sendable {
     /// Who may make which call.
     public var seats: any SeatPolicy
 
-    public init(configuration: Game.Configuration = Game.Configuration(), seats: any SeatPolicy = ParamSeats()) {
+    public init(configuration: Game.Configuration = Game.Configuration(), seats: any SeatPolicy = EngineSeats()) {
         self.configuration = configuration
         self.configuration.strict = true
         self.seats = seats

@@ -18,7 +18,8 @@ public enum MatchReply: Sendable {
 
     /// What the engine gave for an accepted step.
     public enum Detail: Sendable {
-        case performed(HistoryEntry)
+        /// The call performed: the history's entry and each seat's view of the step.
+        case performed(Game.SeatedStep)
         case undone(UndoOutcome)
     }
 

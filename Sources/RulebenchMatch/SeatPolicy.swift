@@ -1,48 +1,55 @@
 import Rulebench
 
-/// Who may make which call in a match: the one place seats meet the engine.
-///
-/// Until the engine knows seats itself (`Game.perform(call, as: seat)`,
-/// per-seat views and undo barriers, from the seats-and-secrets work),
-/// `ParamSeats` stands in: a call is its seat's when its seat param (desert's
-/// `player`) names that seat. Plugging the engine's seats in is a new
-/// conformance whose `perform` is `game.perform(call, as: seat)` and whose
-/// `barrier` asks the engine whether the step revealed a secret or drew from
-/// the generator; `Match` and recovery call nothing else, so nothing else changes.
+/// Who may make which call in a match, and what each seat sees of it: the
+/// one place seats meet the engine. `Match` and recovery call nothing else
+/// to perform a seat's call, so a replay performs exactly as play did.
 public protocol SeatPolicy: Sendable {
     /// Performs `call` in `game` on behalf of `seat`, or throws
-    /// `.rejected` with the reason when the seat may not make it; the
-    /// engine's own checks (params, `check`, budgets, invariants) apply as
-    /// always, and on any throw nothing changed.
-    func perform(_ call: ActionCall, as seat: String, in game: Game) throws(RulebenchError) -> HistoryEntry
+    /// `.rejected` with the pack's reason when the seat may not make it;
+    /// the engine's own checks (params, `check`, budgets, invariants) apply
+    /// as always, and on any throw nothing changed. The step holds the
+    /// history's entry (the full state hash: the server's alone) and each
+    /// seat's view of it.
+    func perform(_ call: ActionCall, as seat: String, in game: Game) throws(RulebenchError) -> Game.SeatedStep
 
-    /// Why the last step in effect (`entry`) may not be taken back (an undo
-    /// barrier: it revealed a secret to a seat or drew from the generator),
-    /// or nil when it may.
-    func barrier(_ entry: HistoryEntry, in game: Game) -> String?
+    /// Why a step may not be taken back by its seat (an undo barrier: it
+    /// revealed a secret to a seat, wrote a hidden slot, or drew from the
+    /// generator), or nil when it may.
+    func barrier(_ step: Game.SeatedStep) -> String?
+
+    /// The calls `seat` may make now.
+    func legalCalls(as seat: String, in game: Game) throws(RulebenchError) -> [ActionCall]
+
+    /// The game's seats, in the pack's order.
+    func seats(of game: Game) throws(RulebenchError) -> [String]
 }
 
-/// Seats as a call's param names them: the call `move player=p2 to=b3` is
-/// `p2`'s. A call that names no seat (desert's `slide`, which only the game
-/// makes as a subaction) is no seat's to send. No step is a barrier: an
-/// engine without seats cannot tell a reveal from any other step.
-public struct ParamSeats: SeatPolicy {
-    /// The param that names the acting seat.
-    public let param: String
+/// Seats as the engine keeps them (the pack's `seats`, `turn`, `secrets`
+/// and each action's `seat`; docs/lua-api.md, "Seats and secrets"): a
+/// call is performed with `Game.perform(_:as:)`, refused with the pack's
+/// reason, and a step is a barrier when the engine says it revealed or drew.
+public struct EngineSeats: SeatPolicy {
+    public init() {}
 
-    public init(param: String = "player") {
-        self.param = param
+    public func perform(_ call: ActionCall, as seat: String, in game: Game) throws(RulebenchError) -> Game.SeatedStep {
+        try game.perform(call, as: seat)
     }
 
-    public func perform(_ call: ActionCall, as seat: String, in game: Game) throws(RulebenchError) -> HistoryEntry {
-        guard case .string(let named)? = call.params[param] else {
-            throw .rejected(reason: "the call names no seat (its param '\(param)'), so no seat may send it", action: call.name)
+    public func barrier(_ step: Game.SeatedStep) -> String? {
+        // The engine marks every seat's view of a step alike: one barrier for all.
+        guard let why = step.views.values.lazy.compactMap(\.barrier).first else { return nil }
+        switch why {
+        case "generator": return "the call drew from the random generator: it stands (an undo barrier)"
+        case "secret": return "the call touched or showed what a seat may not see: it stands (an undo barrier)"
+        default: return "the call is an undo barrier (\(why)): it stands"
         }
-        guard named == seat else {
-            throw .rejected(reason: "seat \(seat) cannot make a call for \(named)", action: call.name)
-        }
-        return try game.perform(call)
     }
 
-    public func barrier(_ entry: HistoryEntry, in game: Game) -> String? { nil }
+    public func legalCalls(as seat: String, in game: Game) throws(RulebenchError) -> [ActionCall] {
+        try game.legalActions(as: seat)
+    }
+
+    public func seats(of game: Game) throws(RulebenchError) -> [String] {
+        try game.seats()
+    }
 }

@@ -44,7 +44,7 @@ struct JoinClientCommand: ParsableCommand {
         }
         let session = JoinSession(socket: socket, seat: arguments.seat)
         Thread.detachNewThread { session.readUntilClosed() }
-        session.send(MatchWireText.sync(since: arguments.since))
+        session.send(MatchWireText.sync(since: arguments.since, viewHash: arguments.viewHash))
         while let line = readLine(strippingNewline: true) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty, session.isOpen else { continue }
@@ -60,8 +60,9 @@ struct JoinClientCommand: ParsableCommand {
 
 /// The messages the client writes itself (a few; the server's side is `MatchWire`).
 enum MatchWireText {
-    static func sync(since: Int) -> String {
-        JSONValue.object([("type", .string("sync")), ("since", .int(Int64(since)))]).serialized(pretty: false)
+    static func sync(since: Int, viewHash: String?) -> String {
+        JSONValue.object([("type", .string("sync")), ("since", .int(Int64(since)))] + (viewHash.map { [("viewHash", .string($0))] } ?? []))
+            .serialized(pretty: false)
     }
 
     static func clientError(_ problem: String) -> String {

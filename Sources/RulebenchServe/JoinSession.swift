@@ -42,6 +42,9 @@ final class JoinSession: @unchecked Sendable {
         guard let message = try? JSONValue.parse(text), case .string(let type)? = message["type"] else { return }
         if case .int(let seen)? = message["step"]?["version"] { version = max(version, Int(seen)) }
         switch type {
+        case "view":
+            // The whole view: the client is at its version (which may be behind what it held, on another server's data).
+            if case .int(let reached)? = message["version"] { version = Int(reached) }
         case "synced":
             if case .int(let reached)? = message["version"] { version = max(version, Int(reached)) }
             answered += 1

@@ -12,6 +12,8 @@ actor Lobby {
     private let credentials: SeatCredentials
     /// The packs matches may be created of; empty: any the engine finds.
     private let packs: [String]
+    /// The bots of a new match whose request names none (`--bot SEAT=KIND`).
+    private let defaultBots: [String: MatchBot]
     private var rooms: [MatchID: MatchRoom] = [:]
 
     /// The most matches served at once: one more is refused (503).
@@ -24,18 +26,26 @@ actor Lobby {
 
     /// A lobby serving every live match of `store`, each resumed by verified replay
     /// (`MatchRecovery`); a log that no longer replays is in `recovery.refused`, not served.
-    init(store: any MatchStore, engine: MatchEngine, credentials: SeatCredentials, packs: [String]) throws(MatchStoreError) {
+    init(store: any MatchStore, engine: MatchEngine, credentials: SeatCredentials, packs: [String],
+         bots: [String: MatchBot] = [:]) throws(MatchStoreError) {
         self.store = store
         self.engine = engine
         self.credentials = credentials
         self.packs = packs
+        self.defaultBots = bots
         var rooms: [MatchID: MatchRoom] = [:], versions: [(match: MatchID, version: Int)] = []
         recovery = try MatchRecovery.resumeLive(store: store, engine: engine) { match in
             versions.append((match.id, match.version))
-            rooms[match.id] = MatchRoom(match: .init(match: match), credentials: credentials.seats(of: match.id))
+            rooms[match.id] = MatchRoom(match: .init(match: match), credentials: credentials.seats(of: match.id),
+                                        bots: credentials.bots(of: match.id))
         }
         self.rooms = rooms
         resumedVersions = versions
+    }
+
+    /// Lets the bots of every match act (once the server listens).
+    func startBots() async {
+        for room in rooms.values { await room.scheduleBots() }
     }
 
     func room(_ id: MatchID) -> MatchRoom? { rooms[id] }
@@ -46,7 +56,8 @@ actor Lobby {
         return .object([("matches", .array(matches))])
     }
 
-    /// Creates a match from a request's body: `{"pack": ..., "options": {...}, "seed": N, "seats": [...], "takebacks": ...}`.
+    /// Creates a match from a request's body: `{"pack": ..., "options": {...}, "seed": N, "seats": [...], "takebacks": ...,
+    /// "bots": {"p2": "random"}}`.
     func create(_ body: JSONValue) async throws(LobbyRefusal) -> JSONValue {
         guard case .string(let pack)? = body["pack"] else { throw LobbyRefusal(400, "a match names its \"pack\"") }
         guard packs.isEmpty || packs.contains(pack) else {
@@ -67,7 +78,7 @@ actor Lobby {
         case .int(let given)?: seed = given
         default: throw LobbyRefusal(400, "\"seed\" is a whole number (leave it out and the server draws one)")
         }
-        let seats = try Self.seats(body["seats"], options: options)
+        let seats = try Self.seats(body["seats"])
         var takebacks = TakebackPolicy.currentTurnOnly
         if let given = body["takebacks"] {
             guard case .string(let text) = given, let policy = TakebackPolicy(rawValue: text) else {
@@ -75,6 +86,8 @@ actor Lobby {
             }
             takebacks = policy
         }
+        var bots = defaultBots
+        if let given = body["bots"] { bots = try Self.bots(given) }
         let match: Match
         do {
             match = try Match.create(pack: pack, options: options, seed: seed, seats: seats, takebacks: takebacks,
@@ -83,19 +96,38 @@ actor Lobby {
             if case .store = error { throw LobbyRefusal(503, "\(error)") }
             throw LobbyRefusal(400, "\(error)")
         }
-        let room = MatchRoom(match: .init(match: match), credentials: [:])
+        bots = bots.filter { match.setup.seats.contains($0.key) }
+        if !bots.isEmpty {
+            do { try credentials.saveBots(bots, of: match.id) } catch {
+                throw LobbyRefusal(503, "match \(match.id.value) was created, but its bots could not be stored (\(error))")
+            }
+        }
+        let room = MatchRoom(match: .init(match: match), credentials: [:], bots: bots)
         rooms[match.id] = room
+        await room.scheduleBots()
         return await room.listing()
     }
 
-    /// The seats a request names, or `p1`...`pN` for an option `players` N, or `p1`, `p2`.
-    private static func seats(_ given: JSONValue?, options: [String: StateValue]) throws(LobbyRefusal) -> [String] {
+    /// The bots a request names: `{"p2": "random", "p3": "greedy"}`.
+    private static func bots(_ given: JSONValue) throws(LobbyRefusal) -> [String: MatchBot] {
+        guard case .object(let members) = given, members.count <= MatchSetup.maximumSeats else {
+            throw LobbyRefusal(400, "\"bots\" is an object of seats and bots, such as {\"p2\": \"random\"}")
+        }
+        var bots: [String: MatchBot] = [:]
+        for (seat, kind) in members {
+            guard case .string(let text) = kind, let bot = MatchBot(rawValue: text) else {
+                throw LobbyRefusal(400, "bot of seat \(seat.prefix(40)): one of \(MatchBot.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            bots[seat] = bot
+        }
+        return bots
+    }
+
+    /// The seats a request names (they must be the pack's), or nil: the pack's seats for the options.
+    private static func seats(_ given: JSONValue?) throws(LobbyRefusal) -> [String]? {
         var seats: [String]
         switch given {
-        case nil:
-            let count = options["players"]?.intValue ?? 2
-            guard (1...Int64(MatchSetup.maximumSeats)).contains(count) else { throw LobbyRefusal(400, "players: 1 to \(MatchSetup.maximumSeats)") }
-            seats = (1...Int(count)).map { "p\($0)" }
+        case nil: return nil
         case .array(let items)?:
             seats = []
             for item in items.prefix(MatchSetup.maximumSeats + 1) {

@@ -5,30 +5,42 @@ import RulebenchServer
 
 /// One match being served: its `Match` (which is not thread-safe, so this
 /// actor is its one owner and hands it one request at a time), the seats'
-/// credentials, and the connections playing or watching it.
+/// credentials and bots, the connections playing or watching it, and the
+/// last steps as each audience saw them (to bring a client that missed a
+/// few back in step).
 ///
-/// Invariant: every connection receives each step once, in version order:
-/// a step is acknowledged to its sender and sent to every other connection
-/// inside the same actor turn that performed it, and a connection's `sync`
-/// is answered inside one turn too, so no step falls between a sync and the
-/// broadcasts after it.
+/// Invariants: every connection receives each step once, in version order,
+/// as its own audience sees it (its seat's view, or the spectators' public
+/// view): a step is acknowledged to its sender and sent to every other
+/// connection inside the actor turn that performed it, and a `sync` is
+/// answered inside one turn too. Nothing sent holds the full state's hash
+/// or a view other than the connection's own.
 actor MatchRoom {
     let id: MatchID
     private let match: Match
     /// Each seat's credential, once joined (a random secret, compared in constant time).
     private var credentials: [String: String]
-    /// The open connections: the seat each plays (nil: a spectator).
-    private var connections: [Int: (peer: WebSocketPeer, seat: String?)] = [:]
+    /// The seats the server plays, and how.
+    private let bots: [String: MatchBot]
+    /// The open connections and the audience each is (a seat, or a spectator).
+    private var connections: [Int: (peer: WebSocketPeer, audience: Audience)] = [:]
     /// The seats that consented to a takeback, and the version they consented at.
     private var consents: (version: Int, seats: Set<String>) = (0, [])
-    /// The most steps one `sync` sends; a client further behind asks again.
-    static let syncBatch = 500
+    /// The last steps, as each audience saw them (the spectators' only while
+    /// one watched), in version order; the last is the match's version.
+    private var window: [(record: MatchRecord, views: [Audience: StepView])] = []
+    /// The most steps kept in `window`: a client further behind gets its whole view.
+    static let windowSteps = 64
+    /// Whether a bot's turn is already scheduled, and how many steps in a row the last bot made.
+    private var botScheduled = false
+    private var botRun: (seat: String, steps: Int) = ("", 0)
 
-    init(match handed: Handover, credentials: [String: String]) {
+    init(match handed: Handover, credentials: [String: String], bots: [String: MatchBot]) {
         let match = handed.match
         self.id = match.id
         self.match = match
         self.credentials = credentials
+        self.bots = bots
     }
 
     /// A match handed to its room: made (or resumed) and then touched only by
@@ -44,8 +56,12 @@ actor MatchRoom {
                  ("version", .int(Int64(match.version))),
                  ("takebacks", .string(match.setup.takebacks.rawValue)),
                  ("seats", .array(match.setup.seats.map { seat in
-                     .object([("seat", .string(seat)), ("taken", .bool(credentials[seat] != nil)),
-                              ("connected", .bool(connections.values.contains { $0.seat == seat }))])
+                     var members: [(String, JSONValue)] = [
+                         ("seat", .string(seat)), ("taken", .bool(credentials[seat] != nil || bots[seat] != nil)),
+                         ("connected", .bool(connections.values.contains { $0.audience == .seat(seat) })),
+                     ]
+                     if let bot = bots[seat] { members.append(("bot", .string(bot.rawValue))) }
+                     return .object(members)
                  }))])
     }
 
@@ -76,11 +92,12 @@ actor MatchRoom {
 
     // MARK: Seats
 
-    /// Hands `seat` a new credential, or nil (with why) when the seat is not the match's or is taken.
+    /// Hands `seat` a new credential, or nil (with why) when the seat is not the match's, is taken, or is a bot's.
     func join(_ seat: String, save: @Sendable ([String: String]) throws -> Void) -> Result<String, LobbyRefusal> {
         guard match.setup.seats.contains(seat) else {
             return .failure(LobbyRefusal(404, "no seat \(seat.prefix(40)) in match \(id.value) (seats: \(match.setup.seats.joined(separator: ", ")))"))
         }
+        guard bots[seat] == nil else { return .failure(LobbyRefusal(409, "seat \(seat) of match \(id.value) is played by a bot")) }
         guard credentials[seat] == nil else { return .failure(LobbyRefusal(409, "seat \(seat) of match \(id.value) is taken")) }
         let credential = LocalGuard.newToken()
         var next = credentials
@@ -92,9 +109,9 @@ actor MatchRoom {
         return .success(credential)
     }
 
-    /// Whether `credential` is `seat`'s (compared in time that depends on the lengths only).
+    /// Whether `credential` is `seat`'s (compared in time that depends on the lengths only). A bot's seat admits nobody.
     func admits(_ seat: String, credential: String) -> Bool {
-        guard let kept = credentials[seat] else { return false }
+        guard bots[seat] == nil, let kept = credentials[seat] else { return false }
         let a = Array(kept.utf8), b = Array(credential.utf8)
         return a.count == b.count && zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
@@ -102,10 +119,12 @@ actor MatchRoom {
     // MARK: Connections
 
     func opened(_ peer: WebSocketPeer, seat: String?) {
-        connections[peer.id] = (peer, seat)
+        connections[peer.id] = (peer, Audience(seat))
         peer.send(MatchWire.text("welcome", [
             ("match", .int(id.value)), ("seat", seat.map { .string($0) } ?? .null), ("version", .int(Int64(match.version))),
             ("pack", .string(match.setup.pack)), ("seats", .array(match.setup.seats.map { .string($0) })),
+            ("takebacks", .string(match.setup.takebacks.rawValue)),
+            ("bots", .object(bots.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value.rawValue)) })),
         ]))
     }
 
@@ -125,14 +144,16 @@ actor MatchRoom {
             peer.send(MatchWire.error("this socket was not admitted to the match"))
             return
         }
-        guard let seat = connection.seat else {
-            if case .sync(let since) = message { sync(peer, since: since, seat: nil) } else {
-                peer.send(MatchWire.error("a spectator only watches: it may send sync, not calls"))
-            }
+        if case .sync(let since, let viewHash) = message {
+            sync(peer, connection.audience, since: since, viewHash: viewHash)
+            return
+        }
+        guard let seat = connection.audience.seat else {
+            peer.send(MatchWire.error("a spectator only watches: it may send sync, not calls"))
             return
         }
         switch message {
-        case .sync(let since): sync(peer, since: since, seat: seat)
+        case .sync: return
         case .call(let callID, let version, let call):
             answer(MatchRequest(seat: seat, clientCallID: callID, expectedVersion: version, action: .perform(call)), peer)
         case .takeBack(let callID, let version):
@@ -149,27 +170,66 @@ actor MatchRoom {
         }
     }
 
-    /// The steps after `since` (at most `syncBatch`), then `synced` with the version they reach.
-    private func sync(_ peer: WebSocketPeer, since: Int, seat: String?) {
-        guard since <= match.version else {
-            peer.send(MatchWire.error("version \(since) is ahead of the match (at \(match.version)): sync from 0"))
-            return
+    // MARK: Bringing a connection in step
+
+    /// Brings a connection in step from version `since`: the steps it
+    /// missed, each as its audience saw it, when they are all in the window
+    /// and the view hash it holds (when it says) is its view's at `since`;
+    /// otherwise its whole view. Then `synced`, with its view hash now.
+    private func sync(_ peer: WebSocketPeer, _ audience: Audience, since: Int, viewHash: String?) {
+        let current = match.version
+        let missed = since <= current ? steps(after: since, for: audience) : nil
+        let held = since == current ? currentHash(audience) : window.first { $0.record.version == since }?.views[audience]?.viewHash
+        let inStep = missed != nil && (viewHash == nil || viewHash == held)
+        let legal = legal(for: audience)
+        if inStep, let missed {
+            for entry in missed {
+                guard peer.send(MatchWire.text("step", [("step", MatchWire.step(entry.record, entry.views[audience]))])) else { return }
+            }
+        } else {
+            guard let view = try? match.view(as: audience) else {
+                peer.send(MatchWire.error("the server could not read your view of the match; try again"))
+                return
+            }
+            guard peer.send(MatchWire.text("view", [("version", .int(Int64(current))), ("state", JSONValue(view.state)),
+                                                     ("viewHash", .string(view.hash)), ("legal", legal)])) else { return }
         }
-        let last = min(match.version, since + Self.syncBatch)
-        for record in match.records[since..<last] where !peer.send(MatchWire.text("step", [("step", MatchWire.step(record))])) { return }
-        peer.send(MatchWire.text("synced", [("version", .int(Int64(last))), ("current", .int(Int64(match.version))),
-                                            ("legal", legal(for: seat))]))
+        peer.send(MatchWire.text("synced", [("version", .int(Int64(current))), ("current", .int(Int64(current))),
+                                            ("viewHash", currentHash(audience).map { .string($0) } ?? .null), ("legal", legal)]))
     }
 
-    private func answer(_ request: MatchRequest, _ peer: WebSocketPeer) {
+    /// The steps after `since` as `audience` saw them, or nil when the window does not hold them all.
+    private func steps(after since: Int, for audience: Audience) -> [(record: MatchRecord, views: [Audience: StepView])]? {
+        let wanted = match.version - since
+        if wanted == 0 { return [] }
+        let missed = window.suffix(wanted)
+        guard missed.count == wanted, missed.first?.record.version == since + 1,
+              missed.allSatisfy({ $0.views[audience] != nil }) else { return nil }
+        return Array(missed)
+    }
+
+    /// The audience's view hash now: from the last step's views, else read from the game.
+    private func currentHash(_ audience: Audience) -> String? {
+        if let last = window.last, last.record.version == match.version, let view = last.views[audience] { return view.viewHash }
+        return try? match.view(as: audience).hash
+    }
+
+    // MARK: Requests
+
+    /// Hands a request to the match and answers its sender (`peer`; nil for a bot's).
+    @discardableResult
+    private func answer(_ request: MatchRequest, _ peer: WebSocketPeer?) -> MatchReply {
         let id: (String, JSONValue) = ("id", .string(request.clientCallID.text))
-        switch match.handle(request) {
-        case .accepted(let record, _):
-            peer.send(MatchWire.text("accepted", [id, ("again", .bool(false)), ("step", MatchWire.step(record)),
-                                                  ("legal", legal(for: request.seat))]))
-            broadcastStep(record, except: peer.id)
+        let reply = match.handle(request)
+        if case .accepted(let record, let detail) = reply {
+            accepted(record, detail, request: request, sender: peer)
+            return reply
+        }
+        guard let peer else { return reply }
+        switch reply {
+        case .accepted: break
         case .answeredAgain(let record, let current):
-            peer.send(MatchWire.text("accepted", [id, ("again", .bool(true)), ("step", MatchWire.step(record)),
+            peer.send(MatchWire.text("accepted", [id, ("again", .bool(true)), ("step", MatchWire.step(record, nil)),
                                                   ("current", .int(Int64(current)))]))
         case .stale(let current):
             peer.send(MatchWire.text("stale", [id, ("current", .int(Int64(current)))]))
@@ -178,6 +238,42 @@ actor MatchRoom {
                                                  ("reason", .string(Self.reason(refusal, match: self.id))),
                                                  ("current", .int(Int64(refusal.current)))]))
         }
+        return reply
+    }
+
+    /// A step is durable: each connection is sent its own view of it (the
+    /// sender as `accepted`, the others as `step`), the window keeps it, and the bots may act.
+    private func accepted(_ record: MatchRecord, _ detail: MatchReply.Detail, request: MatchRequest, sender: WebSocketPeer?) {
+        let watched = connections.values.contains { $0.audience == .spectators }
+        let views: [Audience: StepView]
+        do {
+            views = try match.views(of: detail, spectators: watched)
+        } catch {
+            // The step is in the log; a connection that cannot be sent its view of it is closed, to sync again.
+            FileHandle.standardError.write(Data("rulebench serve: match \(id.value): the views of step \(record.version): \(error)\n".utf8))
+            window = []
+            closeAll()
+            return
+        }
+        window.append((record, views))
+        if record.seat != botRun.seat || isCheckpoint(record) { botRun = (record.seat, 0) }
+        if window.count > Self.windowSteps { window.removeFirst(window.count - Self.windowSteps) }
+        var legalBy: [Audience: JSONValue] = [:]
+        for (key, connection) in connections {
+            let audience = connection.audience
+            let legal = legalBy[audience] ?? legal(for: audience)
+            legalBy[audience] = legal
+            let step = MatchWire.step(record, views[audience])
+            let text: String
+            if let sender, key == sender.id {
+                text = MatchWire.text("accepted", [("id", .string(request.clientCallID.text)), ("again", .bool(false)),
+                                                   ("step", step), ("legal", legal)])
+            } else {
+                text = MatchWire.text("step", [("step", step), ("legal", legal)])
+            }
+            if !connection.peer.send(text) { connections.removeValue(forKey: key) }
+        }
+        scheduleBots()
     }
 
     /// What a seat is told about a refusal. A Lua error's message is the pack
@@ -189,27 +285,53 @@ actor MatchRoom {
         return "the pack's rules failed on this call (the detail is in the server's log)"
     }
 
-    private func broadcastStep(_ record: MatchRecord, except sender: Int) {
-        var legalBySeat: [String: JSONValue] = [:]
-        for (key, connection) in connections where key != sender {
-            let seatKey = connection.seat ?? ""
-            let calls = legalBySeat[seatKey] ?? legal(for: connection.seat)
-            legalBySeat[seatKey] = calls
-            let text = MatchWire.text("step", [("step", MatchWire.step(record)), ("legal", calls)])
-            if !connection.peer.send(text) { connections.removeValue(forKey: key) }
-        }
-    }
-
     private func broadcast(_ text: String, except sender: Int?) {
         for (key, connection) in connections where key != sender {
             if !connection.peer.send(text) { connections.removeValue(forKey: key) }
         }
     }
 
-    /// The calls `seat` may make now, as `ParamSeats` decides (the seam: with the
-    /// engine's seats, the seat's own legal calls and view). A spectator: none.
-    private func legal(for seat: String?) -> JSONValue {
-        guard let seat, let calls = try? match.game.legalActions() else { return .array([]) }
-        return .array(calls.filter { $0.params["player"] == .string(seat) }.map(MatchWire.call))
+    /// The calls the audience may make now: a seat's own legal calls; a spectator, none.
+    private func legal(for audience: Audience) -> JSONValue {
+        guard let seat = audience.seat, let calls = try? match.legalCalls(as: seat) else { return .array([]) }
+        return .array(calls.map(MatchWire.call))
+    }
+
+    // MARK: Bots
+
+    /// Whether the step is a call that ends a turn (a checkpoint): a bot's run starts again after it.
+    private func isCheckpoint(_ record: MatchRecord) -> Bool {
+        guard case .call(let call) = record.step else { return false }
+        return match.game.pack.actions[call.name]?.isCheckpoint ?? false
+    }
+
+    /// Lets the bots act (after a step, and when the room opens): one bot
+    /// step per actor turn, so connections' messages are answered between them.
+    func scheduleBots() {
+        guard !bots.isEmpty, !botScheduled else { return }
+        botScheduled = true
+        Task { await self.botTurn() }
+    }
+
+    /// One step of the first bot (in seat order) that acts now, through
+    /// `Match.handle` as any seat's request; the next is scheduled by its step.
+    private func botTurn() {
+        botScheduled = false
+        for seat in match.setup.seats {
+            guard let bot = bots[seat] else { continue }
+            let run = botRun.seat == seat ? botRun.steps : 0
+            let request: MatchRequest?
+            do { request = try bot.request(in: match, seat: seat, run: run) } catch {
+                FileHandle.standardError.write(Data("rulebench serve: match \(id.value): bot \(seat): \(error)\n".utf8))
+                continue
+            }
+            guard let request else { continue }
+            botRun = (seat, run + 1)
+            if case .refused(let refusal) = answer(request, nil) {
+                // A bot's pick is a function of the state: refused once, it would be refused again. It waits for the next step.
+                FileHandle.standardError.write(Data("rulebench serve: match \(id.value): bot \(seat): \(refusal)\n".utf8))
+            }
+            return
+        }
     }
 }

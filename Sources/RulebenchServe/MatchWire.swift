@@ -6,13 +6,13 @@ import RulebenchMatch
 /// what the server sends, written here. One place for the wire format.
 ///
 /// What is never written: a record's `hash` (the full state's, derived from
-/// secrets) and the state itself. Until the engine's per-seat views land, a
-/// step carries the call, the version and the calls the seat may make next.
+/// secrets) and the state itself. A connection is sent only its own view
+/// (`StepView`, `Match.view(as:)`): its seat's, or a spectator's public one.
 enum MatchWire {
     /// A message a client sent, checked.
     enum Incoming {
-        /// Send the steps after `since`.
-        case sync(since: Int)
+        /// Bring the connection in step from version `since`, whose view hash it holds (when it says).
+        case sync(since: Int, viewHash: String?)
         /// Perform a call (`id` the client's call id, `version` the one it last saw).
         case call(id: ClientCallID, version: Int, call: ActionCall)
         /// Take back the seat's own last call.
@@ -33,7 +33,7 @@ enum MatchWire {
         }
         guard case .string(let type)? = message["type"] else { throw Malformed(message: "a message names its \"type\"") }
         switch type {
-        case "sync": return .sync(since: try count(message, "since"))
+        case "sync": return .sync(since: try count(message, "since"), viewHash: try viewHash(message))
         case "call":
             guard case .object(let call)? = message["call"], case .string(let name)? = JSONValue.object(call)["name"] else {
                 throw Malformed(message: "a call message holds \"call\": {\"name\": ..., \"params\": {...}}")
@@ -60,6 +60,15 @@ enum MatchWire {
         return Int(value)
     }
 
+    /// A view hash a client says it holds: 1 to 64 hex digits, or absent.
+    private static func viewHash(_ message: JSONValue) throws(Malformed) -> String? {
+        guard let given = message["viewHash"] else { return nil }
+        guard case .string(let text) = given, (1...64).contains(text.utf8.count), text.allSatisfy(\.isHexDigit) else {
+            throw Malformed(message: "\"viewHash\" is the view hash the client holds: 1 to 64 hex digits")
+        }
+        return text
+    }
+
     private static func callID(_ message: JSONValue) throws(Malformed) -> ClientCallID {
         guard case .string(let text)? = message["id"], let id = ClientCallID(text) else {
             throw Malformed(message: "\"id\" is the client's call id: 1 to \(ClientCallID.maximumLength) printable ASCII characters, no spaces")
@@ -69,13 +78,21 @@ enum MatchWire {
 
     // MARK: What the server sends
 
-    /// A step as every connection sees it: version, seat, client call id, and the call or the takeback.
-    static func step(_ record: MatchRecord) -> JSONValue {
+    /// A step as one connection sees it: version, seat, client call id, the
+    /// call or the takeback, and (`view`) the connection's view hash after
+    /// it, its view of the plan, and whether it is an undo barrier. Without
+    /// `view` (a request answered again from the log), the step alone.
+    static func step(_ record: MatchRecord, _ view: StepView?) -> JSONValue {
         var members: [(String, JSONValue)] = [("version", .int(Int64(record.version))), ("seat", .string(record.seat)),
                                               ("id", .string(record.clientCallID.text))]
         switch record.step {
         case .call(let call): members.append(("call", self.call(call)))
         case .takeback(let version): members.append(("takeback", .int(Int64(version))))
+        }
+        if let view {
+            members.append(("viewHash", .string(view.viewHash)))
+            if let plan = view.plan { members.append(("plan", JSONValue(plan))) }
+            members.append(("barrier", .bool(view.barrier)))
         }
         return .object(members)
     }

@@ -37,9 +37,18 @@ struct ServeServerCommand: ParsableCommand {
         var configuration = Game.Configuration()
         configuration.printHandler = { text in FileHandle.standardError.write(Data(("print: " + text + "\n").utf8)) }
         let engine = MatchEngine(configuration: configuration)
+        var bots: [String: MatchBot] = [:]
+        for given in arguments.bots {
+            let parts = given.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, MatchSetup.problem(seats: [parts[0]]) == nil, let bot = MatchBot(rawValue: parts[1]) else {
+                complain("--bot \(given.prefix(60)): write SEAT=KIND, KIND one of \(MatchBot.allCases.map(\.rawValue).joined(separator: ", ")) (--bot p2=random)")
+                throw Outcome.badInput.exitCode
+            }
+            bots[parts[0]] = bot
+        }
         let lobby: Lobby
         do {
-            lobby = try Lobby(store: store, engine: engine, credentials: credentials, packs: arguments.packs)
+            lobby = try Lobby(store: store, engine: engine, credentials: credentials, packs: arguments.packs, bots: bots)
         } catch {
             complain("cannot read the matches in \(arguments.data): \(error)")
             throw Outcome.badInput.exitCode
@@ -65,6 +74,7 @@ struct ServeServerCommand: ParsableCommand {
     /// Serves until SIGINT or SIGTERM; the server's failure, or nil.
     private func serve(_ server: LocalServer, lobby: Lobby) -> String? {
         server.runBlocking(ServeRoutes(lobby: lobby)) {
+            await lobby.startBots()
             while !wasInterrupted, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
             await lobby.closeAll()
         }

@@ -77,8 +77,9 @@ func request(in match: Match) throws -> MatchRequest? {
     var random = FuzzRandom(seed: UInt64(bitPattern: match.setup.seed) &* 1_000_003 &+ UInt64(match.version))
     let id = ClientCallID("m\(match.id.value)-v\(match.version)")!
     let game = match.game
-    // Now and then the seat of the last step, a call (so in effect), takes it back, unless it finished a turn.
-    if let last = match.records.last, case .call = last.step, game.history.cursor > 0,
+    // Now and then the seat of the last step, a call (so in effect), takes it back, unless it finished a turn
+    // or is an undo barrier (it drew or revealed).
+    if let last = match.records.last, case .call = last.step, game.history.cursor > 0, match.barrier(of: last.version) == nil,
        !game.history.entries[game.history.cursor - 1].isCheckpoint, random.below(6) == 0 {
         return MatchRequest(seat: last.seat, clientCallID: id, expectedVersion: match.version, action: .takeBack(consent: []))
     }

@@ -60,9 +60,10 @@ extension Game {
         try kernel.scene(as: seat)
     }
 
-    /// A spectator's scene: the pack's view with every word only slots that
-    /// `secrets` marks hold replaced, whichever seats may see them (what a
-    /// watcher who sits at no seat may see); nil when the pack declares no view.
+    /// A spectator's scene, the public one: the pack's view with every word
+    /// replaced that only slots hold which some seat may not see (a slot
+    /// `secrets` marks shows only when every seat may see it); nil when the
+    /// pack declares no view.
     public func publicScene() throws(RulebenchError) -> Scene? {
         try kernel.scene(as: "")
     }

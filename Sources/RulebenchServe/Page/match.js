@@ -14,7 +14,7 @@ const GLIDE_SECONDS = 0.4;       // a peer's step: the board glides from the las
 const RETRY_SECONDS = [0.25, 0.5, 1, 2, 4];
 const PRESENCE_SECONDS = 2;
 
-let room = null;   // { match, seat (null: watching), socket, version, legal, scene, pending, retries, timers }
+let room = null;   // { match, seat (null: watching), socket, version, viewHash, legal, scene, pending, retries, timers }
 const callPrefix = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, '0')).join('');
 let callCount = 0;
 
@@ -42,7 +42,7 @@ function route() {
 }
 
 function enter(match, seat) {
-  room = { match, seat, socket: null, version: 0, legal: [], scene: null, pending: null, retries: 0, timers: [] };
+  room = { match, seat, socket: null, version: 0, viewHash: null, legal: [], scene: null, pending: null, retries: 0, timers: [] };
   $('title').textContent = seat ? `match ${match}, seat ${seat}` : `match ${match}, watching`;
   document.title = `Rulebench: ${$('title').textContent}`;
   $('takeback').disabled = !seat;
@@ -115,22 +115,26 @@ function receive(message) {
     case 'welcome':
       room.retries = 0;
       setConnection('connected', 'connected');
-      send({ type: 'sync', since: room.version });
+      sync();
       return;
     case 'step': return stepArrived(message.step, message.legal);
+    case 'view': return wholeView(message);
     case 'synced':
       showLegal(message.legal);
-      if (message.version < message.current) { send({ type: 'sync', since: room.version }); return; }
+      if (message.version < message.current) { sync(); return; }
+      // Out of step (this page's view hash is not the server's for it): ask for the whole view.
+      if (message.viewHash && room.viewHash && message.viewHash !== room.viewHash) { room.viewHash = null; send({ type: 'sync', since: room.version, viewHash: '0' }); return; }
+      if (message.viewHash) room.viewHash = message.viewHash;
       if (room.pending) send(room.pending);   // asked before the drop: answered again if it was performed
       return redraw(false);
     case 'accepted':
       room.pending = null;
-      if (message.again) { send({ type: 'sync', since: room.version }); return; }
+      if (message.again) { sync(); return; }
       return stepArrived(message.step, message.legal);
     case 'stale':
       room.pending = null;
       say(`the match moved on (version ${message.current}): look again and choose`, true);
-      send({ type: 'sync', since: room.version });
+      sync();
       return;
     case 'refused':
       room.pending = null;
@@ -143,10 +147,34 @@ function receive(message) {
   }
 }
 
+/// Asks for what this page missed since the version (and view hash) it holds.
+function sync() {
+  const message = { type: 'sync', since: room.version };
+  if (room.viewHash) message.viewHash = room.viewHash;
+  send(message);
+}
+
+/// The server's whole view for this page (it was too far behind, or out of step): the page
+/// jumps to its version, and says so in the steps list, whose missed steps it does not have.
+function wholeView(message) {
+  if (message.version !== room.version) {
+    const li = document.createElement('li');
+    li.value = message.version;
+    li.className = 'caught-up';
+    li.textContent = `caught up from version ${room.version} to ${message.version} (the board as it is now)`;
+    $('steps').append(li);
+  }
+  room.version = message.version;
+  room.viewHash = message.viewHash;
+  showVersion();
+  showLegal(message.legal);
+}
+
 function stepArrived(step, legal) {
   if (step.version <= room.version) return;          // already shown (a sync after a resend)
-  if (step.version > room.version + 1) { send({ type: 'sync', since: room.version }); return; }
+  if (step.version > room.version + 1) { sync(); return; }
   room.version = step.version;
+  if (step.viewHash) room.viewHash = step.viewHash;
   showVersion();
   $('steps').append(stepLine(step));
   $('steps').lastElementChild.scrollIntoView({ block: 'nearest' });

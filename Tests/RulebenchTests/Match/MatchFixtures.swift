@@ -6,7 +6,8 @@ import Rulebench
 /// What the match tests share: a small pack whose calls can fail in every
 /// way a call can, desert from the repository, and a store that fails on demand.
 extension XCTestCase {
-    /// `tally`: two seats counting. `add` adds `by` (default 1) to its
+    /// `tally`: two seats counting (every seat may act at any time; a call
+    /// is the seat's its `player` names). `add` adds `by` (default 1) to its
     /// player's count; `by` 13 is a Lua error, 99 loops forever (the
     /// budget), a negative one is refused by `check`, 7 is undone wrongly
     /// (an undo the engine cannot prove). `pass` is a checkpoint: it ends
@@ -36,7 +37,8 @@ extension XCTestCase {
                   apply = function(game, a) game.passes = game.passes + 1 end,
                 }
                 """,
-        ], manifest: "return { name = 'tally', version = '1.0', setup = function(game) game.count = { p1 = 0, p2 = 0 } game.passes = 0 end }",
+        ], manifest: "return { name = 'tally', version = '1.0', seats = { 'p1', 'p2' }, "
+            + "setup = function(game) game.count = { p1 = 0, p2 = 0 } game.passes = 0 end }",
            prefix: "tally")
     }
 

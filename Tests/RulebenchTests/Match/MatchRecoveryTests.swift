@@ -13,7 +13,7 @@ final class MatchRecoveryTests: XCTestCase {
         let match = try Match.create(pack: pack, seed: 1, seats: ["p1", "p2"], store: store, engine: matchEngine())
         let desert = try Match.create(pack: "desert", options: ["players": .int(3)], seed: 5, seats: ["p1", "p2", "p3"],
                                       store: store, engine: matchEngine())
-        let over = try Match.create(pack: pack, seed: 1, seats: ["p1"], store: store, engine: matchEngine())
+        let over = try Match.create(pack: pack, seed: 1, store: store, engine: matchEngine())
         try over.finish(result: "abandoned")
         for (index, req) in [request("p1", "a", at: 0, by: 2), request("p2", "b", at: 1), takeBack("p2", "c", at: 2),
                              request("p1", "d", at: 3, "pass")].enumerated() {

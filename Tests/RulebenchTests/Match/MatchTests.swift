@@ -27,11 +27,12 @@ final class MatchTests: XCTestCase {
 
     func testAnAcceptedCallIsInTheStoreWhenItIsAcknowledged() throws {
         let (match, store) = try tallyMatch()
-        guard case .accepted(let record, .performed(let entry)) = match.handle(request("p1", "a", at: 0, by: 2)) else {
+        guard case .accepted(let record, .performed(let step)) = match.handle(request("p1", "a", at: 0, by: 2)) else {
             return XCTFail("not accepted")
         }
         XCTAssertEqual(record.version, 1)
-        XCTAssertEqual(record.hash, entry.hash)
+        XCTAssertEqual(record.hash, step.entry.hash)
+        XCTAssertEqual(Set(step.views.keys), ["p1", "p2"], "each seat's view of the step")
         XCTAssertEqual(try store.log(of: match.id).records, [record])
         XCTAssertEqual(try count(match, "p1"), .int(2))
     }
@@ -72,7 +73,7 @@ final class MatchTests: XCTestCase {
         let refused: [(MatchRequest, MatchRefusal.Kind, String)] = [
             (request("p1", "b", at: 1, by: -1), .rejected, "no negative steps"),
             (MatchRequest(seat: "p2", clientCallID: ClientCallID("c")!, expectedVersion: 1,
-                          action: .perform(ActionCall("add", ["player": .string("p1")]))), .rejected, "p2 cannot make a call for p1"),
+                          action: .perform(ActionCall("add", ["player": .string("p1")]))), .rejected, "p1's to make, not p2's"),
             (request("p3", "d", at: 1), .unknownSeat, "no seat p3"),
             (request("p1", "e", at: 1, "fly"), .badCall, "fly"),
         ]
