@@ -50,6 +50,22 @@ enum RulebenchCommand {
         return finish(process, out, err)
     }
 
+    /// Runs the command to its end with `input` on its standard input (then closed).
+    static func run(_ arguments: [String], input: String, in directory: URL) throws -> Result {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let stdin = Pipe(), out = Pipe(), err = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        return finish(process, out, err)
+    }
+
     /// Reads everything a started command prints and waits for its exit.
     static func finish(_ process: Process, _ out: Pipe, _ err: Pipe) -> Result {
         let group = DispatchGroup()

@@ -100,7 +100,8 @@ final class DesertPackTests: XCTestCase {
             let id = try XCTUnwrap(try value(game, "board.\(cell)")?.stringValue)
             XCTAssertEqual(try value(game, "tiles.\(id).sand"), 1, cell)
         }
-        let crash = try value(game, "tiles.crash.cell")
+        let crashTile = try XCTUnwrap(try (1...24).map { "t\($0)" }.first { try value(game, "faces.\($0)") == "crash" })
+        let crash = try value(game, "tiles.\(crashTile).cell")
         XCTAssertEqual(try value(game, "players.p1.cell"), crash)
         XCTAssertEqual(try value(game, "players.p1.role"), "archeologist")
         XCTAssertEqual(try value(game, "players.p1.water"), 3)
@@ -125,9 +126,14 @@ final class DesertPackTests: XCTestCase {
 
     func testFixedLayoutWithoutShuffle() throws {
         let game = try game(["shuffle": false])
-        XCTAssertEqual(try value(game, "board.a1"), "crash")
-        XCTAssertEqual(try value(game, "board.e1"), "pad")
-        XCTAssertEqual(try value(game, "board.e5"), "compass_col")
+        XCTAssertEqual(try value(game, "board.a1"), "t1")
+        XCTAssertEqual(try value(game, "faces.t1"), "crash")
+        XCTAssertEqual(try value(game, "board.e1"), "t5")
+        XCTAssertEqual(try value(game, "faces.t5"), "pad")
+        XCTAssertEqual(try value(game, "board.e5"), "t24")
+        XCTAssertEqual(try value(game, "faces.t24"), "compass_col")
+        XCTAssertEqual(try value(game, "tiles.t2.back"), "water")
+        XCTAssertEqual(try value(game, "tiles.t5.back"), "sand")
         XCTAssertEqual(try value(game, "storm_deck.1"), "wind_north_1")
         XCTAssertEqual(try value(game, "gear_deck.1"), "dune_blaster")
     }
@@ -146,9 +152,9 @@ final class DesertPackTests: XCTestCase {
             XCTAssertTrue(reason.contains("not adjacent"), reason)
         }
         try game.perform("remove_sand", ["player": "p1", "at": "c1"])
-        XCTAssertEqual(try value(game, "tiles.well2.sand"), 0)
+        XCTAssertEqual(try value(game, "tiles.t3.sand"), 0)
         try game.perform("excavate", ["player": "p1"])
-        XCTAssertEqual(try value(game, "tiles.well1.excavated"), true)
+        XCTAssertEqual(try value(game, "tiles.t2.excavated"), true)
         XCTAssertEqual(try value(game, "players.p1.water"), 3, "a full canteen stays full")
         try game.rewind()
         XCTAssertEqual(game.stateHash, start)
@@ -175,8 +181,8 @@ final class DesertPackTests: XCTestCase {
         XCTAssertEqual(entry.subactions.subactions[1].subactionNames, ["sun_beats_down"])
         XCTAssertTrue(entry.isCheckpoint)
         XCTAssertEqual(try value(game, "storm"), "c1")
-        XCTAssertEqual(try value(game, "board.c3"), "tunnel3")
-        XCTAssertEqual(try value(game, "tiles.well2.sand"), 2)
+        XCTAssertEqual(try value(game, "board.c3"), "t8")
+        XCTAssertEqual(try value(game, "tiles.t3.sand"), 2)
         XCTAssertEqual(try value(game, "turn.player"), "p2")
         XCTAssertEqual(try value(game, "players.p1.water"), 2)
         let undone = try game.undo()
@@ -188,7 +194,7 @@ final class DesertPackTests: XCTestCase {
         for part in ["propeller", "engine", "crystal", "compass"] {
             try set(game, "parts.\(part).holder", "p1")
         }
-        try set(game, "tiles.pad.excavated", true)
+        try set(game, "tiles.t5.excavated", true)
         try set(game, "players.p1.cell", "e1")
         XCTAssertThrowsError(try game.perform("launch", ["player": "p1"]))
         try set(game, "players.p2.cell", "e1")

@@ -72,10 +72,14 @@ M.START_STORM = "c3"
 M.PARTS = { "propeller", "engine", "crystal", "compass" }
 M.PART_LETTER = { propeller = "P", engine = "E", crystal = "C", compass = "N" }
 
--- The 24 tiles in their fixed order (the layout when the `shuffle` option is false).
+-- The 24 tile faces in their fixed order (the layout when the `shuffle`
+-- option is false). A tile's back is the same for every face but two kinds:
+-- the crash site's back shows the wreck, and the three water tiles' backs
+-- (two wells, one mirage) show a water drop, as on the printed tiles.
 M.TILES = {
-  { id = "crash", kind = "crash" },
-  { id = "well1", kind = "well" }, { id = "well2", kind = "well" }, { id = "mirage", kind = "mirage" },
+  { id = "crash", kind = "crash", back = "wreck" },
+  { id = "well1", kind = "well", back = "water" }, { id = "well2", kind = "well", back = "water" },
+  { id = "mirage", kind = "mirage", back = "water" },
   { id = "pad", kind = "pad" },
   { id = "tunnel1", kind = "tunnel" }, { id = "tunnel2", kind = "tunnel" }, { id = "tunnel3", kind = "tunnel" },
 }
@@ -84,6 +88,15 @@ for _, part in ipairs(M.PARTS) do
   M.TILES[#M.TILES + 1] = { id = part .. "_row", kind = "clue", part = part, axis = "row" }
   M.TILES[#M.TILES + 1] = { id = part .. "_col", kind = "clue", part = part, axis = "col" }
 end
+
+M.FACE = {}           -- face id -> its record in M.TILES
+for _, t in ipairs(M.TILES) do M.FACE[t.id] = t end
+
+-- The physical tiles' names: tile tN is the one dealt to the Nth cell
+-- (reading order, the storm's cell skipped). The name says nothing of the
+-- face, which game.faces keeps (secret until the tile is excavated).
+M.TILE_IDS = {}
+for i = 1, #M.TILES do M.TILE_IDS[i] = "t" .. i end
 
 -- Tiles whose excavation draws an equipment card.
 M.GEAR_KINDS = { gear = true, tunnel = true, crash = true }
@@ -126,6 +139,26 @@ M.ACTIONS_PER_TURN = 4
 function M.tile_at(game, cell)
   local id = cell and game.board[cell]
   if id then return game.tiles[id], id end
+end
+
+-- The face of tile `id` (its record in M.TILES). A face-down tile's face
+-- is secret: rules read it only to turn the tile over or look under it.
+function M.face(game, id) return M.FACE[game.faces[id]] end
+
+-- The face of tile `id` when it is face up, else nil: what every seat sees.
+function M.shown_face(game, id)
+  local tile = game.tiles[id]
+  if tile and tile.excavated then return M.FACE[game.faces[id]] end
+end
+
+-- The face-up tile showing face `face_id` and its id, or nil while that
+-- face is still face down (where it lies is secret until then).
+function M.face_up(game, face_id)
+  local tiles, faces, ids = game.tiles, game.faces, M.TILE_IDS
+  for i = 1, #ids do
+    local id = ids[i]
+    if tiles[id].excavated and faces[id] == face_id then return tiles[id], id end
+  end
 end
 
 function M.blocked(tile) return tile.sand >= 2 end
@@ -179,8 +212,11 @@ function M.enterable(game, name, cell)
   return tile.sand < 2 or game.players[name].role == "climber"
 end
 
-local function excavated_tunnel(tile)
-  return tile ~= nil and tile.kind == "tunnel" and tile.excavated
+-- Whether the tile at `cell` is an excavated tunnel.
+local function excavated_tunnel(game, cell)
+  local id = cell and game.board[cell]
+  local face = id and M.shown_face(game, id)
+  return face ~= nil and face.kind == "tunnel"
 end
 M.excavated_tunnel = excavated_tunnel
 
@@ -189,7 +225,7 @@ M.excavated_tunnel = excavated_tunnel
 function M.one_step(game, name, from, to)
   if from == to or not M.enterable(game, name, to) then return false end
   if M.beside(game, name, from, to) then return true end
-  return excavated_tunnel(M.tile_at(game, from)) and excavated_tunnel(M.tile_at(game, to))
+  return excavated_tunnel(game, from) and excavated_tunnel(game, to)
 end
 
 -- Every cell one move away from `from`, in a fixed order.
@@ -198,11 +234,11 @@ function M.steps(game, name, from)
   for _, n in ipairs(M.around(game, name, from)) do
     if M.enterable(game, name, n) then out[#out + 1] = n; seen[n] = true end
   end
-  if excavated_tunnel(M.tile_at(game, from)) then
-    for _, id in ipairs { "tunnel1", "tunnel2", "tunnel3" } do
-      local tile = game.tiles[id]
-      local cell = tile.cell
-      if cell ~= from and not seen[cell] and excavated_tunnel(tile) and M.enterable(game, name, cell) then
+  if excavated_tunnel(game, from) then
+    for _, face in ipairs { "tunnel1", "tunnel2", "tunnel3" } do
+      local tile = M.face_up(game, face)
+      local cell = tile and tile.cell
+      if cell and cell ~= from and not seen[cell] and M.enterable(game, name, cell) then
         out[#out + 1] = cell; seen[cell] = true
       end
     end

@@ -3,10 +3,18 @@
 -- parts of an old airship and fly away before thirst, sand or the storm wins.
 --
 -- State layout (top-level keys of `game`):
---   board    cell ("a1".."e5") -> tile id; the storm cell has no entry
+--   board    cell ("a1".."e5") -> tile id ("t1".."t24"); the storm cell has
+--            no entry. Tile tN is the one dealt to the Nth cell at setup: the
+--            id says where a tile started, never what it is.
 --   storm    the storm's cell
---   tiles    tile id -> { kind, sand, excavated, cell, part?, axis? }
---            kinds: crash, well, mirage, pad, tunnel, gear, clue
+--   tiles    tile id -> { cell, sand, excavated, back }; back is what its
+--            face-down side shows: "wreck" (the crash site), "water" (a well or
+--            the mirage) or "sand" (any other)
+--   faces    tile id -> the face under it (desert.lua's M.TILES ids: crash,
+--            well1, well2, mirage, pad, tunnel1..3, gear1..8, propeller_row,
+--            propeller_col, ...); secret while the tile is face down, to
+--            every seat but those in peeked[id]; public once excavated
+--   peeked   tile id -> the players who looked under it with a terrascope
 --   sand     sand markers left in the supply (board + supply = 48)
 --   players  "p1".. -> { role, cell, water, canteen, gear = { card, ... } }
 --   order    the players in turn order
@@ -29,12 +37,13 @@
 -- elite, legendary, or the start mark 1..4), shuffle (false: tiles and decks
 -- keep their fixed order, for scenarios).
 --
--- The fixed layout (shuffle = false), by cell:
---   a1 crash   b1 well1   c1 well2   d1 mirage  e1 pad
---   a2 tunnel1 b2 tunnel2 c2 tunnel3 d2 gear1   e2 gear2
---   a3 gear3   b3 gear4   c3 STORM   d3 gear5   e3 gear6
---   a4 gear7   b4 gear8   c4 propeller_row  d4 propeller_col  e4 engine_row
---   a5 engine_col  b5 crystal_row  c5 crystal_col  d5 compass_row  e5 compass_col
+-- The fixed layout (shuffle = false), by cell: tile id, face.
+--   a1 t1 crash    b1 t2 well1    c1 t3 well2    d1 t4 mirage   e1 t5 pad
+--   a2 t6 tunnel1  b2 t7 tunnel2  c2 t8 tunnel3  d2 t9 gear1    e2 t10 gear2
+--   a3 t11 gear3   b3 t12 gear4   c3 STORM       d3 t13 gear5   e3 t14 gear6
+--   a4 t15 gear7   b4 t16 gear8   c4 t17 propeller_row  d4 t18 propeller_col
+--   e4 t19 engine_row  a5 t20 engine_col  b5 t21 crystal_row  c5 t22 crystal_col
+--   d5 t23 compass_row  e5 t24 compass_col
 local D = require "desert"
 local rulebench = require "rulebench"
 local view = require "view"
@@ -63,7 +72,7 @@ end
 ---@type rulebench.Pack
 local pack = {
   name = "desert",
-  version = "1.0",
+  version = "2.0",   -- 2.0: tiles named t1..t24, their faces in `faces` (saved 1.0 games are refused by name and version)
   description = "A cooperative desert-survival game: dig, find four airship parts, fly away before the storm wins.",
   options = {
     players = 2,
@@ -76,7 +85,8 @@ local pack = {
   -- actions: equipment, passing equipment, giving water on another's
   -- turn); a call naming a player (`player`) is that seat's to make, and
   -- each action's check says when it is out of turn. The storm and gear
-  -- decks are face down to every seat.
+  -- decks are face down to every seat, and so is each tile's face until it
+  -- is excavated.
   seats = function(options)
     local seats = {}
     for i = 1, math.tointeger(options.players) or 0 do seats[i] = "p" .. i end
@@ -88,10 +98,16 @@ local pack = {
   end,
   -- The meteorologist's scout shows the top storm cards to that seat alone
   -- (game.scouted: the top cards it saw, and the one it put at the bottom),
-  -- until they are drawn or the deck is reshuffled.
+  -- until they are drawn or the deck is reshuffled. A face-down tile's face
+  -- is shown to the players who looked under it with a terrascope alone.
   secrets = function(game, secret)
     secret(game.storm_deck)
     secret(game.gear_deck)
+    local tiles, faces, peeked, ids = game.tiles, game.faces, game.peeked, D.TILE_IDS
+    for i = 1, #ids do
+      local id = ids[i]
+      if not tiles[id].excavated then secret(faces, id, peeked[id]) end
+    end
     local scouted = game.scouted
     if scouted then
       for i = 1, math.min(scouted.top, #game.storm_deck) do secret(game.storm_deck, i, scouted.player) end
@@ -122,20 +138,20 @@ local pack = {
     end
     local shuffle = options.shuffle ~= false
 
-    -- Tiles: 24 around the storm in the centre.
+    -- Tiles: 24 face down around the storm in the centre; tile tN on the
+    -- Nth cell, its face dealt from the shuffled faces.
     local order = {}
     for i, t in ipairs(D.TILES) do order[i] = t.id end
     if shuffle then rulebench.shuffle(game, order) end
-    local byid = {}
-    for _, t in ipairs(D.TILES) do byid[t.id] = t end
-    game.board, game.tiles = {}, {}
+    game.board, game.tiles, game.faces, game.peeked = {}, {}, {}, {}
     local i = 0
     for _, cell in ipairs(D.CELLS) do
       if cell ~= D.START_STORM then
         i = i + 1
-        local t = byid[order[i]]
-        game.board[cell] = t.id
-        game.tiles[t.id] = { kind = t.kind, part = t.part, axis = t.axis, sand = 0, excavated = false, cell = cell }
+        local id, face = D.TILE_IDS[i], D.FACE[order[i]]
+        game.board[cell] = id
+        game.faces[id] = face.id
+        game.tiles[id] = { cell = cell, sand = 0, excavated = false, back = face.back or "sand" }
       end
     end
     game.storm = D.START_STORM
@@ -153,7 +169,10 @@ local pack = {
     game.meter = { level = level, track = list_of(D.TRACKS[n]) }
 
     -- Crew: everyone starts on the crash site with a full canteen.
-    local crash = game.tiles.crash.cell
+    local crash
+    for _, id in ipairs(D.TILE_IDS) do
+      if game.faces[id] == "crash" then crash = game.tiles[id].cell end
+    end
     game.players, game.order = {}, {}
     for k = 1, n do
       local name = "p" .. k
@@ -233,6 +252,17 @@ local pack = {
       return true
     end,
 
+    each_face_once = function(game)
+      local seen = {}
+      for _, id in ipairs(D.TILE_IDS) do
+        local face = game.faces[id]
+        if not D.FACE[face] then return false, id .. " has no face (" .. tostring(face) .. ")" end
+        if seen[face] then return false, "face " .. face .. " lies under " .. seen[face] .. " and " .. id end
+        seen[face] = id
+      end
+      return true
+    end,
+
     cards_are_conserved = function(game)
       local storm = #game.storm_deck + #game.storm_discard
       if storm ~= #D.STORM_CARDS then return false, storm .. " storm cards, not " .. #D.STORM_CARDS end
@@ -277,7 +307,7 @@ local pack = {
           a, b = "~~STORM~~", "~~~~~~~~~"
         else
           local tile = game.tiles[id]
-          a = tile_code(tile) .. (tile.excavated and "*" or ".") .. (tile.sand > 0 and (" s" .. tile.sand) or "")
+          a = tile_code(D.face(game, id)) .. (tile.excavated and "*" or ".") .. (tile.sand > 0 and (" s" .. tile.sand) or "")
           if tile.sand >= 2 then a = a .. "!" end
           b = ""
           for _, name in ipairs(game.order) do

@@ -2,6 +2,8 @@
 -- Loaded by pack.lua as its `view`. Node ids are the targets the actions'
 -- animation plans name: tile:ID, pawn:P, part:NAME, shield:ID, storm,
 -- hand:P (a player's line in the panel), turn, supply, airship.
+-- A face-down tile is drawn from what every seat sees of it (its back, its
+-- sand): nothing here reads the face of a tile that is not excavated.
 -- The art in art/ is the pack's own (SVG drawn for it).
 local D = require "desert"
 
@@ -26,13 +28,17 @@ local function hand_y(game, name)
   return 150
 end
 
+-- What a face-down tile's back shows.
+local BACK_TEXT = { wreck = "crash site", water = "water drop" }
+
 local function tile_node(game, id, add)
   local tile = game.tiles[id]
   local p = D.POS[tile.cell]
-  local image, text = "art/tile-back.svg", nil
-  if tile.excavated then
-    image = "art/tile-" .. KIND_IMAGE[tile.kind] .. ".svg"
-    text = tile.kind == "clue" and (tile.part .. (tile.axis == "row" and " row" or " column")) or tile.kind
+  local image, text = "art/tile-back.svg", BACK_TEXT[tile.back]
+  local face = D.shown_face(game, id)
+  if face then
+    image = "art/tile-" .. KIND_IMAGE[face.kind] .. ".svg"
+    text = face.kind == "clue" and (face.part .. (face.axis == "row" and " row" or " column")) or face.kind
   end
   if tile.sand >= 2 then image, text = "art/tile-blocked.svg", "blocked" end
   if tile.sand > 0 then text = (text and text .. " · " or "") .. "sand " .. tile.sand end
@@ -127,12 +133,20 @@ local view = {
         add { id = "storm", col = p.col, row = p.row, image = "art/storm.svg", shape = "none", label = "the storm at " .. cell }
       end
     end
-    local pad = D.POS[game.tiles.pad.cell]
+    -- The airship waits on the launch pad once it is found, beside the
+    -- panel before (where the pad lies is secret until it is excavated).
+    local pad_tile = D.face_up(game, "pad")
     local flown = game.result == "won"
-    add { id = "airship", x = EDGE + (pad.col - 1) * (CELL + GAP) + CELL / 2,
-          y = EDGE + (pad.row - 1) * (CELL + GAP) + (flown and -40 or CELL / 2), w = 64, h = 40,
+    local x, y = PANEL + 140, EDGE + 5 * CELL + 4 * GAP - 20
+    if pad_tile then
+      local pad = D.POS[pad_tile.cell]
+      x = EDGE + (pad.col - 1) * (CELL + GAP) + CELL / 2
+      y = EDGE + (pad.row - 1) * (CELL + GAP) + (flown and -40 or CELL / 2)
+    end
+    add { id = "airship", x = x, y = y, w = 64, h = 40,
           image = "art/airship.svg", shape = "none", layer = 4, opacity = flown and 1 or 0.35,
-          label = flown and "the airship, flying" or "the airship, waiting for its parts" }
+          label = flown and "the airship, flying" or pad_tile and "the airship, waiting for its parts"
+            or "the airship, its launch pad not found yet" }
     parts(game, add)
     pawns(game, add)
     panel(game, add)

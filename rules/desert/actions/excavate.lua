@@ -35,18 +35,19 @@ local action = {
   apply = function(game, a, act)
     D.spend(game, a)
     local cell = game.players[a.player].cell
-    local tile, id = D.tile_at(game, cell)
+    local _, id = D.tile_at(game, cell)
     a.tile = id
     act:sub("flip", { cell = cell })
-    if tile.kind == "well" then
+    local face = D.face(game, id)
+    if face.kind == "well" then
       act:sub("well_water", { cell = cell })
-    elseif D.GEAR_KINDS[tile.kind] then
+    elseif D.GEAR_KINDS[face.kind] then
       act:sub("draw_gear", { player = a.player })
-    elseif tile.kind == "clue" then
-      local other = game.tiles[tile.part .. (tile.axis == "row" and "_col" or "_row")]
-      local where = game.parts[tile.part]
-      if other.excavated and not (where.cell or where.holder) then
-        act:sub("reveal_part", { part = tile.part })
+    elseif face.kind == "clue" then
+      local other = face.part .. (face.axis == "row" and "_col" or "_row")
+      local where = game.parts[face.part]
+      if D.face_up(game, other) and not (where.cell or where.holder) then
+        act:sub("reveal_part", { part = face.part })
       end
     end
   end,

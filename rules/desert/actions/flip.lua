@@ -15,7 +15,7 @@ local action = {
 
   apply = function(game, a)
     local tile, id = D.tile_at(game, a.cell)
-    a.tile, a.kind = id, tile.kind
+    a.tile, a.face = id, game.faces[id]
     tile.excavated = true
   end,
 
@@ -27,7 +27,7 @@ local action = {
     if direction == "undo" then return nil end
     return anim.sequence {
       anim.tween { target = "tile:" .. a.tile, property = "rotation", from = 0, to = 180, duration = 0.4, easing = "easeInOut" },
-      anim.cue { name = "tile_revealed", args = { tile = a.tile, kind = a.kind, cell = a.cell } },
+      anim.cue { name = "tile_revealed", args = { tile = a.tile, face = a.face, cell = a.cell } },
     }
   end,
   sound = "flip",

@@ -13,8 +13,8 @@ local function check(game, a)
   for _, part in ipairs(D.PARTS) do
     if not game.parts[part].holder then return "the " .. part .. " is not on board yet" end
   end
-  local pad = game.tiles.pad
-  if not pad.excavated then return "the launch pad has not been excavated" end
+  local pad = D.face_up(game, "pad")
+  if not pad then return "the launch pad has not been excavated" end
   if pad.sand >= 2 then return "the launch pad is blocked by sand" end
   for _, name in ipairs(game.order) do
     if game.players[name].cell ~= pad.cell then return name .. " is not on the launch pad" end
@@ -46,7 +46,7 @@ local action = {
   animate = function(anim, game, a, direction)
     if direction == "undo" then return nil end
     return anim.sequence {
-      anim.cue { name = "engines_start", args = { cell = game.tiles.pad.cell } },
+      anim.cue { name = "engines_start", args = { cell = D.face_up(game, "pad").cell } },
       anim.tween { target = "airship", property = "altitude", from = 0, to = 100, duration = 2.0, easing = "easeIn" },
       anim.cue { name = "victory" },
     }

@@ -18,14 +18,14 @@ local action = {
     local where = game.parts[a.part]
     if not where then return "no part " .. tostring(a.part) end
     if where.cell or where.holder then return a.part .. " is already found" end
-    if not (game.tiles[a.part .. "_row"].excavated and game.tiles[a.part .. "_col"].excavated) then
+    if not (D.face_up(game, a.part .. "_row") and D.face_up(game, a.part .. "_col")) then
       return "both clues of the " .. a.part .. " must be excavated"
     end
   end,
 
   apply = function(game, a)
-    local row = D.POS[game.tiles[a.part .. "_row"].cell].row
-    local col = D.POS[game.tiles[a.part .. "_col"].cell].col
+    local row = D.POS[D.face_up(game, a.part .. "_row").cell].row
+    local col = D.POS[D.face_up(game, a.part .. "_col").cell].col
     a.cell = D.name(col, row)
     game.parts[a.part].cell = a.cell
   end,

@@ -18,8 +18,8 @@ local action = {
     a.drank, a.thirsty = {}, {}
     for _, name in ipairs(game.order) do
       local p = game.players[name]
-      local tile, id = D.tile_at(game, p.cell)
-      local sheltered = D.excavated_tunnel(tile) or game.shields[id] ~= nil
+      local _, id = D.tile_at(game, p.cell)
+      local sheltered = D.excavated_tunnel(game, p.cell) or game.shields[id] ~= nil
       if not sheltered then
         if p.water == 0 then
           a.thirsty[#a.thirsty + 1] = name

@@ -13,8 +13,8 @@ local function check(game, a)
   why = D.role_check(game, a.player, "water_carrier")
   if why then return why end
   local p = game.players[a.player]
-  local tile = D.tile_at(game, p.cell)
-  if tile.kind ~= "well" or not tile.excavated then return "there is no excavated well here" end
+  local face = D.shown_face(game, game.board[p.cell])
+  if not face or face.kind ~= "well" then return "there is no excavated well here" end
   if p.water >= p.canteen then return "the canteen is full" end
 end
 

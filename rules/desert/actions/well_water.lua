@@ -10,8 +10,9 @@ local action = {
   params = { cell = "string" },
 
   check = function(game, a)
-    local tile = D.tile_at(game, a.cell)
-    if not tile or tile.kind ~= "well" then return "no well at " .. tostring(a.cell) end
+    local id = game.board[a.cell]
+    local face = id and D.shown_face(game, id)
+    if not face or face.kind ~= "well" then return "no excavated well at " .. tostring(a.cell) end
   end,
 
   apply = function(game, a)
