@@ -198,13 +198,13 @@ def test_three_seats_and_a_spectator_play_desert_together(context):
     steps = [json.loads(m)["step"] for m in seats[0].frames if json.loads(m).get("type") in ("step", "accepted")]
     states = played_states(context.binary, steps)
     decks = deck_windows(states)
-    hidden = face_down_tiles(states)
-    assert decks and hidden, "the check needs deck windows and face-down tiles to look for"
+    assert decks and face_down_tiles(states, "spectator"), "the check needs deck windows and face-down tiles to look for"
     names = sorted({card for state in states for deck in ("storm_deck", "gear_deck", "storm_discard", "gear_discard")
                     for card in state[deck]}, key=len, reverse=True)
     for seat in everyone:
         texts = seat.frames + seat.boards + [seat.page.content()]
         assert len(seat.frames) > STEPS and len(seat.boards) > 0
+        hidden = face_down_tiles(states, seat.name)
         for text in texts:
             leak_free(text, decks, hidden, names, seat.name)
 
@@ -244,32 +244,75 @@ def deck_windows(states):
     return windows
 
 
-def face_down_tiles(states):
-    """The ids of the tiles never excavated in the match: face down at every version."""
-    ids = set(states[0]["tiles"])
+def face_down_tiles(states, seat):
+    """The tiles never excavated in the match, less those `seat` looked under (a terrascope shows a face
+    to its user alone), as (tile id, cell, face, kind): face down to the seat at every version. A face is
+    `faces[tile]` (desert 2.0, where a tile's id says only where it was dealt), or the tile's id itself
+    (desert 1.0, whose tile ids were their faces)."""
+    tiles = set(states[0]["tiles"])
     for state in states:
-        ids -= {tile for tile, fields in state["tiles"].items() if fields["excavated"]}
-    return ids
+        tiles -= {tile for tile, fields in state["tiles"].items() if fields["excavated"]}
+        tiles -= {tile for tile, seats in (state.get("peeked") or {}).items() if seat in (seats or [])}
+    last = states[-1]
+    faces = last.get("faces") or {}
+    return {(tile, last["tiles"][tile]["cell"], faces.get(tile, tile), re.sub(r"\d+$|_(row|col)$", "", faces.get(tile, tile)))
+            for tile in tiles}
+
+
+def word(text, name):
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", text) is not None
+
+
+def pieces(text):
+    """The smallest parts of what a page received that each speak of one thing: every JSON object's
+    own strings (a board's node, a plan's item, a state's table), or for the DOM each element's markup."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return re.split(r"(?=<)", text)
+    out = []
+
+    def walk(v):
+        if isinstance(v, dict):
+            out.append(" ".join(f"{k} {x}" for k, x in v.items() if not isinstance(x, (dict, list))))
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, list):
+            out.append(" ".join(str(x) for x in v if not isinstance(x, (dict, list))))
+            for x in v:
+                walk(x)
+    walk(value)
+    return out
 
 
 def leak_free(text, decks, hidden, names, seat):
+    """No deck's order, no face-down tile's face: a face named by a number or a row/column (well1,
+    gear5, propeller_row) may not appear at all; a face whose name is only its kind (crash, pad,
+    mirage: the public view speaks of "the launch pad" before it is found) may not appear beside
+    its tile's id or cell, nor may the face's art (art/tile-KIND.svg)."""
     found = [m.group(0) for m in re.finditer("|".join(re.escape(n) for n in names), text)]
     for window in decks:
         for i in range(len(found) - 3):
             assert tuple(found[i:i + 4]) != window, f"{seat} received the deck order {window}: {text[:300]}"
-    for tile in hidden:
-        assert not re.search(rf"\b{re.escape(tile)}\b", text), f"{seat} received face-down tile {tile}: {text[:300]}"
+    for tile, cell, face, kind in hidden:
+        if face != kind:
+            assert not word(text, face), f"{seat} received face-down tile {tile}'s face {face}: {text[:300]}"
+            continue
+        for piece in pieces(text):
+            if word(piece, tile) or word(piece, cell):
+                assert not word(piece, face) and f"tile-{kind}." not in piece, \
+                    f"{seat} received face-down tile {tile} at {cell} as {face}: {piece[:300]}"
 
 
 def screenshot(left, right):
-    """Two seats' boards side by side, composed in a page of their own from each page's picture."""
+    """Two seats' pages side by side, composed in a page of their own from each page's picture (same size)."""
     import base64
-    shots = [base64.b64encode(p.locator("main#match").screenshot()).decode() for p in (left, right)]
+    shots = [base64.b64encode(p.screenshot()).decode() for p in (left, right)]
     page = left.context.new_page()
-    page.set_viewport_size({"width": 2200, "height": 820})
+    page.set_viewport_size({"width": 2208, "height": 820})
     page.set_content("<body style='margin:0;display:flex;gap:8px;background:#3b2f25'>"
-                     + "".join(f"<img src='data:image/png;base64,{s}' style='width:1092px'>" for s in shots) + "</body>")
+                     + "".join(f"<img src='data:image/png;base64,{s}' width='1100' height='820'>" for s in shots) + "</body>")
     readme_copy = REPOSITORY / "docs" / "images" / "play-together.png"
     update = os.environ.get("STUDIO_SCREENSHOT") == "update" or not readme_copy.exists()
-    page.screenshot(path=str(readme_copy if update else REPOSITORY / ".build" / "play-together.png"), full_page=True)
+    page.screenshot(path=str(readme_copy if update else REPOSITORY / ".build" / "play-together.png"))
     page.close()
