@@ -8,17 +8,22 @@ What is checked, and how:
 - One seat's browser goes offline: its page says the connection is lost, the others play on, and
   when it is back online the page reconnects by itself and asks for the steps after the version it
   holds: it ends at the same version, with every step listed once.
+- A spectator comes at version 20 or so and is sent the whole public view (no spectator watched the
+  steps before, so the server holds no spectator's view of them), then the steps after it.
 - No secret reaches a seat or the spectator. The secrets are not read from the server (it has no
   route that shows them); they are computed apart: the match's calls (version by version, as the
   seats received them) and its seed make a scenario, and `rulebench state` plays it and prints the
   full state after each step, decks and tiles included. Then every WebSocket message each page
   received, every board (`/scene` answer) it fetched, and each page's final DOM are searched:
-  * deck order: the storm and gear decks are face down to every seat. For each version's decks,
-    the first four cards in their order (when the deck holds four) must not appear as four
-    consecutive card names in any message, board or DOM (card names alone are public: the
-    discards show them; their order in the deck is the secret);
-  * tiles: a tile never excavated in the match is face down throughout, so its identity (its id,
-    such as `well1` or `propeller_row`, which names its kind) must not appear in any of them as a word.
+  each message is checked against the secrets of the version it brings its page to (the highest it
+  names; a page's DOM, the last version), since a card drawn or a tile excavated is public after:
+  * deck order: the storm and gear decks are face down to every seat. The first four cards of
+    each deck in their order (when it holds four) must not appear as four consecutive card names
+    (card names alone are public: the discards show them; their order in the deck is the secret);
+  * tiles: a tile not excavated is face down (to every seat but one that looked under it with a
+    terrascope): its face (`faces[tile]` in desert 2.0: `well1`, `propeller_row`...) must not appear
+    as a word; a face whose name is only its kind (`pad`, `mirage`, `crash`, words the public view
+    uses) must not appear beside the tile's id or cell, nor may its art (`art/tile-KIND.svg`).
 The screenshot of two seats' boards side by side is the README's picture (docs/images/play-together.png).
 """
 import json
@@ -131,10 +136,8 @@ def test_three_seats_and_a_spectator_play_desert_together(context):
     for seat, name in zip(seats, SEATS):
         join(seat, server, match, name)
         assert "credential" not in seat.page.url and not re.search(r"[0-9a-f]{64}", seat.page.url.split("token=")[-1].split("#")[-1])
-    watcher.page.goto(server.url)
-    watcher.page.locator(f"#matches tr[data-match='{match}']").get_by_role("button", name="Watch").click()
     everyone = seats + [watcher]
-    for seat in everyone:
+    for seat in seats:
         seat.at(0)
     expect(seats[0].page.locator("#presence li.connected")).to_have_count(3)
 
@@ -149,7 +152,7 @@ def test_three_seats_and_a_spectator_play_desert_together(context):
     # 30 steps: the seat whose turn it is makes a seeded choice among its calls; every fifth step it
     # takes its call back (a takeback refused, at a barrier or a finished turn, is shown and play goes on).
     chooser = random.Random(SEED)
-    version, takebacks = 0, 0
+    version, takebacks, watcher_joined_at = 0, 0, 0
     offline, came_back = None, None
     while version < STEPS:
         online = [s for s in seats if s is not offline]
@@ -165,6 +168,15 @@ def test_three_seats_and_a_spectator_play_desert_together(context):
             offline.at(version)   # caught up by itself: the steps after the version it held
             came_back, offline = offline, None
             online = seats
+        if version >= 20 and watcher_joined_at == 0:
+            # A spectator comes to watch: no spectator watched the steps so far, so the server holds
+            # no spectator's view of them and sends the whole public view (the state as every seat may see it).
+            watcher.page.goto(server.url)
+            watcher.page.locator(f"#matches tr[data-match='{match}']").get_by_role("button", name="Watch").click()
+            watcher_joined_at = version
+            watcher.at(version)
+            expect(watcher.page.locator("#steps li.caught-up")).to_have_text(f"caught up from version 0 to {version} (the board as it is now)")
+            assert any(json.loads(m).get("type") == "view" for m in watcher.frames)
         turn = current_player(online)
         calls = [turn.legal().nth(i).text_content() for i in range(turn.legal().count())]
         moves = [c for c in calls if not c.startswith("end_turn")]
@@ -172,7 +184,7 @@ def test_three_seats_and_a_spectator_play_desert_together(context):
         turn.legal().filter(has_text=re.compile("^" + re.escape(call) + "$")).first.click()
         version += 1
         for seat in everyone:
-            if seat is not offline:
+            if seat is not offline and (seat is not watcher or watcher_joined_at):
                 seat.at(version)
         if version % 5 == 4 and version < STEPS:
             turn.page.get_by_role("button", name="Take back my last call").click()
@@ -181,32 +193,43 @@ def test_three_seats_and_a_spectator_play_desert_together(context):
                 version += 1
                 takebacks += 1
                 for seat in everyone:
-                    if seat is not offline:
+                    if seat is not offline and (seat is not watcher or watcher_joined_at):
                         seat.at(version)
     assert came_back is not None and offline is None
     assert takebacks >= 2, f"only {takebacks} takebacks were accepted: the test should exercise them"
-    for seat in everyone:
+    for seat in seats:
         seat.at(version)
         expect(seat.page.locator("#steps li")).to_have_count(version)   # each step once, the dropped seat's too
+    watcher.at(version)
+    expect(watcher.page.locator("#steps li")).to_have_count(1 + version - watcher_joined_at)
     expect(watcher.page.locator("#legal button")).to_have_count(0)
     expect(watcher.page.locator("#board > svg")).to_have_count(1)
 
     # The README's picture: two seats' boards side by side.
     screenshot(seats[0].page, seats[1].page)
 
-    # The secrets, computed apart from the server, and searched for in all each page received.
+    # The secrets, computed apart from the server, and searched for in all each page received, each
+    # message against the secrets of the version it brought the page to (a card drawn, a tile
+    # excavated, is public from then on).
     steps = [json.loads(m)["step"] for m in seats[0].frames if json.loads(m).get("type") in ("step", "accepted")]
     states = played_states(context.binary, steps)
-    decks = deck_windows(states)
-    assert decks and face_down_tiles(states, "spectator"), "the check needs deck windows and face-down tiles to look for"
     names = sorted({card for state in states for deck in ("storm_deck", "gear_deck", "storm_discard", "gear_discard")
                     for card in state[deck]}, key=len, reverse=True)
+    assert any(deck_windows(state) for state in states) and face_down_tiles(states, 0, "spectator")
     for seat in everyone:
-        texts = seat.frames + seat.boards + [seat.page.content()]
-        assert len(seat.frames) > STEPS and len(seat.boards) > 0
-        hidden = face_down_tiles(states, seat.name)
-        for text in texts:
-            leak_free(text, decks, hidden, names, seat.name)
+        assert len(seat.frames) > version - (watcher_joined_at if seat is watcher else 0) and seat.boards, f"{seat.name}: too little recorded"
+        for texts in (seat.frames, seat.boards, [seat.page.content()]):
+            at = 0
+            for text in texts:
+                at = version if text.startswith("<") else max(at, versions_in(text))
+                leak_free(text, deck_windows(states[at]), face_down_tiles(states, at, seat.name), names, f"{seat.name} at version {at}")
+
+
+def versions_in(text):
+    """The version a message brings its page to: the highest it names."""
+    value = json.loads(text)
+    found = [value.get("version"), value.get("current"), (value.get("step") or {}).get("version")]
+    return max([v for v in found if isinstance(v, int)], default=0)
 
 
 def played_states(binary, steps):
@@ -234,28 +257,26 @@ def played_states(binary, steps):
     return states
 
 
-def deck_windows(states):
-    """Each version's first four cards of each deck, in order (the order a seat must not learn)."""
-    windows = set()
-    for state in states:
-        for deck in ("storm_deck", "gear_deck"):
-            if len(state[deck]) >= 4:
-                windows.add(tuple(state[deck][:4]))
-    return windows
+def deck_windows(state):
+    """The first four cards of each deck in their order, when it holds four (the order a seat must not learn)."""
+    return {tuple(state[deck][:4]) for deck in ("storm_deck", "gear_deck") if len(state[deck]) >= 4}
 
 
-def face_down_tiles(states, seat):
-    """The tiles never excavated in the match, less those `seat` looked under (a terrascope shows a face
-    to its user alone), as (tile id, cell, face, kind): face down to the seat at every version. A face is
+def face_down_tiles(states, at, seat):
+    """The tiles face down at version `at` to `seat` (not excavated, and not looked under by the seat with
+    a terrascope, which shows a face to its user alone; nor one whose back only it has), as
+    (tile id, cell, face, kind). A face is
     `faces[tile]` (desert 2.0, where a tile's id says only where it was dealt), or the tile's id itself
     (desert 1.0, whose tile ids were their faces)."""
-    tiles = set(states[0]["tiles"])
-    for state in states:
-        tiles -= {tile for tile, fields in state["tiles"].items() if fields["excavated"]}
+    tiles = {tile for tile, fields in states[at]["tiles"].items() if not fields["excavated"]}
+    for state in states[:at + 1]:
         tiles -= {tile for tile, seats in (state.get("peeked") or {}).items() if seat in (seats or [])}
-    last = states[-1]
-    faces = last.get("faces") or {}
-    return {(tile, last["tiles"][tile]["cell"], faces.get(tile, tile), re.sub(r"\d+$|_(row|col)$", "", faces.get(tile, tile)))
+    state = states[at]
+    faces = state.get("faces") or {}
+    # A back only one tile has (desert 2.0's "wreck": the crash site) shows what is under it: not a secret.
+    backs = [fields.get("back") for fields in state["tiles"].values()]
+    tiles -= {tile for tile in tiles if state["tiles"][tile].get("back") is not None and backs.count(state["tiles"][tile]["back"]) == 1}
+    return {(tile, state["tiles"][tile]["cell"], faces.get(tile, tile), re.sub(r"\d+$|_(row|col)$", "", faces.get(tile, tile)))
             for tile in tiles}
 
 
