@@ -25,11 +25,11 @@ final class JoinSession: @unchecked Sendable {
     /// Prints each message the server sends, until it closes (or is silent past the timeout).
     func readUntilClosed() {
         while let text = socket.receive() {
+            // The version is followed before the line is printed: a script that reads the line and
+            // answers it (`consent`, a typed call) is sent at the version the line brought.
+            condition.withLock { note(text) }
             self.print(text)
-            condition.withLock {
-                note(text)
-                condition.broadcast()
-            }
+            condition.withLock { condition.broadcast() }
         }
         condition.withLock {
             isOpen = false

@@ -37,6 +37,9 @@ API.addaction("s", "pass", "s/actions/pass.lua", [[return { checkpoint = true,
   seat = function(g, a) return g.current end,
   legal = function(g, emit) emit({}) end,
   apply = function(g) g.current = g.current == "p1" and "p2" or "p1" end }]])
+-- cut: the two bottom cards of the face-down deck swap.
+API.addaction("s", "cut", "s/actions/cut.lua", [[return {
+  apply = function(g) g.deck[1], g.deck[2] = g.deck[2], g.deck[1] end }]])
 -- roll: draws from the generator.
 API.addaction("s", "roll", "s/actions/roll.lua", [[local rb = require "rulebench"
 return { apply = function(g) g.rolled = rb.random(g, 6) end }]])
@@ -76,6 +79,22 @@ assert(views.p1.hash == p1.hash and views.p2.hash == p2.hash)
 assert(views.p1.plan.own.target == "card:e", K.show(views.p1.plan))
 assert(views.p2.plan.own.target == "card:?1", K.show(views.p2.plan))
 assert(views.p1.barrier == "secret", "a card left the face-down deck")
+-- The changes: the owner sees its card arrive, the other seat a card back;
+-- both see the deck's top slot leave, neither sees which card it held.
+local function changesof(list)
+  local out = {}
+  for i, c in ipairs(list) do out[i] = c.path .. ": " .. tostring(c.before) .. " -> " .. tostring(c.after) end
+  return table.concat(out, "; ")
+end
+assert(changesof(views.p1.changes) == "deck.5: (hidden) -> nil; hands.p1.1: nil -> e", changesof(views.p1.changes))
+assert(changesof(views.p2.changes) == "deck.5: (hidden) -> nil; hands.p1.1: nil -> (hidden)", changesof(views.p2.changes))
+-- A cut of the face-down deck: every seat learns that its hidden slots changed, not how.
+local _, _, _, cut = API.performas("cut", params(), "p1")
+cut = K.decode(cut)
+assert(changesof(cut.p2.changes) == "deck: (hidden) -> (hidden)", changesof(cut.p2.changes))
+assert(cut.p2.barrier == "secret")
+API.undo("1")
+assert(H.cursor() == 1, "the cut undone")
 -- Rearranging what p2 cannot see does not change its view.
 assert(API.leakprobe("p2", "3") == "")
 assert(K.hash() ~= h0)

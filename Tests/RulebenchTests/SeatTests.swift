@@ -3,7 +3,7 @@ import XCTest
 
 /// Seats and secrets (Kernel/seats.lua, Game+Seats): who may act, what
 /// each seat sees, the players' undo barriers, and the no-leak probes
-/// finding the four planted leaks (Fixtures/leaks) and nothing in the
+/// finding the five planted leaks (Fixtures/leaks) and nothing in the
 /// leak-free packs.
 final class SeatTests: XCTestCase {
     static let leaks = EngineFixtures.repository.appendingPathComponent("Tests/RulebenchTests/Fixtures/leaks")
@@ -16,6 +16,17 @@ final class SeatTests: XCTestCase {
     }
 
     private func leakPack(_ name: String) -> String { Self.leaks.appendingPathComponent(name).path }
+
+    /// The line of each planted leak's fixture that puts the secret in view.
+    static let plantedLines = [
+        "top-card-view": "top-card-view/pack.lua:7",           // add{ text = "next: " .. the top card }
+        "full-hash-view": "full-hash-view/pack.lua:12",        // add{ text = "state " .. seal(game) }
+        "offered-call": "offered-call/actions/guess.lua:3",    // emit{} when the top card is c3
+        // `return anim.cue{ ... " drew the " .. a.card }` is a tail call, of which Lua
+        // keeps no line: the plan's leaf names its animate function's first line.
+        "plan-names-card": "plan-names-card/actions/draw.lua:6",
+        "hidden-write": "hidden-write/actions/bury.lua:6",     // the deck changed when the top card is c3
+    ]
 
     /// Every string a value holds.
     private func strings(_ value: StateValue) -> [String] {
@@ -62,6 +73,17 @@ final class SeatTests: XCTestCase {
         let p2words = strings(p2.state) + strings(try XCTUnwrap(step.views["p2"]?.plan))
         for id in p1ids { XCTAssertFalse(p2words.contains { $0.contains(id) }, "p2 sees \(id)") }
         XCTAssertTrue(strings(try XCTUnwrap(step.views["p1"]?.plan)).contains { $0 == "card:" + p1ids[0] })
+        // The step's changes: p1 sees its three cards arrive, p2 three card
+        // backs, and both see six slots leave the deck, never which cards.
+        let p1changes = try XCTUnwrap(step.views["p1"]?.changes), p2changes = try XCTUnwrap(step.views["p2"]?.changes)
+        let arrived = p1changes.filter { $0.path.hasPrefix("hands.p1.") }
+        XCTAssertEqual(arrived.map(\.before), [nil, nil, nil])
+        XCTAssertEqual(arrived.compactMap { $0.after?[.string("id")]?.stringValue }, p1ids)
+        XCTAssertEqual(p2changes.filter { $0.path.hasPrefix("hands.p1.") }.map(\.after), Array(repeating: .string(SeatView.hidden), count: 3))
+        XCTAssertEqual(p2changes.filter { $0.path.hasPrefix("deck.") }.count, 6)
+        XCTAssertTrue(p2changes.filter { $0.path.hasPrefix("deck.") }.allSatisfy { $0.before == .string(SeatView.hidden) && $0.after == nil })
+        let p2changeWords = p2changes.flatMap { [$0.path] + ([$0.before, $0.after].compactMap { $0 }.flatMap(strings)) }
+        for id in p1ids { XCTAssertFalse(p2changeWords.contains { $0.contains(id) }, "p2's changes show \(id)") }
         for view in [p1, p2] {
             XCTAssertFalse(strings(view.state).contains(game.stateHash.description))
             XCTAssertNotEqual(view.hash, game.stateHash.description)
@@ -125,13 +147,33 @@ final class SeatTests: XCTestCase {
         XCTAssertEqual(try probes(Self.cards), [])
     }
 
-    func testTheFourPlantedLeaksAreFound() throws {
+    func testThePlantedLeaksAreFound() throws {
         XCTAssertTrue(try probes(leakPack("top-card-view")).contains { $0.shown == .scene })
         XCTAssertTrue(try probes(leakPack("full-hash-view")).contains { $0.shown == .scene })
         XCTAssertTrue(try probes(leakPack("offered-call")).contains { $0.shown == .calls })
         let plan = try probes(leakPack("plan-names-card"))
         XCTAssertTrue(plan.contains { $0.shown == .plan && $0.seat == "p2" }, "\(plan)")
         XCTAssertFalse(plan.contains { $0.seat == "p1" }, "p1 drew the card: it may see its name")
+        // The fifth: a step whose changes (the deck's hidden slots changed or not) tell the top card.
+        let changes = try probes(leakPack("hidden-write"))
+        XCTAssertTrue(changes.contains { $0.shown == .changes }, "\(changes)")
+        XCTAssertFalse(changes.contains { $0.shown != .changes }, "\(changes)")
+    }
+
+    /// Each planted leak's finding names the line of its fixture that put
+    /// the secret into what the seat is shown, in the finding and its message.
+    func testEachLeakNamesTheLuaLineThatPutTheSecretInView() throws {
+        let shown: [String: SeatLeak.Shown] = ["top-card-view": .scene, "full-hash-view": .scene, "offered-call": .calls,
+                                               "plan-names-card": .plan, "hidden-write": .changes]
+        for (pack, shown) in shown {
+            let line = try XCTUnwrap(Self.plantedLines[pack])
+            let found = try probes(leakPack(pack)).filter { $0.shown == shown }
+            XCTAssertFalse(found.isEmpty, pack)
+            for leak in found {
+                XCTAssertTrue(leak.line?.hasSuffix(line) ?? false, "\(pack): \(leak.line ?? "no line"), not \(line)")
+                XCTAssertTrue(leak.message(before: nil).hasSuffix("the secret reached it at \(leak.line ?? "?")"), leak.message(before: nil))
+            }
+        }
     }
 
     /// The fuzzer finds each planted leak in a few short runs, and its
@@ -149,9 +191,11 @@ final class SeatTests: XCTestCase {
             return Fuzzer(options: options).run().reports
         }
         let folder = try scratchFolder("seats")
-        for name in ["top-card-view", "plan-names-card", "offered-call", "full-hash-view"] {
+        for name in ["top-card-view", "plan-names-card", "offered-call", "full-hash-view", "hidden-write"] {
             let report = try XCTUnwrap(fuzz(leakPack(name)).first, name)
             XCTAssertEqual(report.finding.property, .seatSeesOnly, "\(name): \(report.finding.message)")
+            let blamed = report.finding.blamed?.location?.description ?? "no blame"
+            XCTAssertTrue(blamed.hasSuffix(try XCTUnwrap(Self.plantedLines[name])), "\(name): \(blamed)")
             let file = folder.appendingPathComponent(name + ".yaml")
             try Reproduction.scenario(for: report, packReference: leakPack(name), fuzzSeed: 1).write(to: file, atomically: true, encoding: .utf8)
             var checking = PlantedBugTests.configuration

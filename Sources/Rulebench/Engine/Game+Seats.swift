@@ -7,7 +7,8 @@ extension Game {
     /// seat's view of the step, to send to that seat alone.
     public struct SeatedStep: Sendable {
         public let entry: HistoryEntry
-        /// Seat -> its view hash after the step, its redacted plan, the barrier.
+        /// Seat -> its view hash after the step, its redacted plan, its
+        /// changes as it may see them, the barrier.
         public let views: [String: SeatStepView]
     }
 

@@ -293,7 +293,8 @@ extension Kernel {
             problem = .error(try error(failure))
         } else if let seat = value.optional("seat") {
             problem = .leak(SeatLeak(seat: try seat.string(), shown: try value.field("shown").decode(SeatLeak.Shown.self),
-                                     slots: try value.field("slots").list().map { item throws(RulebenchError) in try item.string() }))
+                                     slots: try value.field("slots").list().map { item throws(RulebenchError) in try item.string() },
+                                     line: try value.optionalString("line")))
         } else {
             problem = .rewoundTo(actual: try value.field("actual").hash(), expected: try value.field("expected").hash())
         }

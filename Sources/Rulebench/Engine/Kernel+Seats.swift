@@ -3,7 +3,7 @@
 /// no-leak probe of one state.
 extension Kernel {
     /// A perform as a seat: the perform's reply, and each seat's view of
-    /// the step (seat -> its view hash, redacted plan and barrier).
+    /// the step (seat -> its view hash, redacted plan, changes and barrier).
     struct SeatedPerformReply {
         let perform: PerformReply
         let views: [String: SeatStepView]
@@ -69,6 +69,7 @@ extension Kernel {
         if bytes.isEmpty { return nil }
         let reply = try KernelReply(entry, bytes)
         return SeatLeak(seat: try reply.string("seat"), shown: try reply.field("what").decode(SeatLeak.Shown.self),
-                        slots: try reply.field("slots").list().map { item throws(RulebenchError) in try item.string() })
+                        slots: try reply.field("slots").list().map { item throws(RulebenchError) in try item.string() },
+                        line: try reply.optionalString("line"))
     }
 }

@@ -285,7 +285,10 @@ struct FuzzExecutor {
         case .redoMismatch(let mismatch):
             return finding(found.property, index, "redo of \(call)", .redoMismatch(mismatch))
         case .leak(let leak):
-            return FuzzFinding(property: .seatSeesOnly, stepIndex: index, message: leak.message(before: found.call), differences: [], blame: nil)
+            // The blame is the seat and the line that put the secret in its view
+            // (the pack's view, legal, animate or apply code): "seat p2 at FILE:LINE".
+            let blame = leak.line.flatMap { SourceLocation($0) }.map { Blame(action: "seat \(leak.seat)", location: $0) }
+            return FuzzFinding(property: .seatSeesOnly, stepIndex: index, message: leak.message(before: found.call), differences: [], blamed: blame)
         case .rewoundTo(let actual, let expected):
             return FuzzFinding(property: .rewindAndReplay, stepIndex: index,
                                message: FuzzFinding.rewindFailed + " gave state hash \(actual), not the initial \(expected)", differences: [], blame: nil)

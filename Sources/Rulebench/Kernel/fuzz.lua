@@ -227,7 +227,7 @@ local function leaks(index, step)
     if not ok then ops.abort() elseif found ~= "" then
       found = decode(found)
       return { property = "seatSeesOnly", what = step and "before" or "after", call = step and callof(step) or nil,
-               seat = found.seat, shown = found.what, slots = found.slots }
+               seat = found.seat, shown = found.what, slots = found.slots, line = found.line }
     end
   end
   return nil

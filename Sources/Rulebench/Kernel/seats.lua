@@ -1,14 +1,16 @@
 -- Seats and secrets: who sits at a seated game, which seats may act in a
 -- state, which seat performs a call, what each seat may see (its view of
--- the state, of a step's animation plan, and the view's hash), the players'
--- undo barriers, and the no-leak probe of one state for one seat.
+-- the state, of a step's changes and animation plan, and the view's hash),
+-- the players' undo barriers, and the no-leak probes for one seat.
 --
 -- Owns the current game's seats (SEATS, from the pack's `seats`), every
 -- call of the pack's `turn`, `secrets` and actions' `seat` functions, and
 -- the views of the last seated perform (LASTVIEWS).
 -- Invariant: nothing a view holds is derived from a slot hidden from its
 -- seat: a hidden slot's value is HIDDEN, the random generator is left out,
--- a plan's words that only hidden slots hold are replaced, and a view's
+-- a plan's words that only hidden slots hold are replaced, a step's
+-- changes are those of the seat's views (and where hidden slots changed,
+-- never how), and a view's
 -- hash is the hash of the view alone, never of the state. A pack without
 -- `seats` pays nothing here: SEATS is nil and history.lua's hook is unset.
 
@@ -25,7 +27,7 @@ K.HIDDEN = HIDDEN
 
 local SEATS          -- the current game's seats in order (nil: the pack declares none)
 local SEATSET        -- seat -> true
-local LASTVIEWS      -- seat -> { hash, plan, barrier } of the last seated perform
+local LASTVIEWS      -- seat -> { hash, plan, changes, barrier } of the last seated perform
 
 ---------------------------------------------------------------- declarations
 local function seatfail(pack, field, message)
@@ -345,31 +347,37 @@ local function nodehash(t) return SC.hash(NODE[t]) end
 local function slotvalue(v) if type(v) == "table" then return nodehash(v) end return v end
 
 -- The marks of `secrets` now (a table's subtree hash, each marked slot's
--- value) and (`withwords`: a perform as a seat) the words of each seat's
--- view, before a step (history.lua's hook). What it costs is the marks',
--- not the state's: a perform in a seated game runs it.
-local function snapshot(withwords)
+-- value) and, for each of `seats` (a perform as a seat, a step's probe),
+-- what it sees: the words of its view, and the view itself; with seats,
+-- each marked table's slot values too (for the changes' hidden entries).
+-- Before a step (history.lua's hook). What it costs without seats is the
+-- marks', not the state's: every perform in a seated game runs it.
+local function snapshot(seats)
   local hid = declared()
   local marks, n = {}, 0
   for t, rec in next, hid do
-    local values
+    local values, slots
     if rec.keys then
       values = {}
       for k in next, rec.keys do values[k] = slotvalue(backing(t)[k]) end
     end
+    if seats then
+      slots = {}
+      for k, v in next, backing(t) do slots[k] = slotvalue(v) end
+    end
     n = n + 1
-    marks[n] = { t = t, rec = rec, hash = rec.all and nodehash(t) or nil, values = values }
+    marks[n] = { t = t, rec = rec, hash = rec.all and nodehash(t) or nil, values = values, slots = slots }
   end
-  local seatwords = nil
-  if withwords then
-    seatwords = {}
-    for _, seat in ipairs(SEATS) do
+  local seen = nil
+  if seats then
+    seen = {}
+    for _, seat in ipairs(seats) do
       local h, s = {}, {}
       words(K.game, seat, hid, true, h, s)
-      seatwords[seat] = { hidden = h, seen = s }
+      seen[seat] = { hidden = h, seen = s, view = viewof(K.game, seat, hid, true) }
     end
   end
-  return { rng = backing(K.game)[RNG], marks = marks, words = seatwords }
+  return { rng = backing(K.game)[RNG], marks = marks, seen = seen }
 end
 
 -- Whether a mark hid something from `seat` that the marks `after` show it.
@@ -419,6 +427,76 @@ local function barrier(before, hid)
   return nil
 end
 
+---------------------------------------------------------------- a step as a seat sees it
+-- The differences between two views of a seat (plain trees), into `out`
+-- as { path, before, after } (a side absent when the slot is), down to
+-- the slots whose values differ: a slot that appears or disappears, or
+-- holds a table on one side only, is one entry with its whole value.
+local function viewdiff(a, b, keys, out)
+  local both = {}
+  for k in next, a do both[k] = true end
+  for k in next, b do both[k] = true end
+  local union = K.sortedkeys(both)
+  local depth = #keys + 1
+  for i = 1, #union do
+    local k = union[i]
+    local x, y = a[k], b[k]
+    keys[depth] = k
+    if type(x) == "table" and type(y) == "table" then
+      viewdiff(x, y, keys, out)
+    elseif x ~= y then
+      out[#out + 1] = { path = K.joinpath(keys), before = x, after = y }
+    end
+    keys[depth] = nil
+  end
+  return out
+end
+
+-- The tables with a slot hidden from `seat` before and after the step
+-- whose value changed (a face-down deck shuffled, a card of another
+-- seat's hand swapped), as { path, before = HIDDEN, after = HIDDEN },
+-- sorted by path: the seat may know that something it cannot see changed
+-- there, never what. A slot that appeared or left is the views' change
+-- already; a table the step detached is left out (its slot is its parent's).
+local function hiddenchanges(before, hid, seat, out)
+  local found = {}
+  for _, m in ipairs(before.marks) do
+    local t, rec, now = m.t, m.rec, hid[m.t]
+    if now then
+      local b, any = backing(t), false
+      for k, old in next, m.slots do
+        local v = b[k]
+        if v ~= nil and hidden(rec, k, seat) and hidden(now, k, seat) and slotvalue(v) ~= old then any = true; break end
+      end
+      if any then
+        local path = K.pathof(K.NODE[t])
+        if not path:find("^%(detached") then found[#found + 1] = path end
+      end
+    end
+  end
+  table.sort(found)
+  for i = 1, #found do out[#out + 1] = { path = found[i], before = HIDDEN, after = HIDDEN } end
+  return out
+end
+
+-- `seat`'s view of the step from snapshot `before` (taken with the seat)
+-- to now, with the marks `hid` now: the hash of its view after, the plan
+-- with the words only hidden slots held replaced, and the changes: its
+-- view's differences (a slot revealed shows "(hidden)" -> its value),
+-- then the tables whose hidden slots changed (hiddenchanges). Derived
+-- from the two views and the marks alone, never from what the step
+-- wrote: which slots it wrote can depend on what is hidden.
+local function seatstep(before, hid, seat, plan)
+  local b = before.seen[seat]
+  local h, s = {}, {}
+  words(K.game, seat, hid, true, h, s)
+  local bh, bs = b.hidden, b.seen
+  local function secretword(w) return (bh[w] or h[w]) and not (bs[w] or s[w]) end
+  local view = viewof(K.game, seat, hid, true)
+  local changes = hiddenchanges(before, hid, seat, viewdiff(b.view, view, {}, {}))
+  return { hash = hashofview(view), plan = redact(plan, secretword), changes = changes }
+end
+
 -- Whether the next perform is one as a seat (performas), whose reply
 -- carries each seat's view of the step: only then are views computed (an
 -- author's perform in a seated game pays for the barrier alone).
@@ -431,19 +509,16 @@ local WANTVIEWS = false
 beforestep = function()
   local withviews = WANTVIEWS
   WANTVIEWS = false
-  local before = snapshot(withviews)
+  local before = snapshot(withviews and SEATS or nil)
   return function(plan)
     local hid = declared()
     local views, mark = {}, barrier(before, hid)
     if not withviews then return mark end
     if type(plan) == "string" then plan = decode(plan) end
     for _, seat in ipairs(SEATS) do
-      local b = before.words[seat]
-      local h, s = {}, {}
-      words(K.game, seat, hid, true, h, s)
-      local bh, bs = b.hidden, b.seen
-      local function secretword(w) return (bh[w] or h[w]) and not (bs[w] or s[w]) end
-      views[seat] = { hash = hashofview(viewof(K.game, seat, hid, true)), plan = redact(plan, secretword), barrier = mark }
+      local view = seatstep(before, hid, seat, plan)
+      view.barrier = mark
+      views[seat] = view
     end
     LASTVIEWS = views
     return mark
@@ -460,7 +535,7 @@ end
 -- performas(name, params, seat): `seat` performs the call: refused (a
 -- rejection, nothing changed) when the seat may not make it; else as
 -- perform, with each seat's view of the step encoded after the plan
--- (seat -> { hash, plan, barrier }), then the position.
+-- (seat -> { hash, plan, changes, barrier }), then the position.
 function API.performas(name, params, seat)
   ops.nogame()
   refuse(name, decode(params), seat)
@@ -583,11 +658,164 @@ local function rearrange(seat, salt)
   return paths
 end
 
+-- One run of a step inside an operation (rolled back by the caller):
+-- the seat's view of it (seatstep's), encoded, and its view hash after.
+local function stepview(seat, name, params)
+  local before = snapshot({ seat })
+  local rec = K.steps.run(name, params, name, 0)
+  local view = seatstep(before, declared(), seat, K.steps.plan(rec, "do"))
+  return view.hash, encode(view.plan), encode(view.changes)
+end
+
+---------------------------------------------------------------- where a leak came from
+-- Run only once a probe found a leak: the file:line of the pack's code
+-- that put the secret into what the seat is shown. Each compares what the
+-- seat was shown in the state as it is and in the rearranged one.
+
+-- The file:line of the rule code `level` calls up (kernel frames skipped).
+local function site(level) return K.where(level + 1):match("^(.*): $") end
+
+local function isrejection(err)
+  return type(err) == "table" and getmetatable(err) == K.C.errormeta and err.kind == "rejected"
+end
+
+-- f() in the state as it is, then in the one rearranged for `seat` from
+-- `salt`, both rolled back: its two results (nil for a run the rules refused).
+local function twice(seat, salt, f)
+  local out = {}
+  for run = 1, 2 do
+    K.steps.begin("probe")
+    if run == 2 then rearrange(seat, salt) end
+    local ok, result = pcall(f)
+    K.steps.drop()
+    if not ok and not isrejection(result) then error(result, 0) end
+    out[run] = ok and result or nil
+  end
+  return out[1], out[2]
+end
+
+-- The keys to the first place two decoded values differ (sorted key
+-- order), or nil when they are the same.
+local function firstdiff(a, b, keys)
+  if type(a) ~= "table" or type(b) ~= "table" then
+    if a ~= b then return keys end
+    return nil
+  end
+  local both = {}
+  for k in next, a do both[k] = true end
+  for k in next, b do both[k] = true end
+  for _, k in ipairs(K.sortedkeys(both)) do
+    keys[#keys + 1] = k
+    if firstdiff(a[k], b[k], keys) then return keys end
+    keys[#keys] = nil
+  end
+  return nil
+end
+
+-- The scene's leak: the add{...} of the first node that differs.
+local function sceneline(seat, salt)
+  local function scene()
+    local encoded = seatscene(seat, declared())
+    return { nodes = encoded ~= "" and decode(encoded).nodes or {}, sites = K.scenesites or {} }
+  end
+  local s0, s1 = twice(seat, salt, scene)
+  local d = s0 and s1 and firstdiff(s0.nodes, s1.nodes, {})
+  return d and (s1.sites[d[1]] or s0.sites[d[1]]) or nil
+end
+
+-- The calls' leak: the emit of the first call offered in one state and
+-- not the other (each action's emit recording its caller's line).
+local function callsline(seat, salt)
+  local function offered()
+    local lines, saved = {}, {}
+    for name, def in next, pack().actions do
+      local emit = def.emit
+      if emit then
+        saved[def] = emit
+        def.emit = function(params, kind)
+          lines[#lines + 1] = { name = name, params = type(params) == "table" and K.plain(params) or params, line = site(2) }
+          return emit(params, kind)
+        end
+      end
+    end
+    local ok, err = pcall(legalas, seat)
+    for def, emit in next, saved do def.emit = emit end
+    if not ok then error(err, 0) end
+    return lines
+  end
+  local c0, c1 = twice(seat, salt, offered)
+  if not (c0 and c1) then return nil end
+  for i = 1, math.max(#c0, #c1) do
+    local x, y = c0[i], c1[i]
+    if not (x and y and x.name == y.name and encode(x.params) == encode(y.params)) then return (y or x).line end
+  end
+  return nil
+end
+
+-- The plan's leak: the source of the first leaf of the plan that differs
+-- (K.leafsources has the builders note where each leaf was made).
+local function planline(seat, name, params, salt)
+  local before = K.leafsources
+  K.leafsources = true
+  local ok, p0, p1 = pcall(twice, seat, salt, function()
+    local _, plan = stepview(seat, name, params)
+    return decode(plan)
+  end)
+  K.leafsources = before
+  if not ok then error(p0, 0) end
+  local d = p0 and p1 and firstdiff(p0, p1, {})
+  if not d then return nil end
+  local src
+  local a, b = p0, p1
+  for i = 1, #d do
+    src = (type(b) == "table" and b.src) or (type(a) == "table" and a.src) or src
+    a, b = type(a) == "table" and a[d[i]] or nil, type(b) == "table" and b[d[i]] or nil
+  end
+  return src
+end
+
+-- The changes' leak: the write of the rule code that changed the first
+-- change that differs (every table holding hidden slots, and the tables
+-- in them, recording the line of each write made to them).
+local function changesline(seat, name, params, salt)
+  local function written()
+    local writes, saved = {}, {}
+    local function wrap(m)
+      if saved[m] then return end
+      local write = m.__newindex
+      saved[m] = write
+      m.__newindex = function(p, k, v)
+        writes[#writes + 1] = { path = K.pathof(m, k), line = site(2) }
+        return write(p, k, v)
+      end
+      for _, v in next, m.b do if isnode(v) then wrap(K.NODE[v]) end end
+    end
+    for t in next, declared() do wrap(K.NODE[t]) end
+    local ok, err, _, changes = pcall(stepview, seat, name, params)
+    for m, write in next, saved do m.__newindex = write end
+    if not ok then error(err, 0) end
+    return { writes = writes, changes = decode(changes) }
+  end
+  local w0, w1 = twice(seat, salt, written)
+  local d = w0 and w1 and firstdiff(w0.changes, w1.changes, {})
+  if not d then return nil end
+  local change = w1.changes[d[1]] or w0.changes[d[1]]
+  local path = change.path
+  for _, run in ipairs({ w1, w0 }) do
+    for _, w in ipairs(run.writes) do
+      local rest = w.path:sub(#path + 1)
+      if w.path:sub(1, #path) == path and (rest == "" or rest:find("^[.%[]")) then return w.line end
+    end
+  end
+  return nil
+end
+
 -- leakprobe(seat, salt): rearranges what is hidden from `seat` (the
 -- generator reseeded, each table's hidden slots rotated) and compares what
 -- the seat is shown with what it was shown before; the state is rolled
 -- back either way. "" when nothing changed, else the finding encoded
--- { seat, what = "view" or "calls", slots = the rearranged paths }.
+-- { seat, what = "view", "calls" or "scene", slots = the rearranged
+-- paths, line = the file:line that put the secret there, when found }.
 function API.leakprobe(seat, salt)
   ops.nogame()
   knownseat(seat)
@@ -598,49 +826,40 @@ function API.leakprobe(seat, salt)
   local view1, calls1, scene1 = shown(seat)
   K.steps.drop()
   local what = view1 ~= view0 and "view" or calls1 ~= calls0 and "calls" or scene1 ~= scene0 and "scene" or nil
-  if what then return encode({ seat = seat, what = what, slots = paths }) end
-  return ""
-end
-
--- One run of a step inside an operation (rolled back by the caller):
--- the seat's view hash after it and its view of the step's plan.
-local function stepview(seat, name, params)
-  local hid = declared()
-  local bh, bs = {}, {}
-  words(K.game, seat, hid, true, bh, bs)
-  local rec = K.steps.run(name, params, name, 0)
-  local plan = K.steps.plan(rec, "do")
-  hid = declared()
-  local h, s = {}, {}
-  words(K.game, seat, hid, true, h, s)
-  local function secretword(w) return (bh[w] or h[w]) and not (bs[w] or s[w]) end
-  return hashofview(viewof(K.game, seat, hid, true)), encode(redact(plan, secretword))
+  if not what then return "" end
+  local line = what == "calls" and callsline(seat, salt) or what == "scene" and sceneline(seat, salt) or nil
+  return encode({ seat = seat, what = what, slots = paths, line = line })
 end
 
 -- stepprobe(seat, name, params, salt): the step's side of the no-leak
 -- property. The call runs twice, as it is and after what is hidden from
 -- `seat` was rearranged (both rolled back); when the seat cannot tell the
 -- two states after apart, it must not tell the two steps apart either:
--- their plans, as it sees them, must be the same. "" when they are (or a
--- run was rejected), else the finding encoded { seat, what = "plan", slots }.
+-- their plans and their changes, as it sees them, must be the same. ""
+-- when they are (or a run was rejected), else the finding encoded
+-- { seat, what = "plan" or "changes", slots, line } (as leakprobe's).
 function API.stepprobe(seat, name, params, salt)
   ops.nogame()
   knownseat(seat)
   salt = math.tointeger(tonumber(salt)) or 1
   params = decode(params)
   K.steps.begin("probe")
-  local view0, plan0 = stepview(seat, name, params)
+  local view0, plan0, changes0 = stepview(seat, name, params)
   K.steps.drop()
   K.steps.begin("probe")
   local paths = rearrange(seat, salt)
-  local ok, view1, plan1 = pcall(stepview, seat, name, params)
+  local ok, view1, plan1, changes1 = pcall(stepview, seat, name, params)
   K.steps.drop()
   if not ok then
     if type(view1) == "table" and getmetatable(view1) == K.C.errormeta and view1.kind == "rejected" then return "" end
     error(view1, 0)
   end
-  if view1 == view0 and plan1 ~= plan0 then return encode({ seat = seat, what = "plan", slots = paths }) end
-  return ""
+  if view1 ~= view0 then return "" end
+  local what = plan1 ~= plan0 and "plan" or changes1 ~= changes0 and "changes" or nil
+  if not what then return "" end
+  local line
+  if what == "plan" then line = planline(seat, name, params, salt) else line = changesline(seat, name, params, salt) end
+  return encode({ seat = seat, what = what, slots = paths, line = line })
 end
 
 return K

@@ -281,12 +281,15 @@ function API.scene()
   readonly("view")
   local v, info = declared(K.ops.pack())
   if not v then return "" end
-  local nodes, seen = {}, {}
+  local nodes, seen, sites = {}, {}, {}
   local function add(node)
     local copy = checknode(node, seen, info)
-    seen[copy.id] = K.where(2):match("^(.*): $") or "?"
-    nodes[#nodes + 1] = copy
+    local site = K.where(2):match("^(.*): $") or "?"
+    seen[copy.id] = site
+    local n = #nodes + 1
+    nodes[n], sites[n] = copy, site
   end
+  K.scenesites = sites   -- the file:line of each node's add, for a leak's finding (seats.lua)
   local result = call(v.scene, K.game, add)
   if result ~= nil then
     K.fail("error", "view.scene adds nodes with add{...} and returns nothing", { fn = v.scene })

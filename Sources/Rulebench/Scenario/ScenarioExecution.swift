@@ -173,7 +173,7 @@ final class ScenarioExecution {
             do { leak = try probe(seat) } catch { continue }
             if let leak {
                 out.append(Mismatch(check: "no seat is shown what is hidden from it (checked at every step of a seated game)",
-                                    expected: "seat \(seat)'s view, calls, scene and plans the same when what is hidden from it is rearranged",
+                                    expected: "seat \(seat)'s view, calls, scene, and steps' plans and changes the same when what is hidden from it is rearranged",
                                     actual: leak.message(before: nil)))
             }
         }

@@ -74,6 +74,11 @@ final class ServeProcess: @unchecked Sendable {
         return try JSONValue.parse(text)
     }
 
+    /// Every line the process wrote so far, handed out or not.
+    func allLines() -> [String] {
+        condition.withLock { lines }
+    }
+
     /// Every line read so far that was not yet handed out, without waiting.
     func pending() -> [String] {
         condition.withLock { Array(lines[read...]) }

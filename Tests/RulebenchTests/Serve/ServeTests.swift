@@ -6,70 +6,13 @@ import Rulebench
 /// them: the built programs as subprocesses over loopback, desert matches of
 /// two seats, every wait bounded by a count of lines (no timing asserted).
 final class ServeTests: XCTestCase {
-    /// Starts `rulebench ARGUMENTS` in the repository; it is stopped when the test ends, passed or failed.
-    private func start(_ arguments: [String]) throws -> ServeProcess {
-        let started = try ServeProcess(arguments, in: EngineFixtures.repository)
-        addTeardownBlock { started.stop() }
-        return started
-    }
-
-    /// A server on a free port over a scratch data folder; its address (with the token) and port.
-    private func startServer(data: URL) throws -> (ServeProcess, address: String, port: UInt16) {
-        let server = try start(["serve", "desert", "--port", "0", "--data", data.path])
-        let line = try server.next("the address") { $0.hasPrefix("Rulebench matches: ") }
-        let address = String(line.dropFirst("Rulebench matches: ".count).split(separator: " ")[0])
-        let port = UInt16(URLComponents(string: address)!.port!)
-        return (server, address, port)
-    }
-
-    private func token(_ address: String) -> String {
-        URLComponents(string: address)!.queryItems!.first { $0.name == "token" }!.value!
-    }
-
-    /// One HTTP request to the server; status and body as JSON (or text).
-    private func http(_ method: String, _ path: String, port: UInt16, token: String?, body: String? = nil,
-                      headers: [String: String] = [:]) throws -> (status: Int, body: String) {
-        let client = try LoopbackClient(port: port)
-        let target = token.map { path + (path.contains("?") ? "&" : "?") + "token=" + $0 } ?? path
-        var all = ["Host": "127.0.0.1:\(port)"].merging(headers) { $1 }
-        if let body { all["Content-Length"] = "\(body.utf8.count)"; all["Content-Type"] = "application/json" }
-        let lines = all.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\r\n" }.joined()
-        client.send("\(method) \(target) HTTP/1.1\r\n\(lines)\r\n\(body ?? "")")
-        let response = try XCTUnwrap(client.response())
-        return (response.status, response.body)
-    }
-
     /// Creates a desert match of two seats with seed 5 and joins both; the match number and each seat's credential.
     private func createAndJoin(port: UInt16, token: String) throws -> (match: Int64, credentials: [String: String]) {
-        let created = try http("POST", "/api/matches", port: port, token: token,
-                               body: #"{"pack": "desert", "options": {"players": 2}, "seed": 5}"#)
-        XCTAssertEqual(created.status, 201, created.body)
-        guard case .int(let match)? = try JSONValue.parse(created.body)["id"] else { throw XCTSkip("no id in \(created.body)") }
-        var credentials: [String: String] = [:]
-        for seat in ["p1", "p2"] {
-            let joined = try http("POST", "/api/matches/\(match)/join", port: port, token: token, body: #"{"seat": "\#(seat)"}"#)
-            XCTAssertEqual(joined.status, 200, joined.body)
-            guard case .string(let credential)? = try JSONValue.parse(joined.body)["credential"] else { throw XCTSkip(joined.body) }
-            credentials[seat] = credential
-        }
-        let again = try http("POST", "/api/matches/\(match)/join", port: port, token: token, body: #"{"seat": "p1"}"#)
+        let joined = try createMatch(#"{"pack": "desert", "options": {"players": 2}, "seed": 5}"#, joining: ["p1", "p2"],
+                                     port: port, token: token)
+        let again = try http("POST", "/api/matches/\(joined.match)/join", port: port, token: token, body: #"{"seat": "p1"}"#)
         XCTAssertEqual(again.status, 409, "a taken seat is not handed out twice")
-        return (match, credentials)
-    }
-
-    private func join(_ address: String, match: Int64, seat: String, credential: String, since: Int = 0) throws -> ServeProcess {
-        try start(["join", address, "--match", "\(match)", "--seat", seat, "--credential", credential, "--since", "\(since)"])
-    }
-
-    /// The legal call a message carries that the tests make: the first that does not end the turn, else the first.
-    private func firstLegal(_ message: JSONValue) -> JSONValue? {
-        guard case .array(let calls)? = message["legal"], let first = calls.first else { return nil }
-        return calls.first { $0["name"] != .string("end_turn") } ?? first
-    }
-
-    private func callMessage(_ id: String, version: Int, _ call: JSONValue) -> String {
-        JSONValue.object([("type", .string("call")), ("id", .string(id)), ("version", .int(Int64(version))), ("call", call)])
-            .serialized(pretty: false)
+        return joined
     }
 
     /// Plays `steps` steps: each time the seat with a legal call sends its first one; the other seat's client sees the step.
@@ -89,6 +32,7 @@ final class ServeTests: XCTestCase {
             XCTAssertEqual(accepted["again"], .bool(false))
             XCTAssertEqual(accepted["step"]?["version"], .int(Int64(version + 1)))
             XCTAssertNil(accepted["step"]?["hash"], "the full state's hash never leaves the server")
+            XCTAssertNotNil(accepted["step"]?["viewHash"], "the seat's own view hash")
             legal[seat] = firstLegal(accepted)
             let other = seat == "p1" ? "p2" : "p1"
             if let peer = clients[other] {
@@ -110,7 +54,7 @@ final class ServeTests: XCTestCase {
         let (match, credentials) = try createAndJoin(port: port, token: token)
         let p1 = try join(address, match: match, seat: "p1", credential: credentials["p1"]!)
         let p2 = try join(address, match: match, seat: "p2", credential: credentials["p2"]!)
-        let watcher = try start(["join", address, "--match", "\(match)", "--watch"])
+        let watcher = try startRulebench(["join", address, "--match", "\(match)", "--watch"])
         var legal: [String: JSONValue] = [:]
         for (seat, client) in [("p1", p1), ("p2", p2)] { legal[seat] = firstLegal(try client.message("synced")) }
         try watcher.message("synced")
