@@ -328,6 +328,8 @@ def leak_free(text, decks, hidden, names, seat):
 def screenshot(left, right):
     """Two seats' pages side by side, composed in a page of their own from each page's picture (same size)."""
     import base64
+    for p in (left, right):
+        p.evaluate("window.scrollTo(0, 0)")
     shots = [base64.b64encode(p.screenshot()).decode() for p in (left, right)]
     page = left.context.new_page()
     page.set_viewport_size({"width": 2208, "height": 820})
