@@ -19,7 +19,7 @@ final class PublicSceneTests: XCTestCase {
     private func hand(_ game: Game, _ seat: String) throws -> [String] {
         guard case .table(let hand)? = try game.state(at: StatePath(parsing: "hands.\(seat)")) else { return [] }
         return hand.values.compactMap { card in
-            guard case .table(let fields) = card, case .string(let id)? = fields["id"] else { return nil }
+            guard case .table(let fields) = card, case .string(let id)? = fields[.string("id")] else { return nil }
             return id
         }
     }
