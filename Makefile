@@ -80,6 +80,7 @@ test-browser: deps chromium
 	@scripts/install-ci-tools.sh .build/ci-tools
 	$(SWIFT) build --product rulebench
 	$(SWIFT) build --product rulebench-studio
+	$(SWIFT) build --product rulebench-serve
 	.build/ci-tools/bin/python Tests/Browser/run.py .build/debug/rulebench
 
 # The planted-bug suite alone (Tests/RulebenchTests/PlantedBugTests.swift:

@@ -55,11 +55,14 @@ let package = Package(
         // The bounded HTTP/1.1 and WebSocket server and the local-server guard (Origin, Host, the
         // run's token) that the studio serves through, and the match server will. Knows no game.
         .target(name: "RulebenchServer", dependencies: [.product(name: "FlyingSocks", package: "FlyingFox")]),
+        // The board's web parts both servers' pages share: the board module (scene.js, which draws a
+        // view's scene) and pack files served sandboxed. The studio and `rulebench serve` depend on it.
+        .target(name: "RulebenchBoard", dependencies: ["Rulebench", "RulebenchServer"], resources: [.embedInCode("Page")]),
         // `rulebench-studio`, which `rulebench studio` runs in its place: the web server and the
         // page live here, so no other command loads them (the server links Foundation's networking).
         .executableTarget(
             name: "RulebenchStudio",
-            dependencies: ["Rulebench", "RulebenchCommandLine", "RulebenchServer",
+            dependencies: ["Rulebench", "RulebenchCommandLine", "RulebenchServer", "RulebenchBoard",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             // The studio's web page (HTML, CSS, JavaScript modules), compiled into the binary.
             resources: [.embedInCode("Page")]
@@ -72,8 +75,10 @@ let package = Package(
         // match server (lobby API, WebSocket protocol, seat credentials) and its command-line client.
         .executableTarget(
             name: "RulebenchServe",
-            dependencies: ["Rulebench", "RulebenchCommandLine", "RulebenchServer", "RulebenchMatch",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Rulebench", "RulebenchCommandLine", "RulebenchServer", "RulebenchMatch", "RulebenchBoard",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // The match page (the lobby, a seat's board), compiled into the binary.
+            resources: [.embedInCode("Page")]
         ),
         // The crash test's player (MatchCrashTests): plays matches through `Match` on a data
         // folder, printing a line per acknowledged call, to be killed with SIGKILL and started

@@ -152,6 +152,24 @@ actor Lobby {
         }
     }
 
+    /// The board a connection draws: `{"seat": S, "credential": C}` for a seat's
+    /// (the credential checked as a socket's is), `{}` for a spectator's public one.
+    func scene(_ id: MatchID, _ body: JSONValue) async throws(LobbyRefusal) -> JSONValue {
+        guard let room = rooms[id] else { throw LobbyRefusal(404, "no match \(id.value) is served here") }
+        var seat: String?
+        if let given = body["seat"] {
+            guard case .string(let name) = given, case .string(let credential)? = body["credential"],
+                  await room.admits(name, credential: credential) else {
+                throw LobbyRefusal(403, "wrong credential for that seat (join the seat first: POST /api/matches/\(id.value)/join)")
+            }
+            seat = name
+        }
+        switch await room.scene(for: seat) {
+        case .success(let scene): return scene
+        case .failure(let refusal): throw refusal
+        }
+    }
+
     func closeAll() async {
         for room in rooms.values { await room.closeAll() }
     }

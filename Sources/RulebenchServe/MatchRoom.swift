@@ -69,6 +69,31 @@ actor MatchRoom {
                  }))])
     }
 
+    // MARK: What the page draws
+
+    /// The board as `seat` sees it now (nil: a spectator, who sees the public
+    /// scene: every slot the pack's `secrets` marks is hidden from it), with
+    /// the version it shows: `{"version", "seat", "scene"}`, the scene null when
+    /// the pack declares no view. Drawn by the engine's redaction (`Game.scene(as:)`),
+    /// never from the full state; a seat's scene only with that seat's credential.
+    func scene(for seat: String?) -> Result<JSONValue, LobbyRefusal> {
+        let drawn: Scene?
+        do {
+            drawn = try seat.map { seat throws(RulebenchError) in try match.game.scene(as: seat) } ?? match.game.publicScene()
+        } catch {
+            FileHandle.standardError.write(Data("rulebench serve: match \(id.value): the scene failed: \(error)\n".utf8))
+            return .failure(LobbyRefusal(500, "the pack's view failed (the detail is in the server's log)"))
+        }
+        let json = drawn.flatMap { try? JSONValue.parse($0.json()) } ?? .null
+        return .success(.object([("version", .int(Int64(match.version))), ("seat", seat.map { .string($0) } ?? .null),
+                                 ("scene", json)]))
+    }
+
+    /// A file of the match's pack that its view names (an image), or nil.
+    func packFile(_ path: String) -> URL? {
+        match.game.packFile(path)
+    }
+
     // MARK: Seats
 
     /// Hands `seat` a new credential, or nil (with why) when the seat is not the match's, is taken, or is a bot's.

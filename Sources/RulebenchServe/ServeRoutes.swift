@@ -1,5 +1,6 @@
 import Foundation
 import Rulebench
+import RulebenchBoard
 import RulebenchMatch
 import RulebenchServer
 
@@ -9,7 +10,10 @@ import RulebenchServer
 /// - `GET /api/matches`: the matches, without secrets.
 /// - `POST /api/matches`: create one (`{"pack", "options", "seed", "seats", "takebacks"}`).
 /// - `POST /api/matches/ID/join`: `{"seat": "p1"}` → the seat's credential.
+/// - `POST /api/matches/ID/scene`: `{"seat", "credential"}` → the seat's board; `{}` → the public one.
+/// - `GET /api/matches/ID/pack/PATH`: a file of the match's pack its view names, sandboxed.
 /// - WebSocket `/api/matches/ID/socket?seat=S&credential=C` to play, `?watch=1` to watch.
+/// - `/`, `/match.js`, `/lobby.js`, `/match.css`, `/scene.js`: the match page (`ServePage`).
 struct ServeRoutes: ServerRoutes {
     let lobby: Lobby
 
@@ -23,9 +27,13 @@ struct ServeRoutes: ServerRoutes {
                 return Self.json(201, try await lobby.create(try Self.body(request)))
             case ("POST", let path) where path.count == 5 && path[1] == "api" && path[2] == "matches" && path[4] == "join":
                 return Self.json(200, try await lobby.join(try Self.matchID(path[3]), try Self.body(request)))
-            case ("GET", ["", ""]):
-                return .text(200, "Rulebench match server: the lobby is the JSON API under /api/matches (docs/multiplayer.md); "
-                             + "the browser page is not built yet")
+            case ("POST", let path) where path.count == 5 && path[1] == "api" && path[2] == "matches" && path[4] == "scene":
+                return Self.json(200, try await lobby.scene(try Self.matchID(path[3]), try Self.body(request)))
+            case ("GET", let path) where path.count > 5 && path[1] == "api" && path[2] == "matches" && path[4] == "pack":
+                let file = path[5...].joined(separator: "/")
+                return BoardPage.packResponse(await lobby.room(try Self.matchID(path[3]))?.packFile(file))
+            case ("GET", _) where ServePage.files[request.path] != nil:
+                return ServePage.response(for: request.path)!
             default:
                 return .text(404, "no \(request.method) \(request.path.prefix(80)) here (see docs/multiplayer.md)")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import RulebenchBoard
 import RulebenchServer
 
 /// What the studio answers once the server's guard has passed a request:
@@ -12,10 +13,10 @@ struct StudioRoutes: ServerRoutes {
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         guard request.method == "GET" else { return .text(405, "only GET is served here") }
         if request.path.hasPrefix("/pack/") {
-            return StudioPage.packResponse(await session.packFile(String(request.path.dropFirst("/pack/".count))))
+            return BoardPage.packResponse(await session.packFile(String(request.path.dropFirst("/pack/".count))))
         }
         if request.path.hasPrefix("/sound/") {
-            return StudioPage.packResponse(await session.soundFile(String(request.path.dropFirst("/sound/".count))))
+            return BoardPage.packResponse(await session.soundFile(String(request.path.dropFirst("/sound/".count))))
         }
         return StudioPage.response(for: request.path)
     }

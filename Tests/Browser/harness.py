@@ -20,16 +20,18 @@ class Studio:
     """One `rulebench studio` process and the address it printed, which carries the run's token
     (`http://127.0.0.1:PORT/?token=…`): `url` is that address, `origin` its scheme, host and port."""
 
+    command = "studio"
+
     def __init__(self, binary, args, cwd):
         self.binary = binary
         self.cwd = Path(cwd)
-        self.process = subprocess.Popen([binary, "studio", *args, "--port", "0"], cwd=cwd,
+        self.process = subprocess.Popen([binary, self.command, *args, "--port", "0"], cwd=cwd,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         match = re.search(r"(http://[^/\s]+)/\?token=([0-9a-f]+)\s", line)
         if not match:
             self.process.kill()
-            raise AssertionError(f"rulebench studio {' '.join(args)} printed no address: {line!r} {self.process.stderr.read()}")
+            raise AssertionError(f"rulebench {self.command} {' '.join(args)} printed no address: {line!r} {self.process.stderr.read()}")
         self.url = match.group(0).strip()
         self.origin = match.group(1)
         self.token = match.group(2)
@@ -38,12 +40,18 @@ class Studio:
         """Ctrl-C ends the studio cleanly: exit 0 within a few seconds."""
         self.process.send_signal(signal.SIGINT)
         code = self.process.wait(timeout=10)
-        assert code == 0, f"the studio ended with {code} after Ctrl-C: {self.process.stderr.read()}"
+        assert code == 0, f"rulebench {self.command} ended with {code} after Ctrl-C: {self.process.stderr.read()}"
 
     def cli(self, *args):
         """Runs another rulebench command in the studio's folder; returns (exit code, stdout)."""
         done = subprocess.run([self.binary, *args], cwd=self.cwd, capture_output=True, text=True, timeout=120)
         return done.returncode, done.stdout
+
+
+class MatchServer(Studio):
+    """One `rulebench serve` process (the match server), started and stopped as a studio is."""
+
+    command = "serve"
 
 
 class Context:
@@ -79,6 +87,12 @@ class Context:
         studio = Studio(self.binary, list(args), cwd)
         self.studios.append(studio)
         return studio
+
+    def serve(self, *args, cwd=REPOSITORY):
+        """Starts `rulebench serve ARGS --port 0`; stopped (Ctrl-C, exit 0 required) after the test."""
+        server = MatchServer(self.binary, list(args), cwd)
+        self.studios.append(server)
+        return server
 
     def open(self, *args, cwd=REPOSITORY, page=None):
         """Starts a studio and opens it in the page; returns the studio once the first position is shown."""

@@ -61,6 +61,14 @@ extension Game {
         try kernel.scene(as: seat)
     }
 
+    /// A spectator's scene, the public one: the pack's view with every word
+    /// replaced that only slots hold which some seat may not see (a slot
+    /// `secrets` marks shows only when every seat may see it); nil when the
+    /// pack declares no view.
+    public func publicScene() throws(RulebenchError) -> Scene? {
+        try kernel.scene(as: "")
+    }
+
     /// The no-leak probe of a step for `seat`: `step` runs from the current
     /// state as it is and with what is hidden from the seat rearranged
     /// (both rolled back); when the seat's views after the two are the

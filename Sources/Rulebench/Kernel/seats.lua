@@ -223,11 +223,17 @@ local function declared()
   return hid
 end
 
--- Whether slot k of a table with marks `rec` is hidden from `seat`.
+-- Whether slot k of a table with marks `rec` is hidden from `seat`. Seat
+-- "" is a spectator, who sees a marked slot only when every seat may.
 local function hidden(rec, k, seat)
   local owners = rec.keys and rec.keys[k]
   if owners == nil then owners = rec.all end
-  return owners ~= nil and not owners[seat]
+  if owners == nil then return false end
+  if seat == "" then
+    for i = 1, #SEATS do if not owners[SEATS[i]] then return true end end
+    return false
+  end
+  return not owners[seat]
 end
 
 -- A seat's view of state table t: a plain copy, hidden slots as HIDDEN,
@@ -590,9 +596,11 @@ local function seatscene(seat, hid)
 end
 
 -- seatscene(seat): the seat's scene, encoded ("" when the pack has no view).
+-- Seat "" is a spectator's: the public scene, where a slot `secrets` marks
+-- shows only when every seat may see it.
 function API.seatscene(seat)
   ops.nogame()
-  knownseat(seat)
+  if seat ~= "" or not SEATS then knownseat(seat) end
   return seatscene(seat, declared())
 end
 

@@ -9,7 +9,12 @@ let position = null;
 let narrowTo = null;      // the node id a click on the board narrowed the legal calls to
 const listeners = [];     // other modules (the board) hear each position
 
-export function onPosition(listener) { listeners.push(listener); }
+/// Hears every position from now on, and the last one already shown (a module that finished loading
+/// after the socket's first message, as the board does while it fetches /scene.js, misses nothing).
+export function onPosition(listener) {
+  listeners.push(listener);
+  if (position) listener(position);
+}
 
 export function send(message) {
   message.id = nextID++;
