@@ -328,13 +328,15 @@ local function openingof(game, opts)
   return node
 end
 
+-- Undoes `rec` and its subactions; returns `problems`, the list a strict
+-- verification adds its findings to (made at the first: nil when exact).
 local function undorec(rec, strict, problems)
   local subs = rec.subs
-  for i = #subs, 1, -1 do undorec(subs[i], strict, problems) end
+  for i = #subs, 1, -1 do problems = undorec(subs[i], strict, problems) end
   local undo = rec.def.undo
   if not undo then
     revert(rec.s, rec.e)
-    return
+    return problems
   end
   local us = mark()
   CONTEXT_ACTION, CONTEXT_PHASE = rec.path, "undo"
@@ -343,14 +345,16 @@ local function undorec(rec, strict, problems)
   undo(GAME, rec.a)
   if COVER then rulecover(false) end
   setwritable(false, "undo")
-  if not strict then return end
+  if not strict then return problems end
   local diffs = K.verify(rec.s, rec.e, us, mark(), rec.serial0)
   if diffs then
     local file, line = K.site(undo)
+    problems = problems or {}
     problems[#problems + 1] = { action = rec.path, file = file, line = line, diffs = diffs }
     revert(us, mark())         -- back to the state right after apply...
     revert(rec.s, rec.e)       -- ...and from there to before it
   end
+  return problems
 end
 
 ---------------------------------------------------------------- operations
@@ -423,12 +427,11 @@ local function undo(strict, encoded)
   local rec = RECS[#RECS]
   if not rec then K.fail("error", "nothing to undo") end
   begin("undo")
-  local problems = {}
-  undorec(rec, strict, problems)
+  local problems = undorec(rec, strict, nil)
   local plan = planorbare(rec, "undo")
   PENDING.rec = rec
-  if encoded == "values" then return hashof(), plan, #problems > 0 and problems or nil end
-  return hashof(), encoded and encode(plan) or "", #problems > 0 and problems or nil
+  if encoded == "values" then return hashof(), plan, problems end
+  return hashof(), encoded and encode(plan) or "", problems
 end
 
 function API.invariants()

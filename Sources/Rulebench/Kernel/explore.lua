@@ -70,17 +70,16 @@ function API.explore(depth, strict)
       if level < depth and not visit(level + 1) then return false end
       operation()
       begin("undo")
-      local problems = {}
-      undorec(rec, strict, problems)
+      local problems = undorec(rec, strict, nil)
       planorbare(rec, "undo")
       pop()
       truncate(rec.s)
       local after = hashof()
-      if strict and #problems == 0 and after ~= before then
-        problems[1] = { action = call.name, diffs = { { path = "(state hash)", before = before, after = after,
-                        note = "the state differs from before the action" } } }
+      if strict and not problems and after ~= before then
+        problems = { { action = call.name, diffs = { { path = "(state hash)", before = before, after = after,
+                       note = "the state differs from before the action" } } } }
       end
-      if #problems > 0 then failure = problems; return false end
+      if problems then failure = problems; return false end
     end
     path[level] = nil
     return true

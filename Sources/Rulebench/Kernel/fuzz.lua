@@ -55,15 +55,18 @@ end
 -- unique; a plan seen again is judged again).
 local NEWPLANS = {}   -- the hashes the current fuzz call added (see forgetnewplans)
 
+-- Also returns the key, which the entry keeps (`plankey`): its plan is
+-- hashed once, here, and a redo's plan is compared by its hash first
+-- (history.difference).
 local function planid(plan)
   local key = valuehash(plan)
   local id = PLANIDS[key]
-  if id then return id, false end
+  if id then return id, false, key end
   if PLANCOUNT >= 20000 then PLANIDS, PLANCOUNT = {}, 0 end
   id, NEXTPLAN, PLANCOUNT = NEXTPLAN, NEXTPLAN + 1, PLANCOUNT + 1
   PLANIDS[key] = id
   NEWPLANS[#NEWPLANS + 1] = key
-  return id, true
+  return id, true, key
 end
 
 -- A call rolled back never reached Swift, so Swift never judged the plans
@@ -99,7 +102,8 @@ local function performstep(index, step)
     RUN.outcomes[index] = { kind = "performed", hash = hash }
     count(step.name, "performed")
     if step.op == "do" then
-      local id, new = planid(plan)
+      local id, new, key = planid(plan)
+      HISTORY.last().plankey = key
       local list = RUN.plans
       list[#list + 1] = { step = index, id = id, plan = new and RUN.raw(encode(plan)) or nil }
     end
