@@ -146,7 +146,7 @@ final class BadInputTests: XCTestCase {
     func testHistoryFromAnotherPackVersion() throws {
         let text = try savedHistory()
         try write(text.replacingOccurrences(of: "\"version\":\"1.0\"", with: "\"version\":\"0.9\""), to: "old.json")
-        try expectBadInput(["replay", "old.json"], naming: ["old.json", "saved with pack tiny 0.9", "is tiny 1.0"])
+        try expectBadInput(["replay", "old.json"], naming: ["old.json", "saved with pack tiny 0.9", "is tiny 1.0", "replay it with the pack it was saved with"])
     }
 
     func testHistoryOfAPackThatIsGone() throws {

@@ -76,6 +76,14 @@ M.PART_LETTER = { propeller = "P", engine = "E", crystal = "C", compass = "N" }
 -- option is false). A tile's back is the same for every face but two kinds:
 -- the crash site's back shows the wreck, and the three water tiles' backs
 -- (two wells, one mirage) show a water drop, as on the printed tiles.
+---@class desert.Face
+---@field id string the face's name (what `game.faces` holds)
+---@field kind string crash, well, mirage, pad, tunnel, gear or clue
+---@field back? string what its back shows (wreck, water), if not sand
+---@field part? string a clue's part
+---@field axis? string a clue's axis, row or col
+
+---@type desert.Face[]
 M.TILES = {
   { id = "crash", kind = "crash", back = "wreck" },
   { id = "well1", kind = "well", back = "water" }, { id = "well2", kind = "well", back = "water" },
@@ -89,6 +97,7 @@ for _, part in ipairs(M.PARTS) do
   M.TILES[#M.TILES + 1] = { id = part .. "_col", kind = "clue", part = part, axis = "col" }
 end
 
+---@type table<string, desert.Face>
 M.FACE = {}           -- face id -> its record in M.TILES
 for _, t in ipairs(M.TILES) do M.FACE[t.id] = t end
 

@@ -267,7 +267,8 @@ public struct SavedHistory: Sendable {
     private func prepare(_ game: Game, restarting: Bool, source: String) throws(RulebenchError) -> InputProblem? {
         if restarting { try game.restart(seed: seed, options: options) }
         guard game.pack.name == packName, game.pack.version == packVersion else {
-            throw .badInput(InputProblem("saved with pack \(packName) \(packVersion), but \(game.pack.directory) is \(game.pack.name) \(game.pack.version)", file: source))
+            throw .badInput(InputProblem("saved with pack \(packName) \(packVersion), but \(game.pack.directory) is \(game.pack.name) \(game.pack.version): "
+                                         + "replay it with the pack it was saved with (its version \(packVersion) from version control), or start a new game", file: source))
         }
         for override in overrides { try game.setState(override.value, at: override.path) }
         guard game.history.initialHash == initialHash else {

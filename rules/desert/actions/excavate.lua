@@ -44,10 +44,11 @@ local action = {
     elseif D.GEAR_KINDS[face.kind] then
       act:sub("draw_gear", { player = a.player })
     elseif face.kind == "clue" then
-      local other = face.part .. (face.axis == "row" and "_col" or "_row")
-      local where = game.parts[face.part]
+      local part = assert(face.part, "a clue names its part")
+      local other = part .. (face.axis == "row" and "_col" or "_row")
+      local where = game.parts[part]
       if D.face_up(game, other) and not (where.cell or where.holder) then
-        act:sub("reveal_part", { part = face.part })
+        act:sub("reveal_part", { part = part })
       end
     end
   end,
