@@ -142,3 +142,28 @@ fails(function()
   API.definepack("bad", "bad", "bad/pack.lua", "return { name = 'bad',\n turn = function(g) end }")
   API.finishpack("bad", "")
 end, "declare the seats too")
+
+-- What `turn` returns and what `secret` takes name seats: a seat or a list
+-- of them; anything else, or a name that is not a seat, is an error saying so.
+for i, case in ipairs {
+  { turn = "'p9'", owner = "nil", call = "perform", says = "which is not a seat" },
+  { turn = "7", owner = "nil", call = "perform", says = "a list of seats or nil, not 7" },
+  { turn = "{ 'p1', 'p9' }", owner = "nil", call = "perform", says = "which is not a seat" },
+  { turn = "'p1'", owner = "'p9'", call = "view", says = "is not a seat" },
+  { turn = "'p1'", owner = "7", call = "view", says = "that sees it, not 7" },
+} do
+  local name = "named" .. i
+  API.definepack(name, name, name .. "/pack.lua", "return { name = '" .. name .. "', seats = { 'p1', 'p2' },\n"
+    .. " turn = function(g) return " .. case.turn .. " end,\n"
+    .. " secrets = function(g, secret) secret(g.deck, nil, " .. case.owner .. ") end,\n"
+    .. " setup = function(g) g.deck = { 'a' } end }")
+  API.addaction(name, "step", name .. "/actions/step.lua", "return { apply = function(g) end }")
+  API.finishpack(name, "")
+  API.newgame(name, "1", params())
+  if case.call == "perform" then
+    fails(function() API.performas("step", params(), "p1") end, case.says)
+    API.abort()
+  else
+    fails(function() API.seatview("p1") end, case.says)
+  end
+end

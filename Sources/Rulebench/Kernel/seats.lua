@@ -100,6 +100,24 @@ local function readonly(what, phase)
   ops.setcontext(what, phase)
 end
 
+-- A seat, or a list of seats, as a set (nil: the empty set), as `turn`
+-- returns and `secret` takes them. When `v` is neither, nil, "kind" and
+-- `v`; when it names something that is not a seat, nil, "seat" and that.
+local function seatset(v)
+  local set = {}
+  if type(v) == "string" then
+    set[v] = true
+  elseif type(v) == "table" then
+    for _, s in ipairs(v) do set[s] = true end
+  elseif v ~= nil then
+    return nil, "kind", v
+  end
+  for s in next, set do
+    if not SEATSET[s] then return nil, "seat", s end
+  end
+  return set
+end
+
 ---------------------------------------------------------------- turns
 -- The seats that may act now (a set) and the pack's reason for the others:
 -- `turn(game)` returns a seat, a list of seats, or nil (the game acts by
@@ -111,16 +129,11 @@ local function actors()
   K.rulecover(true)
   local who, reason = turn(K.game)
   K.rulecover(false)
-  local set = {}
-  if type(who) == "string" then
-    set[who] = true
-  elseif type(who) == "table" then
-    for _, s in ipairs(who) do set[s] = true end
-  elseif who ~= nil then
-    K.fail("error", "turn must return a seat, a list of seats or nil, not " .. K.show(who), { fn = turn })
-  end
-  for s in next, set do
-    if not SEATSET[s] then K.fail("error", "turn returned " .. K.show(s) .. ", which is not a seat", { fn = turn }) end
+  local set, wrong, what = seatset(who)
+  if wrong == "kind" then
+    K.fail("error", "turn must return a seat, a list of seats or nil, not " .. K.show(what), { fn = turn })
+  elseif wrong == "seat" then
+    K.fail("error", "turn returned " .. K.show(what) .. ", which is not a seat", { fn = turn })
   end
   if reason ~= nil and type(reason) ~= "string" then
     K.fail("error", "turn's second result is the reason others may not act: a string, not " .. K.show(reason), { fn = turn })
@@ -201,16 +214,11 @@ local function declared()
   readonly("secrets", "secrets")
   local function secret(t, key, owners)
     if not isnode(t) then error(K.where(2) .. "secret: the first argument must be a table of the game state", 0) end
-    local set = {}
-    if type(owners) == "string" then
-      set[owners] = true
-    elseif type(owners) == "table" then
-      for _, s in ipairs(owners) do set[s] = true end
-    elseif owners ~= nil then
-      error(K.where(2) .. "secret: the third argument names the seat (or list of seats) that sees it, not " .. K.show(owners), 0)
-    end
-    for s in next, set do
-      if not SEATSET[s] then error(K.where(2) .. "secret: " .. K.show(s) .. " is not a seat", 0) end
+    local set, wrong, what = seatset(owners)
+    if wrong == "kind" then
+      error(K.where(2) .. "secret: the third argument names the seat (or list of seats) that sees it, not " .. K.show(what), 0)
+    elseif wrong == "seat" then
+      error(K.where(2) .. "secret: " .. K.show(what) .. " is not a seat", 0)
     end
     local rec = hid[t]
     if not rec then rec = {}; hid[t] = rec end
