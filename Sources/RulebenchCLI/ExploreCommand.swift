@@ -120,14 +120,20 @@ struct ExploreCommand: ParsableCommand {
                 : try explorer.runDistinct(on: jobs.pool, makeGame: makeGame, shouldStop: { wasInterrupted }, progress: show)
             progress.end(nil)
             let seconds = Date().timeIntervalSince(start)
+            let finished = counts.finished ?? [], endings = counts.endings ?? []
+            func ended(_ level: Int) -> String {
+                level < finished.count ? "; \(finished[level]) finished (\(endings[level]) distinct)" : ""
+            }
+            print("depth 0: 1  (1 distinct)" + ended(0))
             for (level, nodes) in counts.nodes.enumerated() {
                 let distinct = counts.distinct.map { "  (\($0[level]) distinct)" } ?? ""
-                print("depth \(level + 1): \(nodes)" + distinct)
+                print("depth \(level + 1): \(nodes)" + distinct + ended(level + 1))
             }
             // The sequences were counted, not walked: the work is the distinct states.
             let states = counts.distinct?.reduce(0, +) ?? 0
             print("total \(counts.total) sequences, counted by expanding each of the \(states) distinct states of each depth once, "
                   + "in \(String(format: "%.2f", seconds)) s (\(Int(Double(states) / max(seconds, 1e-9))) states/s), every undo verified")
+            print(Self.summary(finished: finished, endings: endings, distinct: counts.distinct ?? [], depth: depth))
             if wasInterrupted {
                 complain("interrupted: the counts are partial")
                 throw interruptExitCode
@@ -179,6 +185,18 @@ struct ExploreCommand: ParsableCommand {
             progress.end(nil)
             throw ended(by: failure)
         }
+    }
+
+    /// What the unique walk counted in all: finished games (sequences ending
+    /// at a state with no legal call) and the positions they end at, over
+    /// the depths expanded whole; the distinct positions, summed over depths.
+    static func summary(finished: [Int], endings: [Int], distinct: [Int], depth: Int) -> String {
+        let games = finished.reduce(0) { $0.addingReportingOverflow($1).overflow ? Int.max : $0 + $1 }   // saturating, as the walk counts
+        let positions = distinct.reduce(1, +)
+        let whole = distinct.last == 0
+        return "finished games: \(games), ending at \(endings.reduce(0, +)) distinct positions (depths 0 to \(max(finished.count - 1, 0))"
+            + (whole ? ": the whole game" : "; a game finished at depth \(depth) is counted with --depth \(depth + 1)") + "); "
+            + "distinct positions: \(positions) (the start and each depth's, summed\(whole ? "" : ", to depth \(depth)"))"
     }
 
     /// The last line: how many nodes, how fast, and what was checked.

@@ -59,8 +59,21 @@ struct SolveCommand: ParsableCommand {
     @OptionGroup var packOptions: PackOptions
     @OptionGroup var jobs: JobsOption
 
-    @Option(help: "The goal to reach: a name in the pack's `goals`.")
-    var goal: String
+    @Option(name: .customLong("goal"), help: "The goal to reach: a name in the pack's `goals` (not with --value).")
+    var goalName: String?
+    /// The goal searched for (every mode but --value has one: `validate`).
+    var goal: String { goalName ?? "" }
+
+    @Flag(help: "The game's value for the seat to move, each seat playing its best: win, loss or draw (or a score), from the pack's result(game) (alpha-beta; see docs/cli.md).")
+    var value = false
+
+    @Option(help: ArgumentHelp("With --value: write each root move's line that is worse than the best (its refutation) as a scenario in this folder.",
+                               valueName: "folder"))
+    var refutations: String?
+
+    @Option(help: ArgumentHelp("With --value: a table of values over a whole-number option's range, name=first..last (repeatable: every combination).",
+                               valueName: "name=first..last"))
+    var sweep: [String] = []
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The longest line searched, in moves (0 to \(SolveCommand.maximumDepth)). (default: \(SolveCommand.defaultMaxDepth))", valueName: "n"),
             transform: NumberArgument.whole("--max-depth"))
@@ -100,6 +113,19 @@ struct SolveCommand: ParsableCommand {
     var progressInterval: Double?
 
     func validate() throws {
+        if value {
+            guard goalName == nil else { throw ValidationError("--value searches for the game's value, not a goal: leave out --goal") }
+            guard !any, !noEstimate else { throw ValidationError("--any and --no-estimate are for --goal; --value searches alpha-beta") }
+            guard maxDepth >= 1 else { throw ValidationError("--max-depth must be from 1 to \(Self.maximumDepth) with --value") }
+            guard stateOverrides.isEmpty else { throw ValidationError("--state is for --goal; --value searches from the setup") }
+        } else {
+            guard goalName != nil else { throw ValidationError("give --goal NAME (a goal to reach) or --value (the game's value)") }
+            guard refutations == nil, sweep.isEmpty else { throw ValidationError("--refutations and --sweep are for --value") }
+        }
+        if !sweep.isEmpty {
+            _ = try sweepRanges()
+            guard out == nil, refutations == nil else { throw ValidationError("--sweep writes a table: leave out --out and --refutations") }
+        }
         guard (0...Self.maximumDepth).contains(maxDepth) else {
             throw ValidationError("--max-depth must be from 0 to \(Self.maximumDepth), got \(maxDepth)")
         }
@@ -126,6 +152,7 @@ struct SolveCommand: ParsableCommand {
 
     func run() throws {
         catchInterrupts()
+        if value { return try runValue() }
         let options = try packOptions.setupOptionValues()
         let state = try overrides()
         var configuration = Game.Configuration()
@@ -222,15 +249,7 @@ struct SolveCommand: ParsableCommand {
     /// Writes the scenario; returns its path.
     private func write(_ line: [ActionCall], to path: String, game: Game, state: [(path: StatePath, value: StateValue?)],
                        statistics: Solver.Statistics) throws -> String {
-        let file = URL(fileURLWithPath: path).standardizedFileURL
-        let folder = file.deletingLastPathComponent()
-        let packFolder = URL(fileURLWithPath: game.pack.directory).standardizedFileURL
-        // By name when the scenario's folder finds it so; else by a path from
-        // the scenario's folder, absolute when the two share only the root.
-        let relative = ScenarioWriter.relativePath(from: folder, to: packFolder)
-        let climbsToRoot = relative.split(separator: "/").prefix(while: { $0 == ".." }).count >= folder.pathComponents.count - 1
-        let reference = SolutionScenario.packName(packOptions.pack, reaches: game, from: folder) ? packOptions.pack
-            : climbsToRoot ? packFolder.path : relative
+        let reference = packReference(game: game, scenario: path)
         let scenario = SolutionScenario(packReference: reference, goal: goal, seed: seed, options: game.options, state: state,
                                         line: line, command: (["rulebench"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
                                         statistics: statistics)
@@ -241,6 +260,18 @@ struct SolveCommand: ParsableCommand {
             throw Outcome.badInput.exitCode
         }
         return path
+    }
+
+    /// How a scenario written at `path` names the game's pack: by name when
+    /// the scenario's folder finds it so; else by a path from the scenario's
+    /// folder, absolute when the two share only the root.
+    func packReference(game: Game, scenario path: String) -> String {
+        let folder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
+        let packFolder = URL(fileURLWithPath: game.pack.directory).standardizedFileURL
+        let relative = ScenarioWriter.relativePath(from: folder, to: packFolder)
+        let climbsToRoot = relative.split(separator: "/").prefix(while: { $0 == ".." }).count >= folder.pathComponents.count - 1
+        return SolutionScenario.packName(packOptions.pack, reaches: game, from: folder) ? packOptions.pack
+            : climbsToRoot ? packFolder.path : relative
     }
 
     /// The progress line.
@@ -265,21 +296,38 @@ struct SolveCommand: ParsableCommand {
                   + "(\(s.distinctStates) distinct states seen\(pruned)); --max-depth searches deeper")
         case .boundReached(let depth):
             print("stopped: the search reached its bound of \(maxStates) states (--max-states) while searching depth \(depth); "
-                  + (s.finishedDepth >= 0 && s.search != .depthFirst ? "no line of up to \(s.finishedDepth) moves reaches goal \(goal). " : "")
+                  + (s.finishedDepth >= 0 && s.search != .depthFirst
+                     ? "no line of up to \(s.finishedDepth) moves reaches goal \(goal)\(Self.ifAdmissible(s)). " : "")
                   + "Raise the bound, e.g. --max-states \(maxStates * 4) (about \(Solver.Options.bytesPerState) bytes each)")
         case .interrupted:
             print("interrupted while searching depth \(s.depth): "
                   + (s.finishedDepth >= 0 && s.search != .depthFirst
-                     ? "every line of up to \(s.finishedDepth) moves was searched, none reaches goal \(goal)"
+                     ? "every line of up to \(s.finishedDepth) moves was searched, none reaches goal \(goal)\(Self.ifAdmissible(s))"
                      : "no depth was searched completely"))
         }
-        let guarantee = s.search == .depthFirst ? "a line, not necessarily a shortest one" : s.search == .bestFirst
-            ? "a shortest line if the estimate never overestimates" : "a shortest line"
-        print("\(s.search.rawValue) (\(guarantee)): \(s.distinctStates) distinct states reached, \(s.nodes) expanded, \(s.transpositions) transpositions "
+        print("\(s.search.rawValue) (\(Self.guarantee(s.search))): \(s.distinctStates) distinct states reached, \(s.nodes) expanded, \(s.transpositions) transpositions "
               + "not searched again, \(s.performs) actions performed and undone (verified) in \(String(format: "%.2f", s.seconds)) s "
               + "(\(Int(s.statesPerSecond)) states/s)")
         if let scenario { print("wrote \(scenario) (rulebench run \(scenario) replays it)") }
     }
+
+    /// What the line found is, by the search that found it.
+    static func guarantee(_ search: Solver.Search) -> String {
+        switch search {
+        case .depthFirst: return "a line, not necessarily a shortest one"
+        case .bestFirst: return "a shortest line if the estimate never overestimates"
+        case .breadthFirst: return "a shortest line"
+        }
+    }
+
+    /// What a depth finished by A* proves hangs on its estimate.
+    private static func ifAdmissible(_ s: Solver.Statistics) -> String {
+        s.search == .bestFirst ? " (if the estimate never overestimates)" : ""
+    }
+
+    /// Whether the line found is proven a shortest one: only breadth-first proves it
+    /// (A* does if its estimate never overestimates, which the search cannot know).
+    static func provenShortest(_ search: Solver.Search) -> Bool { search == .breadthFirst }
 
     private func jsonReport(_ result: Solver.Result, scenario: String?) -> String {
         let s = result.statistics
@@ -306,6 +354,8 @@ struct SolveCommand: ParsableCommand {
         }
         if let line {
             members.append(("moves", .int(Int64(line.count))))
+            members.append(("shortest", .bool(Self.provenShortest(s.search))))
+            members.append(("guarantee", .string(Self.guarantee(s.search))))
             members.append(("line", .array(line.map { call in
                 .object([("do", .string(call.name)),
                          ("with", JSONValue(.table(Dictionary(uniqueKeysWithValues: call.params.map { (StateKey.string($0.key), $0.value) }))))])

@@ -306,4 +306,43 @@ final class SolverTests: XCTestCase {
         let unknown = try RulebenchCommand.run(["solve", Self.river, "--goal", "crosed"], in: folder)
         XCTAssertEqual(unknown.status, 2, unknown.output)
     }
+    /// `--any` takes the first line depth-first: on the counter, 10 moves where
+    /// 7 is the fewest. Nothing it prints or writes may call that line shortest.
+    func testAnyNeverClaimsAShortestLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("solve-any-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let counter = Self.folder.appendingPathComponent("counter").path
+        let anyOut = folder.appendingPathComponent("any.yaml").path
+        let any = try RulebenchCommand.run(["solve", counter, "--goal", "reach", "--any", "--out", anyOut], in: folder)
+        XCTAssertEqual(any.status, 0, any.output)
+        XCTAssertTrue(any.stdout.contains("reached in 10 moves"), any.stdout)
+        XCTAssertTrue(any.stdout.contains("not necessarily a shortest one"), any.stdout)
+        let anyText = try String(contentsOfFile: anyOut, encoding: .utf8)
+        XCTAssertFalse(anyText.contains("fewest"), anyText)
+        XCTAssertFalse(anyText.contains("A shortest line"), anyText)
+        XCTAssertFalse(anyText.contains("no line of"), anyText)
+        XCTAssertTrue(anyText.contains("not proven shortest"), anyText)
+        XCTAssertEqual(try RulebenchCommand.run(["run", anyOut], in: folder).status, 0)
+        let anyJSON = try RulebenchCommand.run(["solve", counter, "--goal", "reach", "--any", "--json"], in: folder)
+        XCTAssertTrue(anyJSON.stdout.contains("\"shortest\": false"), anyJSON.stdout)
+        XCTAssertFalse(anyJSON.stdout.contains("\"shortest\": true"), anyJSON.stdout)
+
+        // Breadth-first proves its 7 moves the fewest, and says so.
+        let bfsOut = folder.appendingPathComponent("bfs.yaml").path
+        let bfs = try RulebenchCommand.run(["solve", counter, "--goal", "reach", "--out", bfsOut, "--json"], in: folder)
+        XCTAssertEqual(bfs.status, 0, bfs.output)
+        XCTAssertTrue(bfs.stdout.contains("\"moves\": 7"), bfs.stdout)
+        XCTAssertTrue(bfs.stdout.contains("\"shortest\": true"), bfs.stdout)
+        let bfsText = try String(contentsOfFile: bfsOut, encoding: .utf8)
+        XCTAssertTrue(bfsText.contains("the fewest possible"), bfsText)
+        XCTAssertTrue(bfsText.contains("no line of 6 or fewer reaches it"), bfsText)
+
+        // A* proves it only if the estimate never overestimates: the header says so.
+        let starOut = folder.appendingPathComponent("star.yaml").path
+        XCTAssertEqual(try RulebenchCommand.run(["solve", counter, "--goal", "over", "--out", starOut], in: folder).status, 0)
+        let starText = try String(contentsOfFile: starOut, encoding: .utf8)
+        XCTAssertFalse(starText.contains("fewest"), starText)
+        XCTAssertTrue(starText.contains("if the goal's estimate never overestimates"), starText)
+    }
 }

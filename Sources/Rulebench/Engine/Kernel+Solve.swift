@@ -152,10 +152,18 @@ extension Kernel {
         try call(.uniqueBegin, [String(depth), String(bound)])
     }
 
-    /// Expands up to `expansions` states of the walk. Returns whether it is
-    /// done, and the sequences and distinct states of each depth finished;
-    /// the game is where it was afterwards. A failure carries the line to it.
-    func uniqueStep(expansions: Int) throws(ExplorationError) -> (done: Bool, sequences: [Int], distinct: [Int]) {
+    /// What a `uniqueStep` call left: whether the walk is done, the sequences
+    /// and distinct states of each depth finished (from depth 1), and for each
+    /// depth expanded whole (from depth 0, the start) the sequences that end
+    /// there at a state with no legal call (`finished`) and those states (`ended`).
+    struct UniqueStep {
+        let done: Bool
+        let sequences, distinct, finished, ended: [Int]
+    }
+
+    /// Expands up to `expansions` states of the walk (`UniqueStep`); the game
+    /// is where it was afterwards. A failure carries the line to it.
+    func uniqueStep(expansions: Int) throws(ExplorationError) -> UniqueStep {
         do throws(RulebenchError) {
             let reply = try call(.uniqueStep, [String(expansions)])
             guard reply.count == 3 else { throw KernelReply.mismatch(.uniqueStep, "", "\(reply.count) results, not 3") }
@@ -170,7 +178,8 @@ extension Kernel {
             func list(_ key: String) throws(RulebenchError) -> [Int] {
                 try counts.field(key).list().map { item throws(RulebenchError) in try item.int() }
             }
-            return (word == .done, try list("sequences"), try list("distinct"))
+            return UniqueStep(done: word == .done, sequences: try list("sequences"), distinct: try list("distinct"),
+                              finished: try list("finished"), ended: try list("ended"))
         } catch {
             throw ExplorationError(path: uniqueLine(), error: error)
         }

@@ -25,6 +25,8 @@ enum KernelEntry: String, CaseIterable {
     case solveSnap = "solvesnap", solveChildren = "solvechildren", solveFailed = "solvefailed", solveReplay = "solvereplay"
     case uniqueBegin = "uniquebegin", uniqueStep = "uniquestep", uniqueLine = "uniqueline", uniqueEnd = "uniqueend"
     case uniqueChildren = "uniquechildren"
+    case valueBegin = "valuebegin", valueMove = "valuemove", valueLine = "valueline", valueFailed = "valuefailed"
+    case valueEnd = "valueend", valueForget = "valueforget", valueResult = "valueresult"
     case fuzz, fuzzAbort = "fuzzabort", replay, replayAbort = "replayabort"
     // Coverage, identity and development aids
     case coverage, coverageReport = "coveragereport", hashOrder = "hashorder", profile, selfTest = "selftest"
@@ -64,11 +66,12 @@ enum KernelEntry: String, CaseIterable {
         case .definePack, .addAction, .finishPack, .newGame, .restart, .perform, .redo, .undo, .travel, .legal, .invariants,
              .render, .set, .goal, .goalEstimate, .explore, .solveBegin, .solveStep, .solveLine, .solveProbe, .uniqueBegin,
              .uniqueStep, .uniqueLine, .fuzz, .replay, .scene, .viewPlaces, .solveChildren, .solveReplay,
-             .uniqueChildren, .performAs, .legalAs, .refusal, .seatView, .seatScene, .leakProbe, .stepProbe:
+             .uniqueChildren, .performAs, .legalAs, .refusal, .seatView, .seatScene, .leakProbe, .stepProbe,
+             .valueBegin, .valueMove, .valueLine, .valueResult:
             return .runsRules
         case .linkBase, .paramProblem, .abort, .hash, .get, .gc, .configure, .explored, .position,
              .solveEnd, .uniqueEnd, .fuzzAbort, .replayAbort, .coverage, .coverageReport, .hashOrder, .profile,
-             .selfTest, .solveSnap, .solveFailed, .seats:
+             .selfTest, .solveSnap, .solveFailed, .seats, .valueFailed, .valueEnd, .valueForget:
             return .bookkeeping
         }
     }

@@ -22,6 +22,7 @@ enum KernelSource {
         .init(name: "=rulebench/Kernel/coverage.lua", source: PackageResources.coverage_lua),
         .init(name: "=rulebench/Kernel/solve.lua", source: PackageResources.solve_lua),
         .init(name: "=rulebench/Kernel/unique.lua", source: PackageResources.unique_lua),
+        .init(name: "=rulebench/Kernel/value.lua", source: PackageResources.value_lua),
         .init(name: "=rulebench/Kernel/view.lua", source: PackageResources.view_lua),
         .init(name: "=rulebench/Kernel/choose.lua", source: PackageResources.choose_lua),
         .init(name: "=rulebench/Kernel/fuzz.lua", source: PackageResources.fuzz_lua),

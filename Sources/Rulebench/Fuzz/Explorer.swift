@@ -21,6 +21,13 @@ public struct Explorer {
         /// states among the sequences of length d + 1 (equal state hashes
         /// are one state), one entry per entry of `nodes`.
         public var distinct: [Int]?
+        /// With `distinctBound`: `finished[d]` is the number of sequences of
+        /// length d (from 0, the start) that end at a state with no legal
+        /// call (a finished game), and `endings[d]` the distinct states they
+        /// end at; one entry per depth whose states were all expanded (a
+        /// walk `depth` deep expands depths 0 to `depth` - 1).
+        public var finished: [Int]?
+        public var endings: [Int]?
         /// Total perform+undo pairs.
         public var total: Int { nodes.reduce(0, +) }
 
@@ -91,11 +98,11 @@ public struct Explorer {
         var batch = 16
         while !shouldStop() {
             let began = Fuzzer.monotonicClock()
-            let step: (done: Bool, sequences: [Int], distinct: [Int])
+            let step: Kernel.UniqueStep
             do { step = try kernel.uniqueStep(expansions: batch) } catch {
                 throw ExplorationFailure(path: error.path, error: error.error)
             }
-            counts = Counts(nodes: step.sequences, distinct: step.distinct)
+            counts = Counts(nodes: step.sequences, distinct: step.distinct, finished: step.finished, endings: step.ended)
             if step.done { break }
             progress(counts)
             batch = Solver.nextBatch(batch, seconds: Fuzzer.monotonicClock() - began)

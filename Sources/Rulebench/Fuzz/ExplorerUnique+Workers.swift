@@ -91,6 +91,8 @@ struct UniqueLevels {
     private var kept = 0
     private(set) var sequences: [Int] = []
     private var distinct: [Int] = []
+    /// Per depth expanded (from 0): the sequences ending at a state with no legal call, and those states.
+    private var finished: [Int] = [], endings: [Int] = []
 
     init(start: Kernel.SolveState, bound: Int) {
         self.bound = bound
@@ -99,7 +101,7 @@ struct UniqueLevels {
 
     /// The counts of the depths finished, as `Explorer.run` gives them.
     var counts: Explorer.Counts {
-        var counts = Explorer.Counts(nodes: sequences, distinct: distinct)
+        var counts = Explorer.Counts(nodes: sequences, distinct: distinct, finished: finished, endings: endings)
         counts.endAtFirstEmptyLevel()
         counts.distinct = Array(distinct.prefix(counts.nodes.count))
         return counts
@@ -116,8 +118,10 @@ struct UniqueLevels {
     mutating func merge(_ shares: [[[Kernel.SolveState]]]) -> Bool {
         var next: [Open] = [], at: [UInt64: Int] = [:]
         var parents = layer.makeIterator()
+        var ended = (sequences: 0, states: 0)
         for children in shares.joined() {
             guard let parent = parents.next() else { return false }
+            if children.isEmpty { ended = (Self.add(ended.sequences, parent.paths), ended.states + 1) }
             var born: Set<UInt64> = [], new = 0
             for child in children {
                 if let index = at[child.key] {
@@ -132,6 +136,8 @@ struct UniqueLevels {
             }
             kept += new
         }
+        finished.append(ended.sequences)
+        endings.append(ended.states)
         sequences.append(next.reduce(0) { Self.add($0, $1.paths) })
         distinct.append(next.count)
         layer = next

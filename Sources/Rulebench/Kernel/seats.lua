@@ -141,6 +141,13 @@ local function actors()
   return set, reason
 end
 
+-- The game's seats (nil without) and the set that may act now: what the
+-- value search (value.lua) and explore ask of each state.
+function K.actors()
+  if not SEATS then return nil, nil end
+  return SEATS, (actors())
+end
+
 -- The seat that performs call `name` with `params`: the action's `seat`
 -- (a param's name, or a function of the state and the params); by
 -- default its param `seat` or `player` when that names a seat; nil when

@@ -8,6 +8,9 @@
 --   entry       { key, snap, paths (the sequences ending there), up (the
 --               entry and the move that first reached it: the line to a failure) }
 --   sequences, distinct   the counts of each depth finished
+--   finished, ended       per depth expanded: the sequences that end there
+--               (a state with no legal call: a finished game) and the
+--               distinct states they end at
 -- Each step is the search's own (Kernel/solve.lua, through K.walk): a state
 -- written back from its copy, the checked perform, the verified undo.
 
@@ -32,7 +35,7 @@ function API.uniquebegin(depth, bound)
   if not K.game then K.fail("error", "no game is running") end
   UNIQUE = { depth = tointeger(tonumber(depth)) or 0, bound = tointeger(tonumber(bound)) or 0, kept = 0,
              layer = { { key = keyof(), snap = plain(K.game), paths = 1 } }, at = 1, nxt = {}, order = {},
-             sequences = {}, distinct = {} }
+             sequences = {}, distinct = {}, finished = {}, ended = {} }
   return ""
 end
 
@@ -61,6 +64,11 @@ local function uniqueexpand(e)
   U.current = e
   operation()
   local calls = ops.legal()
+  if #calls == 0 then   -- a finished game: its sequences end here (depth 0 is the start)
+    local level = #U.sequences + 1
+    U.finished[level] = add(U.finished[level] or 0, e.paths)
+    U.ended[level] = (U.ended[level] or 0) + 1
+  end
   local born = { map = {}, more = {} }   -- the children, and the sequences this state adds to each
   for k = 1, #calls do
     U.move = k
@@ -114,7 +122,10 @@ function API.uniquestep(n)
     end
   end
   walk.close()
-  local counts = encode({ sequences = U.sequences, distinct = U.distinct })
+  -- Finished games per depth expanded whole (0 to #sequences - 1), depth 0 (the start) first.
+  local finished, ended = {}, {}
+  for level = 1, #U.sequences do finished[level], ended[level] = U.finished[level] or 0, U.ended[level] or 0 end
+  local counts = encode({ sequences = U.sequences, distinct = U.distinct, finished = finished, ended = ended })
   return status or "more", counts, status == "undo" and encode(U.problems) or ""
 end
 

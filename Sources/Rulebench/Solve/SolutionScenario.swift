@@ -54,17 +54,18 @@ public struct SolutionScenario: Sendable {
         }
     }
 
-    /// The scenario's YAML text.
+    /// The scenario's YAML text. Its header claims what the search proved,
+    /// and no more: breadth-first proves the line shortest, A* proves it
+    /// only if the estimate never overestimates, depth-first (`--any`)
+    /// proves nothing of its length.
     public var text: String {
         let moves = "\(line.count) move\(line.count == 1 ? "" : "s")"
         var file = ScenarioYAML()
         file.comment("Found by: \(command)")
-        file.comment("A shortest line to goal '\(goal)': \(moves)"
-            + (line.isEmpty ? " (it holds after setup)." : "; no line of \(line.count - 1) or fewer reaches it "
-               + "(\(statistics.distinctStates) distinct states within \(line.count - 1) moves, \(statistics.nodes) searched in all, "
-               + "every undo verified)."))
-        file.begin(title: "the goal \(goal) is reached in \(moves), the fewest possible", packReference: packReference,
-                   seed: seed, options: options, state: state)
+        file.comment(claim(moves))
+        let title = statistics.search == .breadthFirst ? "the goal \(goal) is reached in \(moves), the fewest possible"
+            : "the goal \(goal) is reached in \(moves)"
+        file.begin(title: title, packReference: packReference, seed: seed, options: options, state: state)
         let expectation = "{ goal: \(ScenarioYAML.value(.string(goal))) }"
         for (index, call) in line.enumerated() {
             file.perform(call)
@@ -72,5 +73,22 @@ public struct SolutionScenario: Sendable {
         }
         if line.isEmpty { file.append("  - expect: \(expectation)") }
         return file.text
+    }
+
+    /// The header's line on the line's length: what the search that found it proves.
+    private func claim(_ moves: String) -> String {
+        if line.isEmpty { return "The goal '\(goal)' holds after setup: 0 moves." }
+        let searched = "\(statistics.distinctStates) distinct states within \(line.count - 1) moves, \(statistics.nodes) searched in all, "
+            + "every undo verified"
+        switch statistics.search {
+        case .breadthFirst:
+            return "A shortest line to goal '\(goal)': \(moves); no line of \(line.count - 1) or fewer reaches it (\(searched))."
+        case .bestFirst:
+            return "A line to goal '\(goal)' found best-first (A*): \(moves); a shortest one if the goal's estimate never "
+                + "overestimates the moves left (`rulebench check` looks for one that does; \(statistics.nodes) states searched, every undo verified)."
+        case .depthFirst:
+            return "A line to goal '\(goal)' found depth-first (--any): \(moves); not proven shortest, a shorter line may exist "
+                + "(`rulebench solve` without --any finds a shortest one; \(statistics.nodes) states searched, every undo verified)."
+        }
     }
 }
