@@ -214,7 +214,8 @@ extension SolveCommand {
             let body = rows.map { row in row.values.map(String.init) + [row.verdict, row.proven ? "yes" : "no", String(format: "%.2f", row.seconds)] }
             let widths = header.indices.map { column in ([header] + body).map { $0[column].count }.max() ?? 0 }
             for line in [header] + body {
-                print(line.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  "))
+                let padded = line.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                print(padded.replacingOccurrences(of: " +$", with: "", options: .regularExpression))
             }
         }
         if wasInterrupted { throw interruptExitCode }

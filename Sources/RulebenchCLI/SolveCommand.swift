@@ -291,6 +291,11 @@ struct SolveCommand: ParsableCommand {
             for (index, call) in line.enumerated() { print("  \(index + 1). \(call)") }
         case .unreachable:
             print("unreachable: all \(s.distinctStates) reachable states searched\(pruned); goal \(goal) holds in none of them")
+        case .notWithin(let depth) where s.search == .bestFirst:
+            // A* cut every line whose moves + estimate pass the limit: a proof only if the estimate never overestimates.
+            print("no solution found within \(depth) moves: A* found no line of up to \(depth) moves to goal \(goal), which proves "
+                  + "there is none only if the goal's estimate never overestimates (`rulebench check` looks for a state where it does; "
+                  + "--no-estimate searches breadth-first) (\(s.distinctStates) distinct states seen\(pruned)); --max-depth searches deeper")
         case .notWithin(let depth):
             print("no solution within \(depth) moves: goal \(goal) is not reached by any line of up to \(depth) moves "
                   + "(\(s.distinctStates) distinct states seen\(pruned)); --max-depth searches deeper")

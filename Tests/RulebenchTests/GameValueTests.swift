@@ -124,13 +124,15 @@ final class GameValueTests: XCTestCase {
     }
 
     func testSweepTabulatesTheValueBySize() throws {
-        let swept = try RulebenchCommand.run(["solve", Self.tictactoe, "--value", "--sweep", "cols=2..4", "--sweep", "k=3..3"],
+        let swept = try RulebenchCommand.run(["solve", Self.tictactoe, "--value", "--sweep", "rows=1..3", "--sweep", "k=2..3"],
                                              in: FileManager.default.temporaryDirectory)
         XCTAssertEqual(swept.status, 0, swept.output)
         let rows = swept.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
-        XCTAssertEqual(rows.first, ["cols", "k", "value", "proven", "seconds"])
-        // 2 by 3: only the two columns hold three, each blocked at once: a draw. 3 by 3: a draw. 4 by 3: x wins.
-        XCTAssertEqual(rows.dropFirst().map { Array($0.prefix(3)) }, [["2", "3", "draw"], ["3", "3", "draw"], ["4", "3", "win"]])
+        XCTAssertEqual(rows.first, ["rows", "k", "value", "proven", "seconds"])
+        // Two in a row: x takes a cell with two free sides and wins on every board. Three in a row: o blocks
+        // the one row of a 3 by 1 board, one of the two rows of 3 by 2, and 3 by 3 is a draw.
+        XCTAssertEqual(rows.dropFirst().map { Array($0.prefix(3)) },
+                       [["1", "2", "win"], ["1", "3", "draw"], ["2", "2", "win"], ["2", "3", "draw"], ["3", "2", "win"], ["3", "3", "draw"]])
     }
 
     // MARK: Counting what the game has

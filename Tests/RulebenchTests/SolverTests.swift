@@ -340,9 +340,14 @@ final class SolverTests: XCTestCase {
 
         // A* proves it only if the estimate never overestimates: the header says so.
         let starOut = folder.appendingPathComponent("star.yaml").path
-        XCTAssertEqual(try RulebenchCommand.run(["solve", counter, "--goal", "over", "--out", starOut], in: folder).status, 0)
+        XCTAssertEqual(try RulebenchCommand.run(["solve", counter, "--goal", "guided", "--out", starOut], in: folder).status, 0)
         let starText = try String(contentsOfFile: starOut, encoding: .utf8)
         XCTAssertFalse(starText.contains("fewest"), starText)
         XCTAssertTrue(starText.contains("if the goal's estimate never overestimates"), starText)
+        // An estimate that overestimates cuts the 7-move line: A* may not say no line of 20 moves exists.
+        let over = try RulebenchCommand.run(["solve", counter, "--goal", "over"], in: folder)
+        XCTAssertEqual(over.status, 1, over.output)
+        XCTAssertFalse(over.stdout.contains("is not reached by any line"), over.stdout)
+        XCTAssertTrue(over.stdout.contains("only if the goal's estimate never overestimates"), over.stdout)
     }
 }
