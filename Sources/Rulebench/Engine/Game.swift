@@ -424,6 +424,13 @@ public final class Game {
         try kernel.goalEstimate(name)
     }
 
+    /// The pack's `result(game)` now, as each seat's score (a seat that won:
+    /// 1, the others -1; "draw": 0 each; a table: its scores): nil while
+    /// play goes on, or when the pack declares no result.
+    public func result() throws(RulebenchError) -> [String: Int]? {
+        try kernel.valueResult()
+    }
+
     /// The pack's text picture of the board ("" when it has no `render`).
     public func render() throws(RulebenchError) -> String {
         try kernel.render()

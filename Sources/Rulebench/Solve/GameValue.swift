@@ -155,7 +155,8 @@ public struct GameValue {
     ///   more than two seats, a move of chance, no seat to move in a game not
     ///   over) or a step that failed, with the line to it. The game is back
     ///   where it was.
-    public func run(clock: @escaping () -> Double = Fuzzer.monotonicClock, shouldStop: () -> Bool = { false },
+    /// Without `lines`, each root move's line is left empty (a bot needs only the values).
+    public func run(clock: @escaping () -> Double = Fuzzer.monotonicClock, shouldStop: () -> Bool = { false }, lines: Bool = true,
                     progress: (Int, Statistics) -> Void = { _, _ in }) throws(ExplorationFailure) -> Result {
         let kernel = game.kernel
         let start = clock()
@@ -189,10 +190,10 @@ public struct GameValue {
         let proven = values.allSatisfy(\.proven)
         var moves: [MoveValue] = []
         for (index, value) in values.enumerated() {
-            let line: [ActionCall]
-            do { line = try kernel.valueLine(index + 1, depth: depth) } catch {
+            var line: [ActionCall] = []
+            if lines { do { line = try kernel.valueLine(index + 1, depth: depth) } catch {
                 throw ExplorationFailure(path: error.path, error: error.error)
-            }
+            } }
             moves.append(MoveValue(call: calls[index], value: value.value,
                                    verdict: Verdict(value: value.value, proven: value.proven), line: line))
         }
