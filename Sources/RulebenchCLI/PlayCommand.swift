@@ -33,6 +33,7 @@ struct PlayCommand: ParsableCommand {
 
             Examples:
               rulebench play template --seed 3 --option players=3
+              rulebench play tictactoe --as x --bot o=alphabeta      # x against a bot that never loses
               printf 'step token=p1\\n1\\nundo\\nhistory\\n' | rulebench play template
 
             Exit codes: 0 the session ended; 2 the pack does not load or setup fails.
@@ -49,6 +50,19 @@ struct PlayCommand: ParsableCommand {
 
     @Option(name: .customLong("as"), help: ArgumentHelp("Play as this seat of a pack with seats: its calls, its view of the state (`state`, `hash`), its undo turn; what reads the whole state is refused.", valueName: "seat"))
     var seat: String?
+
+    @Option(name: .customLong("bot"), help: ArgumentHelp("A seat the program plays, SEAT=KIND (repeatable): KIND random, greedy, alphabeta[:DEPTH] or mcts[:PLAYOUTS] (docs/bots.md). Bots move at the start and after each of your moves.", valueName: "seat=kind"))
+    var botSeats: [String] = []
+
+    /// The `--bot` pairs, read.
+    private func bots() throws -> [String: Bot] {
+        try splitPairs(botSeats, what: "--bot").mapValues { spec in
+            guard let bot = Bot(spec: spec) else { throw ValidationError("--bot: '\(spec)' is not a bot (\(Bot.forms))") }
+            return bot
+        }
+    }
+
+    func validate() throws { _ = try bots() }
 
     func run() throws {
         let game: Game
@@ -78,6 +92,13 @@ struct PlayCommand: ParsableCommand {
             }
             session.seat = seat
         }
+        let bots = try bots()
+        if let unknown = bots.keys.sorted().first(where: { (try? game.seats().contains($0)) != true }) {
+            complain("--bot \(unknown): not a seat of the pack (seats: \(((try? game.seats()) ?? []).joined(separator: ", ")))")
+            throw Outcome.badInput.exitCode
+        }
+        session.bots = bots
+        session.botSeed = UInt64(bitPattern: seed)
         if interactive { session.prompt = "> " }
         session.run { readLine(strippingNewline: true) }
         if interactive { print("") }

@@ -10,15 +10,40 @@ import Rulebench
 /// actions include a checkpoint (a turn's end, such as desert's `end_turn`),
 /// only while a checkpoint call is among its calls: its own turn, not the
 /// free calls a pack may let a seat make in another's turn.
-public enum MatchBot: String, Sendable, CaseIterable {
+///
+/// Which call: the `Bot` named (docs/bots.md): `random`, `greedy`,
+/// `alphabeta:DEPTH` or `mcts:PLAYOUTS`, seeded by the match's seed, the
+/// seat and the version.
+public struct MatchBot: Sendable, Hashable, RawRepresentable {
+    /// The bot that picks the call (`Bot`: random, greedy, alphabeta:DEPTH, mcts:PLAYOUTS).
+    public let bot: Bot
+
+    public init(_ bot: Bot) {
+        self.bot = bot
+    }
+
+    /// A bot as the server's `"bots"` field and `serve --bot SEAT=KIND` write it (`Bot(spec:)`).
+    public init?(rawValue: String) {
+        guard let bot = Bot(spec: rawValue) else { return nil }
+        self.bot = bot
+    }
+
+    /// The bot as written: what `init(rawValue:)` reads back, and what the match's bots are stored as.
+    public var rawValue: String { bot.description }
+
     /// A seeded random pick among the seat's legal calls (the seed: the
     /// match's, the seat and the version).
-    case random
+    public static let random = MatchBot(Bot(.random))
     /// The call whose resulting state is best for the pack's first goal: one
     /// that meets the goal, else the least estimate the goal declares (each
     /// call tried and undone, strictly); ties (and a goal without an
     /// estimate) broken as `random` breaks them.
-    case greedy
+    public static let greedy = MatchBot(Bot(.greedy))
+    /// One bot of each kind, with its default parameter (for messages).
+    public static let allCases: [MatchBot] = [.random, .greedy, MatchBot(Bot(.alphabeta(depth: Bot.defaultDepth))),
+                                              MatchBot(Bot(.mcts(playouts: Bot.defaultPlayouts)))]
+    /// How a bot is written, for messages.
+    public static let forms = Bot.forms
 
     /// The most calls a bot makes in one turn: after them it ends its turn
     /// (the checkpoint call), so a bot never plays on forever.
@@ -32,15 +57,11 @@ public enum MatchBot: String, Sendable, CaseIterable {
         let checkpoints = calls.filter { match.game.pack.actions[$0.name]?.isCheckpoint ?? false }
         let turnBased = match.game.pack.actions.values.contains { $0.isCheckpoint }
         if turnBased, checkpoints.isEmpty { return nil }
-        var random = FuzzRandom(seed: Self.seed(match, seat))
         let call: ActionCall
         if run >= Self.maximumRun, let end = checkpoints.first {
             call = end
         } else {
-            switch self {
-            case .random: call = calls[random.below(calls.count)]
-            case .greedy: call = try Self.best(calls, in: match.game, random: &random)
-            }
+            call = try bot.choose(calls, in: match.game, seat: seat, seed: Self.seed(match, seat))
         }
         guard let id = ClientCallID("bot-v\(match.version)") else { return nil }
         return MatchRequest(seat: seat, clientCallID: id, expectedVersion: match.version, action: .perform(call))
@@ -51,38 +72,5 @@ public enum MatchBot: String, Sendable, CaseIterable {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in seat.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         return UInt64(bitPattern: match.setup.seed) &* 0x9E37_79B9_7F4A_7C15 ^ h ^ UInt64(match.version) &* 1_000_003
-    }
-
-    /// The call whose resulting state scores best for the pack's first goal
-    /// (each performed and undone, strictly; the state is as before after).
-    private static func best(_ calls: [ActionCall], in game: Game, random: inout FuzzRandom) throws(RulebenchError) -> ActionCall {
-        guard let goal = game.pack.goals.first else { return calls[random.below(calls.count)] }
-        var best: [ActionCall] = [], bestScore = Double.infinity
-        for call in calls {
-            guard let score = try score(call, goal: goal, in: game) else { continue }
-            if score < bestScore {
-                bestScore = score
-                best = [call]
-            } else if score == bestScore {
-                best.append(call)
-            }
-        }
-        if best.isEmpty { best = calls }
-        return best[random.below(best.count)]
-    }
-
-    /// The goal's score after `call`: 0 when it meets the goal, else the
-    /// goal's estimate plus one (the worst when it declares none); nil when
-    /// the call fails. The call is undone before this returns.
-    private static func score(_ call: ActionCall, goal: String, in game: Game) throws(RulebenchError) -> Double? {
-        do { try game.perform(call) } catch { return nil }
-        var score = Double.greatestFiniteMagnitude
-        do {
-            if try game.goalHolds(goal) { score = 0 } else if let estimate = try game.goalEstimate(goal) { score = estimate + 1 }
-        } catch {
-            score = .greatestFiniteMagnitude
-        }
-        try game.undo()
-        return score
     }
 }

@@ -116,7 +116,7 @@ actor Lobby {
         var bots: [String: MatchBot] = [:]
         for (seat, kind) in members {
             guard case .string(let text) = kind, let bot = MatchBot(rawValue: text) else {
-                throw LobbyRefusal(400, "bot of seat \(seat.prefix(40)): one of \(MatchBot.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw LobbyRefusal(400, "bot of seat \(seat.prefix(40)): one of \(MatchBot.forms)")
             }
             bots[seat] = bot
         }

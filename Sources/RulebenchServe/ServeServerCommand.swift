@@ -49,7 +49,7 @@ struct ServeServerCommand: ParsableCommand {
         for given in arguments.bots {
             let parts = given.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, MatchSetup.problem(seats: [parts[0]]) == nil, let bot = MatchBot(rawValue: parts[1]) else {
-                complain("--bot \(given.prefix(60)): write SEAT=KIND, KIND one of \(MatchBot.allCases.map(\.rawValue).joined(separator: ", ")) (--bot p2=random)")
+                complain("--bot \(given.prefix(60)): write SEAT=KIND, KIND one of \(MatchBot.forms) (--bot p2=random)")
                 throw Outcome.badInput.exitCode
             }
             bots[parts[0]] = bot

@@ -34,6 +34,15 @@ public final class PlaySession {
     /// refused. Nil: the author, who sees everything.
     public var seat: String?
 
+    /// Seats the program plays (`play --bot SEAT=KIND`): after the opening
+    /// and after each of the session's moves, each bot whose seat may act
+    /// makes its call, until none may (at most `botMovesInARow`).
+    public var bots: [String: Bot] = [:]
+    /// The bots' seed: a bot's pick is a function of it, its seat and the history's length.
+    public var botSeed: UInt64 = 0
+    /// The most calls the bots make between two of the session's moves.
+    public static let botMovesInARow = 1000
+
     private let write: (String) -> Void
     /// The calls as last listed: what numbers refer to.
     private var listing: [ActionCall] = []
@@ -67,6 +76,7 @@ public final class PlaySession {
             lastAnimation = ("the opening", opening)
             say("opening: animation \(PlaySession.seconds(opening.duration)) (`timeline` draws it)")
         }
+        letBotsPlay()
         showPosition()
     }
 
@@ -157,6 +167,7 @@ public final class PlaySession {
             let animation = entry.animation
             lastAnimation = ("\(call)", animation)
             say("did \(call)" + PlaySession.summary(entry.subactions.subactionNames, animation))
+            letBotsPlay()
             showPosition()
         } catch {
             fail(PlaySession.explain(error))
@@ -350,6 +361,29 @@ public final class PlaySession {
             say("saved \(count) action\(count == 1 ? "" : "s") as a scenario to \(path) (check it with `rulebench run \(path)`)")
         } catch {
             fail("\(error)")
+        }
+    }
+
+    /// Each bot whose seat may act makes its call (as its seat), seats in order, until none may.
+    private func letBotsPlay() {
+        guard !bots.isEmpty else { return }
+        for _ in 0..<Self.botMovesInARow {
+            var moved = false
+            for (seat, bot) in bots.sorted(by: { $0.key < $1.key }) {
+                do {
+                    let calls = try game.legalActions(as: seat)
+                    guard !calls.isEmpty else { continue }
+                    let seed = botSeed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(game.history.cursor) &* 1_000_003 ^ UInt64(seat.utf8.count)
+                    let call = try bot.choose(calls, in: game, seat: seat, seed: seed)
+                    let entry = try game.perform(call, as: seat).entry
+                    lastAnimation = ("\(call)", entry.animation)
+                    say("bot \(seat) (\(bot)) did \(call)")
+                    moved = true
+                } catch {
+                    return fail("bot \(seat) (\(bot)): \(PlaySession.explain(error))")
+                }
+            }
+            if !moved { return }
         }
     }
 
