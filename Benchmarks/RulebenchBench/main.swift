@@ -14,6 +14,7 @@
 //        rulebench-bench --loop-plain PACK ROUNDS [PASSES]  only row (2), ROUNDS x PASSES (3) passes (for callgrind)
 //        rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N | --seed K] [--search S]   time to detect each planted bug (minutes)
 //        rulebench-bench --solve               only row (8): solve against a plain-Lua breadth-first search
+//        rulebench-bench --value               only row (14): solve --value against a plain-Lua negamax
 //        rulebench-bench --seek                only row (10): the studio's History slider across 1,000 steps
 //        rulebench-bench --server              only row (11): a hostile client's cost to the studio's server
 //        rulebench-bench --match               only row (12): calls through Match + SQLite store, memory per idle match
@@ -243,6 +244,12 @@ if [2, 3].contains(CommandLine.arguments.count), CommandLine.arguments[1] == "--
 }
 
 /// `rulebench-bench --solve`: only row (8).
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--value" {
+    print("| measurement | value | note |")
+    print("|---|---|---|")
+    try ValueBench.rows()
+    exit(0)
+}
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--solve" {
     print("| measurement | value | note |")
     print("|---|---|---|")
@@ -421,6 +428,9 @@ try exploring()
 
 // (8) solve against a plain-Lua breadth-first search over the same files
 try SolveBench.rows()
+
+// (14) solve --value against a plain-Lua negamax over the same files
+try ValueBench.rows()
 
 // (10) the studio's History slider across a 1,000-step history
 try SeekBench.rows()

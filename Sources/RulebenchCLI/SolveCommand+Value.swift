@@ -13,6 +13,8 @@ extension SolveCommand {
         var configuration = Game.Configuration()
         configuration.printHandler = { _ in }
         configuration.animationSources = false
+        // The transposition table lives in the game's Lua state: its memory is on top of the rules' cap.
+        configuration.memoryCap += GameValue.tableBytes
         do {
             return try Game(pack: packOptions.pack, options: options, seed: seed, configuration: configuration)
         } catch {

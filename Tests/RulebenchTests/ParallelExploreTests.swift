@@ -97,7 +97,7 @@ final class ParallelExploreTests: XCTestCase {
             return result.stdout.split(separator: "\n").filter { $0.hasPrefix("depth ") }
         }
         let one = try counts(jobs: "1")
-        XCTAssertEqual(one.count, 5, "\(one)")
+        XCTAssertEqual(one.count, 6, "\(one)")   // depth 0 (the start), then 1 to 5
         XCTAssertTrue(one.allSatisfy { $0.contains("distinct)") }, "\(one)")
         XCTAssertEqual(try counts(jobs: "2"), one)
     }

@@ -104,11 +104,6 @@ extension Kernel {
         do { try call(.valueEnd) } catch { assertionFailure("valueend: \(error)") }
     }
 
-    /// Lets the search's table go (the next search begins with an empty one).
-    func valueForget() {
-        do { try call(.valueForget) } catch { assertionFailure("valueforget: \(error)") }
-    }
-
     /// The result's score of each seat now; nil while play goes on or when the pack declares no result.
     func valueResult() throws(RulebenchError) -> [String: Int]? {
         let reply = try call(.valueResult)

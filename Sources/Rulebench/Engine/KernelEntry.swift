@@ -26,7 +26,7 @@ enum KernelEntry: String, CaseIterable {
     case uniqueBegin = "uniquebegin", uniqueStep = "uniquestep", uniqueLine = "uniqueline", uniqueEnd = "uniqueend"
     case uniqueChildren = "uniquechildren"
     case valueBegin = "valuebegin", valueMove = "valuemove", valueLine = "valueline", valueFailed = "valuefailed"
-    case valueEnd = "valueend", valueForget = "valueforget", valueResult = "valueresult"
+    case valueEnd = "valueend", valueResult = "valueresult"
     case fuzz, fuzzAbort = "fuzzabort", replay, replayAbort = "replayabort"
     // Coverage, identity and development aids
     case coverage, coverageReport = "coveragereport", hashOrder = "hashorder", profile, selfTest = "selftest"
@@ -71,7 +71,7 @@ enum KernelEntry: String, CaseIterable {
             return .runsRules
         case .linkBase, .paramProblem, .abort, .hash, .get, .gc, .configure, .explored, .position,
              .solveEnd, .uniqueEnd, .fuzzAbort, .replayAbort, .coverage, .coverageReport, .hashOrder, .profile,
-             .selfTest, .solveSnap, .solveFailed, .seats, .valueFailed, .valueEnd, .valueForget:
+             .selfTest, .solveSnap, .solveFailed, .seats, .valueFailed, .valueEnd:
             return .bookkeeping
         }
     }

@@ -392,10 +392,4 @@ function API.valueend()
   return ""
 end
 
--- valueforget(): the table is let go too.
-function API.valueforget()
-  VALUE, KEPT = nil, nil
-  return ""
-end
-
 return API

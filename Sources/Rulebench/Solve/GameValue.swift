@@ -23,6 +23,10 @@
 public struct GameValue {
     /// The deepest search: the walk recurses once per move.
     public static let largestDepth = 200
+    /// The most the transposition table holds (value.lua's TABLE_MOST
+    /// entries, about 200 bytes each): what `solve --value` adds to the
+    /// game's memory cap.
+    public static let tableBytes = (1 << 19) * 200
     /// A result's unit in the kernel's values (value.lua's SCALE).
     static let scale = 1 << 10
 
