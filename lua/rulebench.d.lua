@@ -140,6 +140,8 @@ function Act:sub(name, params, options) end
 ---@field view? rulebench.View|fun(game: rulebench.Game, add: rulebench.AddNode) The board as a scene of nodes (for `rulebench studio` and host apps): a function that adds the nodes, or a table of it and its declarations. Read-only, like `render`.
 ---@field seats? string[]|fun(options: rulebench.Options): string[] The seats of a game played by several people (`{ "p1", "p2" }`), or a function of the options that lists them. A pack without seats is played by one author, as before.
 ---@field turn? fun(game: rulebench.Game): string|string[]|nil, string? Which seats may act now: a seat, a list of seats (free actions on another's turn), or nil (none: the game acts by itself); optionally the reason the others may not. Default: every seat. Read-only.
+---@field result? fun(game: rulebench.Game): string|table<string, integer>|nil How a finished game ended, for `solve --value` and the bots: nil while play goes on; the seat that won, "draw", or whole-number scores by seat (two seats: summing to 0). Read-only.
+---@field appraise? fun(game: rulebench.Game, seat: string|nil): number How good the position looks for `seat`, from -1 (lost) to 1 (won): orders `solve --value`'s moves and scores the positions at its depth limit (never proven). Read-only.
 ---@field secrets? fun(game: rulebench.Game, secret: rulebench.Secret) Marks what each seat may not see, read-only: `secret(t)` hides every slot of state table t (a face-down deck: its count stays visible), `secret(t, key)` one slot, and a third argument names the seat (or seats) that still sees it (a hand: `secret(hand, nil, "p1")`). A slot's own mark overrides its table's. The random generator is always secret.
 ---@field description? string One line about the pack.
 
