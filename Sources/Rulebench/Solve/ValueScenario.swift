@@ -50,7 +50,7 @@ public struct ValueScenario: Sendable {
         file.comment("Found by: \(command)")
         file.comment("\(what): \(line.count) move\(line.count == 1 ? "" : "s"), each seat playing its best after the first; "
                      + "for \(seat), the seat to move at the start: \(verdict)"
-                     + (verdict.word == "estimate" ? "" : " (proven: every line searched, every undo verified)") + ".")
+                     + (verdict.word == "estimate" ? "" : " (proven: searched to the end of every game that matters, every undo verified)") + ".")
         file.begin(title: "\(what) of \(packReference): \(verdict) for \(seat)", packReference: packReference, seed: seed,
                    options: options)
         for call in line { file.perform(call) }
