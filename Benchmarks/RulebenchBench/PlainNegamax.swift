@@ -53,21 +53,28 @@ local function final(game, seat)
   return r[seat]
 end
 
-local function negamax(game, seat, alpha, beta)
+local negamax
+
+-- The value for `seat` of `call` played from `game`, searched within (alpha, beta).
+local function child(game, call, seat, alpha, beta)
+  local c = copy(game)
+  GAME = c
+  perform(c, call[1], call[2])
+  local v = final(c, seat)
+  if v ~= nil then return v end
+  local who = pack.turn(c)
+  if who == seat then return negamax(c, who, alpha, beta) end
+  return -negamax(c, who, -beta, -alpha)
+end
+
+function negamax(game, seat, alpha, beta)
   nodes = nodes + 1
   local k = key(game)
   local e = tt[k]
   if e and (e.bound == EXACT or (e.bound == LOWER and e.v >= beta) or (e.bound == UPPER and e.v <= alpha)) then return e.v end
   local start, best = alpha, -math.huge
   for _, call in ipairs(legal(game)) do
-    local child = copy(game)
-    GAME = child
-    perform(child, call[1], call[2])
-    local v = final(child, seat)
-    if v == nil then
-      local who = pack.turn(child)
-      if who == seat then v = negamax(child, who, alpha, beta) else v = -negamax(child, who, -beta, -alpha) end
-    end
+    local v = child(game, call, seat, alpha, beta)
     if v > best then best = v end
     if v > alpha then alpha = v end
     if alpha >= beta then break end
@@ -83,14 +90,7 @@ local function search()
   nodes, tt = 0, {}
   local seat, best = pack.turn(start), -math.huge
   for _, call in ipairs(legal(start)) do
-    local child = copy(start)
-    GAME = child
-    perform(child, call[1], call[2])
-    local v = final(child, seat)
-    if v == nil then
-      local who = pack.turn(child)
-      if who == seat then v = negamax(child, who, -math.huge, math.huge) else v = -negamax(child, who, -math.huge, math.huge) end
-    end
+    local v = child(start, call, seat, -math.huge, math.huge)
     if v > best then best = v end
   end
   return best, nodes

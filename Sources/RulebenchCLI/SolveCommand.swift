@@ -34,6 +34,14 @@ struct SolveCommand: ParsableCommand {
             --jobs 1 (of the shortest lines, the first in the order of the states of a depth, then of legal \
             moves). A* (a goal's estimate) and --any run on one worker whatever --jobs says.
 
+            --value (instead of --goal) answers what a game of two seats taking turns (or one seat) is worth to the \
+            seat to move when each plays its best: win, loss or draw (or a score) from the pack's result(game), \
+            with the moves to it, every root move's value and the principal line; negamax with alpha-beta, a \
+            transposition table and iterative deepening to --max-depth, every move performed and undone \
+            (verified). --out writes the principal line as a scenario, --refutations DIR each worse root move's \
+            line; --sweep name=first..last (repeatable) prints a table of values over an option's range. A move \
+            of chance (the random generator) is refused (docs/cli.md, "Game values").
+
             Memory: the search keeps every distinct state it reaches, at most --max-states (about \
             \(Solver.Options.bytesPerState) bytes each), and a copy of each state waiting to be expanded.
 
@@ -50,6 +58,8 @@ struct SolveCommand: ParsableCommand {
               rulebench solve Benchmarks/packs/eight --goal solved --max-depth 40      # A* on the Manhattan distance
               rulebench solve Benchmarks/packs/eight --goal solved --max-depth 40 --option tiles=213/456/78_   # unreachable
               rulebench solve Benchmarks/packs/eight --goal solved --max-depth 40 --no-estimate --jobs 2   # breadth-first, 2 workers
+              rulebench solve tictactoe --value                                   # a draw, proven
+              rulebench solve tictactoe --value --sweep rows=1..3 --sweep k=2..3   # a table of values
             """
     )
 
