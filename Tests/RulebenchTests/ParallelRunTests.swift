@@ -109,8 +109,8 @@ final class ParallelRunTests: XCTestCase {
         let scenarios = EngineFixtures.repository.appendingPathComponent("scenarios").path
         let one = run([scenarios], workers: 1), two = run([scenarios], workers: 2)
         XCTAssertEqual(two.reports, one.reports)
-        XCTAssertEqual(one.loads, ["cards": 1, "desert": 1, "set": 1, "template": 1])
-        XCTAssertEqual(two.loads.filter { $0.key != "desert" }, ["cards": 1, "set": 1, "template": 1])
+        XCTAssertEqual(one.loads, ["cards": 1, "desert": 1, "set": 1, "template": 1, "tictactoe": 1])
+        XCTAssertEqual(two.loads.filter { $0.key != "desert" }, ["cards": 1, "set": 1, "template": 1, "tictactoe": 1])
         XCTAssertLessThanOrEqual(two.loads["desert"] ?? 0, 2)
     }
 }
