@@ -176,10 +176,7 @@ public struct Solver {
         while true {
             if shouldStop() { return finish(.interrupted, statistics, start, clock) }
             let began = clock()
-            let step: Kernel.SolveStep
-            do { step = try kernel.solveStep(expansions: batch) } catch {
-                throw ExplorationFailure(path: error.path, error: error.error)
-            }
+            let step = try kernel.solveStep(expansions: batch)
             statistics.update(from: step)
             statistics.seconds = clock() - start
             progress(statistics)
