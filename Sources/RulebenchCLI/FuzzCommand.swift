@@ -37,7 +37,7 @@ struct FuzzCommand: ParsableCommand {
             shrinking, the search for shorter instances and writing end within T + 1 s. No run starts in the \
             last tenth of T (at most \(Int(Fuzzer.Options.defaultShrinkSeconds)) s) and the last second (a \
             quarter of T when shorter): a bug found as the fuzzing ends still has that tenth to shrink. After a finding, the \
-            session spends up to half of T (at most \(Int(Fuzzer.refinementSeconds)) s) on short runs that look \
+            session spends up to half of T (at most \(Int(Fuzzer.Options.refinementSeconds)) s) on short runs that look \
             for other instances of the bug (at most half of what is left when time cut the first shrink short, \
             so that it can be finished), and reports the shortest reproduction. When the time (or Ctrl-C) stops \
             a shrink, the shortest reproduction found so far is written, and the report says so. Without --time a \
