@@ -31,8 +31,7 @@ struct StateCommand: ParsableCommand {
     @Option(help: "Print only the value at this dotted state path.")
     var path: String?
 
-    @Flag(help: "Print {\"step\", \"hash\", \"state\"} as JSON.")
-    var json = false
+    @OptionGroup var jsonOption: JSONOption<StateCommand>
 
     func run() throws {
         let url = URL(fileURLWithPath: scenario)
@@ -55,7 +54,7 @@ struct StateCommand: ParsableCommand {
             throw Outcome.badInput.exitCode
         }
         let text = JSONValue(value).serialized(pretty: true)
-        if json {
+        if jsonOption.json {
             let object = JSONValue.object([("step", .int(Int64(result.step))), ("hash", .string(result.hash.hex)), ("state", JSONValue(value))])
             print(object.serialized(pretty: true))
         } else {
@@ -67,4 +66,8 @@ struct StateCommand: ParsableCommand {
         }
         if !result.failedSteps.isEmpty { throw Outcome.failed.exitCode }
     }
+}
+
+extension StateCommand: JSONReportingCommand {
+    static let jsonHelp: ArgumentHelp = "Print {\"step\", \"hash\", \"state\"} as JSON."
 }
