@@ -105,7 +105,7 @@ struct FuzzCommand: ParsableCommand {
     var depth: Int = FuzzCommand.defaultDepth
     static let defaultDepth = 100
 
-    @OptionGroup var timeOption: TimeOption
+    @OptionGroup var timeOption: TimeOption<FuzzCommand>
 
     @Flag(help: "Go on after the first finding and collect more, one per distinct bug (property, blamed action, file:line).")
     var keepGoing = false
@@ -160,7 +160,7 @@ struct FuzzCommand: ParsableCommand {
         options.seed = seedOption.seed
         options.runs = runs
         options.depth = depth
-        options.timeLimit = timeOption.time
+        options.timeLimit = timeOption.seconds
         options.keepGoing = keepGoing
         options.shard = try parsedShard()
         options.setupOptions = try packOptions.setupOptionValues()
@@ -349,13 +349,16 @@ struct FuzzCommand: ParsableCommand {
     }
 }
 
-extension FuzzCommand: SeededCommand, JSONReportingCommand, OutputCommand {
+extension FuzzCommand: SeededCommand, JSONReportingCommand, OutputCommand, TimedCommand {
     static let defaultSeed: UInt64 = 1
     static let seedHelp: ArgumentHelp = "Seed of the session (each run derives its own game seed from it). (default: \(defaultSeed))"
 
     /// Where reproductions go without `--out`.
     static let defaultOut = ".rulebench/findings"
     static let outHelp: ArgumentHelp = "Where shrunk reproductions are written as scenario files. (default: \(defaultOut))"
+
+    static let timeHelp = ArgumentHelp("The whole session's time: runs go on until it is spent (or --runs is reached, when given), and a finding's shrinking, its searches for shorter instances, lines and endings, and the writing end by then too (within 1 s more); a shrink the time stops writes the shortest reproduction found so far.",
+                                       valueName: "seconds")
 }
 
 extension SearchStrategy: ExpressibleByArgument {}

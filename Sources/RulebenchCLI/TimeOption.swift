@@ -1,13 +1,16 @@
 import ArgumentParser
 import RulebenchCommandLine
 
-/// `--time SECONDS`, a session's whole time, shared through `@OptionGroup`:
-/// a positive, finite number of seconds, or nil when not given.
-struct TimeOption: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("The whole session's time: runs go on until it is spent (or --runs is reached, when given), and a finding's shrinking, its searches for shorter instances, lines and endings, and the writing end by then too (within 1 s more); a shrink the time stops writes the shortest reproduction found so far.",
-                                                        valueName: "seconds"),
-            transform: NumberArgument.seconds("--time"))
+/// `--time SECONDS`, declared once for every command whose whole run a time
+/// bounds, and shared through `@OptionGroup`: a positive, finite number of
+/// seconds. What the time bounds, and the time without `--time` (nil: no
+/// limit), is the command's (`TimedCommand`).
+struct TimeOption<Command: TimedCommand>: ParsableArguments {
+    @Option(parsing: .unconditional, help: Command.timeHelp, transform: NumberArgument.seconds("--time"))
     var time: Double?
+
+    /// The time limit: `--time`, or else the command's default.
+    var seconds: Double? { time ?? Command.defaultTime }
 
     /// Refuses a time that is not a positive, finite number of seconds.
     /// The command calls it in its own `validate()`, where its other
@@ -18,4 +21,16 @@ struct TimeOption: ParsableArguments {
             throw ValidationError("--time expects a positive number of seconds, got \(time)")
         }
     }
+}
+
+/// A command that takes `--time` (`TimeOption`).
+protocol TimedCommand {
+    /// The option's help: what the time bounds, its default included.
+    static var timeHelp: ArgumentHelp { get }
+    /// The time without `--time`; nil (the default) when there is then no limit.
+    static var defaultTime: Double? { get }
+}
+
+extension TimedCommand {
+    static var defaultTime: Double? { nil }
 }
