@@ -20,7 +20,7 @@ public struct Fuzzer {
 
     /// The system's monotonic clock, in seconds: `MonotonicClock.seconds`, by
     /// the name the session's callers use.
-    public static let monotonicClock: Clock = MonotonicClock.seconds
+    public static func monotonicClock() -> Double { MonotonicClock.seconds() }
 
     /// The session's settings.
     public let options: Options
