@@ -16,30 +16,21 @@ final class DependencyCheckTests: XCTestCase {
     }
 
     func testAPlantedUpwardReferenceFails() throws {
-        let copy = try repositoryCopy()
         // The engine naming the solver, two layers above it.
-        try "func planted(_ solver: Solver) {}\n"
-            .write(to: copy.appendingPathComponent("Sources/Rulebench/Engine/Planted.swift"), atomically: true, encoding: .utf8)
-        let result = try check(copy)
+        let result = try check(planting: "func planted(_ solver: Solver) {}\n", at: "Sources/Rulebench/Engine/Planted.swift")
         XCTAssertEqual(result.status, 1, result.output)
         XCTAssertTrue(result.stdout.contains("Sources/Rulebench/Engine/Planted.swift:1: Sources/Rulebench/Engine uses Solver of Sources/Rulebench/Solve, a folder above it"), result.output)
     }
 
     func testAPlantedReferenceBetweenTargetsFails() throws {
-        let copy = try repositoryCopy()
         // The server, which knows no game, importing the match model.
-        try "import RulebenchMatch\n"
-            .write(to: copy.appendingPathComponent("Sources/RulebenchServer/Planted.swift"), atomically: true, encoding: .utf8)
-        let result = try check(copy)
+        let result = try check(planting: "import RulebenchMatch\n", at: "Sources/RulebenchServer/Planted.swift")
         XCTAssertEqual(result.status, 1, result.output)
         XCTAssertTrue(result.stdout.contains("Planted.swift:1: Sources/RulebenchServer uses RulebenchMatch of Sources/RulebenchMatch"), result.output)
     }
 
     func testANameInACommentOrStringDoesNotCount() throws {
-        let copy = try repositoryCopy()
-        try "// Solver\nlet planted = \"Solver\"\n/* Solver */\n"
-            .write(to: copy.appendingPathComponent("Sources/Rulebench/Engine/Planted.swift"), atomically: true, encoding: .utf8)
-        let result = try check(copy)
+        let result = try check(planting: "// Solver\nlet planted = \"Solver\"\n/* Solver */\n", at: "Sources/Rulebench/Engine/Planted.swift")
         XCTAssertEqual(result.status, 0, result.output)
     }
 
@@ -69,6 +60,13 @@ final class DependencyCheckTests: XCTestCase {
             try FileManager.default.copyItem(at: Self.repository.appendingPathComponent(path), to: target)
         }
         return copy
+    }
+
+    /// The check of a copy of the repository with `text` written at `path`.
+    private func check(planting text: String, at path: String) throws -> RulebenchCommand.Result {
+        let copy = try repositoryCopy()
+        try text.write(to: copy.appendingPathComponent(path), atomically: true, encoding: .utf8)
+        return try check(copy)
     }
 
     private func check(_ root: URL) throws -> RulebenchCommand.Result {
