@@ -6,8 +6,9 @@ The layers are read from docs/architecture.md, from the fenced block marked
 first; a line names one or more folders (paths from the repository's root).
 A folder may use the folders on the lines below its own, never one on its
 own line (siblings) or above it. A folder owns every file under it, except
-the files of a folder named on a line of its own (Sources/Rulebench/Fuzz is
-a folder of Sources/Rulebench, and owns its subfolders).
+the files of a folder named on a line of its own (Sources/Rulebench/Fuzz owns
+its subfolders). Every Swift file under Sources/ must lie in a folder of the
+layers: a new folder needs a line.
 
 "Uses" means: a Swift file of the folder names a type (class, struct, enum,
 protocol, actor, typealias) declared at the top level of another folder's
@@ -209,14 +210,16 @@ def main(argv):
         if not os.path.isdir(os.path.join(root, folder)):
             fail_setup(f"docs/architecture.md names {folder} in its layers, and it is not a folder")
     files = list(swift_files(root, level))
-    # A folder of Swift files under a layered folder but on no line of its own
-    # is fine (its parent owns it); a target folder on no line is not.
-    for name in sorted(os.listdir(os.path.join(root, "Sources"))):
-        path = f"Sources/{name}"
-        inside = any(folder.startswith(path + "/") for folder in level)
-        if os.path.isdir(os.path.join(root, path)) and owner(path, level) is None and not inside:
-            print(f"check-deps: {path} is on no line of the layers in docs/architecture.md: add it")
-            return 1
+    # Every Swift file of Sources/ must lie in a folder of the layers, or it
+    # would go unchecked (a new folder under Sources/ or Sources/Rulebench/).
+    for base, dirs, names in os.walk(os.path.join(root, "Sources")):
+        dirs.sort()
+        for name in sorted(names):
+            relative = os.path.relpath(os.path.join(base, name), root)
+            if name.endswith(".swift") and owner(relative, level) is None:
+                print(f"check-deps: {relative} lies in no folder of the layers in docs/architecture.md: "
+                      "give its folder a line there")
+                return 1
     modules = {folder.rsplit("/", 1)[-1]: folder for folder in level if folder.count("/") == 1}
     found = uses(root, files, declarations(root, files), modules)
     if graph:

@@ -45,11 +45,10 @@ final class DependencyCheckTests: XCTestCase {
     }
 
     func testAFolderOnNoLayerFails() throws {
-        let copy = try repositoryCopy()
-        try FileManager.default.createDirectory(at: copy.appendingPathComponent("Sources/RulebenchOrphan"), withIntermediateDirectories: true)
-        let result = try check(copy)
+        // A new folder of the library that nobody placed in the layers.
+        let result = try check(planting: "struct Orphan {}\n", at: "Sources/Rulebench/Orphan.swift")
         XCTAssertEqual(result.status, 1, result.output)
-        XCTAssertTrue(result.stdout.contains("Sources/RulebenchOrphan is on no line of the layers"), result.output)
+        XCTAssertTrue(result.stdout.contains("Sources/Rulebench/Orphan.swift lies in no folder of the layers"), result.output)
     }
 
     private func repositoryCopy() throws -> URL {
