@@ -72,7 +72,7 @@ struct FuzzCommand: ParsableCommand {
             every worker. Guided workers share one set \
             of kept runs and probes and tell each other the edges and kinds of move their runs discovered, so \
             what is new is judged by every worker's runs; a guided session on several workers is not \
-            repeatable run for run (see the README).
+            repeatable run for run (see docs/ci.md).
 
             Exit codes: 0 no finding; 1 findings; 2 bad input (a pack that does not load, bad arguments, \
             an --out, --corpus or --coverage that cannot be written, or a finding that could not be \
