@@ -2,7 +2,8 @@ import XCTest
 @testable import Rulebench
 
 /// The examples of docs/lua-api.md and docs/scenarios.md that describe
-/// behaviour, run: moving tables (the pile), undo's sound order,
+/// behaviour, run: moving tables (the pile), a plain table assigned into
+/// `game` (the pile's `lay_row`), undo's sound order,
 /// `error(msg, 0)`'s prefix, `state --json`'s table encoding and absolute
 /// `rules:` paths. The scenarios live in `Fixtures/scenarios/docs`.
 final class DocExampleTests: XCTestCase {
@@ -14,7 +15,8 @@ final class DocExampleTests: XCTestCase {
 
     func testEveryDocScenarioPasses() throws {
         let files = ScenarioFixtures.yamlFiles(in: Self.docs)
-        XCTAssertEqual(Set(files.map(\.lastPathComponent)), ["moving-tables.yaml", "undo-sound-order.yaml", "error-level-zero.yaml"])
+        XCTAssertEqual(Set(files.map(\.lastPathComponent)), ["moving-tables.yaml", "undo-sound-order.yaml", "error-level-zero.yaml",
+                                                        "plain-table-becomes-state.yaml"])
         for url in files {
             let report = ScenarioFixtures.runner.run(fileAt: url)
             XCTAssertEqual(report.status, .passed, TextReport.render(report))
