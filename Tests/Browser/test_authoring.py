@@ -1,16 +1,10 @@
 """What a Connect Four author needs of the board (issue 44): a click on a disc offers the drop of its
 column (`names = { column = 3 }`), never that of the last part of its id (`disc:3:1` is column 3,
 row 1), and one view declaration draws the board at every size the options give."""
-from harness import revision, wait_for_revision_after
+from harness import click_and_wait
 from playwright.sync_api import expect
 
 FOURUP = "Tests/RulebenchTests/Fixtures/packs/fourup"
-
-
-def click_and_wait(page, name):
-    before = revision(page)
-    page.get_by_role("button", name=name, exact=True).click()
-    wait_for_revision_after(page, before)
 
 
 def test_a_click_on_a_disc_offers_the_drop_of_its_column(context):
