@@ -155,8 +155,8 @@ function Act:sub(name, params, options) end
 ---How the pack's state looks on a board: `view` in pack.lua.
 ---@class rulebench.View
 ---@field scene fun(game: rulebench.Game, add: rulebench.AddNode) Adds the nodes of the current state, in drawing order (read-only; returns nothing).
----@field grid? rulebench.Grid|fun(game: rulebench.Game, options: table<string, rulebench.Value>): rulebench.Grid Square cells nodes may be placed on with `col` and `row`; a function of the state and the setup options sizes the board by them (`columns = options.cols`).
----@field size? number[]|fun(game: rulebench.Game, options: table<string, rulebench.Value>): number[] { width, height } of the board in pixels (default: as far as the grid and the nodes reach), or a function giving it.
+---@field grid? rulebench.Grid|fun(game: rulebench.Game, options: rulebench.Options): rulebench.Grid Square cells nodes may be placed on with `col` and `row`; a function of the state and the setup options sizes the board by them (`columns = options.cols`).
+---@field size? number[]|fun(game: rulebench.Game, options: rulebench.Options): number[] { width, height } of the board in pixels (default: as far as the grid and the nodes reach), or a function giving it.
 ---@field background? string A CSS colour behind the board.
 ---@field atlases? table<string, rulebench.Atlas> Sprite atlases, by name, for nodes' `sprite`.
 ---@field sounds? string A folder of the pack holding the sounds (`NAME.wav`, `.ogg` or `.mp3` for `sound = "NAME"`).

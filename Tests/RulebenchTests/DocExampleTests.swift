@@ -32,6 +32,25 @@ final class DocExampleTests: XCTestCase {
         }
     }
 
+    /// docs/lua-api.md's table of pack.lua's fields names every field the
+    /// kernel accepts (`MANIFEST` in packload.lua), and no other.
+    func testThePackFieldsTableListsWhatAPackMayHold() throws {
+        let loader = try text(of: "Sources/Rulebench/Kernel/packload.lua")
+        let start = try XCTUnwrap(loader.range(of: "local MANIFEST = {"))
+        let end = try XCTUnwrap(loader.range(of: "}", range: start.upperBound..<loader.endIndex))
+        let accepted = Set(loader[start.upperBound..<end.lowerBound].split(separator: ",").compactMap {
+            $0.split(separator: "=").first?.trimmingCharacters(in: .whitespacesAndNewlines)
+        })
+        let docs = try text(of: "docs/lua-api.md")
+        let table = try XCTUnwrap(docs.components(separatedBy: "## pack.lua").dropFirst().first?
+            .components(separatedBy: "\n\n").first { $0.hasPrefix("| Field |") })
+        let documented = Set(table.split(separator: "\n").dropFirst(2).compactMap { row in
+            row.split(separator: "`").dropFirst().first.map(String.init)
+        })
+        XCTAssertEqual(documented, accepted)
+        XCTAssertGreaterThan(accepted.count, 10)
+    }
+
     func testStateJSONWritesOtherTablesAsDollarTable() throws {
         let value = StateValue.table([.int(1): .string("a"), .int(5): .string("b"), .string("x"): .bool(true)])
         let json = JSONValue(value).serialized(pretty: false)

@@ -155,15 +155,21 @@ local function bent(random, legal)
   return call.name, params, kind
 end
 
--- An illegal attempt: a bent param (out of range, wrong type) four times
--- in ten, else a swapped one.
+-- The bent calls draw from a generator of their own (`SIDE`, seeded from
+-- the run's seed in `begin`), and are tried beside the step, rolled back
+-- whatever comes of them (fuzz.lua's probe): a seed plays the very steps
+-- it played before there were bent calls.
+local SIDE
+
+-- An illegal attempt: a swapped param, and four times in ten a bent call
+-- ({ name, params, kind }) to try beside it.
 local function illegal(random, legal)
-  if random:below(10) < 4 then
-    local name, params, kind = bent(random, legal)
-    if name then return name, params, kind end
-  end
   local name, params = swapped(random, legal)
-  return name, params, "swap"
+  if SIDE:below(10) < 4 then
+    local bname, bparams, kind = bent(SIDE, legal)
+    if bname then return name, params, { name = bname, params = bparams, kind = kind } end
+  end
+  return name, params, nil
 end
 
 -- Rare kinds first: the guided search's choice of a legal call. Uniform
@@ -335,8 +341,8 @@ local function choose(random, legal, cursor, count, rare)
   if roll < 19 and canundo then return { op = "turn" } end
   if roll < 21 and canundo then return { op = "lastturn" } end
   if roll < 29 and #legal > 0 then
-    local name, params, kind = illegal(random, legal)
-    return { op = "try", name = name, params = params, kind = kind }
+    local name, params, bent = illegal(random, legal)
+    return { op = "try", name = name, params = params, bent = bent }
   end
   if #legal > 0 then
     local call = rare and rarecall(random, legal) or legal[1 + random:below(#legal)]
@@ -365,6 +371,7 @@ end
 -- session, or nil) is counted first, so the kinds they played are not new
 -- here either.
 local function begin(random, rare, swarm, shared)
+  SIDE = newrandom(random.state ~ 0x6a09e667f3bcc909)
   COUNTED = {}
   shared = shared or {}
   for i = 1, #shared - 1, 2 do addplays(KINDPLAYS, shared[i], shared[i + 1]) end

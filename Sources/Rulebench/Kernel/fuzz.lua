@@ -183,12 +183,35 @@ local function undotimes(n, what)
   return nil
 end
 
+-- A bent call (choose.lua: a param out of the range legal emits, or of a
+-- wrong type) tried beside a `try` step and rolled back whatever came of
+-- it, so the run goes on as the step alone leaves it. When it failed and
+-- its rollback left the state changed, it is the finding, and the step
+-- becomes that call (the state before the step is the state it ran on).
+local function probe(index, step)
+  local bent = step.bent
+  step.bent = nil
+  count(bent.name, "attempted")
+  count(bent.name, TRIED[bent.kind])
+  local before = hashof()
+  local ok, err, cause = protect(ops.perform, bent.name, bent.params, nil, "hash")
+  if not ok then err = failure(err, cause) end
+  ops.abort()
+  if ok or hashof() == before then return nil end
+  step.name, step.params = bent.name, bent.params
+  RUN.outcomes[index] = { kind = "failed", failure = err }
+  return { property = "failureChangesNothing", what = "failed", call = callof(step), failure = err }
+end
+
 -- Runs one step; returns a finding or nil.
 local function runstep(index, step)
   local op = step.op
   if op == "try" then
     count(step.name, "attempted")
-    if TRIED[step.kind] then count(step.name, TRIED[step.kind]) end
+    if step.bent then
+      local found = probe(index, step)
+      if found then return found end
+    end
   end
   if op == "do" or op == "try" then return performstep(index, step) end
   local cursor = HISTORY.cursor()

@@ -148,7 +148,7 @@ local function shapeof(owner, v, field)
     declfail(owner, field, "view." .. field .. "(game, options) must return a table "
       .. (field == "grid" and "{ columns, rows, cell, gap, x, y }" or "{ width, height }") .. ", not " .. K.show(shape))
   end
-  return shape
+  return plain(shape)   -- a plain copy, also of a table of the state (`return game.layout`)
 end
 
 -- The view's declarations, checked; `scene` and `places` stay functions.
