@@ -44,8 +44,7 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "Scenario files or folders (default: scenarios/).")
     var paths: [String] = []
 
-    @Flag(name: .long, help: "Write a machine-readable JSON report to standard output instead of text.")
-    var json = false
+    @OptionGroup var jsonOption: JSONOption<RunCommand>
 
     @Option(name: .long, help: ArgumentHelp("Also write a JUnit XML report to this file (for CI).", valueName: "file"))
     var junit: String?
@@ -65,16 +64,16 @@ struct RunCommand: ParsableCommand {
         let start = clock.now
         let (items, problems) = ScenarioFiles.collect(paths.isEmpty ? ["scenarios"] : paths)
         var reports = problems.map { ScenarioReport.badInput(file: $0.file ?? "?", problem: $0, duration: 0) }
-        if !json { for report in reports { emit(TextReport.render(report)) } }
+        if !jsonOption.json { for report in reports { emit(TextReport.render(report)) } }
 
-        let json = json
+        let json = jsonOption.json
         reports += ScenarioRunner().run(items, on: jobs.pool) { report in
             if !json { emit(TextReport.render(report)) }
         }
         let elapsed = start.duration(to: clock.now).components
         let run = RunReport(scenarios: reports, duration: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
 
-        if json {
+        if jsonOption.json {
             emit(JSONReport.render(run), newline: false)
         } else {
             emit("\n" + TextReport.summary(run))
@@ -100,4 +99,8 @@ struct RunCommand: ParsableCommand {
 private func emit(_ text: String, newline: Bool = true) {
     print(text, terminator: newline ? "\n" : "")
     StandardOutput.flush()
+}
+
+extension RunCommand: JSONReportingCommand {
+    static let jsonHelp: ArgumentHelp = "Write a machine-readable JSON report to standard output instead of text."
 }

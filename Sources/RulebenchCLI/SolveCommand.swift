@@ -79,21 +79,15 @@ struct SolveCommand: ParsableCommand {
     @Flag(help: "Search breadth-first even when the goal declares an estimate.")
     var noEstimate = false
 
-    @Option(parsing: .unconditional,
-            help: "Seed of the game's random generator. It is part of the state hash: a scenario without `seed:` uses 0, so a hash copied from here matches a scenario whose setup says `seed: N`. (default: \(SolveCommand.defaultSeed))",
-            transform: NumberArgument.whole("--seed"))
-    var seed: Int64 = SolveCommand.defaultSeed
-    static let defaultSeed: Int64 = 0
+    @OptionGroup var seedOption: SeedOption<SolveCommand>
 
     @Option(name: .customLong("state"), help: ArgumentHelp("A value written over the state after setup, path=value (repeatable; null removes it).",
                                                            valueName: "path=value"))
     var stateOverrides: [String] = []
 
-    @Option(help: ArgumentHelp("Write the line as a scenario file that `rulebench run` passes.", valueName: "file"))
-    var out: String?
+    @OptionGroup var outOption: OutOption<SolveCommand>
 
-    @Flag(help: "Write a JSON report to standard output.")
-    var json = false
+    @OptionGroup var jsonOption: JSONOption<SolveCommand>
 
     /// Seconds between progress lines (tests set 0: a line after every call into the kernel).
     @Option(help: .hidden)
@@ -131,7 +125,7 @@ struct SolveCommand: ParsableCommand {
         var configuration = Game.Configuration()
         configuration.printHandler = { _ in }
         configuration.animationSources = false
-        let build = { @Sendable [pack = packOptions.pack, seed] (configuration: Game.Configuration) throws(RulebenchError) -> Game in
+        let build = { @Sendable [pack = packOptions.pack, seed = seedOption.seed] (configuration: Game.Configuration) throws(RulebenchError) -> Game in
             let game = try Game(pack: pack, options: options, seed: seed, configuration: configuration)
             // Tables missing on a path are created, as play's `save FILE.yaml`
             // records them: the scenario written says `create: true`.
@@ -146,10 +140,10 @@ struct SolveCommand: ParsableCommand {
         let result = try search(game, makeGame: makeGame)
 
         var written: String?
-        if case .solved(let line) = result.outcome, let out {
+        if case .solved(let line) = result.outcome, let out = outOption.out {
             written = try write(line, to: out, game: game, state: state, statistics: result.statistics)
         }
-        if json {
+        if jsonOption.json {
             print(jsonReport(result, scenario: written))
         } else {
             report(result, scenario: written)
@@ -178,7 +172,7 @@ struct SolveCommand: ParsableCommand {
             complain("\(error)")
             throw Outcome.badInput.exitCode
         }
-        if let out {
+        if let out = outOption.out {
             do { try OutputFile(path: out, purpose: "the solution (--out)").checkWritable() } catch {
                 complain("\(error)")
                 throw Outcome.badInput.exitCode
@@ -231,7 +225,7 @@ struct SolveCommand: ParsableCommand {
         let climbsToRoot = relative.split(separator: "/").prefix(while: { $0 == ".." }).count >= folder.pathComponents.count - 1
         let reference = SolutionScenario.packName(packOptions.pack, reaches: game, from: folder) ? packOptions.pack
             : climbsToRoot ? packFolder.path : relative
-        let scenario = SolutionScenario(packReference: reference, goal: goal, seed: seed, options: game.options, state: state,
+        let scenario = SolutionScenario(packReference: reference, goal: goal, seed: seedOption.seed, options: game.options, state: state,
                                         line: line, command: (["rulebench"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
                                         statistics: statistics)
         do {
@@ -345,4 +339,9 @@ final class ProgressLine: @unchecked Sendable {
             FileHandle.standardError.write(Data(((text.map { "\r\($0)   " } ?? "") + "\n").utf8))
         }
     }
+}
+
+extension SolveCommand: SeededCommand, JSONReportingCommand, OutputCommand {
+    static let defaultSeed: Int64 = 0
+    static let outHelp = ArgumentHelp("Write the line as a scenario file that `rulebench run` passes.", valueName: "file")
 }

@@ -33,8 +33,7 @@ struct StateCommand: ParsableCommand {
     @Option(help: "Print only the value at this dotted state path.")
     var path: String?
 
-    @Flag(help: "Print {\"step\", \"hash\", \"state\"} as JSON.")
-    var json = false
+    @OptionGroup var jsonOption: JSONOption<StateCommand>
 
     func run() throws {
         let url = URL(fileURLWithPath: scenario)
@@ -57,7 +56,7 @@ struct StateCommand: ParsableCommand {
             throw Outcome.badInput.exitCode
         }
         let text = JSONValue(value).serialized(pretty: true)
-        if json {
+        if jsonOption.json {
             var members: [(String, JSONValue)] = [("step", .int(Int64(result.step))), ("hash", .string(result.hash.hex)),
                                                   ("state", JSONValue(value))]
             if !result.placeholders.isEmpty {
@@ -81,4 +80,8 @@ struct StateCommand: ParsableCommand {
         }
         if !result.failedSteps.isEmpty { throw Outcome.failed.exitCode }
     }
+}
+
+extension StateCommand: JSONReportingCommand {
+    static let jsonHelp: ArgumentHelp = "Print {\"step\", \"hash\", \"state\"} as JSON."
 }

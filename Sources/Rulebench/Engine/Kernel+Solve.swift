@@ -50,7 +50,7 @@ extension Kernel {
 
     /// Expands up to `expansions` states of the search; the game is where
     /// it was afterwards, whatever happened. A failure carries the line to it.
-    func solveStep(expansions: Int) throws(ExplorationError) -> SolveStep {
+    func solveStep(expansions: Int) throws(ExplorationFailure) -> SolveStep {
         do throws(RulebenchError) {
             let reply = try call(.solveStep, [String(expansions)])
             guard reply.count == 3 else { throw KernelReply.mismatch(.solveStep, "", "\(reply.count) results, not 3") }
@@ -72,7 +72,7 @@ extension Kernel {
                              pruned: try count("pruned"), depth: try count("depth"), finished: try count("finished"),
                              open: try count("open"), within: try counts.optionalInt("within"))
         } catch {
-            throw ExplorationError(path: failedSolveLine(), error: error)
+            throw ExplorationFailure(path: failedSolveLine(), error: error)
         }
     }
 
@@ -157,7 +157,7 @@ extension Kernel {
     /// Expands up to `expansions` states of the walk. Returns whether it is
     /// done, and the sequences and distinct states of each depth finished;
     /// the game is where it was afterwards. A failure carries the line to it.
-    func uniqueStep(expansions: Int) throws(ExplorationError) -> (done: Bool, sequences: [Int], distinct: [Int]) {
+    func uniqueStep(expansions: Int) throws(ExplorationFailure) -> (done: Bool, sequences: [Int], distinct: [Int]) {
         do throws(RulebenchError) {
             let reply = try call(.uniqueStep, [String(expansions)])
             guard reply.count == 3 else { throw KernelReply.mismatch(.uniqueStep, "", "\(reply.count) results, not 3") }
@@ -174,7 +174,7 @@ extension Kernel {
             }
             return (word == .done, try list("sequences"), try list("distinct"))
         } catch {
-            throw ExplorationError(path: uniqueLine(), error: error)
+            throw ExplorationFailure(path: uniqueLine(), error: error)
         }
     }
 

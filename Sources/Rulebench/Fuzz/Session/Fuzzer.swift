@@ -18,8 +18,9 @@ public struct Fuzzer {
     /// Seconds on a monotonic clock (for budgets; wall-clock changes must not end a session).
     public typealias Clock = () -> Double
 
-    /// The system's monotonic clock, in seconds.
-    public static func monotonicClock() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    /// The system's monotonic clock, in seconds: `MonotonicClock.seconds`, by
+    /// the name the session's callers use.
+    public static func monotonicClock() -> Double { MonotonicClock.seconds() }
 
     /// The session's settings.
     public let options: Options
