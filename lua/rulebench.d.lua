@@ -155,8 +155,8 @@ function Act:sub(name, params, options) end
 ---How the pack's state looks on a board: `view` in pack.lua.
 ---@class rulebench.View
 ---@field scene fun(game: rulebench.Game, add: rulebench.AddNode) Adds the nodes of the current state, in drawing order (read-only; returns nothing).
----@field grid? rulebench.Grid Square cells nodes may be placed on with `col` and `row`.
----@field size? number[] { width, height } of the board in pixels (default: as far as the grid and the nodes reach).
+---@field grid? rulebench.Grid|fun(game: rulebench.Game, options: rulebench.Options): rulebench.Grid Square cells nodes may be placed on with `col` and `row`; a function of the state and the setup options sizes the board by them (`columns = options.cols`).
+---@field size? number[]|fun(game: rulebench.Game, options: rulebench.Options): number[] { width, height } of the board in pixels (default: as far as the grid and the nodes reach), or a function giving it.
 ---@field background? string A CSS colour behind the board.
 ---@field atlases? table<string, rulebench.Atlas> Sprite atlases, by name, for nodes' `sprite`.
 ---@field sounds? string A folder of the pack holding the sounds (`NAME.wav`, `.ogg` or `.mp3` for `sound = "NAME"`).
@@ -209,7 +209,8 @@ function Act:sub(name, params, options) end
 ---@field rotation? number Degrees clockwise (default 0); a tween of `rotation` animates it.
 ---@field scale? number Size factor (default 1); a tween of `scale` animates it.
 ---@field label? string Words for people (the studio's accessible name; default the id).
----@field aliases? (string|integer)[] Other values a call's params name it by (a tile's cell, a card's place); a call also names a node by its id and by the part after its last ":" (`player = "p1"` names "pawn:p1").
+---@field aliases? (string|integer)[] Other values a call's params name it by (a tile's cell, a card's place); a call also names a node by its id and, when it gives no `names`, by the whole part after its first ":" (`player = "p1"` names "pawn:p1"; "disc:3:1" is named by "3:1", never by 1).
+---@field names? table<string, string|integer>|table<string, string|integer>[] The calls that name it, by their params: `{ column = 3 }` is named by `drop column=3` (every param given must match), a list of such tables by a call matching any (`{ { from = "e2" }, { to = "e2" } }`).
 
 ---------------------------------------------------------------- animation plans
 

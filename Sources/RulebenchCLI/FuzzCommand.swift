@@ -324,11 +324,15 @@ struct FuzzCommand: ParsableCommand {
             return
         }
         print("FINDING: \(report.finding)")
-        print("  shrunk from \(report.original.steps.count) to \(report.shrunk.steps.count) steps in \(String(format: "%.2f", report.shrinkSeconds)) s (\(report.shrinkAttempts) candidates"
+        let counts = Reproduction.stepCounts(of: report)
+        print("  shrunk from \(counts.original) to \(counts.shrunk) steps in \(String(format: "%.2f", report.shrinkSeconds)) s (\(report.shrinkAttempts) candidates"
               + (report.shrinkSeconds > 0 ? String(format: ", %.0f a second)", Double(report.shrinkAttempts) / report.shrinkSeconds) : ")")
               + (report.instancesShrunk > 1 ? "; the shortest of \(report.instancesShrunk) instances of the bug" : "")
               + shrinkNote(report.shrinkStatus))
         for step in report.shrunk.steps { print("    \(step)") }
+        if let undos = report.finding.rewindUndos, report.finding.isRewindFailure {
+            print("    undo \(undos) (the end of the run's rewind, up to the undo that fails)")
+        }
         if let file { print("  reproduce: rulebench run \(file.path)") }
         if report.shrinkStatus != .notShrunk || report.run != nil {
             print("  found by: \(fuzzer.origin(of: report).command)")

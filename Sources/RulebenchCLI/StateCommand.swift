@@ -12,7 +12,9 @@ struct StateCommand: ParsableCommand {
             Plays the scenario up to the step, checking each step as `rulebench run` does, and prints \
             the state hash (ready to paste into `expect: { hash: "..." }`) and the state as JSON. Without \
             --step, after the last step; --step 0 is the state after setup. A step whose expectations do \
-            not hold is noted on standard error (exit 1); the state is still printed.
+            not hold is noted on standard error (exit 1); the state is still printed. A scenario being \
+            written may hold placeholders where its hashes go (`hash: H4`): they are not checked, and each \
+            one up to the step is listed on standard error with the hash to write there.
 
             Examples:
               rulebench state scenarios/template/dash.yaml
@@ -38,7 +40,7 @@ struct StateCommand: ParsableCommand {
         let result: ScenarioState
         let value: StateValue?
         do {
-            let parsed = try ScenarioParser.parse(contentsOf: url, displayPath: scenario)
+            let parsed = try ScenarioParser.parse(contentsOf: url, displayPath: scenario, placeholders: true)
             var configuration = Game.Configuration()
             configuration.printHandler = { _ in }
             result = try ScenarioState.after(parsed, directory: url.deletingLastPathComponent(), step: step, configuration: configuration)
@@ -55,11 +57,23 @@ struct StateCommand: ParsableCommand {
         }
         let text = JSONValue(value).serialized(pretty: true)
         if jsonOption.json {
-            let object = JSONValue.object([("step", .int(Int64(result.step))), ("hash", .string(result.hash.hex)), ("state", JSONValue(value))])
+            var members: [(String, JSONValue)] = [("step", .int(Int64(result.step))), ("hash", .string(result.hash.hex)),
+                                                  ("state", JSONValue(value))]
+            if !result.placeholders.isEmpty {
+                members.append(("placeholders", .array(result.placeholders.map { placeholder in
+                    .object([("step", .int(Int64(placeholder.step))), ("placeholder", .string(placeholder.text.value)),
+                             ("hash", .string(placeholder.hash.hex))])
+                })))
+            }
+            let object = JSONValue.object(members)
             print(object.serialized(pretty: true))
         } else {
             print("hash: \"\(result.hash.hex)\"  (after step \(result.step) of \(scenario))")
             print((path.map { "\($0) = " } ?? "") + text)
+        }
+        for placeholder in result.placeholders {
+            complain("note: step \(placeholder.step) at \(placeholder.text.location) holds the placeholder hash: "
+                     + "\(placeholder.text.value); write hash: \"\(placeholder.hash.hex)\"")
         }
         for failure in result.failedSteps {
             complain("note: step \(failure.step) at \(failure.location) did not meet its expectations (rulebench run \(scenario) says why)")

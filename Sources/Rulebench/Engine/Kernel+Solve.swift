@@ -23,6 +23,8 @@ extension Kernel {
         let status: Status
         /// The counts so far (`Solver.Statistics` without the time).
         let expanded, states, performs, transpositions, pruned, depth, finished, open: Int
+        /// Breadth-first: the distinct states within `finished` moves (nil for the other searches).
+        var within: Int? = nil
     }
 
     /// Which search `solveBegin` chose (the protocol's words).
@@ -68,7 +70,7 @@ extension Kernel {
             return SolveStep(status: status, expanded: try count("expanded"), states: try count("states"),
                              performs: try count("performs"), transpositions: try count("transpositions"),
                              pruned: try count("pruned"), depth: try count("depth"), finished: try count("finished"),
-                             open: try count("open"))
+                             open: try count("open"), within: try counts.optionalInt("within"))
         } catch {
             throw ExplorationFailure(path: failedSolveLine(), error: error)
         }

@@ -380,6 +380,7 @@ local function newgame(id, seed, options)
   GAME = game
   begin("setup")
   local opts = merged(PACK.options, K.decode(options))
+  K.gameoptions = opts          -- the view's grid and size functions read them (view.lua)
   K.setwritable(true, "setup")
   game[RNG] = K.mix(tointeger(tonumber(seed)) ~ 0x5eed5eed5eed5eed)
   ids.newgame()

@@ -54,6 +54,15 @@ public struct SolutionScenario: Sendable {
         }
     }
 
+    /// The states the header counts: those within one move fewer than the
+    /// line when the search counted them (breadth-first), else all it reached.
+    private var statesSearched: String {
+        if statistics.finishedDepth == line.count - 1, let within = statistics.statesWithinFinishedDepth {
+            return "\(within) distinct states within \(line.count - 1) moves"
+        }
+        return "\(statistics.distinctStates) distinct states reached"
+    }
+
     /// The scenario's YAML text.
     public var text: String {
         let moves = "\(line.count) move\(line.count == 1 ? "" : "s")"
@@ -61,7 +70,7 @@ public struct SolutionScenario: Sendable {
         file.comment("Found by: \(command)")
         file.comment("A shortest line to goal '\(goal)': \(moves)"
             + (line.isEmpty ? " (it holds after setup)." : "; no line of \(line.count - 1) or fewer reaches it "
-               + "(\(statistics.distinctStates) distinct states within \(line.count - 1) moves, \(statistics.nodes) searched in all, "
+               + "(\(statesSearched), \(statistics.nodes) searched in all, "
                + "every undo verified)."))
         file.begin(title: "the goal \(goal) is reached in \(moves), the fewest possible", packReference: packReference,
                    seed: seed, options: options, state: state)

@@ -95,6 +95,10 @@ public struct Solver {
         public var pruned = 0
         /// Distinct states kept: reached, the start included.
         public var distinctStates = 0
+        /// Breadth-first: the distinct states within `finishedDepth` moves of
+        /// the start, which `distinctStates` exceeds by the deeper states
+        /// reached so far; nil for the other searches.
+        public var statesWithinFinishedDepth: Int?
         /// States waiting to be expanded.
         public var open = 0
         /// Seconds since the search began.
@@ -215,6 +219,7 @@ extension Solver.Statistics {
         pruned = step.pruned
         depth = step.depth
         finishedDepth = step.finished
+        statesWithinFinishedDepth = step.within
         open = step.open
     }
 }
