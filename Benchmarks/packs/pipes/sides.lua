@@ -56,15 +56,34 @@ function sides.unmatched(rows, hex)
 end
 
 -- The turns still needed, at least (it never overestimates, so A* on it
--- finds a shortest line): every cell with an opening at the edge must turn,
--- and of two cells whose openings do not meet, one must; the cells counted
--- are distinct (the pairs are taken greedily, none sharing a cell with a
--- counted one), and a turn turns one cell.
+-- finds a shortest line): a cell with an opening at the edge must turn
+-- until none is (the fewest turns that do it), and of two cells whose
+-- openings do not meet, one must turn once; the cells counted are distinct
+-- (the pairs are taken greedily, none sharing a cell with one counted), and
+-- a turn turns one cell.
+local function edgefree(rows, hex, r, c, mask)
+  for _, s in ipairs(sides.steps(hex, r)) do
+    if mask & s[1] ~= 0 then
+      local next = rows[r + s[2]]
+      if not (next and next[c + s[3]]) then return false end
+    end
+  end
+  return true
+end
+
 function sides.turnsneeded(rows, hex)
   local counted, n = {}, 0
   local function key(r, c) return r * 1024 + c end
-  openings(rows, hex, function(r, c, _, s, other)
-    if not other and not counted[key(r, c)] then counted[key(r, c)] = true; n = n + 1 end
+  openings(rows, hex, function(r, c, mask, _, other)
+    if not other and not counted[key(r, c)] then
+      counted[key(r, c)] = true
+      local turns = 1
+      mask = sides.turn(mask, hex)
+      while turns < sides.count(hex) and not edgefree(rows, hex, r, c, mask) do
+        turns, mask = turns + 1, sides.turn(mask, hex)
+      end
+      n = n + turns
+    end
   end)
   openings(rows, hex, function(r, c, _, s, other)
     if other and other & s[4] == 0 then

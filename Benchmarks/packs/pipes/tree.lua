@@ -55,8 +55,10 @@ function tree.grid(board, hex)
   return table.concat(lines, "/")
 end
 
--- generate(rng, params): a solved board turned `turns` times at random
--- cells (params: rows, columns, shape = "square" or "hex", turns).
+-- generate(rng, params): a solved board turned back `turns` times at
+-- random cells (params: rows, columns, shape = "square" or "hex", turns),
+-- so that as many turns or fewer solve it. (A turn is clockwise: turning
+-- back is all the turns of a full circle but one.)
 function tree.generate(rng, params)
   local rows, columns = params.rows or 5, params.columns or 5
   local hex = (params.shape or "square") == "hex"
@@ -66,7 +68,7 @@ function tree.generate(rng, params)
   local board = tree.grow(rng, rows, columns, hex)
   for _ = 1, params.turns or 6 do
     local r, c = rng:random(rows), rng:random(columns)
-    board[r][c] = sides.turn(board[r][c], hex)
+    for _ = 1, sides.count(hex) - 1 do board[r][c] = sides.turn(board[r][c], hex) end
   end
   return { grid = tree.grid(board, hex), shape = hex and "hex" or "square" }
 end
