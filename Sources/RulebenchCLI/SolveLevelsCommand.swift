@@ -48,9 +48,9 @@ struct SolveLevelsCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The longest line searched. (default: 40)", transform: NumberArgument.whole("--max-depth"))
     var maxDepth = 40
 
-    @Option(parsing: .unconditional, help: "The most distinct states each search keeps. (default: 1000000)",
+    @Option(parsing: .unconditional, help: "The most distinct states each level's search keeps. (default: 100000)",
             transform: NumberArgument.whole("--max-states"))
-    var maxStates = Solver.Options.defaultMaxStates
+    var maxStates = 100_000
 
     func validate() throws {
         guard (1...SolveCommand.maximumDepth).contains(maxDepth) else {
