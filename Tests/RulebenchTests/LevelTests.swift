@@ -201,12 +201,17 @@ final class LevelTests: XCTestCase {
             XCTAssertEqual(try SolutionCount(game: replay, goal: "solved", limit: 10).run(length: level.grade?.moves ?? 0),
                            .counted(1, limitReached: false))
         }
-        // Pipes levels of two or more turns on different cells are never unique: every one is skipped, and said so.
+        // Pipes levels whose turns fall on two or more cells are never unique (the turns commute): most
+        // candidates are skipped, and said so; what is kept turns one cell only, and counts one line.
         let pipes = try rulebench(["generate", Self.pipes, "--count", "1", "--param", "rows=3", "--param", "columns=3",
-                                   "--param", "turns=4", "--min-grade", "2", "--goal", "solved", "--unique", "--time", "2", "--out", "n.yaml"])
-        XCTAssertEqual(pipes.status, 1, pipes.output)
-        XCTAssertTrue(pipes.stdout.contains("0 levels: "), pipes.stdout)
-        XCTAssertTrue(pipes.stdout.contains("not unique"), pipes.stdout)
+                                   "--param", "turns=4", "--min-grade", "2", "--goal", "solved", "--unique", "--time", "20", "--out", "n.yaml"])
+        XCTAssertEqual(pipes.status, 0, pipes.output)
+        XCTAssertTrue(pipes.stdout.contains(" not unique)"), pipes.stdout)
+        let kept = try XCTUnwrap(try LevelFile.parse(contentsOf: scratch.appendingPathComponent("n.yaml")).levels.first)
+        let calls = try XCTUnwrap(kept.solution?.calls)
+        XCTAssertEqual(Set(calls).count, 1, "one cell turned \(calls.count) times")
+        XCTAssertEqual(try SolutionCount(game: try game(Self.pipes, kept.options), goal: "solved", limit: 10).run(length: calls.count),
+                       .counted(1, limitReached: false))
     }
 
     func testAGeneratorThatCanNeverSucceedEndsAtTheTimeLimitSayingWhy() throws {
@@ -248,6 +253,27 @@ final class LevelTests: XCTestCase {
         let file = try LevelFile.parse(contentsOf: scratch.appendingPathComponent("b.yaml"))
         for level in file.levels { XCTAssertLessThanOrEqual(level.grade?.states ?? .max, 20) }
         let run = try rulebench(["run", "b.yaml"])
+        XCTAssertEqual(run.status, 0, run.output)
+    }
+
+    func testCtrlCKeepsTheLevelsFinished() throws {
+        let (process, out, err) = try RulebenchCommand.start(["generate", Self.pipes, "--count", "50", "--param", "turns=12",
+                                                              "--goal", "solved", "--progress-interval", "0", "--out", "c.yaml"], in: scratch)
+        var seen = ""
+        while !seen.contains("1/50 levels") {   // a progress line after each candidate: wait for the first level
+            let data = err.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            seen += String(decoding: data, as: UTF8.self)
+        }
+        XCTAssertTrue(seen.contains("1/50 levels"), seen)
+        kill(process.processIdentifier, SIGINT)
+        let result = RulebenchCommand.finish(process, out, err)
+        XCTAssertEqual(result.status, 130, result.output)
+        XCTAssertTrue(result.stdout.contains("interrupted: the "), result.stdout)
+        let file = try LevelFile.parse(contentsOf: scratch.appendingPathComponent("c.yaml"))
+        XCTAssertGreaterThanOrEqual(file.levels.count, 1)
+        XCTAssertLessThan(file.levels.count, 50)
+        let run = try rulebench(["run", "c.yaml"])
         XCTAssertEqual(run.status, 0, run.output)
     }
 }

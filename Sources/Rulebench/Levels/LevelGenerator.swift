@@ -147,8 +147,13 @@ public struct LevelGenerator {
             if shouldStop() { result.stop = .interrupted; break }
             if timeUp() { result.stop = .time; break }
             result.candidates += 1
-            let outcome = try candidate(seed, seen: &seen, name: String(result.file.levels.count + 1),
+            let outcome: Event?
+            do {
+                outcome = try candidate(seed, seen: &seen, name: String(result.file.levels.count + 1),
                                         shouldStop: { shouldStop() || timeUp() })
+            } catch where shouldStop() {
+                outcome = nil   // a signal stopped the rules mid-call: the candidate is dropped, the levels kept
+            }
             switch outcome {
             case .some(.kept(let level)):
                 result.file.levels.append(level)
