@@ -141,7 +141,14 @@ function Act:sub(name, params, options) end
 ---@field seats? string[]|fun(options: rulebench.Options): string[] The seats of a game played by several people (`{ "p1", "p2" }`), or a function of the options that lists them. A pack without seats is played by one author, as before.
 ---@field turn? fun(game: rulebench.Game): string|string[]|nil, string? Which seats may act now: a seat, a list of seats (free actions on another's turn), or nil (none: the game acts by itself); optionally the reason the others may not. Default: every seat. Read-only.
 ---@field secrets? fun(game: rulebench.Game, secret: rulebench.Secret) Marks what each seat may not see, read-only: `secret(t)` hides every slot of state table t (a face-down deck: its count stays visible), `secret(t, key)` one slot, and a third argument names the seat (or seats) that still sees it (a hand: `secret(hand, nil, "p1")`). A slot's own mark overrides its table's. The random generator is always secret.
+---@field generate? fun(rng: rulebench.Generator, params: table<string, any>): rulebench.Options Makes a new level: returns its options (the same table `--option` fills), drawing only from `rng`, so the same seed and params give the same level. No game exists yet: it reads and writes no state. `rulebench generate PACK --param k=v` calls it (docs/levels.md).
 ---@field description? string One line about the pack.
+
+---The generator `generate(rng, params)` receives: the game's SplitMix64,
+---seeded for one level alone. Call its methods with a colon.
+---@class rulebench.Generator
+---@field random fun(self: rulebench.Generator, m?: integer, n?: integer): number With no bounds a float in [0, 1); with `m` an integer in 1..m; with `m` and `n` an integer in m..n.
+---@field shuffle fun(self: rulebench.Generator, list: table): table Shuffles a list in place (Fisher-Yates) and returns it.
 
 ---Marks slots of the state secret (in `secrets`): `t` a state table, `key`
 ---one of its slots (nil: every slot), `owners` the seat or seats that still see it.

@@ -19,8 +19,13 @@ struct RunCommand: ParsableCommand {
             `expect`, every step checks that the pack's invariants hold, that a rejected \
             or failed action changed nothing, and that undo and redo are exact.
 
+            A level file (`rulebench generate`'s, docs/levels.md) is recognised by its top-level `levels:` \
+            key: each level is set up from its options and its stored solution replayed, every undo verified; \
+            a level whose solution no longer reaches the goal fails, naming the level and the step.
+
             Examples:
               rulebench run
+              rulebench run levels.yaml
               rulebench run scenarios/template/dash.yaml
               rulebench run scenarios --junit build/scenarios.xml
               rulebench run scenarios/desert --json > report.json
@@ -62,11 +67,18 @@ struct RunCommand: ParsableCommand {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let (items, problems) = ScenarioFiles.collect(paths.isEmpty ? ["scenarios"] : paths)
+        let (found, problems) = ScenarioFiles.collect(paths.isEmpty ? ["scenarios"] : paths)
         var reports = problems.map { ScenarioReport.badInput(file: $0.file ?? "?", problem: $0, duration: 0) }
         if !jsonOption.json { for report in reports { emit(TextReport.render(report)) } }
 
         let json = jsonOption.json
+        // Level files (a top-level `levels:`) replay their stored solutions, a report per level.
+        let (levelFiles, items) = Self.levelFiles(in: found)
+        for item in levelFiles {
+            reports += LevelReplay.scenarioReports(of: item.url, display: item.display, shouldStop: { wasInterrupted }) { report in
+                if !json { emit(TextReport.render(report)) }
+            }
+        }
         reports += ScenarioRunner().run(items, on: jobs.pool) { report in
             if !json { emit(TextReport.render(report)) }
         }
@@ -92,6 +104,19 @@ struct RunCommand: ParsableCommand {
         case 1: throw Outcome.failed.exitCode
         default: throw Outcome.badInput.exitCode
         }
+    }
+}
+
+extension RunCommand {
+    /// The level files among `items`, and the rest (scenarios, and files
+    /// that cannot be read, which the scenario runner reports).
+    static func levelFiles(in items: [ScenarioFiles.Item]) -> (levels: [ScenarioFiles.Item], scenarios: [ScenarioFiles.Item]) {
+        var levels: [ScenarioFiles.Item] = [], scenarios: [ScenarioFiles.Item] = []
+        for item in items {
+            let text = try? InputFile.text(item.url, display: item.display)
+            if let text, LevelFile.isLevelFile(text) { levels.append(item) } else { scenarios.append(item) }
+        }
+        return (levels, scenarios)
     }
 }
 

@@ -216,15 +216,7 @@ struct SolveCommand: ParsableCommand {
     /// Writes the scenario; returns its path.
     private func write(_ line: [ActionCall], to path: String, game: Game, state: [(path: StatePath, value: StateValue?)],
                        statistics: Solver.Statistics) throws -> String {
-        let file = URL(fileURLWithPath: path).standardizedFileURL
-        let folder = file.deletingLastPathComponent()
-        let packFolder = URL(fileURLWithPath: game.pack.directory).standardizedFileURL
-        // By name when the scenario's folder finds it so; else by a path from
-        // the scenario's folder, absolute when the two share only the root.
-        let relative = ScenarioWriter.relativePath(from: folder, to: packFolder)
-        let climbsToRoot = relative.split(separator: "/").prefix(while: { $0 == ".." }).count >= folder.pathComponents.count - 1
-        let reference = SolutionScenario.packName(packOptions.pack, reaches: game, from: folder) ? packOptions.pack
-            : climbsToRoot ? packFolder.path : relative
+        let reference = SolutionScenario.packReference(packOptions.pack, of: game, forFileAt: path)
         let scenario = SolutionScenario(packReference: reference, goal: goal, seed: seedOption.seed, options: game.options, state: state,
                                         line: line, command: (["rulebench"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
                                         statistics: statistics)

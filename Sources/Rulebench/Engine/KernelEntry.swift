@@ -14,7 +14,7 @@ enum KernelEntry: String, CaseIterable {
     case definePack = "definepack", addAction = "addaction", linkBase = "linkbase"
     case finishPack = "finishpack", paramProblem = "paramproblem"
     // Operations on the game (engine.lua)
-    case newGame = "newgame", restart, abort, legal, invariants, render
+    case newGame = "newgame", restart, abort, legal, invariants, render, generate
     // The game's history: Game's operations on it (history.lua)
     case perform, redo, undo, travel, position
     case hash, get, set, gc, configure, goal, goalEstimate = "goalestimate"
@@ -63,7 +63,7 @@ enum KernelEntry: String, CaseIterable {
     var mode: Mode {
         switch self {
         case .definePack, .addAction, .finishPack, .newGame, .restart, .perform, .redo, .undo, .travel, .legal, .invariants,
-             .render, .set, .goal, .goalEstimate, .explore, .solveBegin, .solveStep, .solveLine, .solveProbe, .uniqueBegin,
+             .render, .generate, .set, .goal, .goalEstimate, .explore, .solveBegin, .solveStep, .solveLine, .solveProbe, .uniqueBegin,
              .uniqueStep, .uniqueLine, .fuzz, .replay, .scene, .viewPlaces, .solveChildren, .solveReplay,
              .uniqueChildren, .performAs, .legalAs, .legalBySeat, .refusal, .seatView, .viewHash, .seatScene, .leakProbe,
              .stepProbe:
@@ -84,7 +84,8 @@ enum KernelEntry: String, CaseIterable {
         // one the watchdog stops is still pending for abort. A restart's
         // reload runs again whole: it loads from the chunks it compiled.
         case .perform, .redo, .undo, .newGame, .restart, .set, .explore, .performAs, .leakProbe, .stepProbe: return .call(abort: .abort)
-        case .legal, .render, .invariants, .scene, .viewPlaces, .legalAs, .legalBySeat, .refusal, .seatView, .viewHash, .seatScene:
+        case .legal, .render, .generate, .invariants, .scene, .viewPlaces, .legalAs, .legalBySeat, .refusal, .seatView, .viewHash,
+             .seatScene:
             return .call(abort: nil)
         case .fuzz: return .operations(abort: .fuzzAbort)
         case .replay: return .operations(abort: .replayAbort)

@@ -25,7 +25,7 @@ K.packs = PACKS
 local MANIFEST = { name = "string", version = "string", extends = "string", options = "table",
                    setup = "function", invariants = "table", render = "function", description = "string",
                    goals = "table", opening = "function", view = "table|function",
-                   seats = "table|function", turn = "function", secrets = "function" }
+                   seats = "table|function", turn = "function", secrets = "function", generate = "function" }
 local ACTION = { params = "table", legal = "function", check = "function", apply = "function",
                  undo = "function", animate = "function", sound = "string|function",
                  subanimations = "string", stagger = "number", checkpoint = "boolean", description = "string",
@@ -363,6 +363,7 @@ local function finish(id, baseid)
   pack.setup = m.setup or (base and base.setup)
   pack.opening = m.opening or (base and base.opening)
   pack.render = m.render or (base and base.render)
+  pack.generate = m.generate or (base and base.generate)
   K.finishseats(pack, base, m)   -- seats.lua: seats, turn, secrets
   pack.actionnames = K.sortedkeys(pack.actions)
   -- The actions a player may perform: legal() lists only these; an

@@ -63,6 +63,18 @@ public struct SolutionScenario: Sendable {
         return "\(statistics.distinctStates) distinct states reached"
     }
 
+    /// How a file written at `path` names `game`'s pack, given on the
+    /// command line as `given`: by name when the file's folder finds it so;
+    /// else by a path from the file's folder, absolute when the two share
+    /// only the root.
+    public static func packReference(_ given: String, of game: Game, forFileAt path: String) -> String {
+        let folder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
+        let packFolder = URL(fileURLWithPath: game.pack.directory).standardizedFileURL
+        let relative = ScenarioWriter.relativePath(from: folder, to: packFolder)
+        let climbsToRoot = relative.split(separator: "/").prefix(while: { $0 == ".." }).count >= folder.pathComponents.count - 1
+        return packName(given, reaches: game, from: folder) ? given : climbsToRoot ? packFolder.path : relative
+    }
+
     /// The scenario's YAML text.
     public var text: String {
         let moves = "\(line.count) move\(line.count == 1 ? "" : "s")"
