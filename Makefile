@@ -8,7 +8,7 @@ RELEASE_BIN = .build/release/rulebench
 # flag: a build without it compiles everything again.
 RELEASE = $(SWIFT) build -c release --static-swift-stdlib
 
-.PHONY: deps studio-deps build run test test-browser chromium test-planted bench test-asan test-tsan docs clean
+.PHONY: deps studio-deps build run test check-deps test-browser chromium test-planted bench test-asan test-tsan docs clean
 
 # liblua5.4-dev (and pkg-config to find it) are installed when missing, and
 # libsqlite3-dev: the match store (RulebenchMatch, through GRDB) links Debian's SQLite.
@@ -58,12 +58,17 @@ JOBS ?= $(shell nproc)
 # check-jsonschema, kubernetes-validate, junitparser, emmylua_ls; xmllint
 # from apt) are installed into .build/ci-tools when missing; without them,
 # the tests that need them skip with a message.
-test: deps
+test: deps check-deps
 	@scripts/install-ci-tools.sh .build/ci-tools
 	$(SWIFT) build --build-tests
 	scripts/test-parallel.sh .build/test.log $(JOBS) .build/$(TEST_BUNDLE)
 	@$(MAKE) --no-print-directory test-browser
 	@if [ -n "$$CI" ]; then $(MAKE) --no-print-directory test-asan test-tsan docs; fi
+
+# Dependencies point down the layers of docs/architecture.md ("The layers, as
+# checked"), but for the known uses scripts/check-deps-allowlist.txt lists.
+check-deps:
+	python3 scripts/check-deps.py
 
 # Debian's chromium, which the browser tests drive by its path (Playwright never
 # downloads a browser here), is installed when missing, as `deps` installs liblua.

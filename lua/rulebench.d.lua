@@ -143,7 +143,14 @@ function Act:sub(name, params, options) end
 ---@field result? fun(game: rulebench.Game): string|table<string, integer>|nil How a finished game ended, for `solve --value` and the bots: nil while play goes on; the seat that won, "draw", or whole-number scores by seat (two seats: summing to 0). Read-only.
 ---@field appraise? fun(game: rulebench.Game, seat: string|nil): number How good the position looks for `seat`, from -1 (lost) to 1 (won): orders `solve --value`'s moves and scores the positions at its depth limit (never proven). Read-only.
 ---@field secrets? fun(game: rulebench.Game, secret: rulebench.Secret) Marks what each seat may not see, read-only: `secret(t)` hides every slot of state table t (a face-down deck: its count stays visible), `secret(t, key)` one slot, and a third argument names the seat (or seats) that still sees it (a hand: `secret(hand, nil, "p1")`). A slot's own mark overrides its table's. The random generator is always secret.
+---@field generate? fun(rng: rulebench.Generator, params: table<string, any>): rulebench.Options Makes a new level: returns its options (the same table `--option` fills), drawing only from `rng`, so the same seed and params give the same level. No game exists yet: it reads and writes no state. `rulebench generate PACK --param k=v` calls it (docs/levels.md).
 ---@field description? string One line about the pack.
+
+---The generator `generate(rng, params)` receives: the game's SplitMix64,
+---seeded for one level alone. Call its methods with a colon.
+---@class rulebench.Generator
+---@field random fun(self: rulebench.Generator, m?: integer, n?: integer): number With no bounds a float in [0, 1); with `m` an integer in 1..m; with `m` and `n` an integer in m..n.
+---@field shuffle fun(self: rulebench.Generator, list: table): table Shuffles a list in place (Fisher-Yates) and returns it.
 
 ---Marks slots of the state secret (in `secrets`): `t` a state table, `key`
 ---one of its slots (nil: every slot), `owners` the seat or seats that still see it.
@@ -157,8 +164,8 @@ function Act:sub(name, params, options) end
 ---How the pack's state looks on a board: `view` in pack.lua.
 ---@class rulebench.View
 ---@field scene fun(game: rulebench.Game, add: rulebench.AddNode) Adds the nodes of the current state, in drawing order (read-only; returns nothing).
----@field grid? rulebench.Grid Square cells nodes may be placed on with `col` and `row`.
----@field size? number[] { width, height } of the board in pixels (default: as far as the grid and the nodes reach).
+---@field grid? rulebench.Grid|fun(game: rulebench.Game, options: rulebench.Options): rulebench.Grid Square cells nodes may be placed on with `col` and `row`; a function of the state and the setup options sizes the board by them (`columns = options.cols`).
+---@field size? number[]|fun(game: rulebench.Game, options: rulebench.Options): number[] { width, height } of the board in pixels (default: as far as the grid and the nodes reach), or a function giving it.
 ---@field background? string A CSS colour behind the board.
 ---@field atlases? table<string, rulebench.Atlas> Sprite atlases, by name, for nodes' `sprite`.
 ---@field sounds? string A folder of the pack holding the sounds (`NAME.wav`, `.ogg` or `.mp3` for `sound = "NAME"`).
@@ -211,7 +218,8 @@ function Act:sub(name, params, options) end
 ---@field rotation? number Degrees clockwise (default 0); a tween of `rotation` animates it.
 ---@field scale? number Size factor (default 1); a tween of `scale` animates it.
 ---@field label? string Words for people (the studio's accessible name; default the id).
----@field aliases? (string|integer)[] Other values a call's params name it by (a tile's cell, a card's place); a call also names a node by its id and by the part after its last ":" (`player = "p1"` names "pawn:p1").
+---@field aliases? (string|integer)[] Other values a call's params name it by (a tile's cell, a card's place); a call also names a node by its id and, when it gives no `names`, by the whole part after its first ":" (`player = "p1"` names "pawn:p1"; "disc:3:1" is named by "3:1", never by 1).
+---@field names? table<string, string|integer>|table<string, string|integer>[] The calls that name it, by their params: `{ column = 3 }` is named by `drop column=3` (every param given must match), a list of such tables by a call matching any (`{ { from = "e2" }, { to = "e2" } }`).
 
 ---------------------------------------------------------------- animation plans
 

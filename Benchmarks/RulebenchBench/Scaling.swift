@@ -58,9 +58,9 @@ enum ScalingBench {
             var rates: [Int: [Double]] = [1: [], 2: []], cpu: [Int: [Double]] = [1: [], 2: []]
             for _ in 0..<repeats {
                 for jobs in [1, 2] {
-                    let start = Fuzzer.monotonicClock()
+                    let start = MonotonicClock.seconds()
                     let (output, processor) = try capture(binary, command.arguments + ["--jobs", "\(jobs)"])
-                    let seconds = Fuzzer.monotonicClock() - start
+                    let seconds = MonotonicClock.seconds() - start
                     let work: (units: Double, rate: Double) = command.work.map { $0(output) ?? (1, 0) } ?? (1, 1 / seconds)
                     rates[jobs]!.append(work.rate)
                     cpu[jobs]!.append(processor / work.units)
@@ -121,8 +121,8 @@ enum ScalingBench {
     /// Runs `session`, which reports its edges through the function it is
     /// given; keeps each report as a sighting, and returns the last.
     static func sightings(into curve: inout [Sighting], _ session: (_ tell: @escaping (Int) -> Void) -> Void) -> Sighting {
-        let cpu = processSeconds(), wall = Fuzzer.monotonicClock()
-        func now(_ edges: Int) -> Sighting { Sighting(cpu: processSeconds() - cpu, wall: Fuzzer.monotonicClock() - wall, edges: edges) }
+        let cpu = processSeconds(), wall = MonotonicClock.seconds()
+        func now(_ edges: Int) -> Sighting { Sighting(cpu: processSeconds() - cpu, wall: MonotonicClock.seconds() - wall, edges: edges) }
         var seen: [Sighting] = []
         session { seen.append(now($0)) }
         curve = seen
@@ -167,9 +167,9 @@ enum ScalingBench {
 
     /// Seconds `body` takes.
     static func time(_ body: () -> Void) -> Double {
-        let start = Fuzzer.monotonicClock()
+        let start = MonotonicClock.seconds()
         body()
-        return Fuzzer.monotonicClock() - start
+        return MonotonicClock.seconds() - start
     }
 
     static func middle(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }

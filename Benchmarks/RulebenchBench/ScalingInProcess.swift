@@ -40,9 +40,9 @@ extension ScalingBench {
         var wall: [Int: [Double]] = [1: [], 2: []], cpu: [Int: [Double]] = [1: [], 2: []], busy: [[Double]] = []
         for _ in 0..<repeats {
             for workers in [1, 2] {
-                let (start, used) = (Fuzzer.monotonicClock(), processorSeconds())
+                let (start, used) = (MonotonicClock.seconds(), processorSeconds())
                 let seconds = try body(workers)
-                wall[workers]!.append(Fuzzer.monotonicClock() - start)
+                wall[workers]!.append(MonotonicClock.seconds() - start)
                 cpu[workers]!.append(processorSeconds() - used)
                 if workers == 2, let seconds { busy.append(seconds) }
             }

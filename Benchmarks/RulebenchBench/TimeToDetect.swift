@@ -95,9 +95,9 @@ enum TimeToDetect {
         options.runs = nil
         options.keepGoing = false
         options.configuration.printHandler = { _ in }
-        let began = Fuzzer.monotonicClock()
+        let began = MonotonicClock.seconds()
         let reports = Fuzzer(options: options).run().reports
-        let wall = Fuzzer.monotonicClock() - began
+        let wall = MonotonicClock.seconds() - began
         guard let report = reports.first else { return Session(wall: wall) }
         let property = "\(report.finding.property)"
         return Session(seconds: report.secondsToDetection, steps: report.stepsToDetection,

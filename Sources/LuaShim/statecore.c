@@ -2,8 +2,9 @@
 //
 // Owns: the write barrier (`__newindex` of every state proxy) for scalar
 // values, `__len` and `__pairs` of state proxies, the journal's append,
-// rollback, revert and truncate, the incremental state hash, and the fast
-// pass of undo verification. state.lua keeps what is rare or needs Lua:
+// rollback, revert and truncate, the incremental state hash (and the terms
+// of it a seat's view hash adds up, for seats.lua), and the fast pass of
+// undo verification. state.lua keeps what is rare or needs Lua:
 // every error message (the barrier hands anything unusual to state.lua's own
 // `write`, so messages and their "file:line: " stay exactly as they were),
 // adopting a table value, paths, and the diff records of a failed
@@ -845,6 +846,58 @@ static int sc_hash(lua_State *L) {
     return 1;
 }
 
+/* ---------- a seat's view hash (seats.lua) ----------
+ * A seat's view is the state with the generator left out and each slot
+ * hidden from the seat replaced by a word: hashed as the state is (a
+ * node's hash is the mixed wrapping sum of one term per slot), it is the
+ * sum of the terms of the slots as the view shows them. seats.lua adds the
+ * terms up only in the tables that hold a mark and those above them: every
+ * other table's term is its node's own (sc_slotterm), kept by the barrier. */
+
+/* slotterm(m, k): the term slot k of node record m adds to its node's sum; 0 when empty. */
+static int sc_slotterm(lua_State *L) {
+    SCCore *core = sc_core(L);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 2);
+    lua_rawgeti(L, 1, SC_M_B);   /* 3 */
+    lua_pushvalue(L, 2);
+    int type = lua_rawget(L, 3); /* 4 */
+    if (type == LUA_TNIL) {
+        lua_pushinteger(L, 0);
+    } else if (type == LUA_TTABLE) {
+        lua_pushinteger(L, (lua_Integer)sc_pushrecord(L, 4)->c);
+    } else {
+        uint64_t kh = sc_keyh(L, core, 2);
+        lua_pushinteger(L, (lua_Integer)sc_term(kh, sc_valueh(L, core, 4)));
+    }
+    return 1;
+}
+
+/* term(k, v): the term of slot k holding the scalar v; termsum(k, sum):
+ * that of slot k holding a table whose slots' terms add up to sum. */
+static int sc_termof(lua_State *L) {
+    SCCore *core = sc_core(L);
+    luaL_checkany(L, 2);
+    lua_pushinteger(L, (lua_Integer)sc_term(sc_keyh(L, core, 1), sc_valueh(L, core, 2)));
+    return 1;
+}
+
+static int sc_termsum(lua_State *L) {
+    SCCore *core = sc_core(L);
+    SCNode sum = {(uint64_t)luaL_checkinteger(L, 2), 0, 0, NULL, 0};
+    lua_pushinteger(L, (lua_Integer)sc_term(sc_keyh(L, core, 1), sc_nodeh(&sum)));
+    return 1;
+}
+
+/* sumhash(sum): the hash of a table whose slots' terms add up to sum, as 16 hex digits (as hash gives a node's). */
+static int sc_sumhash(lua_State *L) {
+    SCNode sum = {(uint64_t)luaL_checkinteger(L, 1), 0, 0, NULL, 0};
+    char text[24];
+    snprintf(text, sizeof text, "%016llx", (unsigned long long)sc_nodeh(&sum));
+    lua_pushstring(L, text);
+    return 1;
+}
+
 /* ---------- registration ---------- */
 
 void rb_open_statecore(lua_State *L) {
@@ -856,6 +909,8 @@ void rb_open_statecore(lua_State *L) {
         {"serial", sc_serial},     {"rollback", sc_rollback}, {"revert", sc_revert},
         {"truncate", sc_truncate}, {"clean", sc_clean},       {"hash", sc_hash},
         {"plain", sc_plain},       {"textcopy", sc_textcopy},   {"forgetmemo", sc_forgetmemo},
+        {"slotterm", sc_slotterm}, {"term", sc_termof},       {"termsum", sc_termsum},
+        {"sumhash", sc_sumhash},
         {NULL, NULL}};
     int helpers = lua_gettop(L);
     lua_newtable(L);

@@ -59,8 +59,7 @@ struct CorpusMergeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write each bug of the merged corpus as a scenario file into this folder.", valueName: "dir"))
     var findings: String?
 
-    @Flag(help: "Write a JSON report to standard output.")
-    var json = false
+    @OptionGroup var jsonOption: JSONOption<CorpusMergeCommand>
 
     @OptionGroup var jobs: JobsOption
 
@@ -95,7 +94,7 @@ struct CorpusMergeCommand: ParsableCommand {
         merge.configuration.printHandler = { _ in }
 
         merge.pool = jobs.pool
-        let clock = Fuzzer.monotonicClock
+        let clock = MonotonicClock.seconds
         let pacer = PacedLines(pacer: ProgressPacer(toTerminal: false, start: clock()))   // lines, never redrawn in place
         let result: CorpusMerge.Result
         let written: [URL]
@@ -121,7 +120,7 @@ struct CorpusMergeCommand: ParsableCommand {
         }
         // The written files, by the entry each came from (`write` keeps `kept`'s order).
         let files = Dictionary(uniqueKeysWithValues: zip(result.kept.map(\.file), written))
-        if json {
+        if jsonOption.json {
             print(jsonReport(result, files: files, scenarios: scenarios))
         } else {
             for problem in result.skipped { complain("skipping \(problem)") }
@@ -209,3 +208,5 @@ struct CorpusMergeCommand: ParsableCommand {
         ]).serialized()
     }
 }
+
+extension CorpusMergeCommand: JSONReportingCommand {}

@@ -53,11 +53,7 @@ struct ExploreCommand: ParsableCommand {
             transform: NumberArgument.whole("--depth"))
     var depth: Int
 
-    @Option(parsing: .unconditional,
-            help: "Seed of the game's random generator. It is part of the state hash: a scenario without `seed:` uses 0, so a hash copied from here matches a scenario whose setup says `seed: N`. (default: \(ExploreCommand.defaultSeed))",
-            transform: NumberArgument.whole("--seed"))
-    var seed: Int64 = ExploreCommand.defaultSeed
-    static let defaultSeed: Int64 = 1
+    @OptionGroup var seedOption: SeedOption<ExploreCommand>
 
     @Flag(help: "Count the distinct states at each depth too.")
     var unique = false
@@ -96,7 +92,7 @@ struct ExploreCommand: ParsableCommand {
             configuration.animationSources = false
             configuration.checksInvariants = !noInvariants
             if unique { configuration.memoryCap += maxStates * Solver.Options.bytesPerState * 2 }
-            let (pack, options, seed) = (packOptions.pack, try packOptions.setupOptionValues(), seed)
+            let (pack, options, seed) = (packOptions.pack, try packOptions.setupOptionValues(), seedOption.seed)
             makeGame = { [configuration] () throws(RulebenchError) in
                 try Game(pack: pack, options: options, seed: seed, configuration: configuration)
             }
@@ -107,7 +103,7 @@ struct ExploreCommand: ParsableCommand {
         }
         if !unique { return try runDivided(game, makeGame: makeGame) }
         let start = Date()
-        let clock = Fuzzer.monotonicClock
+        let clock = MonotonicClock.seconds
         let progress = ProgressLine(pacer: ProgressPacer(toTerminal: stderrIsTerminal, start: clock()))
         do {
             let explorer = Explorer(game: game, depth: depth, distinctBound: unique ? maxStates : nil)
@@ -157,7 +153,7 @@ struct ExploreCommand: ParsableCommand {
     /// The walk one first action at a time (`Explorer.runDivided`), with
     /// progress on standard error; with --divide, each first action's count.
     private func runDivided(_ game: Game, makeGame: @escaping @Sendable () throws(RulebenchError) -> Game) throws {
-        let clock = Fuzzer.monotonicClock
+        let clock = MonotonicClock.seconds
         let started = clock()
         let progress = ProgressLine(pacer: ProgressPacer(toTerminal: stderrIsTerminal, start: started))
         let show: @Sendable (Int, Int, Int) -> Void = { done, of, counted in
@@ -204,4 +200,8 @@ struct ExploreCommand: ParsableCommand {
         "total \(total) nodes in \(String(format: "%.2f", seconds)) s (\(Int(Double(total) / max(seconds, 1e-9))) nodes/s), every undo verified"
             + (noInvariants ? " (invariants and plans not run)" : "")
     }
+}
+
+extension ExploreCommand: SeededCommand {
+    static let defaultSeed: Int64 = 1
 }

@@ -37,7 +37,7 @@ struct FuzzCommand: ParsableCommand {
             shrinking, the search for shorter instances and writing end within T + 1 s. No run starts in the \
             last tenth of T (at most \(Int(Fuzzer.Options.defaultShrinkSeconds)) s) and the last second (a \
             quarter of T when shorter): a bug found as the fuzzing ends still has that tenth to shrink. After a finding, the \
-            session spends up to half of T (at most \(Int(Fuzzer.refinementSeconds)) s) on short runs that look \
+            session spends up to half of T (at most \(Int(Fuzzer.Options.refinementSeconds)) s) on short runs that look \
             for other instances of the bug (at most half of what is left when time cut the first shrink short, \
             so that it can be finished), and reports the shortest reproduction. When the time (or Ctrl-C) stops \
             a shrink, the shortest reproduction found so far is written, and the report says so. Without --time a \
@@ -72,7 +72,7 @@ struct FuzzCommand: ParsableCommand {
             every worker. Guided workers share one set \
             of kept runs and probes and tell each other the edges and kinds of move their runs discovered, so \
             what is new is judged by every worker's runs; a guided session on several workers is not \
-            repeatable run for run (see the README).
+            repeatable run for run (see docs/ci.md).
 
             Exit codes: 0 no finding; 1 findings; 2 bad input (a pack that does not load, bad arguments, \
             an --out, --corpus or --coverage that cannot be written, or a finding that could not be \
@@ -93,10 +93,7 @@ struct FuzzCommand: ParsableCommand {
 
     @OptionGroup var packOptions: PackOptions
 
-    @Option(parsing: .unconditional, help: "Seed of the session (each run derives its own game seed from it). (default: \(FuzzCommand.defaultSeed))",
-            transform: NumberArgument.whole("--seed"))
-    var seed: UInt64 = FuzzCommand.defaultSeed
-    static let defaultSeed: UInt64 = 1
+    @OptionGroup var seedOption: SeedOption<FuzzCommand>
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Number of runs (random games); without --time the default is \(Fuzzer.Options.defaultRuns), with --time no limit.",
                                valueName: "n"),
@@ -108,10 +105,7 @@ struct FuzzCommand: ParsableCommand {
     var depth: Int = FuzzCommand.defaultDepth
     static let defaultDepth = 100
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The whole session's time: runs go on until it is spent (or --runs is reached, when given), and a finding's shrinking, its searches for shorter instances, lines and endings, and the writing end by then too (within 1 s more); a shrink the time stops writes the shortest reproduction found so far.",
-                               valueName: "seconds"),
-            transform: NumberArgument.seconds("--time"))
-    var time: Double?
+    @OptionGroup var timeOption: TimeOption<FuzzCommand>
 
     @Flag(help: "Go on after the first finding and collect more, one per distinct bug (property, blamed action, file:line).")
     var keepGoing = false
@@ -122,8 +116,7 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Corpus folder of failing programs, replayed first (default .rulebench/corpus/PACK).")
     var corpus: String?
 
-    @Option(help: "Where shrunk reproductions are written as scenario files.")
-    var out: String = ".rulebench/findings"
+    @OptionGroup var outOption: OutOption<FuzzCommand>
 
     @Option(help: ArgumentHelp("Write an LCOV tracefile of the pack's Lua lines the runs reached (genhtml and editors read it); the report then lists per action how often it was performed, undone and redone, and the lines never reached.",
                                valueName: "file"))
@@ -136,8 +129,7 @@ struct FuzzCommand: ParsableCommand {
     @Flag(help: "In a pack with seats, skip the no-leak property (that no seat's view, offered calls, scene or plans depend on what is hidden from it), checked at every step by default.")
     var noLeakCheck = false
 
-    @Flag(help: "Write a JSON report to standard output.")
-    var json = false
+    @OptionGroup var jsonOption: JSONOption<FuzzCommand>
 
     @OptionGroup var jobs: JobsOption
 
@@ -146,9 +138,7 @@ struct FuzzCommand: ParsableCommand {
         guard (1...Self.maximumDepth).contains(depth) else {
             throw ValidationError("--depth must be from 1 to \(Self.maximumDepth) steps per run, got \(depth)")
         }
-        if let time, !(time > 0 && time.isFinite) {
-            throw ValidationError("--time expects a positive number of seconds, got \(time)")
-        }
+        try timeOption.check()
         _ = try parsedShard()
     }
 
@@ -167,10 +157,10 @@ struct FuzzCommand: ParsableCommand {
     func run() throws {
         catchInterrupts()
         var options = Fuzzer.Options(pack: packOptions.pack)
-        options.seed = seed
+        options.seed = seedOption.seed
         options.runs = runs
         options.depth = depth
-        options.timeLimit = time
+        options.timeLimit = timeOption.seconds
         options.keepGoing = keepGoing
         options.shard = try parsedShard()
         options.setupOptions = try packOptions.setupOptionValues()
@@ -191,7 +181,7 @@ struct FuzzCommand: ParsableCommand {
         }
         // The pack's name comes from its pack.lua, so it is made a safe folder name.
         let corpusPath = corpus ?? ".rulebench/corpus/\(info.fileName)"
-        var writer = FindingWriter(corpus: corpusPath, out: out, pack: packOptions.pack, seed: seed, shard: options.shardName,
+        var writer = FindingWriter(corpus: corpusPath, out: outOption.out ?? FuzzCommand.defaultOut, pack: packOptions.pack, seed: seedOption.seed, shard: options.shardName,
                                    complain: { complain($0) })
         // Outputs that cannot be written are found now, not after an hour of fuzzing.
         do {
@@ -204,7 +194,7 @@ struct FuzzCommand: ParsableCommand {
         let fuzzer = Fuzzer(options: options)
         var reports = replayCorpus(at: corpusPath, of: info, with: fuzzer)
 
-        let clock = Fuzzer.monotonicClock
+        let clock = MonotonicClock.seconds
         var pacer = ProgressPacer(toTerminal: stderrIsTerminal, start: clock())
         var findingsShown = 0
         // Each finding is written as soon as it is shrunk: a session stopped
@@ -212,7 +202,7 @@ struct FuzzCommand: ParsableCommand {
         let known = Set(reports.map(\.key))
         let write: (Fuzzer.Report) -> Void = { writer.write($0, origin: fuzzer.origin(of: $0)) }
         let show: (Fuzzer.Progress) -> Void = { state in
-            guard !json else { return }
+            guard !jsonOption.json else { return }
             // A new finding is news: shown at once, not at the next tick.
             let news = state.findings > findingsShown
             findingsShown = state.findings
@@ -224,12 +214,12 @@ struct FuzzCommand: ParsableCommand {
             }
         }
         let (found, progress, covered) = try session(fuzzer, known: known, found: write, progress: show)
-        if stderrIsTerminal && !json { FileHandle.standardError.write(Data("\r\(status(progress, shard: options.shardName))   \n".utf8)) }
+        if stderrIsTerminal && !jsonOption.json { FileHandle.standardError.write(Data("\r\(status(progress, shard: options.shardName))   \n".utf8)) }
         reports += found
 
         let reached = try writeCoverage(covered)
-        if json {
-            print(FuzzReportFormat.render(pack: packOptions.pack, seed: seed, progress: progress, reports: reports,
+        if jsonOption.json {
+            print(FuzzReportFormat.render(pack: packOptions.pack, seed: seedOption.seed, progress: progress, reports: reports,
                                           scenarios: writer.scenarios, fuzzer: fuzzer, interrupted: wasInterrupted))
         } else {
             for report in reports { describe(report, file: writer.scenarios[report.shrunk], fuzzer: fuzzer) }
@@ -255,7 +245,7 @@ struct FuzzCommand: ParsableCommand {
             complain("skipping \(entry.file): a finding of pack '\(entry.program.pack)', not of \(packOptions.pack) (`rulebench fuzz \(entry.program.pack)` replays it)")
         }
         let reports = fuzzer.replay(programs)
-        if !programs.isEmpty && !json {
+        if !programs.isEmpty && !jsonOption.json {
             printLine("corpus: \(programs.count) known findings replayed, \(reports.count) still fail")
         }
         return reports
@@ -334,11 +324,15 @@ struct FuzzCommand: ParsableCommand {
             return
         }
         print("FINDING: \(report.finding)")
-        print("  shrunk from \(report.original.steps.count) to \(report.shrunk.steps.count) steps in \(String(format: "%.2f", report.shrinkSeconds)) s (\(report.shrinkAttempts) candidates"
+        let counts = Reproduction.stepCounts(of: report)
+        print("  shrunk from \(counts.original) to \(counts.shrunk) steps in \(String(format: "%.2f", report.shrinkSeconds)) s (\(report.shrinkAttempts) candidates"
               + (report.shrinkSeconds > 0 ? String(format: ", %.0f a second)", Double(report.shrinkAttempts) / report.shrinkSeconds) : ")")
               + (report.instancesShrunk > 1 ? "; the shortest of \(report.instancesShrunk) instances of the bug" : "")
               + shrinkNote(report.shrinkStatus))
         for step in report.shrunk.steps { print("    \(step)") }
+        if let undos = report.finding.rewindUndos, report.finding.isRewindFailure {
+            print("    undo \(undos) (the end of the run's rewind, up to the undo that fails)")
+        }
         if let file { print("  reproduce: rulebench run \(file.path)") }
         if report.shrinkStatus != .notShrunk || report.run != nil {
             print("  found by: \(fuzzer.origin(of: report).command)")
@@ -357,6 +351,18 @@ struct FuzzCommand: ParsableCommand {
         case .notReproducible: return "; it did not fail again when re-run alone, so it is shown as found (does a rule keep state outside `game`?)"
         }
     }
+}
+
+extension FuzzCommand: SeededCommand, JSONReportingCommand, OutputCommand, TimedCommand {
+    static let defaultSeed: UInt64 = 1
+    static let seedHelp: ArgumentHelp = "Seed of the session (each run derives its own game seed from it). (default: \(defaultSeed))"
+
+    /// Where reproductions go without `--out`.
+    static let defaultOut = ".rulebench/findings"
+    static let outHelp: ArgumentHelp = "Where shrunk reproductions are written as scenario files. (default: \(defaultOut))"
+
+    static let timeHelp = ArgumentHelp("The whole session's time: runs go on until it is spent (or --runs is reached, when given), and a finding's shrinking, its searches for shorter instances, lines and endings, and the writing end by then too (within 1 s more); a shrink the time stops writes the shortest reproduction found so far.",
+                                       valueName: "seconds")
 }
 
 extension SearchStrategy: ExpressibleByArgument {}

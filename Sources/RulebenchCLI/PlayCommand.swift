@@ -42,11 +42,7 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var packOptions: PackOptions
 
-    @Option(parsing: .unconditional,
-            help: "Seed of the game's random generator. It is part of the state hash: a scenario without `seed:` uses 0, so a hash copied from here matches a scenario whose setup says `seed: N`. (default: \(PlayCommand.defaultSeed))",
-            transform: NumberArgument.whole("--seed"))
-    var seed: Int64 = PlayCommand.defaultSeed
-    static let defaultSeed: Int64 = 1
+    @OptionGroup var seedOption: SeedOption<PlayCommand>
 
     @Option(name: .customLong("as"), help: ArgumentHelp("Play as this seat of a pack with seats: its calls, its view of the state (`state`, `hash`), its undo turn; what reads the whole state is refused.", valueName: "seat"))
     var seat: String?
@@ -73,7 +69,7 @@ struct PlayCommand: ParsableCommand {
                 print("print: " + text)
                 StandardOutput.flush()
             }
-            game = try Game(pack: packOptions.pack, options: try packOptions.setupOptionValues(), seed: seed, configuration: configuration)
+            game = try Game(pack: packOptions.pack, options: try packOptions.setupOptionValues(), seed: seedOption.seed, configuration: configuration)
         } catch let error as RulebenchError {
             complain("\(error)")
             throw Outcome.badInput.exitCode
@@ -98,9 +94,13 @@ struct PlayCommand: ParsableCommand {
             throw Outcome.badInput.exitCode
         }
         session.bots = bots
-        session.botSeed = UInt64(bitPattern: seed)
+        session.botSeed = UInt64(bitPattern: seedOption.seed)
         if interactive { session.prompt = "> " }
         session.run { readLine(strippingNewline: true) }
         if interactive { print("") }
     }
+}
+
+extension PlayCommand: SeededCommand {
+    static let defaultSeed: Int64 = 1
 }

@@ -21,6 +21,7 @@ struct RulebenchTool: ParsableCommand {
             CorpusCommand.self,
             ExploreCommand.self,
             SolveCommand.self,
+            GenerateCommand.self,
             TimelineCommand.self,
             StateCommand.self,
             ReplayCommand.self,
@@ -33,5 +34,10 @@ struct RulebenchTool: ParsableCommand {
         ]
     )
 
-    static func main() { runAsMain() }
+    static func main() {
+        // `solve --levels FILE` takes its pack from the file: a command of its own.
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if SolveLevelsCommand.isAsked(arguments) { SolveLevelsCommand.runAsMain(Array(arguments.dropFirst())) }
+        runAsMain()
+    }
 }

@@ -19,8 +19,13 @@ struct RunCommand: ParsableCommand {
             `expect`, every step checks that the pack's invariants hold, that a rejected \
             or failed action changed nothing, and that undo and redo are exact.
 
+            A level file (`rulebench generate`'s, docs/levels.md) is recognised by its top-level `levels:` \
+            key: each level is set up from its options and its stored solution replayed, every undo verified; \
+            a level whose solution no longer reaches the goal fails, naming the level and the step.
+
             Examples:
               rulebench run
+              rulebench run levels.yaml
               rulebench run scenarios/template/dash.yaml
               rulebench run scenarios --junit build/scenarios.xml
               rulebench run scenarios/desert --json > report.json
@@ -44,8 +49,7 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "Scenario files or folders (default: scenarios/).")
     var paths: [String] = []
 
-    @Flag(name: .long, help: "Write a machine-readable JSON report to standard output instead of text.")
-    var json = false
+    @OptionGroup var jsonOption: JSONOption<RunCommand>
 
     @Option(name: .long, help: ArgumentHelp("Also write a JUnit XML report to this file (for CI).", valueName: "file"))
     var junit: String?
@@ -63,18 +67,25 @@ struct RunCommand: ParsableCommand {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let (items, problems) = ScenarioFiles.collect(paths.isEmpty ? ["scenarios"] : paths)
+        let (found, problems) = ScenarioFiles.collect(paths.isEmpty ? ["scenarios"] : paths)
         var reports = problems.map { ScenarioReport.badInput(file: $0.file ?? "?", problem: $0, duration: 0) }
-        if !json { for report in reports { emit(TextReport.render(report)) } }
+        if !jsonOption.json { for report in reports { emit(TextReport.render(report)) } }
 
-        let json = json
+        let json = jsonOption.json
+        // Level files (a top-level `levels:`) replay their stored solutions, a report per level.
+        let (levelFiles, items) = Self.levelFiles(in: found)
+        for item in levelFiles {
+            reports += LevelReplay.scenarioReports(of: item.url, display: item.display, shouldStop: { wasInterrupted }) { report in
+                if !json { emit(TextReport.render(report)) }
+            }
+        }
         reports += ScenarioRunner().run(items, on: jobs.pool) { report in
             if !json { emit(TextReport.render(report)) }
         }
         let elapsed = start.duration(to: clock.now).components
         let run = RunReport(scenarios: reports, duration: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
 
-        if json {
+        if jsonOption.json {
             emit(JSONReport.render(run), newline: false)
         } else {
             emit("\n" + TextReport.summary(run))
@@ -96,8 +107,25 @@ struct RunCommand: ParsableCommand {
     }
 }
 
+extension RunCommand {
+    /// The level files among `items`, and the rest (scenarios, and files
+    /// that cannot be read, which the scenario runner reports).
+    static func levelFiles(in items: [ScenarioFiles.Item]) -> (levels: [ScenarioFiles.Item], scenarios: [ScenarioFiles.Item]) {
+        var levels: [ScenarioFiles.Item] = [], scenarios: [ScenarioFiles.Item] = []
+        for item in items {
+            let text = try? InputFile.text(item.url, display: item.display)
+            if let text, LevelFile.isLevelFile(text) { levels.append(item) } else { scenarios.append(item) }
+        }
+        return (levels, scenarios)
+    }
+}
+
 /// Prints and flushes, so each scenario's line shows as soon as it has run.
 private func emit(_ text: String, newline: Bool = true) {
     print(text, terminator: newline ? "\n" : "")
     StandardOutput.flush()
+}
+
+extension RunCommand: JSONReportingCommand {
+    static let jsonHelp: ArgumentHelp = "Write a machine-readable JSON report to standard output instead of text."
 }

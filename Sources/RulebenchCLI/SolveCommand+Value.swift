@@ -16,7 +16,7 @@ extension SolveCommand {
         // The transposition table lives in the game's Lua state: its memory is on top of the rules' cap.
         configuration.memoryCap += GameValue.tableBytes
         do {
-            return try Game(pack: packOptions.pack, options: options, seed: seed, configuration: configuration)
+            return try Game(pack: packOptions.pack, options: options, seed: seedOption.seed, configuration: configuration)
         } catch {
             complain("\(error)")
             throw Outcome.badInput.exitCode
@@ -25,7 +25,7 @@ extension SolveCommand {
 
     /// Searches `game`'s value with the progress line; a refusal exits 2, a failure 1, a stop 130/143.
     private func valueSearch(_ game: Game, label: String) throws -> GameValue.Result {
-        let clock = Fuzzer.monotonicClock
+        let clock = MonotonicClock.seconds
         let progress = ProgressLine(pacer: progressInterval.map { ProgressPacer(interval: $0, start: clock()) }
                                         ?? ProgressPacer(toTerminal: stderrIsTerminal, start: clock()))
         let status = { (depth: Int, s: GameValue.Statistics) in
@@ -52,7 +52,7 @@ extension SolveCommand {
     func runValue() throws {
         let options = try packOptions.setupOptionValues()
         if !sweep.isEmpty { return try runSweep(options) }
-        if let out {
+        if let out = outOption.out {
             do { try OutputFile(path: out, purpose: "the principal line (--out)").checkWritable() } catch {
                 complain("\(error)")
                 throw Outcome.badInput.exitCode
@@ -64,7 +64,7 @@ extension SolveCommand {
         if case .valued(let seat, let moves, let best, _, _) = result.outcome {
             written = try writeLines(game: game, seat: seat, moves: moves, best: best)
         }
-        print(json ? valueJSON(result, written: written) : valueText(result, written: written))
+        print(jsonOption.json ? valueJSON(result, written: written) : valueText(result, written: written))
         if case .interrupted = result.outcome { throw interruptExitCode }
         if wasInterrupted { throw interruptExitCode }
     }
@@ -72,7 +72,7 @@ extension SolveCommand {
     /// Writes the principal line (`--out`) and each worse root move's line (`--refutations`); returns the paths.
     private func writeLines(game: Game, seat: String, moves: [GameValue.MoveValue], best: Int) throws -> [String] {
         var files: [(path: String, what: String, move: GameValue.MoveValue)] = []
-        if let out { files.append((out, "the principal line", moves[best])) }
+        if let out = outOption.out { files.append((out, "the principal line", moves[best])) }
         if let refutations {
             do { try FileManager.default.createDirectory(atPath: refutations, withIntermediateDirectories: true) } catch {
                 complain("--refutations \(refutations): the folder cannot be made (\(error.localizedDescription))")
@@ -87,7 +87,7 @@ extension SolveCommand {
         for file in files {
             do {
                 let ends = try ValueScenario.endsTheGame(file.move.line, in: game)
-                let scenario = ValueScenario(packReference: packReference(game: game, scenario: file.path), seed: seed,
+                let scenario = ValueScenario(packReference: packReference(game: game, scenario: file.path), seed: seedOption.seed,
                                              options: game.options, what: file.what, seat: seat, verdict: file.move.verdict,
                                              line: file.move.line, endsTheGame: ends,
                                              command: (["rulebench"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
@@ -206,7 +206,7 @@ extension SolveCommand {
             rows.append((values, verdict, proven, result.statistics.seconds))
             if wasInterrupted { break }
         }
-        if json {
+        if jsonOption.json {
             print(JSONValue.object([("pack", .string(packOptions.pack)), ("rows", .array(rows.map { row in
                 .object(zip(ranges, row.values).map { ($0.name, JSONValue.int(Int64($1))) }
                         + [("value", .string(row.verdict)), ("proven", .bool(row.proven)), ("seconds", .double(row.seconds))])

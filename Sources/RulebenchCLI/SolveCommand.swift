@@ -102,21 +102,15 @@ struct SolveCommand: ParsableCommand {
     @Flag(help: "Search breadth-first even when the goal declares an estimate.")
     var noEstimate = false
 
-    @Option(parsing: .unconditional,
-            help: "Seed of the game's random generator. It is part of the state hash: a scenario without `seed:` uses 0, so a hash copied from here matches a scenario whose setup says `seed: N`. (default: \(SolveCommand.defaultSeed))",
-            transform: NumberArgument.whole("--seed"))
-    var seed: Int64 = SolveCommand.defaultSeed
-    static let defaultSeed: Int64 = 0
+    @OptionGroup var seedOption: SeedOption<SolveCommand>
 
     @Option(name: .customLong("state"), help: ArgumentHelp("A value written over the state after setup, path=value (repeatable; null removes it).",
                                                            valueName: "path=value"))
     var stateOverrides: [String] = []
 
-    @Option(help: ArgumentHelp("Write the line as a scenario file that `rulebench run` passes.", valueName: "file"))
-    var out: String?
+    @OptionGroup var outOption: OutOption<SolveCommand>
 
-    @Flag(help: "Write a JSON report to standard output.")
-    var json = false
+    @OptionGroup var jsonOption: JSONOption<SolveCommand>
 
     /// Seconds between progress lines (tests set 0: a line after every call into the kernel).
     @Option(help: .hidden)
@@ -134,7 +128,7 @@ struct SolveCommand: ParsableCommand {
         }
         if !sweep.isEmpty {
             _ = try sweepRanges()
-            guard out == nil, refutations == nil else { throw ValidationError("--sweep writes a table: leave out --out and --refutations") }
+            guard outOption.out == nil, refutations == nil else { throw ValidationError("--sweep writes a table: leave out --out and --refutations") }
         }
         guard (0...Self.maximumDepth).contains(maxDepth) else {
             throw ValidationError("--max-depth must be from 0 to \(Self.maximumDepth), got \(maxDepth)")
@@ -168,7 +162,7 @@ struct SolveCommand: ParsableCommand {
         var configuration = Game.Configuration()
         configuration.printHandler = { _ in }
         configuration.animationSources = false
-        let build = { @Sendable [pack = packOptions.pack, seed] (configuration: Game.Configuration) throws(RulebenchError) -> Game in
+        let build = { @Sendable [pack = packOptions.pack, seed = seedOption.seed] (configuration: Game.Configuration) throws(RulebenchError) -> Game in
             let game = try Game(pack: pack, options: options, seed: seed, configuration: configuration)
             // Tables missing on a path are created, as play's `save FILE.yaml`
             // records them: the scenario written says `create: true`.
@@ -183,10 +177,10 @@ struct SolveCommand: ParsableCommand {
         let result = try search(game, makeGame: makeGame)
 
         var written: String?
-        if case .solved(let line) = result.outcome, let out {
+        if case .solved(let line) = result.outcome, let out = outOption.out {
             written = try write(line, to: out, game: game, state: state, statistics: result.statistics)
         }
-        if json {
+        if jsonOption.json {
             print(jsonReport(result, scenario: written))
         } else {
             report(result, scenario: written)
@@ -215,7 +209,7 @@ struct SolveCommand: ParsableCommand {
             complain("\(error)")
             throw Outcome.badInput.exitCode
         }
-        if let out {
+        if let out = outOption.out {
             do { try OutputFile(path: out, purpose: "the solution (--out)").checkWritable() } catch {
                 complain("\(error)")
                 throw Outcome.badInput.exitCode
@@ -232,7 +226,7 @@ struct SolveCommand: ParsableCommand {
         solverOptions.maxStates = maxStates
         solverOptions.any = any
         solverOptions.usesEstimate = !noEstimate
-        let clock = Fuzzer.monotonicClock
+        let clock = MonotonicClock.seconds
         let progress = ProgressLine(pacer: progressInterval.map { ProgressPacer(interval: $0, start: clock()) }
                                         ?? ProgressPacer(toTerminal: stderrIsTerminal, start: clock()))
         let solver = ParallelSolver(solver: Solver(game: game, options: solverOptions), pool: jobs.pool, makeGame: makeGame)
@@ -259,8 +253,8 @@ struct SolveCommand: ParsableCommand {
     /// Writes the scenario; returns its path.
     private func write(_ line: [ActionCall], to path: String, game: Game, state: [(path: StatePath, value: StateValue?)],
                        statistics: Solver.Statistics) throws -> String {
-        let reference = packReference(game: game, scenario: path)
-        let scenario = SolutionScenario(packReference: reference, goal: goal, seed: seed, options: game.options, state: state,
+        let reference = SolutionScenario.packReference(packOptions.pack, of: game, forFileAt: path)
+        let scenario = SolutionScenario(packReference: reference, goal: goal, seed: seedOption.seed, options: game.options, state: state,
                                         line: line, command: (["rulebench"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
                                         statistics: statistics)
         do {
@@ -276,12 +270,7 @@ struct SolveCommand: ParsableCommand {
     /// the scenario's folder finds it so; else by a path from the scenario's
     /// folder, absolute when the two share only the root.
     func packReference(game: Game, scenario path: String) -> String {
-        let folder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
-        let packFolder = URL(fileURLWithPath: game.pack.directory).standardizedFileURL
-        let relative = ScenarioWriter.relativePath(from: folder, to: packFolder)
-        let climbsToRoot = relative.split(separator: "/").prefix(while: { $0 == ".." }).count >= folder.pathComponents.count - 1
-        return SolutionScenario.packName(packOptions.pack, reaches: game, from: folder) ? packOptions.pack
-            : climbsToRoot ? packFolder.path : relative
+        SolutionScenario.packReference(packOptions.pack, of: game, forFileAt: path)
     }
 
     /// The progress line.
@@ -410,4 +399,9 @@ final class ProgressLine: @unchecked Sendable {
             FileHandle.standardError.write(Data(((text.map { "\r\($0)   " } ?? "") + "\n").utf8))
         }
     }
+}
+
+extension SolveCommand: SeededCommand, JSONReportingCommand, OutputCommand {
+    static let defaultSeed: Int64 = 0
+    static let outHelp = ArgumentHelp("Write the line as a scenario file that `rulebench run` passes.", valueName: "file")
 }

@@ -12,7 +12,9 @@ struct StateCommand: ParsableCommand {
             Plays the scenario up to the step, checking each step as `rulebench run` does, and prints \
             the state hash (ready to paste into `expect: { hash: "..." }`) and the state as JSON. Without \
             --step, after the last step; --step 0 is the state after setup. A step whose expectations do \
-            not hold is noted on standard error (exit 1); the state is still printed.
+            not hold is noted on standard error (exit 1); the state is still printed. A scenario being \
+            written may hold placeholders where its hashes go (`hash: H4`): they are not checked, and each \
+            one up to the step is listed on standard error with the hash to write there.
 
             Examples:
               rulebench state scenarios/template/dash.yaml
@@ -31,15 +33,14 @@ struct StateCommand: ParsableCommand {
     @Option(help: "Print only the value at this dotted state path.")
     var path: String?
 
-    @Flag(help: "Print {\"step\", \"hash\", \"state\"} as JSON.")
-    var json = false
+    @OptionGroup var jsonOption: JSONOption<StateCommand>
 
     func run() throws {
         let url = URL(fileURLWithPath: scenario)
         let result: ScenarioState
         let value: StateValue?
         do {
-            let parsed = try ScenarioParser.parse(contentsOf: url, displayPath: scenario)
+            let parsed = try ScenarioParser.parse(contentsOf: url, displayPath: scenario, placeholders: true)
             var configuration = Game.Configuration()
             configuration.printHandler = { _ in }
             result = try ScenarioState.after(parsed, directory: url.deletingLastPathComponent(), step: step, configuration: configuration)
@@ -55,16 +56,32 @@ struct StateCommand: ParsableCommand {
             throw Outcome.badInput.exitCode
         }
         let text = JSONValue(value).serialized(pretty: true)
-        if json {
-            let object = JSONValue.object([("step", .int(Int64(result.step))), ("hash", .string(result.hash.hex)), ("state", JSONValue(value))])
+        if jsonOption.json {
+            var members: [(String, JSONValue)] = [("step", .int(Int64(result.step))), ("hash", .string(result.hash.hex)),
+                                                  ("state", JSONValue(value))]
+            if !result.placeholders.isEmpty {
+                members.append(("placeholders", .array(result.placeholders.map { placeholder in
+                    .object([("step", .int(Int64(placeholder.step))), ("placeholder", .string(placeholder.text.value)),
+                             ("hash", .string(placeholder.hash.hex))])
+                })))
+            }
+            let object = JSONValue.object(members)
             print(object.serialized(pretty: true))
         } else {
             print("hash: \"\(result.hash.hex)\"  (after step \(result.step) of \(scenario))")
             print((path.map { "\($0) = " } ?? "") + text)
+        }
+        for placeholder in result.placeholders {
+            complain("note: step \(placeholder.step) at \(placeholder.text.location) holds the placeholder hash: "
+                     + "\(placeholder.text.value); write hash: \"\(placeholder.hash.hex)\"")
         }
         for failure in result.failedSteps {
             complain("note: step \(failure.step) at \(failure.location) did not meet its expectations (rulebench run \(scenario) says why)")
         }
         if !result.failedSteps.isEmpty { throw Outcome.failed.exitCode }
     }
+}
+
+extension StateCommand: JSONReportingCommand {
+    static let jsonHelp: ArgumentHelp = "Print {\"step\", \"hash\", \"state\"} as JSON."
 }

@@ -9,11 +9,12 @@ import Foundation
 extension ParsableCommand {
     /// Parses the arguments and runs the command they name, mapping outcomes
     /// to the exit codes of the design: argument errors are bad input (2),
-    /// not ArgumentParser's 64.
-    package static func runAsMain() -> Never {
+    /// not ArgumentParser's 64. `arguments` (default: the process's) are
+    /// those after the program's name.
+    package static func runAsMain(_ arguments: [String]? = nil) -> Never {
         StandardOutput.prepare()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
             exitProcess(0)
         } catch let code as ExitCode {

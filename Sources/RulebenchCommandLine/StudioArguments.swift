@@ -40,8 +40,6 @@ package struct StudioArguments: ParsableArguments {
             """
     )
 
-    /// The seed of a new game when `--seed` is not given, as `play`'s.
-    package static let defaultSeed: Int64 = 1
 
     @Argument(help: "A pack (a name under rules/ or a folder), a saved history (.json), a scenario or a fuzz finding (.yaml).")
     package var source: String
@@ -52,9 +50,7 @@ package struct StudioArguments: ParsableArguments {
     @Option(help: "The address to listen on. Anything other than 127.0.0.1 or ::1 lets other machines open the game (the studio warns).")
     package var host = "127.0.0.1"
 
-    @Option(parsing: .unconditional, help: "Seed of a new game's random generator (a pack only).",
-            transform: NumberArgument.whole("--seed"))
-    package var seed: Int64 = StudioArguments.defaultSeed
+    @OptionGroup package var seedOption: SeedOption<StudioArguments>
 
     @Option(name: .customLong("option"), help: "A setup option of a new game, key=value (repeatable; a pack only).")
     package var setupOptions: [String] = []
@@ -65,7 +61,13 @@ package struct StudioArguments: ParsableArguments {
     /// every option by its name, then `--` and the source (which may begin
     /// with a dash).
     package var written: [String] {
-        ["--port", "\(port)", "--host", host, "--seed", "\(seed)"]
+        ["--port", "\(port)", "--host", host, "--seed", "\(seedOption.seed)"]
             + setupOptions.flatMap { ["--option", $0] } + ["--", source]
     }
+}
+
+extension StudioArguments: SeededCommand {
+    /// The seed of a new game when `--seed` is not given, as `play`'s.
+    package static let defaultSeed: Int64 = 1
+    package static let seedHelp: ArgumentHelp = "Seed of a new game's random generator (a pack only)."
 }

@@ -59,7 +59,8 @@ extension Match {
             do {
                 switch record.step {
                 case .call(let call):
-                    let step = try seats.perform(call, as: record.seat, in: game)
+                    // Hashes and barriers are checked; no view is built, none is sent.
+                    let step = try seats.perform(call, as: record.seat, in: game, views: false)
                     hash = step.entry.hash
                     inEffect.append(record.version)
                     barriers[record.version] = seats.barrier(step)

@@ -2,9 +2,12 @@ import Rulebench
 
 extension Match {
     /// Each audience's view of the step just accepted (`detail`, from
-    /// `.accepted`): every seat's, and the spectators' when `spectators`
-    /// (it costs a view of the state per seat). Read before the next
-    /// request: the views after a takeback are read from the game as it is.
+    /// `.accepted`): every seat's, and the spectators' when `spectators`.
+    /// None builds a view of the state: a seat's is the engine's view of
+    /// the step (read from what the step wrote), the spectators' plan and
+    /// changes are the seats' in common (`PublicView`) and their hash the
+    /// engine's hash of the public view. Read before the next request: the
+    /// hashes after a takeback are read from the game as it is.
     public func views(of detail: MatchReply.Detail, spectators: Bool) throws(RulebenchError) -> [Audience: StepView] {
         var views: [Audience: StepView] = [:]
         switch detail {
@@ -20,33 +23,31 @@ extension Match {
                 changes.append(seen.changes)
             }
             if spectators {
-                let state = try view(as: .spectators).state
-                views[.spectators] = StepView(viewHash: PublicView.hash(of: state), plan: PublicView.plan(plans),
+                views[.spectators] = StepView(viewHash: try viewHash(as: .spectators), plan: PublicView.plan(plans),
                                               changes: PublicView.changes(changes), barrier: barrier)
             }
         case .undone:
             for seat in setup.seats {
-                views[.seat(seat)] = StepView(viewHash: try game.view(as: seat).hash, plan: nil, changes: nil, barrier: false)
+                views[.seat(seat)] = StepView(viewHash: try viewHash(as: .seat(seat)), plan: nil, changes: nil, barrier: false)
             }
             if spectators {
-                views[.spectators] = StepView(viewHash: try view(as: .spectators).hash, plan: nil, changes: nil, barrier: false)
+                views[.spectators] = StepView(viewHash: try viewHash(as: .spectators), plan: nil, changes: nil, barrier: false)
             }
         }
         return views
     }
 
     /// The audience's whole view of the state now, and its hash: a seat's
-    /// from the engine (`Game.view(as:)`), the spectators' the public view.
+    /// (`Game.view(as:)`), or the spectators' public view (`Game.publicView()`).
     public func view(as audience: Audience) throws(RulebenchError) -> (state: StateValue, hash: String) {
-        switch audience {
-        case .seat(let seat):
-            let view = try game.view(as: seat)
-            return (view.state, view.hash)
-        case .spectators:
-            var states: [StateValue] = []
-            for seat in setup.seats { states.append(try game.view(as: seat).state) }
-            let state = PublicView.state(states)
-            return (state, PublicView.hash(of: state))
-        }
+        let view: SeatView
+        if let seat = audience.seat { view = try game.view(as: seat) } else { view = try game.publicView() }
+        return (view.state, view.hash)
+    }
+
+    /// The hash of the audience's view now, the hash `view(as:)` would
+    /// give, without building the view.
+    public func viewHash(as audience: Audience) throws(RulebenchError) -> String {
+        try game.viewHash(as: audience.seat)
     }
 }

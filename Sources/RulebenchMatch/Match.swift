@@ -67,10 +67,12 @@ public final class Match {
     /// Creates a match: sets the game up, records the match in the store
     /// (durable when this returns), and returns it at version 0. Its seats
     /// are the game's (the pack's `seats` for these options); `seats`, when
-    /// given, must name those.
+    /// given, must name those. `vetting` sees the seats before anything is
+    /// stored and returns why the setup is refused (nil: it is not): a
+    /// server's check of what a request names for those seats.
     public static func create(pack: String, options: [String: StateValue] = [:], seed: Int64, seats given: [String]? = nil,
                               takebacks: TakebackPolicy = .currentTurnOnly, store: any MatchStore,
-                              engine: MatchEngine) throws(MatchError) -> Match {
+                              engine: MatchEngine, vetting: ([String]) -> String? = { _ in nil }) throws(MatchError) -> Match {
         if let given, let problem = MatchSetup.problem(seats: given) { throw .badSetup(problem) }
         let game: Game, seats: [String]
         do {
@@ -87,6 +89,7 @@ public final class Match {
             throw .badSetup("the seats of pack \(game.pack.name) with these options are \(seats.joined(separator: ", ")), "
                             + "not \(given.joined(separator: ", ")) (leave seats out to take the pack's)")
         }
+        if let problem = vetting(seats) { throw .badSetup(problem) }
         let setup = MatchSetup(pack: pack, packName: game.pack.name, packVersion: game.pack.version, options: options, seed: seed,
                                seats: seats, takebacks: takebacks, initialHash: game.stateHash)
         do {
@@ -125,7 +128,7 @@ public final class Match {
     private func perform(_ call: ActionCall, _ request: MatchRequest) -> MatchReply {
         let step: Game.SeatedStep
         do {
-            step = try engine.seats.perform(call, as: request.seat, in: game)
+            step = try engine.seats.perform(call, as: request.seat, in: game, views: true)
         } catch {
             return .refused(MatchRefusal(error, current: version))
         }
@@ -140,6 +143,13 @@ public final class Match {
     public func legalCalls(as seat: String) throws(RulebenchError) -> [ActionCall] {
         guard setup.seats.contains(seat), !isFinished, halted == nil else { return [] }
         return try engine.seats.legalCalls(as: seat, in: game)
+    }
+
+    /// The calls each seat may make now, by seat, enumerated once (none
+    /// once the match is finished or halted).
+    public func legalCallsBySeat() throws(RulebenchError) -> [String: [ActionCall]] {
+        guard !isFinished, halted == nil else { return [:] }
+        return try engine.seats.legalCallsBySeat(in: game)
     }
 
     /// Why the call that made `version` may not be taken back by its seat

@@ -8,9 +8,10 @@ public protocol SeatPolicy: Sendable {
     /// `.rejected` with the pack's reason when the seat may not make it;
     /// the engine's own checks (params, `check`, budgets, invariants) apply
     /// as always, and on any throw nothing changed. The step holds the
-    /// history's entry (the full state hash: the server's alone) and each
-    /// seat's view of it.
-    func perform(_ call: ActionCall, as seat: String, in game: Game) throws(RulebenchError) -> Game.SeatedStep
+    /// history's entry (the full state hash: the server's alone), its
+    /// barrier and, with `views`, each seat's view of it (a replay, which
+    /// sends nothing, asks for none).
+    func perform(_ call: ActionCall, as seat: String, in game: Game, views: Bool) throws(RulebenchError) -> Game.SeatedStep
 
     /// Why a step may not be taken back by its seat (an undo barrier: it
     /// revealed a secret to a seat, wrote a hidden slot, or drew from the
@@ -19,6 +20,9 @@ public protocol SeatPolicy: Sendable {
 
     /// The calls `seat` may make now.
     func legalCalls(as seat: String, in game: Game) throws(RulebenchError) -> [ActionCall]
+
+    /// The calls each seat may make now, by seat (one enumeration for all).
+    func legalCallsBySeat(in game: Game) throws(RulebenchError) -> [String: [ActionCall]]
 
     /// The game's seats, in the pack's order.
     func seats(of game: Game) throws(RulebenchError) -> [String]
@@ -31,13 +35,12 @@ public protocol SeatPolicy: Sendable {
 public struct EngineSeats: SeatPolicy {
     public init() {}
 
-    public func perform(_ call: ActionCall, as seat: String, in game: Game) throws(RulebenchError) -> Game.SeatedStep {
-        try game.perform(call, as: seat)
+    public func perform(_ call: ActionCall, as seat: String, in game: Game, views: Bool) throws(RulebenchError) -> Game.SeatedStep {
+        try game.perform(call, as: seat, views: views)
     }
 
     public func barrier(_ step: Game.SeatedStep) -> String? {
-        // The engine marks every seat's view of a step alike: one barrier for all.
-        guard let why = step.views.values.lazy.compactMap(\.barrier).first else { return nil }
+        guard let why = step.barrier else { return nil }
         switch why {
         case "generator": return "the call drew from the random generator: it stands (an undo barrier)"
         case "secret": return "the call touched or showed what a seat may not see: it stands (an undo barrier)"
@@ -47,6 +50,10 @@ public struct EngineSeats: SeatPolicy {
 
     public func legalCalls(as seat: String, in game: Game) throws(RulebenchError) -> [ActionCall] {
         try game.legalActions(as: seat)
+    }
+
+    public func legalCallsBySeat(in game: Game) throws(RulebenchError) -> [String: [ActionCall]] {
+        try game.legalActionsBySeat()
     }
 
     public func seats(of game: Game) throws(RulebenchError) -> [String] {

@@ -86,17 +86,21 @@ actor Lobby {
             }
             takebacks = policy
         }
-        var bots = defaultBots
-        if let given = body["bots"] { bots = try Self.bots(given) }
+        // The server's own bots (--bot) play the seats a match has; a request's must name its seats.
+        let asked = try body["bots"].map { given throws(LobbyRefusal) in try Self.bots(given) }
         let match: Match
         do {
             match = try Match.create(pack: pack, options: options, seed: seed, seats: seats, takebacks: takebacks,
-                                     store: store, engine: engine)
+                                     store: store, engine: engine, vetting: { packSeats in
+                guard let asked, let stray = asked.keys.sorted().first(where: { !packSeats.contains($0) }) else { return nil }
+                return "bot of seat \(stray.prefix(40)): pack \(pack.prefix(60)) has no such seat (its seats: \(packSeats.joined(separator: ", ")))"
+            })
         } catch {
             if case .store = error { throw LobbyRefusal(503, "\(error)") }
             throw LobbyRefusal(400, "\(error)")
         }
-        bots = bots.filter { match.setup.seats.contains($0.key) }
+        var bots = defaultBots.filter { match.setup.seats.contains($0.key) }
+        if let asked { bots = asked }
         if !bots.isEmpty {
             do { try credentials.saveBots(bots, of: match.id) } catch {
                 throw LobbyRefusal(503, "match \(match.id.value) was created, but its bots could not be stored (\(error))")

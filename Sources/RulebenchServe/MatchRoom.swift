@@ -215,7 +215,7 @@ actor MatchRoom {
     /// The audience's view hash now: from the last step's views, else read from the game.
     private func currentHash(_ audience: Audience) -> String? {
         if let last = window.last, last.record.version == match.version, let view = last.views[audience] { return view.viewHash }
-        return try? match.view(as: audience).hash
+        return try? match.viewHash(as: audience)
     }
 
     // MARK: Requests
@@ -262,10 +262,12 @@ actor MatchRoom {
         window.append((record, views))
         if record.seat != botRun.seat || isCheckpoint(record) { botRun = (record.seat, 0) }
         if window.count > Self.windowSteps { window.removeFirst(window.count - Self.windowSteps) }
+        // Every seat's calls from one enumeration, each seat's encoded once for all its connections.
+        let calls: [String: [ActionCall]] = connections.isEmpty ? [:] : (try? match.legalCallsBySeat()) ?? [:]
         var legalBy: [Audience: JSONValue] = [:]
         for (key, connection) in connections {
             let audience = connection.audience
-            let legal = legalBy[audience] ?? legal(for: audience)
+            let legal = legalBy[audience] ?? .array((audience.seat.flatMap { calls[$0] } ?? []).map(MatchWire.call))
             legalBy[audience] = legal
             let step = MatchWire.step(record, views[audience])
             let text: String

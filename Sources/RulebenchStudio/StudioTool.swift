@@ -31,7 +31,7 @@ struct StudioTool: ParsableCommand {
             var configuration = Game.Configuration()
             configuration.printHandler = { text in FileHandle.standardError.write(Data(("print: " + text + "\n").utf8)) }
             let options = try PackOptions.setupOptionValues(arguments.setupOptions, pack: arguments.source)
-            session = try StudioSession(source: StudioSource(argument: arguments.source), seed: arguments.seed,
+            session = try StudioSession(source: StudioSource(argument: arguments.source), seed: arguments.seedOption.seed,
                                         options: options, configuration: configuration)
         } catch let error as RulebenchError {
             complain("\(error)")

@@ -126,6 +126,13 @@ def wait_for_revision_after(page, before):
     page.wait_for_function(f"Number(document.body.dataset.revision || 0) > {before}")
 
 
+def click_and_wait(page, name):
+    """Clicks the button named exactly `name` and waits until the page shows the position it made."""
+    before = revision(page)
+    page.get_by_role("button", name=name, exact=True).click()
+    wait_for_revision_after(page, before)
+
+
 def leaves(value, path=""):
     """The state's leaves as {dotted path: JSON text}, the way the page's tree shows them."""
     if isinstance(value, dict):

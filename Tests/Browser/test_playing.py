@@ -7,14 +7,8 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urlparse
 
-from harness import REPOSITORY, revision, wait_for_revision_after
+from harness import REPOSITORY, click_and_wait, revision, wait_for_revision_after
 from playwright.sync_api import expect
-
-
-def click_and_wait(page, name):
-    before = revision(page)
-    page.get_by_role("button", name=name, exact=True).click()
-    wait_for_revision_after(page, before)
 
 
 def test_clicked_actions_make_a_history_that_replays(context):

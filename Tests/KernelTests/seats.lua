@@ -68,8 +68,9 @@ assert(#K.decode(API.legalas("p1")) == 3)
 -- generator to no one; the view's hash is not the state's.
 local v1 = K.decode(API.seatview("p1"))
 assert(v1.state.deck[5] == K.HIDDEN and #v1.state.deck == 5 and v1.state._rng == nil)
-assert(v1.hash ~= h0 and #v1.hash == 32)
-local _, _, _, views = API.performas("draw", params({ player = "p1" }), "p1")
+assert(v1.hash ~= h0 and #v1.hash == 16 and v1.hash == API.viewhash("p1"))
+local _, _, _, drawbarrier, views = API.performas("draw", params({ player = "p1" }), "p1", "1")
+assert(drawbarrier == "secret")
 views = K.decode(views)
 local p1, p2 = K.decode(API.seatview("p1")), K.decode(API.seatview("p2"))
 assert(p1.state.hands.p1[1] == "e", "the owner sees its card")
@@ -89,7 +90,7 @@ end
 assert(changesof(views.p1.changes) == "deck.5: (hidden) -> nil; hands.p1.1: nil -> e", changesof(views.p1.changes))
 assert(changesof(views.p2.changes) == "deck.5: (hidden) -> nil; hands.p1.1: nil -> (hidden)", changesof(views.p2.changes))
 -- A cut of the face-down deck: every seat learns that its hidden slots changed, not how.
-local _, _, _, cut = API.performas("cut", params(), "p1")
+local _, _, _, _, cut = API.performas("cut", params(), "p1", "1")
 cut = K.decode(cut)
 assert(changesof(cut.p2.changes) == "deck: (hidden) -> (hidden)", changesof(cut.p2.changes))
 assert(cut.p2.barrier == "secret")
@@ -112,6 +113,84 @@ API.performas("count", params(), "p1")
 assert(not H.last().barrier)
 API.perform("roll", params())
 assert(H.last().barrier == "generator")
+
+-- A step's views are read from what it wrote and from the marks, not from
+-- whole views: in random play of a pack that moves, copies and mutates
+-- tables, writes values back, turns slots visible without writing them
+-- and replaces a marked table, each seat's view hash after every step is
+-- its whole view's hash, and its changes are the differences of its whole
+-- views before and after (then the tables whose hidden slots changed).
+API.definepack("sv", "sv", "sv/pack.lua", [[return { name = "sv", seats = { "p1", "p2" },
+  secrets = function(g, secret)
+    secret(g.deck)
+    for name, hand in pairs(g.hands) do secret(hand, nil, name) end
+    for i, tile in ipairs(g.tiles) do if not tile.up then secret(g.faces, i) end end
+    if g.peek then secret(g.deck, #g.deck, g.peek) end
+    secret(g.box.inner, "code", "p2")
+  end,
+  setup = function(g)
+    g.deck = { { id = "a" }, { id = "b" }, { id = "c" }, { id = "d" }, { id = "e" }, { id = "f" } }
+    g.hands = { p1 = {}, p2 = {} }
+    g.tiles = { { up = false }, { up = false }, { up = false } }
+    g.faces = { "x", "y", "z" }
+    g.box = { inner = { code = 7, label = "box" } }
+    g.n = 0
+  end }]])
+API.addaction("sv", "act", "sv/actions/act.lua", [[return { params = { what = "integer", who = "string" },
+  legal = function(g, emit) for what = 1, 12 do for _, who in ipairs({ "p1", "p2" }) do emit({ what = what, who = who }) end end end,
+  apply = function(g, a)
+    local hand, what, deck = g.hands[a.who], a.what, g.deck
+    if what == 1 and #deck > 0 then table.insert(hand, table.remove(deck))
+    elseif what == 2 and #hand > 0 then table.insert(deck, 1, table.remove(hand))
+    elseif what == 3 then local t = g.tiles[#hand % 3 + 1]; t.up = not t.up
+    elseif what == 4 and #deck >= 2 then deck[1], deck[2] = deck[2], deck[1]
+    elseif what == 5 then if g.peek then g.peek = nil else g.peek = a.who end
+    elseif what == 6 then local copy = {} for i, c in ipairs(hand) do copy[i] = { id = c.id } end g.hands[a.who] = copy
+    elseif what == 7 then g.n = g.n; g.box.inner.code = g.box.inner.code + 0
+    elseif what == 8 then g.box.inner.code = g.box.inner.code + 1
+    elseif what == 9 then g.box = { inner = { code = g.box.inner.code, label = "box" .. g.n } }; g.n = g.n + 1
+    elseif what == 10 and #deck > 0 then deck[#deck].id = deck[#deck].id .. "'"
+    elseif what == 11 and #deck > 0 then local c = table.remove(deck); c.id = c.id .. "!"; table.insert(hand, c)
+    elseif what == 12 then g.faces[#deck % 3 + 1] = g.faces[#deck % 3 + 1] .. "+"
+    end
+  end }]])
+API.finishpack("sv", "")
+API.newgame("sv", "1", params())
+-- The differences of two whole views, as seats.lua took them before it read the journal.
+local function wholediff(a, b, keys, out)
+  local both = {}
+  for k in next, a do both[k] = true end
+  for k in next, b do both[k] = true end
+  for _, k in ipairs(K.sortedkeys(both)) do
+    local x, y = a[k], b[k]
+    keys[#keys + 1] = k
+    if type(x) == "table" and type(y) == "table" then wholediff(x, y, keys, out)
+    elseif x ~= y then out[#out + 1] = { path = K.joinpath(keys), before = x, after = y } end
+    keys[#keys] = nil
+  end
+  return out
+end
+local calls, pick = K.decode(API.legal()), 7
+for step = 1, 300 do
+  local before = { p1 = K.decode(API.seatview("p1")), p2 = K.decode(API.seatview("p2")) }
+  pick = (pick * 1103515245 + 12345) % 2147483648
+  local call = calls[pick % #calls + 1]
+  local _, _, _, _, stepviews = API.performas(call.name, K.encode(call.params), call.params.who, "1")
+  stepviews = K.decode(stepviews)
+  for _, seat in ipairs({ "p1", "p2" }) do
+    local after = K.decode(API.seatview(seat))
+    local view = stepviews[seat]
+    assert(view.hash == after.hash, "step " .. step .. ", " .. seat .. ": the step's view hash is its whole view's")
+    local shown = {}
+    for _, c in ipairs(view.changes) do
+      if not (c.before == K.HIDDEN and c.after == K.HIDDEN) then shown[#shown + 1] = c end
+    end
+    local expected = wholediff(before[seat].state, after.state, {}, {})
+    assert(same(shown, expected), "step " .. step .. " (" .. K.show(call.params) .. "), " .. seat .. ": "
+      .. changesof(shown) .. " is not " .. changesof(expected))
+  end
+  if step % 17 == 0 then API.undo("1") end
+end
 
 -- A leak: a legal call offered only when the hidden top card is "c".
 API.definepack("leak", "leak", "leak/pack.lua", [[return { name = "leak", seats = { "p1", "p2" },

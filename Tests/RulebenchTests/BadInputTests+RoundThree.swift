@@ -4,7 +4,7 @@ import XCTest
 
 /// Round three, in the library: the memory cap means the same for every
 /// command, a history never saves what JSON cannot carry, and what it saves
-/// reads back byte for byte (RELIABILITY.md, "Round three").
+/// reads back byte for byte (RELIABILITY.md, "Nothing lost, nothing false, messages").
 extension BadInputTests {
     /// A pack whose setup holds `options.mib` MiB of strings in the state.
     private func heavyPack() throws -> URL {

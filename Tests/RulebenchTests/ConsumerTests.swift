@@ -198,7 +198,7 @@ final class ConsumerTests: XCTestCase {
     }
 
     /// `new` points its scenario at the schema and the editors at both
-    /// descriptions, the settings README.md's "Editor support" gives.
+    /// descriptions, the settings docs/lua-api.md's "Editor support" gives.
     func testNewWritesTheSchemaModelineAndEditorSettings() throws {
         let project = try newProject()
         let scenario = try String(contentsOf: project.appendingPathComponent("scenarios/race/first.yaml"), encoding: .utf8)

@@ -133,6 +133,53 @@ final class DesertSecretsTests: XCTestCase {
         XCTAssertEqual(fuzz(Self.desert.path, runs: 3, depth: 25).map(\.finding.message), [])
     }
 
+    /// The differences of two whole views, as (path, before, after) in key
+    /// order: a slot whose value differs, down to the slots (a table on one
+    /// side only is one difference).
+    private func differences(_ a: StateValue?, _ b: StateValue?, _ path: [String] = []) -> [String] {
+        if case .table(let x)? = a, case .table(let y)? = b {
+            return Set(x.keys).union(y.keys).sorted().flatMap { differences(x[$0], y[$0], path + [$0.description]) }
+        }
+        guard a != b else { return [] }
+        return ["\(path.joined(separator: ".")): \(a.map(\.description) ?? "nil") -> \(b.map(\.description) ?? "nil")"]
+    }
+
+    /// A step's views are read from what it wrote: in three seeded desert
+    /// games played to their end or 120 steps (moves, digs, excavations that
+    /// turn faces visible, storm and gear draws), each seat's view hash
+    /// after every step is its whole view's, and its changes (but the
+    /// tables whose hidden slots changed) are the differences of its whole
+    /// views before and after.
+    func testEachSeatsViewOfAStepIsItsWholeViewsDifference() throws {
+        var steps = 0
+        for seed in 1...3 {
+            var configuration = Game.Configuration()
+            configuration.printHandler = { _ in }
+            let game = try Game(pack: Self.desert.path, options: ["players": .int(3)], seed: Int64(seed), configuration: configuration)
+            var pick = UInt64(seed)
+            for step in 0..<120 {
+                let calls = try game.legalActions().filter { if case .string? = $0.params["player"] { return true } else { return false } }
+                guard !calls.isEmpty else { break }
+                pick = pick &* 6364136223846793005 &+ 1442695040888963407
+                let call = calls[Int(pick >> 33) % calls.count]
+                guard case .string(let seat)? = call.params["player"] else { continue }
+                let before = try ["p1", "p2", "p3"].map { seat throws(RulebenchError) in try game.view(as: seat) }
+                let performed = try game.perform(call, as: seat)
+                for (index, seat) in ["p1", "p2", "p3"].enumerated() {
+                    let view = try XCTUnwrap(performed.views[seat]), after = try game.view(as: seat)
+                    XCTAssertEqual(view.hash, after.hash, "seed \(seed) step \(step) \(call), \(seat)")
+                    XCTAssertEqual(view.hash, try game.viewHash(as: seat))
+                    let shown = view.changes.filter { !$0.isHidden }.map {
+                        "\($0.path): \($0.before.map(\.description) ?? "nil") -> \($0.after.map(\.description) ?? "nil")"
+                    }
+                    XCTAssertEqual(shown, differences(before[index].state, after.state), "seed \(seed) step \(step) \(call), \(seat)")
+                }
+                steps += 1
+            }
+        }
+        XCTAssertGreaterThan(steps, 60)
+    }
+
     /// `rulebench play rules/desert --as p2`, `state`: p2's view, with no
     /// card of either deck and no face of a face-down tile in it.
     func testPlayAsP2ShowsNoDeckOrderAndNoFaceDownTile() throws {

@@ -2,7 +2,8 @@ import XCTest
 @testable import Rulebench
 
 /// The examples of docs/lua-api.md and docs/scenarios.md that describe
-/// behaviour, run: moving tables (the pile), undo's sound order,
+/// behaviour, run: moving tables (the pile), a plain table assigned into
+/// `game` (the pile's `lay_row`), undo's sound order,
 /// `error(msg, 0)`'s prefix, `state --json`'s table encoding and absolute
 /// `rules:` paths. The scenarios live in `Fixtures/scenarios/docs`.
 final class DocExampleTests: XCTestCase {
@@ -14,7 +15,8 @@ final class DocExampleTests: XCTestCase {
 
     func testEveryDocScenarioPasses() throws {
         let files = ScenarioFixtures.yamlFiles(in: Self.docs)
-        XCTAssertEqual(Set(files.map(\.lastPathComponent)), ["moving-tables.yaml", "undo-sound-order.yaml", "error-level-zero.yaml"])
+        XCTAssertEqual(Set(files.map(\.lastPathComponent)), ["moving-tables.yaml", "undo-sound-order.yaml", "error-level-zero.yaml",
+                                                        "plain-table-becomes-state.yaml"])
         for url in files {
             let report = ScenarioFixtures.runner.run(fileAt: url)
             XCTAssertEqual(report.status, .passed, TextReport.render(report))
@@ -28,6 +30,25 @@ final class DocExampleTests: XCTestCase {
             XCTAssertTrue(docs.contains(line), line)
             XCTAssertTrue(trap.contains(line.replacingOccurrences(of: "[sq]", with: "[a.sq]")), line)
         }
+    }
+
+    /// docs/lua-api.md's table of pack.lua's fields names every field the
+    /// kernel accepts (`MANIFEST` in packload.lua), and no other.
+    func testThePackFieldsTableListsWhatAPackMayHold() throws {
+        let loader = try text(of: "Sources/Rulebench/Kernel/packload.lua")
+        let start = try XCTUnwrap(loader.range(of: "local MANIFEST = {"))
+        let end = try XCTUnwrap(loader.range(of: "}", range: start.upperBound..<loader.endIndex))
+        let accepted = Set(loader[start.upperBound..<end.lowerBound].split(separator: ",").compactMap {
+            $0.split(separator: "=").first?.trimmingCharacters(in: .whitespacesAndNewlines)
+        })
+        let docs = try text(of: "docs/lua-api.md")
+        let table = try XCTUnwrap(docs.components(separatedBy: "## pack.lua").dropFirst().first?
+            .components(separatedBy: "\n\n").first { $0.hasPrefix("| Field |") })
+        let documented = Set(table.split(separator: "\n").dropFirst(2).compactMap { row in
+            row.split(separator: "`").dropFirst().first.map(String.init)
+        })
+        XCTAssertEqual(documented, accepted)
+        XCTAssertGreaterThan(accepted.count, 10)
     }
 
     func testStateJSONWritesOtherTablesAsDollarTable() throws {

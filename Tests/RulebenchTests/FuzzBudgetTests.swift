@@ -60,11 +60,11 @@ final class FuzzBudgetTests: XCTestCase {
     /// its first shrink, all of what is left; an early one gets a third
     /// (the search for shorter instances and the finish take the rest).
     func testALateFindingGetsTheReserveForItsShrink() {
-        XCTAssertEqual(Fuzzer.shrinkReserve(of: 20), 2)
-        XCTAssertEqual(Fuzzer.firstShrinkSeconds(left: 2, of: 20), 2, "found as the fuzzing stopped: all that is left")
-        XCTAssertEqual(Fuzzer.firstShrinkSeconds(left: 1.5, of: 20), 1.5, "never past the hand-off's end")
-        XCTAssertEqual(Fuzzer.firstShrinkSeconds(left: 18, of: 20), 6, "found early: a third")
-        XCTAssertEqual(Fuzzer.shrinkReserve(of: 36_000), Fuzzer.Options.defaultShrinkSeconds, "no more than an untimed shrink")
+        XCTAssertEqual(MinimizerBudget.shrinkReserve(of: 20), 2)
+        XCTAssertEqual(MinimizerBudget.firstShrinkSeconds(left: 2, of: 20), 2, "found as the fuzzing stopped: all that is left")
+        XCTAssertEqual(MinimizerBudget.firstShrinkSeconds(left: 1.5, of: 20), 1.5, "never past the hand-off's end")
+        XCTAssertEqual(MinimizerBudget.firstShrinkSeconds(left: 18, of: 20), 6, "found early: a third")
+        XCTAssertEqual(MinimizerBudget.shrinkReserve(of: 36_000), Fuzzer.Options.defaultShrinkSeconds, "no more than an untimed shrink")
     }
 
     /// A first shrink cut short by time keeps half of what is left for its
@@ -72,10 +72,10 @@ final class FuzzBudgetTests: XCTestCase {
     /// halfway (a 16-step line was reported unfinished after 10 s of runs
     /// that found nothing). A shrink that ran whole leaves the search its share.
     func testAShrinkCutShortKeepsHalfOfWhatIsLeftForItsFinish() {
-        XCTAssertEqual(Fuzzer.instanceSearchEnd(now: 9, end: 19, of: 20, shrinkCutShort: true), 14, "halfway to the end")
-        XCTAssertEqual(Fuzzer.instanceSearchEnd(now: 9, end: 19, of: 20, shrinkCutShort: false), 19, "all that is left")
-        XCTAssertEqual(Fuzzer.instanceSearchEnd(now: 1, end: 19, of: 20, shrinkCutShort: false), 11, "at most half the limit")
-        XCTAssertEqual(Fuzzer.instanceSearchEnd(now: 1, end: 19, of: 20, shrinkCutShort: true), 10, "halfway, within half the limit")
+        XCTAssertEqual(MinimizerBudget.instanceSearchEnd(now: 9, end: 19, of: 20, shrinkCutShort: true), 14, "halfway to the end")
+        XCTAssertEqual(MinimizerBudget.instanceSearchEnd(now: 9, end: 19, of: 20, shrinkCutShort: false), 19, "all that is left")
+        XCTAssertEqual(MinimizerBudget.instanceSearchEnd(now: 1, end: 19, of: 20, shrinkCutShort: false), 11, "at most half the limit")
+        XCTAssertEqual(MinimizerBudget.instanceSearchEnd(now: 1, end: 19, of: 20, shrinkCutShort: true), 10, "halfway, within half the limit")
     }
 
     func testRunsEndATimedSessionFirstWhenGiven() {

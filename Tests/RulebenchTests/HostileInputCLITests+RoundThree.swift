@@ -4,7 +4,7 @@ import XCTest
 
 /// Round three of the red team, on the command line: nothing lost, nothing
 /// false, and messages that say what is wrong with a value (RELIABILITY.md,
-/// "Round three"). Each case runs the built `rulebench` as a user would.
+/// "Nothing lost, nothing false, messages"). Each case runs the built `rulebench` as a user would.
 extension HostileInputCLITests {
     // MARK: Helpers
 

@@ -120,10 +120,11 @@ final class HostileInputCLITests: XCTestCase {
     }
 
     /// `legal` failing after two actions: the shrinker keeps exactly those
-    /// two (each candidate lists the legal actions after its last step).
+    /// two (each candidate lists the legal actions after its last step);
+    /// the report counts the file's three steps, the listing included.
     func testALegalThatFailsLaterShrinksToTheStepsBeforeIt() throws {
         let found = try fuzzAndReplay("rules/legal_raises_later", runs: 2, depth: 20)
-        XCTAssertTrue(found.fuzz.output.contains("to 2 steps"), found.fuzz.output)
+        XCTAssertTrue(found.fuzz.output.contains("to 3 steps"), found.fuzz.output)
         XCTAssertFalse(found.fuzz.output.contains("did not fail again"), found.fuzz.output)
         XCTAssertTrue(found.scenario.hasSuffix("  - do: \"tick\"\n  - do: \"tick\"\n  - expect: { legal: { contains: [] } }\n"), found.scenario)
         XCTAssertTrue(found.replay.output.contains("legal broke after two ticks"), found.replay.output)

@@ -3,7 +3,7 @@ import XCTest
 @testable import Rulebench
 
 /// Integers and numbers from a message, a file or a rule, at the edges
-/// (RELIABILITY.md, "Round four: no trap from input, right answers"): each
+/// (RELIABILITY.md, "No trap from input, right answers"): each
 /// is checked for range before any arithmetic runs on it, so none traps
 /// (a trap loses the studio's unsaved history), and each wrong one is
 /// refused with its place. Cases that trapped run through the library's

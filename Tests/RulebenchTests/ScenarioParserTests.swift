@@ -206,7 +206,8 @@ final class ScenarioParserTests: XCTestCase {
             ("  - do: a\n    expect: { animation: { length: 1 } }",
              "inline.yaml:5:28: unknown key 'length' in 'animation' ('animation' takes: duration, conflicts, starts, mirrored)"),
             ("  - do: a\n    expect: { subactions: [a, 5] }", "inline.yaml:5:31: 'subactions' lists action names and nested lists, not an integer"),
-            ("  - do: a\n    expect: { hash: abc }", "inline.yaml:5:21: 'hash' must be 16 lower-case hex digits (as `rulebench` prints state hashes), not 'abc'"),
+            ("  - do: a\n    expect: { hash: abc }", "inline.yaml:5:21: 'hash' must be 16 lower-case hex digits (as `rulebench` prints state hashes), not 'abc' "
+                + "(`rulebench state FILE --step N` prints the hash after step N, placeholders and all)"),
             ("  - do: a\n    with: { p: null }", "inline.yaml:5:16: param 'p' is null: leave an optional param out instead"),
             ("  - do: a\n    expect: { animation: { duration: -1 } }", "inline.yaml:5:38: 'duration' cannot be negative"),
         ]

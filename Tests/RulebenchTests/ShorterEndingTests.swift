@@ -27,7 +27,7 @@ final class ShorterEndingTests: XCTestCase {
         XCTAssertTrue(run.valid, "the test's program is not legal", file: file, line: line)
         let finding = try XCTUnwrap(run.finding, "the test's program does not fail", file: file, line: line)
         XCTAssertEqual(finding.property, .undoRestores, file: file, line: line)
-        return fuzzer.shrink(program, finding, stepsToDetection: 0, clock: { 0 })
+        return fuzzer.minimizer.shrink(program, finding, stepsToDetection: 0, clock: { 0 })
     }
 
     /// Whether `report`'s reproduction plays legally from a fresh game and fails as `key` asks.
@@ -45,21 +45,21 @@ final class ShorterEndingTests: XCTestCase {
         // A search of every line from the setup, 300 nodes at most: `hum`
         // fans it out past its limit before the 3 actions the leaps need.
         let start = FuzzProgram(pack: Self.detour, seed: 0, options: [:])
-        guard case .passed(proven: false) = fuzzer.deepen(from: start, below: 6, nodeLimit: 300, stop: { false }) else {
+        guard case .passed(proven: false) = fuzzer.minimizer.deepen(from: start, below: 6, nodeLimit: 300, stop: { false }) else {
             return XCTFail("the whole-line search was expected to run out of its 300 nodes")
         }
 
         // From the prefix of 2 walks, a leap and the finish are 2 actions: 4 steps.
-        var budget = Fuzzer.EndingBudget(nodesPerSearch: 300)
-        let shorter = fuzzer.shortenedEndings(shrunk, budget: &budget, until: nil, clock: { 0 }, shouldStop: { false }, observe: { _ in })
+        var budget = Minimizer.EndingBudget(nodesPerSearch: 300)
+        let shorter = fuzzer.minimizer.shortenedEndings(shrunk, budget: &budget, until: nil, clock: { 0 }, shouldStop: { false }, observe: { _ in })
         XCTAssertEqual(shorter.shrunk.steps, [walk, walk, leap(4), finish])
         XCTAssertTrue(reproduces(shorter, as: shrunk.key, fuzzer), "\(shorter.shrunk.steps)")
         XCTAssertNotEqual(shorter.shrinkStatus, .shortest, "only the whole-line search proves a length")
         XCTAssertEqual(shorter.original, shrunk.original)
 
         // With nodes enough for 3 actions from the setup: the two leaps.
-        var more = Fuzzer.EndingBudget(nodesPerSearch: 5_000)
-        let shortest = fuzzer.shortenedEndings(shrunk, budget: &more, until: nil, clock: { 0 }, shouldStop: { false }, observe: { _ in })
+        var more = Minimizer.EndingBudget(nodesPerSearch: 5_000)
+        let shortest = fuzzer.minimizer.shortenedEndings(shrunk, budget: &more, until: nil, clock: { 0 }, shouldStop: { false }, observe: { _ in })
         XCTAssertEqual(shortest.shrunk.steps, [leap(2), leap(4), finish])
         XCTAssertTrue(reproduces(shortest, as: shrunk.key, fuzzer), "\(shortest.shrunk.steps)")
         XCTAssertLessThanOrEqual(more.walked, more.nodes)
@@ -73,8 +73,8 @@ final class ShorterEndingTests: XCTestCase {
         let shrunk = try shrunkWalk(fuzzer)
 
         // 100 nodes in all: not enough to reach the prefix the leap starts from.
-        var nodes = Fuzzer.EndingBudget(nodes: 100)
-        let withinNodes = fuzzer.shortenedEndings(shrunk, budget: &nodes, until: nil, clock: { 0 }, shouldStop: { false }, observe: { _ in })
+        var nodes = Minimizer.EndingBudget(nodes: 100)
+        let withinNodes = fuzzer.minimizer.shortenedEndings(shrunk, budget: &nodes, until: nil, clock: { 0 }, shouldStop: { false }, observe: { _ in })
         XCTAssertEqual(withinNodes.shrunk.steps, shrunk.shrunk.steps)
         XCTAssertLessThanOrEqual(nodes.walked, nodes.nodes + 10, "one level (10 calls) at most past the budget")
         XCTAssertGreaterThan(nodes.walked, 0)
@@ -83,14 +83,14 @@ final class ShorterEndingTests: XCTestCase {
         var readings: [Double] = []
         let clock: Fuzzer.Clock = { readings.append(Double(readings.count + 1) / 10); return readings.last! }
         let end = 0.5
-        var timed = Fuzzer.EndingBudget(stop: { clock() >= end })
-        let withinTime = fuzzer.shortenedEndings(shrunk, budget: &timed, until: end, clock: clock, shouldStop: { false }, observe: { _ in })
+        var timed = Minimizer.EndingBudget(stop: { clock() >= end })
+        let withinTime = fuzzer.minimizer.shortenedEndings(shrunk, budget: &timed, until: end, clock: clock, shouldStop: { false }, observe: { _ in })
         XCTAssertEqual(withinTime.shrunk.steps, shrunk.shrunk.steps)
         XCTAssertLessThanOrEqual(readings.filter { $0 >= end }.count, 2, "the search went on after its end: \(readings.count) readings")
 
         // The same search with time to spare finds the shorter ending: the budget is what stopped it.
-        var spare = Fuzzer.EndingBudget()
-        let unbounded = fuzzer.shortenedEndings(shrunk, budget: &spare, until: nil, clock: { 0 }, shouldStop: { false }, observe: { _ in })
+        var spare = Minimizer.EndingBudget()
+        let unbounded = fuzzer.minimizer.shortenedEndings(shrunk, budget: &spare, until: nil, clock: { 0 }, shouldStop: { false }, observe: { _ in })
         XCTAssertLessThan(unbounded.shrunk.steps.count, shrunk.shrunk.steps.count)
     }
 }

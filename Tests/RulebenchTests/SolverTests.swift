@@ -207,7 +207,7 @@ final class SolverTests: XCTestCase {
         _ = try g.kernel.solveBegin(goal: "flaky", bound: 100_000, table: true, maxDepth: 5, how: "shortest")
         defer { g.kernel.solveEnd() }
         XCTAssertThrowsError(try g.kernel.solveStep(expansions: 1000)) { error in
-            XCTAssertTrue("\((error as? Kernel.ExplorationError)?.error as Any)".contains("flaky fails once"), "\(error)")
+            XCTAssertTrue("\((error as? ExplorationFailure)?.error as Any)".contains("flaky fails once"), "\(error)")
         }
         XCTAssertEqual(try g.liveStateHash(), before, "the step is rolled back")
         let again = try g.kernel.solveStep(expansions: 1000)

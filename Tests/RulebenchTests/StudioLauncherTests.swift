@@ -59,7 +59,7 @@ final class StudioLauncherTests: XCTestCase {
                                                 "--port", "0", "--host", "::1", "--", "-odd"])
         let read = try StudioArguments.parse(given.written)
         XCTAssertEqual(read.source, "-odd")
-        XCTAssertEqual(read.seed, -5)
+        XCTAssertEqual(read.seedOption.seed, -5)
         XCTAssertEqual(read.setupOptions, ["roles=a b", "players=3"])
         XCTAssertEqual(read.port, 0)
         XCTAssertEqual(read.host, "::1")

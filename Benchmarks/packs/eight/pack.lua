@@ -12,7 +12,35 @@
 -- rows plus the columns between it and its place. A move shifts one tile by
 -- one square, so the estimate never exceeds the moves still needed, and
 -- the best-first search it guides finds a shortest line.
+--
+-- `generate` makes levels (`rulebench generate`): the goal board scrambled
+-- by `moves` random slides (params.moves, default 20), never straight back,
+-- so every level can be solved (a slide is undone by sliding back).
 local place = require "place"
+
+local function scramble(rng, params)
+  local moves = params.moves or 20
+  assert(math.type(moves) == "integer" and moves >= 0 and moves <= 10000, "generate: moves is a whole number, 0 to 10000")
+  local tiles, gap, last = { 1, 2, 3, 4, 5, 6, 7, 8, 0 }, 9, nil
+  for _ = 1, moves do
+    local choices = {}
+    for _, n in ipairs(place.neighbours(gap)) do
+      if n ~= last then choices[#choices + 1] = n end
+    end
+    local from = choices[rng:random(#choices)]
+    tiles[gap], tiles[from], last, gap = tiles[from], 0, gap, from
+  end
+  local rows = {}
+  for r = 0, 2 do
+    local row = {}
+    for c = 1, 3 do
+      local t = tiles[r * 3 + c]
+      row[c] = t == 0 and "_" or tostring(t)
+    end
+    rows[#rows + 1] = table.concat(row)
+  end
+  return { tiles = table.concat(rows, "/") }
+end
 
 local function solved(game)
   for i = 1, 8 do if game.tiles[i] ~= i then return false end end
@@ -45,6 +73,8 @@ return {
       if t == 0 then game.gap = i end
     end
   end,
+
+  generate = scramble,
 
   goals = {
     solved = { holds = solved, estimate = manhattan },

@@ -14,9 +14,29 @@ extension PackChecker {
             let animation = game.history.performed.last?.animation ?? game.openingAnimation
             _ = try game.keyframes(of: animation?.timeline() ?? Timeline(events: [], duration: 0), from: nil, to: scene)
             for problem in Self.missingFiles(scene, game: game) { report(problem) }
+            // A `legal` that fails is reported where check lists the calls, not here.
+            if let problem = Self.lastPartNaming(scene, legal: (try? game.legalActions()) ?? [], game: game) { report(problem) }
         } catch {
             report(failureProblem(error, game: game, during: "the view", context: context))
         }
+    }
+
+    /// The first node a call named by the rule before `names` (the part
+    /// of its id after its last `:`) and names no more: a warning saying
+    /// what to declare, at the line of pack.lua that builds such ids.
+    static func lastPartNaming(_ scene: Scene, legal: [ActionCall], game: Game) -> PackProblem? {
+        for node in scene.nodes {
+            guard let call = node.namedOnlyByLastPart(among: legal).first else { continue }
+            let manifest = game.pack.directory + "/pack.lua"
+            let kind = String(node.id.prefix { $0 != ":" }) + ":"
+            let last = String(node.id[node.id.index(after: node.id.lastIndex(of: ":") ?? node.id.startIndex)...])
+            return PackProblem(.warning, file: manifest, line: ViewSourceLine.of("id", kind, in: manifest),
+                               "view: node \(node.id) is no longer named by \(TypedCall.typed(call)) through the last part of its id "
+                                + "('\(last)'): a call names a node by its id, the part after its first ':' and its aliases, or by "
+                                + "the params its names give. Say which calls name it: names = { param = value } (a disc of column 3: "
+                                + "names = { column = 3 }), or aliases = { \"\(last)\" } to keep the old match")
+        }
+        return nil
     }
 
     /// The image, atlas and sound files the scene names that the pack folder does not have.

@@ -77,7 +77,7 @@ public final class Game {
 
     /// The typed face of the kernel running this game.
     let kernel: Kernel
-    private let packID: String
+    let packID: String
     let packURL: URL
 
     /// Loads a pack and runs its setup.

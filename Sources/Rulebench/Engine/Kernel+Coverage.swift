@@ -22,7 +22,8 @@ extension Kernel {
         for entry in try value.field("actions").entries() {
             func count(_ key: String) throws(RulebenchError) -> Int { try entry.value.int(key) }
             actions[entry.key.description] = .init(performed: try count("performed"), undone: try count("undone"),
-                                                   redone: try count("redone"))
+                                                   redone: try count("redone"), attempted: try count("attempted"),
+                                                   outOfRange: try count("outofrange"), wrongType: try count("wrongtype"))
         }
         return CoverageReport(files: files, actions: actions)
     }

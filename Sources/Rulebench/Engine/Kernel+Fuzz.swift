@@ -76,6 +76,8 @@ extension Kernel {
         /// The call concerned, when there is one.
         let call: ActionCall?
         let problem: RunProblem
+        /// Of the end-of-run rewind's findings, how many undos it ran, the failing one included.
+        var rewindUndos: Int? = nil
     }
 
     /// A performed action's plan, by the kernel's id for it; the plan's
@@ -303,6 +305,6 @@ extension Kernel {
         let step = try value.optional("step")?.int() ?? 0
         return RunFinding(property: property, stepIndex: step - 1, during: try value.string("what"),
                           call: try value.optional("call").map { call throws(RulebenchError) in try call.call() },
-                          problem: problem)
+                          problem: problem, rewindUndos: try value.optionalInt("undos"))
     }
 }

@@ -2,10 +2,12 @@
 /// a call performed as a seat, what each seat may do and see, and the
 /// no-leak probe of one state.
 extension Kernel {
-    /// A perform as a seat: the perform's reply, and each seat's view of
-    /// the step (seat -> its view hash, redacted plan, changes and barrier).
+    /// A perform as a seat: the perform's reply, the step's players' undo
+    /// barrier, and (when asked for) each seat's view of the step (seat ->
+    /// its view hash, redacted plan, changes and barrier).
     struct SeatedPerformReply {
         let perform: PerformReply
+        let barrier: String?
         let views: [String: SeatStepView]
     }
 
@@ -15,17 +17,22 @@ extension Kernel {
     }
 
     /// Performs a call as `seat`: refused (a rejection, nothing changed)
-    /// when the seat may not make it. One crossing.
-    func perform(_ call: ActionCall, as seat: String) throws(RulebenchError) -> SeatedPerformReply {
-        let reply = try positioned(.performAs, [Array(call.name.utf8), Wire.encode(call.params), Array(seat.utf8)])
+    /// when the seat may not make it; with each seat's view of the step
+    /// when `views`. One crossing.
+    func perform(_ call: ActionCall, as seat: String, views: Bool) throws(RulebenchError) -> SeatedPerformReply {
+        let reply = try positioned(.performAs, [Array(call.name.utf8), Wire.encode(call.params), Array(seat.utf8),
+                                                Array((views ? "1" : "0").utf8)])
         let strings = reply.strings
-        guard strings.count == 4 else { throw KernelReply.mismatch(.performAs, "", "\(strings.count + 4) results, not 8") }
+        guard strings.count == 5 else { throw KernelReply.mismatch(.performAs, "", "\(strings.count + 4) results, not 9") }
         let perform = PerformReply(hash: hash(strings), tree: strings[1], plan: strings[2], position: reply.position)
-        var views: [String: SeatStepView] = [:]
-        for (key, value) in try KernelReply(.performAs, strings[3], result: 4).entries() {
-            views[key.description] = try SeatStepView(value)
+        let barrier = String(decoding: strings[3], as: UTF8.self)
+        var seen: [String: SeatStepView] = [:]
+        if views {
+            for (key, value) in try KernelReply(.performAs, strings[4], result: 5).entries() {
+                seen[key.description] = try SeatStepView(value)
+            }
         }
-        return SeatedPerformReply(perform: perform, views: views)
+        return SeatedPerformReply(perform: perform, barrier: barrier.isEmpty ? nil : barrier, views: seen)
     }
 
     /// The legal calls `seat` may make now.
@@ -40,10 +47,24 @@ extension Kernel {
         return text.isEmpty ? nil : text
     }
 
-    /// `seat`'s view of the state now.
+    /// The legal calls of every seat now (the pack's legal run once).
+    func legalBySeat() throws(RulebenchError) -> [String: [ActionCall]] {
+        var out: [String: [ActionCall]] = [:]
+        for (key, value) in try KernelReply(.legalBySeat, call(.legalBySeat).first ?? []).entries() {
+            out[key.description] = try Kernel.calls(value)
+        }
+        return out
+    }
+
+    /// `seat`'s view of the state now ("": the public view).
     func view(of seat: String) throws(RulebenchError) -> SeatView {
         let reply = try KernelReply(.seatView, call(.seatView, [seat]).first ?? [])
         return SeatView(seat: seat, state: try reply.field("state").value, hash: try reply.string("hash"))
+    }
+
+    /// The hash of `seat`'s view now ("": the public view's), without the view.
+    func viewHash(of seat: String) throws(RulebenchError) -> String {
+        String(decoding: try call(.viewHash, [seat]).first ?? [], as: UTF8.self)
     }
 
     /// `seat`'s scene: the pack's view with what is secret from the seat

@@ -23,6 +23,8 @@ extension Kernel {
         let status: Status
         /// The counts so far (`Solver.Statistics` without the time).
         let expanded, states, performs, transpositions, pruned, depth, finished, open: Int
+        /// Breadth-first: the distinct states within `finished` moves (nil for the other searches).
+        var within: Int? = nil
     }
 
     /// Which search `solveBegin` chose (the protocol's words).
@@ -48,7 +50,7 @@ extension Kernel {
 
     /// Expands up to `expansions` states of the search; the game is where
     /// it was afterwards, whatever happened. A failure carries the line to it.
-    func solveStep(expansions: Int) throws(ExplorationError) -> SolveStep {
+    func solveStep(expansions: Int) throws(ExplorationFailure) -> SolveStep {
         do throws(RulebenchError) {
             let reply = try call(.solveStep, [String(expansions)])
             guard reply.count == 3 else { throw KernelReply.mismatch(.solveStep, "", "\(reply.count) results, not 3") }
@@ -68,9 +70,9 @@ extension Kernel {
             return SolveStep(status: status, expanded: try count("expanded"), states: try count("states"),
                              performs: try count("performs"), transpositions: try count("transpositions"),
                              pruned: try count("pruned"), depth: try count("depth"), finished: try count("finished"),
-                             open: try count("open"))
+                             open: try count("open"), within: try counts.optionalInt("within"))
         } catch {
-            throw ExplorationError(path: failedSolveLine(), error: error)
+            throw ExplorationFailure(path: failedSolveLine(), error: error)
         }
     }
 
@@ -163,7 +165,7 @@ extension Kernel {
 
     /// Expands up to `expansions` states of the walk (`UniqueStep`); the game
     /// is where it was afterwards. A failure carries the line to it.
-    func uniqueStep(expansions: Int) throws(ExplorationError) -> UniqueStep {
+    func uniqueStep(expansions: Int) throws(ExplorationFailure) -> UniqueStep {
         do throws(RulebenchError) {
             let reply = try call(.uniqueStep, [String(expansions)])
             guard reply.count == 3 else { throw KernelReply.mismatch(.uniqueStep, "", "\(reply.count) results, not 3") }
@@ -181,7 +183,7 @@ extension Kernel {
             return UniqueStep(done: word == .done, sequences: try list("sequences"), distinct: try list("distinct"),
                               finished: try list("finished"), ended: try list("ended"))
         } catch {
-            throw ExplorationError(path: uniqueLine(), error: error)
+            throw ExplorationFailure(path: uniqueLine(), error: error)
         }
     }
 

@@ -59,7 +59,7 @@ extension Kernel {
     }
 
     /// Searches root move `index` (from 1) `depth` moves deep with the whole window.
-    func valueMove(_ index: Int, depth: Int) throws(ExplorationError) -> ValueMove {
+    func valueMove(_ index: Int, depth: Int) throws(ExplorationFailure) -> ValueMove {
         do throws(RulebenchError) {
             let reply = try call(.valueMove, [String(index), String(depth)])
             let body = try stopped(.valueMove, reply)
@@ -67,17 +67,17 @@ extension Kernel {
                              performs: try body.int("performs"), hits: try body.int("hits"), stored: try body.int("stored"),
                              finished: try body.int("finished"))
         } catch {
-            throw ExplorationError(path: valueFailedLine(), error: error)
+            throw ExplorationFailure(path: valueFailedLine(), error: error)
         }
     }
 
     /// The principal line after root move `index` (the move first), searched `depth` moves deep.
-    func valueLine(_ index: Int, depth: Int) throws(ExplorationError) -> [ActionCall] {
+    func valueLine(_ index: Int, depth: Int) throws(ExplorationFailure) -> [ActionCall] {
         do throws(RulebenchError) {
             let reply = try call(.valueLine, [String(index), String(depth)])
             return try Kernel.calls(stopped(.valueLine, reply))
         } catch {
-            throw ExplorationError(path: valueFailedLine(), error: error)
+            throw ExplorationFailure(path: valueFailedLine(), error: error)
         }
     }
 

@@ -238,12 +238,6 @@ final class Kernel {
         case undoMismatch(path: [ActionCall], problems: [UndoProblem])
     }
 
-    /// A failure inside a kernel walk, with the path that led to it.
-    struct ExplorationError: Error {
-        let path: [ActionCall]
-        let error: RulebenchError
-    }
-
     /// How `explore` ended (the protocol's words).
     enum ExploreStatus: String, CaseIterable {
         case ok, undo
@@ -253,7 +247,7 @@ final class Kernel {
     /// state inside the kernel: perform, recurse, undo (verified when
     /// `strict`), one crossing for the whole walk. The state is the one it
     /// started from afterwards, whatever happened.
-    func explore(depth: Int, strict: Bool) throws(ExplorationError) -> Exploration {
+    func explore(depth: Int, strict: Bool) throws(ExplorationFailure) -> Exploration {
         do throws(RulebenchError) {
             let reply = try call(.explore, [String(depth), strict ? "1" : "0"])
             guard reply.count == 2 else { throw KernelReply.mismatch(.explore, "", "\(reply.count) results, not 2") }
@@ -264,7 +258,7 @@ final class Kernel {
             case .ok: return .counts(try value.list().map { item throws(RulebenchError) in try item.int() })
             }
         } catch {
-            throw ExplorationError(path: pathForReport(), error: error)
+            throw ExplorationFailure(path: pathForReport(), error: error)
         }
     }
 

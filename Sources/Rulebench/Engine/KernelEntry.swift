@@ -14,7 +14,7 @@ enum KernelEntry: String, CaseIterable {
     case definePack = "definepack", addAction = "addaction", linkBase = "linkbase"
     case finishPack = "finishpack", paramProblem = "paramproblem"
     // Operations on the game (engine.lua)
-    case newGame = "newgame", restart, abort, legal, invariants, render
+    case newGame = "newgame", restart, abort, legal, invariants, render, generate
     // The game's history: Game's operations on it (history.lua)
     case perform, redo, undo, travel, position
     case hash, get, set, gc, configure, goal, goalEstimate = "goalestimate"
@@ -33,7 +33,8 @@ enum KernelEntry: String, CaseIterable {
     // A pack's view (view.lua)
     case scene, viewPlaces = "viewplaces"
     // Seats and secrets (seats.lua)
-    case seats, performAs = "performas", legalAs = "legalas", refusal, seatView = "seatview", seatScene = "seatscene"
+    case seats, performAs = "performas", legalAs = "legalas", legalBySeat = "legalbyseat", refusal, seatView = "seatview"
+    case viewHash = "viewhash", seatScene = "seatscene"
     case leakProbe = "leakprobe", stepProbe = "stepprobe"
 
     /// How a call is accounted.
@@ -64,10 +65,10 @@ enum KernelEntry: String, CaseIterable {
     var mode: Mode {
         switch self {
         case .definePack, .addAction, .finishPack, .newGame, .restart, .perform, .redo, .undo, .travel, .legal, .invariants,
-             .render, .set, .goal, .goalEstimate, .explore, .solveBegin, .solveStep, .solveLine, .solveProbe, .uniqueBegin,
+             .render, .generate, .set, .goal, .goalEstimate, .explore, .solveBegin, .solveStep, .solveLine, .solveProbe, .uniqueBegin,
              .uniqueStep, .uniqueLine, .fuzz, .replay, .scene, .viewPlaces, .solveChildren, .solveReplay,
-             .uniqueChildren, .performAs, .legalAs, .refusal, .seatView, .seatScene, .leakProbe, .stepProbe,
-             .valueBegin, .valueMove, .valueLine, .valueResult:
+             .uniqueChildren, .performAs, .legalAs, .legalBySeat, .refusal, .seatView, .viewHash, .seatScene, .leakProbe,
+             .stepProbe, .valueBegin, .valueMove, .valueLine, .valueResult:
             return .runsRules
         case .linkBase, .paramProblem, .abort, .hash, .get, .gc, .configure, .explored, .position,
              .solveEnd, .uniqueEnd, .fuzzAbort, .replayAbort, .coverage, .coverageReport, .hashOrder, .profile,
@@ -85,7 +86,9 @@ enum KernelEntry: String, CaseIterable {
         // one the watchdog stops is still pending for abort. A restart's
         // reload runs again whole: it loads from the chunks it compiled.
         case .perform, .redo, .undo, .newGame, .restart, .set, .explore, .performAs, .leakProbe, .stepProbe: return .call(abort: .abort)
-        case .legal, .render, .invariants, .scene, .viewPlaces, .legalAs, .refusal, .seatView, .seatScene: return .call(abort: nil)
+        case .legal, .render, .generate, .invariants, .scene, .viewPlaces, .legalAs, .legalBySeat, .refusal, .seatView, .viewHash,
+             .seatScene:
+            return .call(abort: nil)
         case .fuzz: return .operations(abort: .fuzzAbort)
         case .replay: return .operations(abort: .replayAbort)
         // `travel` commits each of its steps as it goes: no abort takes

@@ -63,7 +63,7 @@ end
 
 -- A call that is probably illegal: a legal one with one param swapped for
 -- another legal call's value, or another action's name with its params.
-local function illegal(random, legal)
+local function swapped(random, legal)
   local call = legal[1 + random:below(#legal)]
   local donor = legal[1 + random:below(#legal)]
   if random:chance(0.3) then return donor.name, call.params end
@@ -81,6 +81,95 @@ local function illegal(random, legal)
     params[key] = random:below(20) - 5
   end
   return call.name, params
+end
+
+-- What authors guard against: a param outside the values `legal` emits
+-- (a column past the last, a token nobody has) or of another type than the
+-- action declares (a string where it takes an integer). The values are
+-- those the action's legal calls carry now; the type is the declared one
+-- (`params = { column = "integer" }`), else that of the values. Returns
+-- the call and its kind, "range" or "type"; nil when the call has no param
+-- to bend (the swap above is tried instead).
+local function typeof(v)
+  local t = type(v)
+  if t == "number" then return math.type(v) end
+  return t
+end
+
+local function emitted(legal, name, key)
+  local out = {}
+  for i = 1, #legal do
+    local call = legal[i]
+    if call.name == name and call.params[key] ~= nil then out[#out + 1] = call.params[key] end
+  end
+  return out
+end
+
+-- A value of type `base` that none of `values` is; nil when none is made.
+local function outside(random, base, values)
+  if base == "integer" or base == "number" then
+    local low, high
+    for i = 1, #values do
+      local v = values[i]
+      if type(v) == "number" then
+        if not low or v < low then low = v end
+        if not high or v > high then high = v end
+      end
+    end
+    if not low then return random:below(2) == 0 and 0 or -1 end
+    if random:below(2) == 0 then return high < math.maxinteger and high + 1 or nil end
+    return low > math.mininteger and low - 1 or nil
+  end
+  if base == "string" then
+    local v = values[1 + random:below(#values)]
+    return random:below(2) == 0 and "" or (type(v) == "string" and v or "") .. "?"
+  end
+  return nil
+end
+
+-- A value that is not of type `base`, shaped from `value` (an emitted one).
+local function mistyped(random, base, value)
+  if base == "integer" then return random:below(2) == 0 and tostring(value) or 0.5 end
+  if base == "number" then return tostring(value) end
+  if base == "string" then return random:below(2) == 0 and 1 or true end
+  if base == "boolean" then return tostring(value) end
+  if base == "table" then return "table" end
+  return nil
+end
+
+local function bent(random, legal)
+  local call = legal[1 + random:below(#legal)]
+  local keys, n = K.sortedkeys(call.params)
+  if n == 0 then return nil end
+  local key = keys[1 + random:below(n)]
+  local def = K.ops.pack().actions[call.name]
+  local declared = def and def.spec and def.spec.types[key]
+  local value = call.params[key]
+  local base = (declared and declared ~= "any") and declared or typeof(value)
+  local kind, v = "range", nil
+  if random:below(5) < 3 then v = outside(random, base, emitted(legal, call.name, key)) end
+  if v == nil and declared ~= "any" then kind, v = "type", mistyped(random, base, value) end
+  if v == nil then return nil end
+  local params = copy(call.params)
+  params[key] = v
+  return call.name, params, kind
+end
+
+-- The bent calls draw from a generator of their own (`SIDE`, seeded from
+-- the run's seed in `begin`), and are tried beside the step, rolled back
+-- whatever comes of them (fuzz.lua's probe): a seed plays the very steps
+-- it played before there were bent calls.
+local SIDE
+
+-- An illegal attempt: a swapped param, and four times in ten a bent call
+-- ({ name, params, kind }) to try beside it.
+local function illegal(random, legal)
+  local name, params = swapped(random, legal)
+  if SIDE:below(10) < 4 then
+    local bname, bparams, kind = bent(SIDE, legal)
+    if bname then return name, params, { name = bname, params = bparams, kind = kind } end
+  end
+  return name, params, nil
 end
 
 -- Rare kinds first: the guided search's choice of a legal call. Uniform
@@ -252,8 +341,8 @@ local function choose(random, legal, cursor, count, rare)
   if roll < 19 and canundo then return { op = "turn" } end
   if roll < 21 and canundo then return { op = "lastturn" } end
   if roll < 29 and #legal > 0 then
-    local name, params = illegal(random, legal)
-    return { op = "try", name = name, params = params }
+    local name, params, bent = illegal(random, legal)
+    return { op = "try", name = name, params = params, bent = bent }
   end
   if #legal > 0 then
     local call = rare and rarecall(random, legal) or legal[1 + random:below(#legal)]
@@ -282,6 +371,7 @@ end
 -- session, or nil) is counted first, so the kinds they played are not new
 -- here either.
 local function begin(random, rare, swarm, shared)
+  SIDE = newrandom(random.state ~ 0x6a09e667f3bcc909)
   COUNTED = {}
   shared = shared or {}
   for i = 1, #shared - 1, 2 do addplays(KINDPLAYS, shared[i], shared[i + 1]) end

@@ -380,6 +380,7 @@ local function newgame(id, seed, options)
   GAME = game
   begin("setup")
   local opts = merged(PACK.options, K.decode(options))
+  K.gameoptions = opts          -- the view's grid and size functions read them (view.lua)
   K.setwritable(true, "setup")
   game[RNG] = K.mix(tointeger(tonumber(seed)) ~ 0x5eed5eed5eed5eed)
   ids.newgame()
@@ -548,6 +549,29 @@ function API.render()
   if COVER then rulecover(false) end
   if type(text) ~= "string" then K.fail("error", "render must return a string", { fn = PACK.render }) end
   return text
+end
+
+-- generate(id, seed, params): the options of a new level, from the pack's
+-- `generate(rng, params)` with a generator seeded by `seed` alone
+-- (rulebench.lua's K.generator); "" when the pack declares no generate.
+-- No game is read or written: the options are checked by the setup they
+-- are given to, which is the caller's next call.
+function API.generate(id, seed, params)
+  local pack = PACKS[id]
+  if not pack.generate then return "" end
+  context("generate", "generate")
+  if COVER then rulecover(true) end
+  local options = pack.generate(K.generator(tointeger(tonumber(seed))), decode(params))
+  if COVER then rulecover(false) end
+  if type(options) ~= "table" then
+    K.fail("error", "generate must return the new level's options as a table, not " .. K.show(options), { fn = pack.generate })
+  end
+  for k in next, options do
+    if type(k) ~= "string" then
+      K.fail("error", "generate must return options named by strings, not " .. K.show(k), { fn = pack.generate })
+    end
+  end
+  return encode(options)
 end
 
 -- Engine calls ------------------------------------------------------------

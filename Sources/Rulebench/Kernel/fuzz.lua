@@ -82,13 +82,16 @@ local function forgetnewplans()
 end
 
 -- How often each action was performed, undone and redone by the fuzzer's
--- runs in this Lua state (for the coverage report): name -> counts.
+-- runs in this Lua state, and attempted illegally (`try` steps: with a
+-- param out of the range legal emits, of the wrong type, or swapped from
+-- another call; choose.lua), for the coverage report: name -> counts.
 local COUNTS = {}
 K.fuzzcounts = COUNTS
+local TRIED = { range = "outofrange", type = "wrongtype" }
 
 local function count(name, what)
   local c = COUNTS[name]
-  if not c then c = { performed = 0, undone = 0, redone = 0 }; COUNTS[name] = c end
+  if not c then c = { performed = 0, undone = 0, redone = 0, attempted = 0, outofrange = 0, wrongtype = 0 }; COUNTS[name] = c end
   c[what] = c[what] + 1
 end
 
@@ -180,9 +183,36 @@ local function undotimes(n, what)
   return nil
 end
 
+-- A bent call (choose.lua: a param out of the range legal emits, or of a
+-- wrong type) tried beside a `try` step and rolled back whatever came of
+-- it, so the run goes on as the step alone leaves it. When it failed and
+-- its rollback left the state changed, it is the finding, and the step
+-- becomes that call (the state before the step is the state it ran on).
+local function probe(index, step)
+  local bent = step.bent
+  step.bent = nil
+  count(bent.name, "attempted")
+  count(bent.name, TRIED[bent.kind])
+  local before = hashof()
+  local ok, err, cause = protect(ops.perform, bent.name, bent.params, nil, "hash")
+  if not ok then err = failure(err, cause) end
+  ops.abort()
+  if ok or hashof() == before then return nil end
+  step.name, step.params = bent.name, bent.params
+  RUN.outcomes[index] = { kind = "failed", failure = err }
+  return { property = "failureChangesNothing", what = "failed", call = callof(step), failure = err }
+end
+
 -- Runs one step; returns a finding or nil.
 local function runstep(index, step)
   local op = step.op
+  if op == "try" then
+    count(step.name, "attempted")
+    if step.bent then
+      local found = probe(index, step)
+      if found then return found end
+    end
+  end
   if op == "do" or op == "try" then return performstep(index, step) end
   local cursor = HISTORY.cursor()
   if op == "undo" or op == "turn" or op == "lastturn" then
@@ -237,17 +267,21 @@ local function leaks(index, step)
   return nil
 end
 
--- Rewinds the whole history (the end-of-run check); returns a finding or nil.
+-- Rewinds the whole history (the end-of-run check); returns a finding or
+-- nil. A finding says how many undos the rewind ran (`undos`, the failing
+-- one included), so a reproduction ends on the undo that fails.
 local function rewind()
+  local undos = 0
   while HISTORY.cursor() > 0 do
     local wrong = undoone()
+    undos = undos + 1
     -- An undo played forwards is a finding of the undo steps, where a
     -- reproduction can expect it; rewinding only checks the state.
-    if wrong and not wrong.mirror then wrong.property, wrong.what = "undoRestores", "rewind"; return wrong end
+    if wrong and not wrong.mirror then wrong.property, wrong.what, wrong.undos = "undoRestores", "rewind", undos; return wrong end
   end
   local hash, initial = hashof(), HISTORY.initial()
   if hash ~= initial then
-    return { property = "rewindAndReplay", what = "rewound", expected = initial, actual = hash }
+    return { property = "rewindAndReplay", what = "rewound", expected = initial, actual = hash, undos = undos }
   end
   return nil
 end

@@ -26,7 +26,7 @@ local MANIFEST = { name = "string", version = "string", extends = "string", opti
                    setup = "function", invariants = "table", render = "function", description = "string",
                    goals = "table", opening = "function", view = "table|function",
                    seats = "table|function", turn = "function", secrets = "function",
-                   result = "function", appraise = "function" }
+                   result = "function", appraise = "function", generate = "function" }
 local ACTION = { params = "table", legal = "function", check = "function", apply = "function",
                  undo = "function", animate = "function", sound = "string|function",
                  subanimations = "string", stagger = "number", checkpoint = "boolean", description = "string",
@@ -366,6 +366,7 @@ local function finish(id, baseid)
   pack.render = m.render or (base and base.render)
   pack.result = m.result or (base and base.result)       -- value.lua: who won a finished game
   pack.appraise = m.appraise or (base and base.appraise) -- value.lua: how a position looks to a seat
+  pack.generate = m.generate or (base and base.generate)
   K.finishseats(pack, base, m)   -- seats.lua: seats, turn, secrets
   pack.actionnames = K.sortedkeys(pack.actions)
   -- The actions a player may perform: legal() lists only these; an

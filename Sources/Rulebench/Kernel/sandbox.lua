@@ -7,7 +7,7 @@
 -- that differs between processes reaches rules: tostring and
 -- string.format("%s") number objects instead of showing addresses, next
 -- and pairs walk in a fixed order (identity.lua), there is no clock, and
--- the collector's answers are fixed or refused (RELIABILITY.md, round three).
+-- the collector's answers are fixed or refused (RELIABILITY.md, determinism).
 -- Globals can be set while a pack loads; once the game runs they are frozen,
 -- because nothing would undo them.
 

@@ -10,15 +10,17 @@
 -- seat: a hidden slot's value is HIDDEN, the random generator is left out,
 -- a plan's words that only hidden slots hold are replaced, a step's
 -- changes are those of the seat's views (and where hidden slots changed,
--- never how), and a view's
--- hash is the hash of the view alone, never of the state. A pack without
--- `seats` pays nothing here: SEATS is nil and history.lua's hook is unset.
+-- never how), and a view's hash is the hash of the view alone, never of
+-- the state. A step's views cost what it wrote and what is marked, not
+-- the state: they are read from the journal and the marked tables, once
+-- for every seat. A pack without `seats` pays nothing here: SEATS is nil
+-- and history.lua's hook is unset.
 
 local K = ...
 local API, ops, history = K.API, K.ops, K.history
 local type, next, ipairs, tostring, error = type, next, ipairs, tostring, error
 local backing, isnode, encode, decode = K.backing, K.isnode, K.encode, K.decode
-local valuehash, format, concat = K.C.valuehash, string.format, table.concat
+local concat = table.concat
 local RNG = K.RNG
 
 -- What a seat's view holds in place of a hidden slot's value.
@@ -252,22 +254,65 @@ local function hidden(rec, k, seat)
 end
 
 -- A seat's view of state table t: a plain copy, hidden slots as HIDDEN,
--- the generator left out.
-local function viewof(t, seat, hid, root)
+-- the generator left out. `content(t)` gives the slots to read (the
+-- backing table; a step's state before, beforeof's).
+local function viewof(t, seat, hid, root, content)
+  content = content or backing
   local out, rec = {}, hid[t]
-  for k, v in next, backing(t) do
+  for k, v in next, content(t) do
     if not (root and k == RNG) then
       if rec and hidden(rec, k, seat) then out[k] = HIDDEN
-      elseif type(v) == "table" then out[k] = viewof(v, seat, hid, false)
+      elseif type(v) == "table" then out[k] = viewof(v, seat, hid, false, content)
       else out[k] = v end
     end
   end
   return out
 end
 
--- The hash of a view: the view's own value hash (hash.c), in hex.
-local function hexbyte(c) return format("%02x", c:byte()) end
-local function hashofview(view) return (valuehash(view):gsub(".", hexbyte)) end
+---------------------------------------------------------------- a view's hash
+-- A seat's view hashed as the state is (statecore.c: a table's hash is
+-- the mixed sum of one term per slot, the same whatever the order): the
+-- view's own hash, the same for every state the seat cannot tell apart,
+-- and never the state's. Only the tables that hold a mark, and those
+-- above them, are summed here, as the view shows their slots (a hidden
+-- slot's term is HIDDEN's, the generator has none); every other table is
+-- in the view as in the state, and its term is its node's own, which the
+-- barrier keeps. So a view's hash costs the marked tables' slots, not the
+-- state's.
+local SC, NODE = K.C.state, K.NODE
+local slotterm, termof, termsum, sumhash = SC.slotterm, SC.term, SC.termsum, SC.sumhash
+
+-- The node records of the marked tables (`hid`) and of the tables above them.
+local function markedtree(hid)
+  local above = {}
+  for t in next, hid do
+    local m = NODE[t]
+    while m and not above[m] do above[m] = true; m = m.up end
+  end
+  return above
+end
+
+-- The sum of the terms of node m's slots as `seat` sees them.
+local function viewsum(m, seat, hid, above, root)
+  local rec, sum = hid[m.proxy], 0
+  for k, v in next, m.b do
+    if root and k == RNG then
+      -- the generator is never seen
+    elseif rec and hidden(rec, k, seat) then
+      sum = sum + termof(k, HIDDEN)
+    elseif type(v) == "table" and above[NODE[v]] then
+      sum = sum + termsum(k, viewsum(NODE[v], seat, hid, above, false))
+    else
+      sum = sum + slotterm(m, k)
+    end
+  end
+  return sum
+end
+
+-- The hash of `seat`'s view now, with the marks `hid` (and their tree, `above`).
+local function viewhash(seat, hid, above)
+  return sumhash(viewsum(NODE[K.game], seat, hid, above or markedtree(hid), true))
+end
 
 -- The word of a scalar a plan may name: a string, or an integer's digits
 -- ("card:" .. 17 names card 17); nil for the rest.
@@ -278,32 +323,51 @@ local function word(v)
 end
 
 -- The words a value holds (its own, or its tables' values), into `set`.
-local function leaves(v, set)
+local function leaves(v, set, content)
   if type(v) ~= "table" then
     local w = word(v)
     if w then set[w] = true end
     return
   end
-  for _, x in next, backing(v) do leaves(x, set) end
+  for _, x in next, content(v) do leaves(x, set, content) end
 end
 
 -- The words of seat's view: strings held only in slots hidden from it
 -- (`hid`) and strings it sees (`seen`), for the plan's redaction.
-local function words(t, seat, hid, root, hiddenw, seen)
+-- `content` as viewof's.
+local function words(t, seat, hid, root, hiddenw, seen, content)
+  content = content or backing
   local rec = hid[t]
-  for k, v in next, backing(t) do
+  for k, v in next, content(t) do
     if type(k) == "string" then seen[k] = true end
     if root and k == RNG then
       -- the generator is never seen, and holds no words
     elseif rec and hidden(rec, k, seat) then
-      leaves(v, hiddenw)
+      leaves(v, hiddenw, content)
     elseif type(v) == "table" then
-      words(v, seat, hid, false, hiddenw, seen)
+      words(v, seat, hid, false, hiddenw, seen, content)
     else
       local w = word(v)
       if w then seen[w] = true end
     end
   end
+end
+
+-- The words only slots hidden from `seat` hold, as `words` finds them,
+-- read from the marked tables alone (a marked table inside a hidden slot
+-- adds nothing the slot's leaves do not): into `set`.
+local function hiddenwords(seat, hid, set)
+  local root = NODE[K.game]
+  for t, rec in next, hid do
+    local m = NODE[t]
+    while m.up do m = m.up end
+    if m == root then
+      for k, v in next, backing(t) do
+        if hidden(rec, k, seat) then leaves(v, set, backing) end
+      end
+    end
+  end
+  return set
 end
 
 -- A plan's fields that name its structure, never the game's things.
@@ -355,7 +419,6 @@ end
 local function redact(plan, secretword) return (redactor(secretword)(plan)) end
 
 ---------------------------------------------------------------- a seated step
-local SC, NODE = K.C.state, K.NODE
 -- The hash of a state table's subtree (statecore.c keeps one per table).
 local function nodehash(t) return SC.hash(NODE[t]) end
 -- A slot's value as a barrier compares it: a table by its subtree's hash.
@@ -363,9 +426,10 @@ local function slotvalue(v) if type(v) == "table" then return nodehash(v) end re
 
 -- The marks of `secrets` now (a table's subtree hash, each marked slot's
 -- value) and, for each of `seats` (a perform as a seat, a step's probe),
--- what it sees: the words of its view, and the view itself; with seats,
--- each marked table's slot values too (for the changes' hidden entries).
--- Before a step (history.lua's hook). What it costs without seats is the
+-- the words only slots hidden from it hold; with seats, the marks
+-- themselves, each marked table's slot values (for the changes' hidden
+-- entries) and where the journal stands (what the step writes comes
+-- after). Before a step (history.lua's hook). What it costs is the
 -- marks', not the state's: every perform in a seated game runs it.
 local function snapshot(seats)
   local hid = declared()
@@ -383,16 +447,12 @@ local function snapshot(seats)
     n = n + 1
     marks[n] = { t = t, rec = rec, hash = rec.all and nodehash(t) or nil, values = values, slots = slots }
   end
-  local seen = nil
+  local hiddenw = nil
   if seats then
-    seen = {}
-    for _, seat in ipairs(seats) do
-      local h, s = {}, {}
-      words(K.game, seat, hid, true, h, s)
-      seen[seat] = { hidden = h, seen = s, view = viewof(K.game, seat, hid, true) }
-    end
+    hiddenw = {}
+    for _, seat in ipairs(seats) do hiddenw[seat] = hiddenwords(seat, hid, {}) end
   end
-  return { rng = backing(K.game)[RNG], marks = marks, seen = seen }
+  return { rng = backing(K.game)[RNG], marks = marks, hid = seats and hid, hiddenw = hiddenw, mark = K.mark() }
 end
 
 -- Whether a mark hid something from `seat` that the marks `after` show it.
@@ -443,26 +503,73 @@ local function barrier(before, hid)
 end
 
 ---------------------------------------------------------------- a step as a seat sees it
--- The differences between two views of a seat (plain trees), into `out`
--- as { path, before, after } (a side absent when the slot is), down to
--- the slots whose values differ: a slot that appears or disappears, or
--- holds a table on one side only, is one entry with its whole value.
-local function viewdiff(a, b, keys, out)
+-- A step's views are read from what it wrote (the journal since the
+-- snapshot: every slot written, with its value before) and from the marks
+-- before and after, once for every seat: a table no write reached and
+-- no mark names is the same in every view before and after, and is not
+-- walked. What a seat is sent is still a function of its two views alone:
+-- the slots written are only where to look; each change is a slot whose
+-- value in the seat's view differs, whatever was written (a hidden slot
+-- written, a visible one written back to its value: nothing shows).
+
+-- What every seat's view of the step is read from: the slots written
+-- (state.lua's written: node record -> { key -> value before }), the
+-- marks before and after, the node records a write or a mark reached
+-- and those above them (`dirty`), and the marked tables' tree now.
+local function stepcontext(before, hid)
+  local first = K.written(before.mark)
+  local dirty = {}
+  local function up(m) while m and not dirty[m] do dirty[m] = true; m = m.up end end
+  for m in next, first do up(m) end
+  for t in next, before.hid do up(NODE[t]) end
+  for t in next, hid do up(NODE[t]) end
+  local ctx = { first = first, dirty = dirty, hidb = before.hid, hid = hid, above = markedtree(hid) }
+  -- The slots of table t before the step: its backing table, or (when
+  -- the step wrote it) a copy with the values before.
+  ctx.content = function(t)
+    local m = NODE[t]
+    local f = first[m]
+    if not f then return m.b end
+    local out = {}
+    for k, v in next, m.b do out[k] = v end
+    for k, old in next, f do if old == K.NIL then out[k] = nil else out[k] = old end end
+    return out
+  end
+  return ctx
+end
+
+-- The differences between `seat`'s views of state tables tb (before the
+-- step) and ta (after), into `out` as { path, before, after } (a side
+-- absent when the slot is), in key order, down to the slots whose values
+-- differ: a slot that appears or disappears, or holds a table on one side
+-- only, is one entry with its whole value. A table unchanged (the same
+-- table, and no write or mark below it) is skipped.
+local function viewdiff(ctx, seat, tb, ta, keys, out)
+  if tb == ta and not ctx.dirty[NODE[ta]] then return out end
+  local b, a = ctx.content(tb), backing(ta)
+  local recb, reca = ctx.hidb[tb], ctx.hid[ta]
+  local root = #keys == 0
   local both = {}
-  for k in next, a do both[k] = true end
   for k in next, b do both[k] = true end
+  for k in next, a do both[k] = true end
   local union = K.sortedkeys(both)
   local depth = #keys + 1
   for i = 1, #union do
     local k = union[i]
-    local x, y = a[k], b[k]
-    keys[depth] = k
-    if type(x) == "table" and type(y) == "table" then
-      viewdiff(x, y, keys, out)
-    elseif x ~= y then
-      out[#out + 1] = { path = K.joinpath(keys), before = x, after = y }
+    if not (root and k == RNG) then
+      local x, y = b[k], a[k]
+      if x ~= nil and recb and hidden(recb, k, seat) then x = HIDDEN end
+      if y ~= nil and reca and hidden(reca, k, seat) then y = HIDDEN end
+      keys[depth] = k
+      if type(x) == "table" and type(y) == "table" then
+        viewdiff(ctx, seat, x, y, keys, out)
+      elseif x ~= y then
+        if type(x) == "table" then x = viewof(x, seat, ctx.hidb, false, ctx.content) end
+        if type(y) == "table" then y = viewof(y, seat, ctx.hid, false) end
+        out[#out + 1] = { path = K.joinpath(keys), before = x, after = y }
+      end
+      keys[depth] = nil
     end
-    keys[depth] = nil
   end
   return out
 end
@@ -494,44 +601,82 @@ local function hiddenchanges(before, hid, seat, out)
   return out
 end
 
--- `seat`'s view of the step from snapshot `before` (taken with the seat)
--- to now, with the marks `hid` now: the hash of its view after, the plan
--- with the words only hidden slots held replaced, and the changes: its
--- view's differences (a slot revealed shows "(hidden)" -> its value),
--- then the tables whose hidden slots changed (hiddenchanges). Derived
--- from the two views and the marks alone, never from what the step
--- wrote: which slots it wrote can depend on what is hidden.
-local function seatstep(before, hid, seat, plan)
-  local b = before.seen[seat]
-  local h, s = {}, {}
-  words(K.game, seat, hid, true, h, s)
-  local bh, bs = b.hidden, b.seen
-  local function secretword(w) return (bh[w] or h[w]) and not (bs[w] or s[w]) end
-  local view = viewof(K.game, seat, hid, true)
-  local changes = hiddenchanges(before, hid, seat, viewdiff(b.view, view, {}, {}))
-  return { hash = hashofview(view), plan = redact(plan, secretword), changes = changes }
+-- The words a plan may name (redactor's): each string but a structure
+-- field's, and the part after its last ':', into `set`.
+local function planwords(v, key, set)
+  if type(v) == "string" then
+    if not STRUCTURE[key] then
+      set[v] = true
+      local tail = v:match(":([^:]*)$")
+      if tail then set[tail] = true end
+    end
+  elseif type(v) == "table" then
+    for k, x in next, v do planwords(x, k, set) end
+  end
+  return set
 end
 
--- Whether the next perform is one as a seat (performas), whose reply
+-- Which of the plan's words (`named`) are secret from `seat`: held only
+-- by slots hidden from it before or after the step, and seen by it in
+-- neither. Only when a word is held by a hidden slot are the words the
+-- seat sees looked for (after the step, then before it).
+local function secretwords(before, ctx, seat, named)
+  local hb, ha = before.hiddenw[seat], hiddenwords(seat, ctx.hid, {})
+  local secret, any = {}, false
+  for w in next, named do
+    if hb[w] or ha[w] then secret[w], any = true, true end
+  end
+  if not any then return secret end
+  for _, read in ipairs({ { hid = ctx.hid }, { hid = ctx.hidb, content = ctx.content } }) do
+    local seen = {}
+    words(K.game, seat, read.hid, true, {}, seen, read.content)
+    any = false
+    for w in next, secret do
+      if seen[w] then secret[w] = nil else any = true end
+    end
+    if not any then break end
+  end
+  return secret
+end
+
+-- `seat`'s view of the step from snapshot `before` (taken with the seat)
+-- to now, with the step's context `ctx`: the hash of its view after, the
+-- plan with the words only hidden slots held replaced, and the changes:
+-- its view's differences (a slot revealed shows "(hidden)" -> its value),
+-- then the tables whose hidden slots changed (hiddenchanges). `named`:
+-- the plan's words (planwords).
+local function seatstep(before, ctx, seat, plan, named)
+  local secret = secretwords(before, ctx, seat, named)
+  local changes = hiddenchanges(before, ctx.hid, seat, viewdiff(ctx, seat, K.game, K.game, {}, {}))
+  return { hash = viewhash(seat, ctx.hid, ctx.above), plan = redact(plan, function(w) return secret[w] ~= nil end),
+           changes = changes }
+end
+
+-- Whether the next perform is one as a seat (performas) whose reply
 -- carries each seat's view of the step: only then are views computed (an
--- author's perform in a seated game pays for the barrier alone).
+-- author's perform in a seated game, and a match's replay, pay for the
+-- barrier alone).
 local WANTVIEWS = false
+local LASTBARRIER   -- the barrier of the last seated perform
 
 -- history.lua's hook around a seated perform: called before the action,
 -- it returns the function called after it (before the commit), which
--- returns the barrier and, for a perform as a seat, keeps each seat's
--- view of the step (LASTVIEWS).
+-- returns the barrier and, for a perform as a seat that wants them, keeps
+-- each seat's view of the step (LASTVIEWS).
 beforestep = function()
   local withviews = WANTVIEWS
   WANTVIEWS = false
+  LASTVIEWS = nil
   local before = snapshot(withviews and SEATS or nil)
   return function(plan)
     local hid = declared()
-    local views, mark = {}, barrier(before, hid)
+    local mark = barrier(before, hid)
+    LASTBARRIER = mark
     if not withviews then return mark end
     if type(plan) == "string" then plan = decode(plan) end
+    local ctx, named, views = stepcontext(before, hid), planwords(plan, nil, {}), {}
     for _, seat in ipairs(SEATS) do
-      local view = seatstep(before, hid, seat, plan)
+      local view = seatstep(before, ctx, seat, plan, named)
       view.barrier = mark
       views[seat] = view
     end
@@ -547,22 +692,45 @@ function API.seats()
   return encode(SEATS or {})
 end
 
--- performas(name, params, seat): `seat` performs the call: refused (a
--- rejection, nothing changed) when the seat may not make it; else as
--- perform, with each seat's view of the step encoded after the plan
--- (seat -> { hash, plan, changes, barrier }), then the position.
-function API.performas(name, params, seat)
+-- performas(name, params, seat, views): `seat` performs the call: refused
+-- (a rejection, nothing changed) when the seat may not make it; else as
+-- perform, with the step's players' undo barrier ("" when none) and, when
+-- `views` is not "0", each seat's view of the step encoded (seat -> {
+-- hash, plan, changes, barrier }; "" without) after the plan, then the
+-- position. A match's replay asks for no views: it checks hashes only.
+function API.performas(name, params, seat, views)
   ops.nogame()
   refuse(name, decode(params), seat)
-  WANTVIEWS = true
+  WANTVIEWS, LASTBARRIER = views ~= "0", nil
   local hash, tree, plan, c, n, t, l = API.perform(name, params)
-  return hash, tree, plan, encode(LASTVIEWS or {}), c, n, t, l
+  local seen = views ~= "0" and encode(LASTVIEWS or {}) or ""
+  return hash, tree, plan, LASTBARRIER or "", seen, c, n, t, l
 end
 
 -- legalas(seat): the legal calls `seat` may make now, encoded.
 function API.legalas(seat)
   ops.nogame()
   return encode(legalas(seat))
+end
+
+-- legalbyseat(): the legal calls of every seat now, encoded (seat -> its
+-- calls): the pack's legal and turn run once for all.
+function API.legalbyseat()
+  ops.nogame()
+  knownseat(SEATS and SEATS[1])
+  local set, reason = actors()
+  local calls, out = ops.legal(), {}
+  for _, seat in ipairs(SEATS) do
+    local mine = {}
+    if set[seat] then
+      for i = 1, #calls do
+        local c = calls[i]
+        if not refusal(c.name, c.params, seat, set, reason) then mine[#mine + 1] = c end
+      end
+    end
+    out[seat] = mine
+  end
+  return encode(out)
 end
 
 -- refusal(name, params, seat): why `seat` may not make the call ("" when it may).
@@ -573,12 +741,22 @@ function API.refusal(name, params, seat)
   return refusal(name, decode(params), seat, set, reason) or ""
 end
 
--- seatview(seat): the seat's view of the state and its hash, encoded { state, hash }.
+-- seatview(seat): the seat's view of the state and its hash, encoded {
+-- state, hash }. Seat "" is a spectator's: the public view, where a slot
+-- `secrets` marks shows only when every seat may see it.
 function API.seatview(seat)
   ops.nogame()
-  knownseat(seat)
-  local view = viewof(K.game, seat, declared(), true)
-  return encode({ state = view, hash = hashofview(view) })
+  if seat ~= "" or not SEATS then knownseat(seat) end
+  local hid = declared()
+  return encode({ state = viewof(K.game, seat, hid, true), hash = viewhash(seat, hid) })
+end
+
+-- viewhash(seat): the hash of the seat's view (seat "": the public one),
+-- without the view: what its slots hidden and marked tables cost.
+function API.viewhash(seat)
+  ops.nogame()
+  if seat ~= "" or not SEATS then knownseat(seat) end
+  return viewhash(seat, declared())
 end
 
 -- The secret words of `seat` now: strings only hidden slots hold.
@@ -653,7 +831,7 @@ end
 -- scene, each encoded.
 local function shown(seat)
   local hid = declared()
-  return hashofview(viewof(K.game, seat, hid, true)), encode(legalas(seat)), seatscene(seat, hid)
+  return viewhash(seat, hid), encode(legalas(seat)), seatscene(seat, hid)
 end
 
 -- Rearranges what is hidden from `seat` (the generator reseeded from
@@ -678,7 +856,8 @@ end
 local function stepview(seat, name, params)
   local before = snapshot({ seat })
   local rec = K.steps.run(name, params, name, 0)
-  local view = seatstep(before, declared(), seat, K.steps.plan(rec, "do"))
+  local plan = K.steps.plan(rec, "do")
+  local view = seatstep(before, stepcontext(before, declared()), seat, plan, planwords(plan, nil, {}))
   return view.hash, encode(view.plan), encode(view.changes)
 end
 

@@ -309,7 +309,10 @@ end
 local function expand(e)
   local S = SEARCH
   if S.g and S.g[e.n] ~= e.g then S.open.pop(); return nil end   -- reached again by a shorter line since
-  if S.mode == "breadth" then S.stats.finished = e.g end
+  if S.mode == "breadth" and S.stats.finished ~= e.g then
+    -- The first state of a depth: every state within e.g moves is reached, none deeper yet.
+    S.stats.finished, S.stats.within = e.g, S.count
+  end
   if S.mode == "best" then
     -- With an estimate that never overestimates, no line shorter than f remains.
     S.stats.depth, S.stats.finished = e.f, e.f - 1
@@ -405,7 +408,7 @@ end
 local function counts()
   local S, s = SEARCH, SEARCH.stats
   return encode({ expanded = s.expanded, states = S.count, performs = s.performs, transpositions = s.transpositions,
-                  pruned = s.pruned, depth = s.depth, finished = s.finished, open = S.open.size })
+                  pruned = s.pruned, depth = s.depth, finished = s.finished, within = s.within, open = S.open.size })
 end
 
 -- solvestep(n): expands up to n states. Returns the status ("more",
@@ -421,7 +424,7 @@ function API.solvestep(n)
     if not e then
       status = S.cut and "depth" or "exhausted"
       -- Breadth-first tested every state within the limit, those at it included.
-      if S.cut and S.mode == "breadth" then S.stats.finished = S.maxdepth end
+      if S.cut and S.mode == "breadth" then S.stats.finished, S.stats.within = S.maxdepth, S.count end
       break
     end
     status = expand(e)

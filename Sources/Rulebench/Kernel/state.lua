@@ -344,6 +344,20 @@ function K.verify(ds, de, us, ue, serial0)
   return diffs
 end
 
+-- The slots written since journal mark `from`, each with its value then
+-- (the first entry of each slot; NIL for an absent one): node record ->
+-- { key -> old value }. What a step wrote, for seats.lua's views of it.
+function K.written(from)
+  local first = {}
+  for i = from, SC.mark() - 3, 3 do
+    local m, k = J[i + 1], J[i + 2]
+    local f = first[m]
+    if not f then f = {}; first[m] = f end
+    if f[k] == nil then f[k] = J[i + 3] end
+  end
+  return first
+end
+
 ---------------------------------------------------------------- the root
 function K.newroot()
   K.truncate(0)

@@ -1,4 +1,4 @@
--- The walk of `explore --unique` (Fuzz/Explorer.swift): the distinct
+-- The walk of `explore --unique` (Exploration/Explorer.swift): the distinct
 -- states at each depth, and the action sequences that reach them.
 -- It walks a depth at a time: each state of a depth is expanded once
 -- (a closed set per depth), its sequences carried over as a count, so the
@@ -142,7 +142,7 @@ function API.uniqueline()
 end
 
 -- uniquechildren(last, hex1, snap1, hex2, snap2, ...): a worker's share of
--- `explore --unique --jobs N` (Fuzz/ExplorerUnique+Workers.swift), where
+-- `explore --unique --jobs N` (Exploration/Explorer+UniqueWorkers.swift), where
 -- the states of each depth, their order and their counts live in Swift:
 -- the children of each state handed (its hash and plain copy), with the
 -- walk's own steps (the state written back, the checked perform, the

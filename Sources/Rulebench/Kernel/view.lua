@@ -3,7 +3,9 @@
 --
 -- A pack declares `view` in pack.lua: a function `scene(game, add)`, or a
 -- table of it and declarations (grid, size, background, atlases, sounds,
--- places). Both run read-only, under the budget, like `render`. Every node
+-- places); `grid` and `size` may be functions of the game and its setup
+-- options, so a board sized by options draws from one declaration. All run
+-- read-only, under the budget, like `render`. Every node
 -- is checked where `add` is called, so a bad one is an error at that line;
 -- the scene is the nodes in the order they were added (the view's own loops
 -- are ordered: `pairs` is), so it is a pure function of the state. Swift
@@ -12,17 +14,18 @@
 local K = ...
 local API = K.API
 local type, next, error, ipairs, tostring = type, next, error, ipairs, tostring
+local plain = K.plain
 local math_type, huge = math.type, math.huge
 local utf8len = utf8.len
 
-local VIEW = { scene = "function", places = "table", grid = "table", size = "table", background = "string",
+local VIEW = { scene = "function", places = "table", grid = "shape", size = "shape", background = "string",
                atlases = "table", sounds = "string" }
 local GRID = { columns = "integer", rows = "integer", cell = "number", gap = "number", x = "number", y = "number" }
 local ATLAS = { image = "string", width = "number", height = "number", count = "integer", columns = "integer",
                 names = "table" }
 local NODE = { id = true, col = true, row = true, x = true, y = true, w = true, h = true, shape = true,
                color = true, stroke = true, text = true, textcolor = true, image = true, sprite = true,
-               layer = true, opacity = true, rotation = true, scale = true, label = true, aliases = true }
+               layer = true, opacity = true, rotation = true, scale = true, label = true, aliases = true, names = true }
 local SHAPES = { rect = true, round = true, circle = true, diamond = true, none = true }
 -- The largest coordinate or size a view may give, in pixels: a board far
 -- larger than any screen is a mistake, and a bound keeps sums finite.
@@ -48,9 +51,11 @@ local function declfail(owner, field, message)
   K.fail("error", message, { file = owner.file, line = line })
 end
 
-local KINDS = { integer = "a whole number from -1000000 to 1000000", number = "a number between -1000000 and 1000000" }
+local KINDS = { integer = "a whole number from -1000000 to 1000000", number = "a number between -1000000 and 1000000",
+                shape = "a table, or a function(game, options) returning one" }
 
 local function typed(v, want)
+  if want == "shape" then return type(v) == "table" or type(v) == "function" end
   if want == "integer" then return math_type(v) == "integer" and v >= -COUNTS and v <= COUNTS end
   if want == "number" then return type(v) == "number" and v == v and v > -LIMIT and v < LIMIT end
   return type(v) == want
@@ -129,6 +134,23 @@ local function checkatlases(owner, atlases)
   return out
 end
 
+-- view.grid or view.size as this game has it: the table, or what the
+-- function gives for the state and the game's setup options (a board sized
+-- by options: `grid = function(game, options) return { columns =
+-- options.cols, ... } end`), run read-only like the scene.
+local function shapeof(owner, v, field)
+  local f = v[field]
+  if type(f) ~= "function" then return f end
+  K.rulecover(true)
+  local shape = f(K.game, plain(K.gameoptions or {}))
+  K.rulecover(false)
+  if type(shape) ~= "table" then
+    declfail(owner, field, "view." .. field .. "(game, options) must return a table "
+      .. (field == "grid" and "{ columns, rows, cell, gap, x, y }" or "{ width, height }") .. ", not " .. K.show(shape))
+  end
+  return plain(shape)   -- a plain copy, also of a table of the state (`return game.layout`)
+end
+
 -- The view's declarations, checked; `scene` and `places` stay functions.
 local function declared(pack)
   local v, owner = viewof(pack)
@@ -137,20 +159,22 @@ local function declared(pack)
   fields(owner, v, VIEW, "view", { "scene" })
   local info = { sounds = v.sounds, atlases = {}, places = {} }
   checkbackground(owner, v.background, info)
-  if v.grid then
-    fields(owner, v.grid, GRID, "view.grid", { "columns", "rows", "cell" })
-    positive(owner, v.grid.cell, "cell", "view.grid")
-    if v.grid.columns < 1 or v.grid.rows < 1 then declfail(owner, "grid", "view.grid needs at least one column and row") end
-    local g = v.grid
+  local grid = shapeof(owner, v, "grid")
+  if grid then
+    fields(owner, grid, GRID, "view.grid", { "columns", "rows", "cell" })
+    positive(owner, grid.cell, "cell", "view.grid")
+    if grid.columns < 1 or grid.rows < 1 then declfail(owner, "grid", "view.grid needs at least one column and row") end
+    local g = grid
     local right, bottom = (g.x or 0) + g.columns * (g.cell + (g.gap or 0)), (g.y or 0) + g.rows * (g.cell + (g.gap or 0))
     if right >= LIMIT or bottom >= LIMIT then
       declfail(owner, "grid", "view.grid reaches " .. ("%.14g"):format(math.max(right, bottom))
         .. " pixels: its columns and rows of cells must end within " .. LIMIT)
     end
-    info.grid = v.grid
+    info.grid = grid
   end
-  if v.size then
-    local w, h = v.size[1], v.size[2]
+  local size = shapeof(owner, v, "size")
+  if size then
+    local w, h = size[1], size[2]
     if not (typed(w, "number") and typed(h, "number") and w > 0 and h > 0) then
       declfail(owner, "size", "view.size is { width, height } in pixels")
     end
@@ -216,6 +240,40 @@ local function sprite(node, atlases)
   fault("node " .. node.id .. ": atlas " .. s.atlas .. " has no frame " .. K.show(f) .. K.suggest(tostring(f), a.names))
 end
 
+-- One way a call names a node: param name -> the value's text, or nil
+-- when `t` is not a table of params (string keys, string or whole-number
+-- values, at least one).
+local function paramset(t)
+  if type(t) ~= "table" or next(t) == nil then return nil end
+  local out = {}
+  for k, v in next, t do
+    if type(k) ~= "string" or not (type(v) == "string" or math_type(v) == "integer") then return nil end
+    out[k] = tostring(v)
+  end
+  return out
+end
+
+-- A node's `names`: the calls that name it, by their params. `{ column = 3 }`
+-- names it for every call whose param `column` is 3 (each param given
+-- must match); a list of such tables, `{ { from = "e2" }, { to = "e2" } }`,
+-- for a call that matches any of them. Returned as a list of param sets.
+local function callnames(node)
+  local names = node.names
+  local one = paramset(names)
+  if one then return { one } end
+  local list, ok, entries = {}, type(names) == "table" and names[1] ~= nil, 0
+  for k, v in next, ok and names or {} do
+    local set = math_type(k) == "integer" and paramset(v)
+    if not set then ok = false break end
+    list[k], entries = set, entries + 1
+  end
+  if not ok or #list ~= entries then
+    fault("node " .. node.id .. ": 'names' says which calls name it, by their params: { column = 3 }, or a list of "
+      .. "such tables ({ { from = \"e2\" }, { to = \"e2\" } }), each param a string or a whole number, not " .. K.show(names))
+  end
+  return list
+end
+
 -- Checks one node as `add` receives it and returns its plain copy.
 local function checknode(node, seen, info)
   if type(node) ~= "table" then fault("add expects a node table, not " .. K.show(node)) end
@@ -257,6 +315,7 @@ local function checknode(node, seen, info)
     copy.aliases = {}
     for i, v in ipairs(node.aliases) do copy.aliases[i] = tostring(v) end
   end
+  if node.names ~= nil then copy.names = callnames(node) end
   copy.sprite = sprite(node, info.atlases)
   return copy
 end

@@ -15,6 +15,9 @@ extension CoverageReport {
             mine.performed += counts.performed
             mine.undone += counts.undone
             mine.redone += counts.redone
+            mine.attempted += counts.attempted
+            mine.outOfRange += counts.outOfRange
+            mine.wrongType += counts.wrongType
             actions[name] = mine
         }
     }

@@ -23,6 +23,12 @@ public struct CoverageReport: Sendable, Equatable {
         public var performed = 0
         public var undone = 0
         public var redone = 0
+        /// Illegal attempts (`try` steps) of it, whatever came of them.
+        public var attempted = 0
+        /// Of the attempts, those with a param outside the values `legal`
+        /// emitted (a column past the last), and those with a param of
+        /// another type than the action declares.
+        public var outOfRange = 0, wrongType = 0
     }
 
     /// The pack's files by path, as its chunks name them.
@@ -50,12 +56,13 @@ public struct CoverageReport: Sendable, Equatable {
     }
 
     /// A few lines for the end of a fuzz report: per action, how often it
-    /// was performed, undone and redone, then what never ran.
+    /// was performed, undone, redone and attempted illegally, then what never ran.
     public var summary: String {
         var text = "coverage:\n"
         for name in actions.keys.sorted() {
             guard let c = actions[name] else { continue }
-            text += "  \(name): performed \(c.performed), undone \(c.undone), redone \(c.redone)\n"
+            text += "  \(name): performed \(c.performed), undone \(c.undone), redone \(c.redone), "
+                + "attempted illegally \(c.attempted) (\(c.outOfRange) out of range, \(c.wrongType) of a wrong type)\n"
         }
         let total = files.values.reduce(0) { $0 + $1.lines.count }
         let hit = files.values.reduce(0) { $0 + $1.lines.count - $1.unreached.count }

@@ -141,6 +141,10 @@ public struct Expectations: Sendable {
     public var absent: [Located<StatePath>] = []
     /// `hash:` the state hash after the step (16 hex digits).
     public var hash: Located<String>?
+    /// A `hash:` that holds a placeholder (`hash: H4`) where the hash is
+    /// still to be written: read only for `rulebench state`, which prints
+    /// the hash to write there (`ScenarioParser.parse(placeholders:)`).
+    public var hashPlaceholder: Located<String>?
     /// `legal:` the legal actions after the step.
     public var legal: Located<LegalExpectation>?
     /// `seen_by: { SEAT: { path: value } }`: values in each seat's view of
@@ -162,7 +166,7 @@ public struct Expectations: Sendable {
     /// Whether nothing is expected.
     public var isEmpty: Bool {
         state.isEmpty && rejected == nil && error == nil && subactions == nil && sounds == nil
-            && duration == nil && conflicts == nil && starts == nil && mirrored == nil && invariantsHold == nil && hash == nil && legal == nil
+            && duration == nil && conflicts == nil && starts == nil && mirrored == nil && invariantsHold == nil && hash == nil && hashPlaceholder == nil && legal == nil
             && invariantsBroken == nil && exists.isEmpty && absent.isEmpty && goal == nil && notGoal == nil && seenBy.isEmpty
     }
 }

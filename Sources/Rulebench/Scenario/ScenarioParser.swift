@@ -22,18 +22,22 @@ public enum ScenarioParser {
     }
 
     /// Reads a scenario file. `displayPath` is how messages name it (default: the path).
-    public static func parse(contentsOf url: URL, displayPath: String? = nil) throws(RulebenchError) -> Scenario {
+    /// With `placeholders`, a `hash:` that is not a hash (`hash: H4`, a file
+    /// still being written) is read as `hashPlaceholder`, not refused: what
+    /// `rulebench state` needs to print the hashes to write there.
+    public static func parse(contentsOf url: URL, displayPath: String? = nil,
+                             placeholders: Bool = false) throws(RulebenchError) -> Scenario {
         let file = displayPath ?? url.path
-        return try parse(read(url, file: file), file: file)
+        return try parse(read(url, file: file), file: file, placeholders: placeholders)
     }
 
     /// Parses scenario text; `file` is how messages name it.
-    public static func parse(_ text: String, file: String) throws(RulebenchError) -> Scenario {
+    public static func parse(_ text: String, file: String, placeholders: Bool = false) throws(RulebenchError) -> Scenario {
         let reader = YAMLReader(file: file)
         guard let root = try reader.compose(text) else {
             throw .badInput(InputProblem("empty scenario file: it needs 'scenario', 'rules' and 'steps'", file: file, line: 1, column: 1))
         }
-        return try ScenarioParser.Reading(reader: reader).scenario(root)
+        return try ScenarioParser.Reading(reader: reader, placeholders: placeholders).scenario(root)
     }
 
     /// The file as JSON, typed as the parser types YAML (YAML 1.2 core schema),
@@ -53,6 +57,8 @@ public enum ScenarioParser {
     /// One pass over one file's nodes.
     struct Reading {
         let reader: YAMLReader
+        /// Whether a `hash:` may hold a placeholder (`parse(placeholders:)`).
+        var placeholders = false
 
         private func fail(_ node: Node, _ message: String) -> RulebenchError { reader.fail(node, message) }
 
@@ -246,16 +252,7 @@ public enum ScenarioParser {
             }
             if let exists = keys["exists"] { out.exists = try paths(exists.value, "'exists'") }
             if let absent = keys["absent"] { out.absent = try paths(absent.value, "'absent'") }
-            if let hash = keys["hash"] {
-                let typed = try reader.value(hash.value)
-                guard case .string(let text) = typed else {
-                    throw fail(hash.value, "'hash' must be a string of 16 hex digits, not \(typed.kindName); quote it: hash: \"...\"")
-                }
-                guard text.count == 16, text.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
-                    throw fail(hash.value, "'hash' must be 16 lower-case hex digits (as `rulebench` prints state hashes), not '\(text)'")
-                }
-                out.hash = Located(text, at: reader.location(of: hash.value))
-            }
+            if let hash = keys["hash"] { try hashExpectation(hash.value, into: &out) }
             if let legal = keys["legal"] {
                 out.legal = Located(try legalExpectation(legal.value), at: reader.location(of: legal.value))
             }
@@ -299,6 +296,27 @@ public enum ScenarioParser {
                         throw fail(pair.key, "'\(key)' cannot be expected of an action that is \(outcome): it leaves no trace")
                     }
                 }
+            }
+        }
+
+        /// `hash:` 16 lower-case hex digits; with `placeholders`, any other
+        /// scalar is a placeholder the hash is still to be written over.
+        private func hashExpectation(_ node: Node, into out: inout Expectations) throws(RulebenchError) {
+            let typed = try reader.value(node)
+            let location = reader.location(of: node)
+            let next = " (`rulebench state FILE --step N` prints the hash after step N, placeholders and all)"
+            if case .string(let text) = typed, text.count == 16, text.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) {
+                out.hash = Located(text, at: location)
+            } else if placeholders {
+                // The placeholder's text as written (`H4`, `4`, `~`): a list or mapping is no placeholder.
+                guard case .scalar(let scalar) = node else {
+                    throw fail(node, "'hash' must be a string of 16 hex digits or a placeholder such as H4, not \(typed.kindName)")
+                }
+                out.hashPlaceholder = Located(scalar.string, at: location)
+            } else if case .string(let text) = typed {
+                throw fail(node, "'hash' must be 16 lower-case hex digits (as `rulebench` prints state hashes), not '\(text)'" + next)
+            } else {
+                throw fail(node, "'hash' must be a string of 16 hex digits, not \(typed.kindName); quote it: hash: \"...\"" + next)
             }
         }
 

@@ -13,6 +13,20 @@ public struct ScenarioState: Sendable {
     /// The steps up to `step` whose expectations did not hold (the state is
     /// still the one they left: a failed action changes nothing).
     public let failedSteps: [StepFailure]
+    /// The steps up to `step` whose `hash:` holds a placeholder (`hash:
+    /// H4`, read with `ScenarioParser.parse(placeholders:)`), each with the
+    /// hash to write there: the state hash after that step.
+    public let placeholders: [Placeholder]
+
+    /// A `hash:` placeholder and the hash it stands for.
+    public struct Placeholder: Sendable {
+        /// The step (1-based).
+        public let step: Int
+        /// The placeholder as written, where it is written.
+        public let text: Located<String>
+        /// The state hash after the step.
+        public let hash: StateHash
+    }
 
     /// Plays a scenario up to step `stepNumber` (default: its last step),
     /// checking every step as `rulebench run` does, and returns the state then.
@@ -25,10 +39,14 @@ public struct ScenarioState: Sendable {
         }
         let execution = try ScenarioExecution.ready(scenario, configuration: configuration, directory: directory)
         var failures: [StepFailure] = []
+        var placeholders: [Placeholder] = []
         for step in scenario.steps where step.number <= target {
             if let failure = try execution.run(step) { failures.append(failure) }
+            if let text = step.expectations.hashPlaceholder {
+                placeholders.append(Placeholder(step: step.number, text: text, hash: try execution.game.liveStateHash()))
+            }
         }
         return ScenarioState(step: target, state: try execution.game.state(), hash: try execution.game.liveStateHash(),
-                             failedSteps: failures)
+                             failedSteps: failures, placeholders: placeholders)
     }
 }

@@ -160,7 +160,7 @@ public struct GameValue {
     ///   over) or a step that failed, with the line to it. The game is back
     ///   where it was.
     /// Without `lines`, each root move's line is left empty (a bot needs only the values).
-    public func run(clock: @escaping () -> Double = Fuzzer.monotonicClock, shouldStop: () -> Bool = { false }, lines: Bool = true,
+    public func run(clock: @escaping () -> Double = MonotonicClock.seconds, shouldStop: () -> Bool = { false }, lines: Bool = true,
                     progress: (Int, Statistics) -> Void = { _, _ in }) throws(ExplorationFailure) -> Result {
         let kernel = game.kernel
         let start = clock()

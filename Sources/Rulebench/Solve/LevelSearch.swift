@@ -76,7 +76,10 @@ struct LevelSearch {
             statistics.seconds = clock() - began
             progress(statistics)
         }
-        if cut { statistics.finishedDepth = options.maxDepth }
+        if cut {
+            statistics.finishedDepth = options.maxDepth
+            statistics.statesWithinFinishedDepth = statistics.distinctStates
+        }
         return result(cut ? .notWithin(options.maxDepth) : .unreachable, clock, crew)
     }
 
@@ -87,6 +90,8 @@ struct LevelSearch {
         depth += 1
         depthEnd = posted.count
         statistics.finishedDepth = depth
+        // Every state of this depth is reached, none deeper yet.
+        statistics.statesWithinFinishedDepth = statistics.distinctStates
         statistics.depth = depth + 1
         statistics.open = nextCount
         // Several batches per worker, fewer states each when the depth is small.

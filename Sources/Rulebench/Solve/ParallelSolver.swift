@@ -48,7 +48,7 @@ public struct ParallelSolver {
     }
 
     /// Searches as `Solver.run` does, with the pool's workers.
-    public func run(clock: @escaping () -> Double = Fuzzer.monotonicClock, shouldStop: @escaping () -> Bool = { false },
+    public func run(clock: @escaping () -> Double = MonotonicClock.seconds, shouldStop: @escaping () -> Bool = { false },
                     progress: @escaping (Solver.Statistics) -> Void = { _ in }) throws(ExplorationFailure) -> Solver.Result {
         let options = solver.options
         if pool.workers == 1 || Self.staysOnOneWorker(options) {

@@ -54,6 +54,27 @@ public struct SolutionScenario: Sendable {
         }
     }
 
+    /// The states the header counts: those within one move fewer than the
+    /// line when the search counted them (breadth-first), else all it reached.
+    private var statesSearched: String {
+        if statistics.finishedDepth == line.count - 1, let within = statistics.statesWithinFinishedDepth {
+            return "\(within) distinct states within \(line.count - 1) moves"
+        }
+        return "\(statistics.distinctStates) distinct states reached"
+    }
+
+    /// How a file written at `path` names `game`'s pack, given on the
+    /// command line as `given`: by name when the file's folder finds it so;
+    /// else by a path from the file's folder, absolute when the two share
+    /// only the root.
+    public static func packReference(_ given: String, of game: Game, forFileAt path: String) -> String {
+        let folder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
+        let packFolder = URL(fileURLWithPath: game.pack.directory).standardizedFileURL
+        let relative = ScenarioWriter.relativePath(from: folder, to: packFolder)
+        let climbsToRoot = relative.split(separator: "/").prefix(while: { $0 == ".." }).count >= folder.pathComponents.count - 1
+        return packName(given, reaches: game, from: folder) ? given : climbsToRoot ? packFolder.path : relative
+    }
+
     /// The scenario's YAML text. Its header claims what the search proved,
     /// and no more: breadth-first proves the line shortest, A* proves it
     /// only if the estimate never overestimates, depth-first (`--any`)
@@ -78,7 +99,7 @@ public struct SolutionScenario: Sendable {
     /// The header's line on the line's length: what the search that found it proves.
     private func claim(_ moves: String) -> String {
         if line.isEmpty { return "The goal '\(goal)' holds after setup: 0 moves." }
-        let searched = "\(statistics.distinctStates) distinct states within \(line.count - 1) moves, \(statistics.nodes) searched in all, "
+        let searched = "\(statesSearched), \(statistics.nodes) searched in all, "
             + "every undo verified"
         switch statistics.search {
         case .breadthFirst:

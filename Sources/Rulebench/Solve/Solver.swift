@@ -95,6 +95,10 @@ public struct Solver {
         public var pruned = 0
         /// Distinct states kept: reached, the start included.
         public var distinctStates = 0
+        /// Breadth-first: the distinct states within `finishedDepth` moves of
+        /// the start, which `distinctStates` exceeds by the deeper states
+        /// reached so far; nil for the other searches.
+        public var statesWithinFinishedDepth: Int?
         /// States waiting to be expanded.
         public var open = 0
         /// Seconds since the search began.
@@ -151,7 +155,7 @@ public struct Solver {
     ///   the state, a goal, estimate or dead end that errs), or, with an
     ///   empty line, `.badInput` for a goal the pack does not declare. The
     ///   game is back where it was.
-    public func run(clock: @escaping () -> Double = Fuzzer.monotonicClock, shouldStop: @escaping () -> Bool = { false },
+    public func run(clock: @escaping () -> Double = MonotonicClock.seconds, shouldStop: @escaping () -> Bool = { false },
                     progress: @escaping (Statistics) -> Void = { _ in }) throws(ExplorationFailure) -> Result {
         let kernel = game.kernel
         let start = clock()
@@ -176,14 +180,11 @@ public struct Solver {
         while true {
             if shouldStop() { return finish(.interrupted, statistics, start, clock) }
             let began = clock()
-            let step: Kernel.SolveStep
-            do { step = try kernel.solveStep(expansions: batch) } catch {
-                throw ExplorationFailure(path: error.path, error: error.error)
-            }
+            let step = try kernel.solveStep(expansions: batch)
             statistics.update(from: step)
             statistics.seconds = clock() - start
             progress(statistics)
-            batch = Self.nextBatch(batch, seconds: clock() - began)
+            batch = MonotonicClock.nextBatch(batch, seconds: clock() - began)
             switch step.status {
             case .more: continue
             case .found:
@@ -207,14 +208,6 @@ public struct Solver {
         statistics.seconds = clock() - start
         return Result(outcome: outcome, statistics: statistics)
     }
-
-    /// Keeps a call near a tenth of a second: twice the batch after a quick
-    /// call, half after a slow one (so Ctrl-C is answered well within a second).
-    static func nextBatch(_ batch: Int, seconds: Double) -> Int {
-        if seconds < 0.05 { return min(batch * 2, 1 << 20) }
-        if seconds > 0.2 { return max(batch / 2, 1) }
-        return batch
-    }
 }
 
 extension Solver.Statistics {
@@ -226,6 +219,7 @@ extension Solver.Statistics {
         pruned = step.pruned
         depth = step.depth
         finishedDepth = step.finished
+        statesWithinFinishedDepth = step.within
         open = step.open
     }
 }

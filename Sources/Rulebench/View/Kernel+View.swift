@@ -79,6 +79,11 @@ extension SceneNode {
                   textColor: try n.optionalString("textcolor"), image: try n.optionalString("image"), sprite: sprite,
                   layer: try n.optionalInt("layer") ?? 0, opacity: try n.optionalNumber("opacity") ?? 1,
                   rotation: try n.optionalNumber("rotation") ?? 0, scale: try n.optionalNumber("scale") ?? 1,
-                  label: try n.optionalString("label"), aliases: try n.optionalStrings("aliases"))
+                  label: try n.optionalString("label"), aliases: try n.optionalStrings("aliases"),
+                  names: try (n.optional("names")?.list() ?? []).map { set throws(RulebenchError) in
+                      var params: [String: String] = [:]
+                      for entry in try set.entries() { params[entry.key.description] = try entry.value.string() }
+                      return params
+                  })
     }
 }

@@ -229,13 +229,18 @@ public struct SceneNode: Hashable, Sendable, Codable {
     public var label: String?
     /// Other values a call's params name it by (a tile's cell, a card's place), as text.
     public var aliases: [String]
+    /// The calls that name it, by their params (`names = { column = 3 }`):
+    /// each a param set (param name -> the value's text), of which a call
+    /// names the node when it holds every param of one. Empty: the node is
+    /// named by its id, the part of it after the first `:` and its aliases.
+    public var names: [[String: String]]
 
     /// A node; the defaults are the view's.
     public init(id: String, x: Double, y: Double, col: Double? = nil, row: Double? = nil, width: Double = 32,
                 height: Double = 32, shape: Shape = .rect, color: String? = nil, stroke: String? = nil,
                 text: String? = nil, textColor: String? = nil, image: String? = nil, sprite: SceneSprite? = nil,
                 layer: Int = 0, opacity: Double = 1, rotation: Double = 0, scale: Double = 1, label: String? = nil,
-                aliases: [String] = []) {
+                aliases: [String] = [], names: [[String: String]] = []) {
         self.id = id
         self.x = x
         self.y = y
@@ -256,33 +261,59 @@ public struct SceneNode: Hashable, Sendable, Codable {
         self.scale = scale
         self.label = label
         self.aliases = aliases
+        self.names = names
     }
 
     /// Where it is.
     public var point: ScenePoint { ScenePoint(x: x, y: y) }
 
-    /// The values a call's params name this node by: its id, the part of the
-    /// id after its last `:` (`p1` of `pawn:p1`) and its aliases.
+    /// The values any param of a call names this node by: its id, its
+    /// aliases and, unless it declares `names`, the part of the id after
+    /// its first `:` (`p1` of `pawn:p1`, `3:1` of `disc:3:1`: a whole part,
+    /// so `column = 1` never names the disc of column 3, row 1).
     public var callNames: Set<String> {
         var names: Set<String> = [id]
-        if let colon = id.lastIndex(of: ":") { names.insert(String(id[id.index(after: colon)...])) }
+        if self.names.isEmpty, let colon = id.firstIndex(of: ":") { names.insert(String(id[id.index(after: colon)...])) }
         return names.union(aliases)
     }
 
-    /// Whether `call` names this node: one of its params (or a value inside
-    /// a table param) is one of `callNames`. A host narrows the legal calls
-    /// to a clicked node's with it.
+    /// Whether `call` names this node: it holds every param of one of the
+    /// node's `names` (`drop column=3` names a node declaring `names = {
+    /// column = 3 }`), or one of its params (or a value inside a table
+    /// param) is one of `callNames`. A host narrows the legal calls to a
+    /// clicked node's with it.
     public func isNamed(by call: ActionCall) -> Bool {
         let known = callNames
         func named(_ value: StateValue) -> Bool {
             switch value {
-            case .string(let s): return known.contains(s)
-            case .int(let i): return known.contains(String(i))
-            case .bool, .double: return false
             case .table: return value.sortedEntries.contains { named($0.value) }
+            default: return SceneNode.text(of: value).map(known.contains) ?? false
             }
         }
-        return call.params.values.contains(where: named)
+        let byParams = names.contains { set in
+            set.allSatisfy { param, text in call.params[param].flatMap(SceneNode.text(of:)) == text }
+        }
+        return byParams || call.params.values.contains(where: named)
+    }
+
+    /// The text a param value names a node by: a string, or a whole number's digits.
+    private static func text(of value: StateValue) -> String? {
+        switch value {
+        case .string(let s): return s
+        case .int(let i): return String(i)
+        case .bool, .double, .table: return nil
+        }
+    }
+
+    /// The calls among `legal` that named this node by the rule before
+    /// `names` (the part of the id after its last `:`) and name it no more:
+    /// what `rulebench check` tells the author of a pack written then.
+    public func namedOnlyByLastPart(among legal: [ActionCall]) -> [ActionCall] {
+        guard names.isEmpty, let colon = id.lastIndex(of: ":"), id.firstIndex(of: ":") != colon else { return [] }
+        let last = String(id[id.index(after: colon)...])
+        var old = self
+        old.aliases.append(last)
+        return legal.filter { old.isNamed(by: $0) && !isNamed(by: $0) }
     }
 }
 

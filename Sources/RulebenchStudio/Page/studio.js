@@ -144,7 +144,11 @@ export function showLegal(p = position) {
   const calls = narrowTo ? p.legal.filter((c) => c.nodes.includes(narrowTo)) : p.legal;
   $('narrow').textContent = narrowTo ? `naming ${narrowTo} (click it again for all)` : '';
   if (p.legalError) box.textContent = `legal fails: ${p.legalError}`;
-  else if (!calls.length) box.textContent = 'no legal calls';
+  else if (!calls.length && narrowTo) {
+    // The rule is the library's (SceneNode.isNamed); say how a view names a node, as docs/lua-api.md does.
+    box.textContent = `no legal call names ${narrowTo}: a call names a node by its id, the part after its first ':', `
+      + 'its aliases, or the params its names give (names = { column = 3 })';
+  } else if (!calls.length) box.textContent = 'no legal calls';
   for (const call of calls) {
     const button = document.createElement('button');
     button.textContent = call.label;

@@ -213,6 +213,13 @@ final class ServeSeatTests: XCTestCase {
     func testABotSeatPlaysItsTurnsThroughTheLog() throws {
         let data = try scratchFolder("serve-bot")
         let (server, address, port) = try startServer(data: data)
+        // A bot for a seat the pack does not have is refused, naming it and the pack's seats; no match is made.
+        let stray = try http("POST", "/api/matches", port: port, token: token(address),
+                             body: #"{"pack": "desert", "options": {"players": 2}, "seed": 7, "bots": {"p2": "random", "p3": "greedy"}}"#)
+        XCTAssertEqual(stray.status, 400, stray.body)
+        XCTAssertTrue(stray.body.contains("seat p3") && stray.body.contains("p1, p2"), stray.body)
+        let listed = try http("GET", "/api/matches", port: port, token: token(address))
+        XCTAssertEqual(try JSONValue.parse(listed.body)["matches"], .array([]), listed.body)
         let (match, credentials) = try createMatch(#"{"pack": "desert", "options": {"players": 2}, "seed": 7, "bots": {"p2": "random"}}"#,
                                                    joining: ["p1"], port: port, token: token(address))
         XCTAssertEqual(try http("POST", "/api/matches/\(match)/join", port: port, token: token(address), body: #"{"seat": "p2"}"#).status,

@@ -1,4 +1,4 @@
--- turn: turns the pipe on row `r`, column `c` a quarter clockwise (the
+-- turn: turns the pipe on row `r`, column `c` a side clockwise (the
 -- journal undoes it: no undo function). A straight or a cross turned twice
 -- (or once) looks the same: the board, not the number of turns, is the state.
 local sides = require "sides"
@@ -11,9 +11,9 @@ return {
     end
   end,
   check = function(game, a)
-    if not (game.rows[a.r] and game.rows[a.r][a.c]) then return "no square at row " .. a.r .. ", column " .. a.c end
+    if not (game.rows[a.r] and game.rows[a.r][a.c]) then return "no cell at row " .. a.r .. ", column " .. a.c end
   end,
   apply = function(game, a)
-    game.rows[a.r][a.c] = sides.turn(game.rows[a.r][a.c])
+    game.rows[a.r][a.c] = sides.turn(game.rows[a.r][a.c], game.hex)
   end,
 }

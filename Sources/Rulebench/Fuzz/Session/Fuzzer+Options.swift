@@ -18,6 +18,10 @@ extension Fuzzer {
         public static let defaultShrinkSeconds = 60.0
         /// The most candidate programs one shrink runs, by default.
         public static let defaultShrinkBudget = Shrinker.defaultBudget
+        /// The most seconds a timed session spends, after its first finding,
+        /// on other instances of the same bug (at most half of its time
+        /// limit; `ShorterInstance`).
+        public static let refinementSeconds = 30.0
 
         /// The pack: a name under rules/ or a path to a pack folder.
         public var pack: String

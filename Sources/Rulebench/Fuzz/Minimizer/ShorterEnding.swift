@@ -22,11 +22,28 @@
 /// attempt steps included, as the shrinker judges its candidates; the
 /// ending is performs, then an undo of the last when the undo is what
 /// failed (`failing(along:from:as:)`).
-extension Fuzzer {
+struct ShorterEnding: MinimizerPass {
+    let phase = ", looking for a shorter ending"
+
+    /// Only a reproduction no search has proven the shortest.
+    func applies(to report: Fuzzer.Report, in work: Minimizer.Work) -> Bool { report.shrinkStatus != .shortest }
+
+    func minimize(_ report: Fuzzer.Report, in work: Minimizer.Work, by minimizer: Minimizer) -> Fuzzer.Report {
+        let (budget, stop) = (work.budget, work.budget.searchesStop)
+        var nodes = Minimizer.EndingBudget(nodes: Minimizer.endingNodes(shrinkCandidates: minimizer.shrinkBudget), stop: stop)
+        var shorter = minimizer.shortenedEndings(report, budget: &nodes, until: budget.end, clock: budget.clock,
+                                                 shouldStop: budget.shouldStop, observe: { work.observe($0, phase) })
+        // Shorter now, the whole-line search may reach the length and prove it.
+        if shorter.shrunk.steps.count < report.shrunk.steps.count { shorter = minimizer.shortestLine(shorter, stop: stop) }
+        return shorter
+    }
+}
+
+extension Minimizer {
     /// The most nodes the searches after one finding walk in all: a few
     /// seconds at the kernel's speed, a few dozen chess prefixes walked 3
     /// moves deep. A timed session's end stops them sooner.
-    public static let shorterEndingNodes = 1_000_000
+    static let shorterEndingNodes = 1_000_000
 
     /// The nodes in all for a session whose shrinks may run `candidates`
     /// candidates: 50 a candidate (a chess candidate of a dozen steps costs
@@ -40,8 +57,8 @@ extension Fuzzer {
     /// What the search for shorter endings may spend: nodes per prefix
     /// searched, nodes in all, and a stop (the session's time, a signal).
     struct EndingBudget {
-        var nodesPerSearch = Fuzzer.shortestLineNodes
-        var nodes = Fuzzer.shorterEndingNodes
+        var nodesPerSearch = Minimizer.shortestLineNodes
+        var nodes = Minimizer.shorterEndingNodes
         var stop: () -> Bool = { false }
         /// Nodes walked so far.
         var walked = 0
@@ -61,9 +78,9 @@ extension Fuzzer {
     /// A reproduction of `report`'s bug shorter than its own, made of a
     /// prefix of it and a new ending; nil when no prefix gives one within
     /// `budget`.
-    func shorterEnding(of report: Report, budget: inout EndingBudget) -> Report? {
+    func shorterEnding(of report: Fuzzer.Report, budget: inout EndingBudget) -> Fuzzer.Report? {
         let steps = report.shrunk.steps
-        guard Fuzzer.walkSees(report.finding.property) else { return nil }
+        guard Minimizer.walkSees(report.finding.property) else { return nil }
         // The prefix of all steps but one leaves nothing to search: n - 2 is the first.
         for kept in stride(from: steps.count - 2, through: 0, by: -1) {
             guard !budget.isSpent else { return nil }
@@ -80,5 +97,39 @@ extension Fuzzer {
             return shorter
         }
         return nil
+    }
+
+    /// `report` with ever shorter endings (`shorterEnding`) until no prefix
+    /// gives a shorter one, then shrunk again (a new ending may let steps
+    /// of the prefix go) and searched again while that helps, until
+    /// `budget` is spent or `end` passes on `clock`. The endings come
+    /// first: a search of a few prefixes costs less than a shrink, and
+    /// gains more. The status is the last shrink's (`1-minimal`, or cut
+    /// short), or says what stopped the work when a new ending was not
+    /// shrunk.
+    func shortenedEndings(_ report: Fuzzer.Report, budget: inout EndingBudget, until end: Double?,
+                          clock: @escaping Fuzzer.Clock, shouldStop: () -> Bool, observe: (Int) -> Void) -> Fuzzer.Report {
+        var best = report
+        var unshrunk = false   // a new ending the shrinker has not seen
+        while true {
+            if let shorter = shorterEnding(of: best, budget: &budget) {
+                observe(shorter.shrunk.steps.count)
+                (best, unshrunk) = (shorter, true)
+                continue
+            }
+            let left = shrinkBudget - best.shrinkAttempts
+            let timeLeft = end.map { $0 - clock() }
+            guard unshrunk, left > 0, timeLeft.map({ $0 > 0 }) ?? true, !shouldStop() else { break }
+            let again = shrink(best.shrunk, best.finding, stepsToDetection: best.stepsToDetection, budget: left,
+                               timeLimit: timeLeft, clock: clock, shouldStop: shouldStop, observe: observe)
+            guard again.shrinkStatus != .notReproducible else { break }
+            let gained = again.shrunk.steps.count < best.shrunk.steps.count
+            (best, unshrunk) = (again.continuing(best), false)
+            if !gained { break }   // the line the search has just searched
+        }
+        if unshrunk {
+            best.shrinkStatus = shouldStop() ? .interrupted : end.map({ clock() >= $0 }) == true ? .timeUp : .budgetSpent
+        }
+        return best
     }
 }

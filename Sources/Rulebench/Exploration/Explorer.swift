@@ -97,7 +97,7 @@ public struct Explorer {
         var counts = Counts(nodes: [], distinct: [])
         var batch = 16
         while !shouldStop() {
-            let began = Fuzzer.monotonicClock()
+            let began = MonotonicClock.seconds()
             let step: Kernel.UniqueStep
             do { step = try kernel.uniqueStep(expansions: batch) } catch {
                 throw ExplorationFailure(path: error.path, error: error.error)
@@ -105,7 +105,7 @@ public struct Explorer {
             counts = Counts(nodes: step.sequences, distinct: step.distinct, finished: step.finished, endings: step.ended)
             if step.done { break }
             progress(counts)
-            batch = Solver.nextBatch(batch, seconds: Fuzzer.monotonicClock() - began)
+            batch = MonotonicClock.nextBatch(batch, seconds: MonotonicClock.seconds() - began)
         }
         counts.endAtFirstEmptyLevel()
         counts.distinct = Array(counts.distinct?.prefix(counts.nodes.count) ?? [])

@@ -29,7 +29,7 @@ extension Fuzzer {
         /// found later; nil when the guided search's sweep or a corpus replay did.
         public var run: Int? = nil
         /// How many instances of the bug were shrunk, this one the shortest
-        /// (see `Fuzzer.refinementSeconds`); 1 when only the first was.
+        /// (see `ShorterInstance`); 1 when only the first was.
         public var instancesShrunk = 1
         /// How the reproduction fared run alone, as `rulebench run` runs its
         /// file (nil: not judged, as for a corpus replay; see `FreshStart`).

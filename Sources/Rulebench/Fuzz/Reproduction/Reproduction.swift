@@ -19,6 +19,7 @@ public enum Reproduction {
     /// the fuzz command that found it (and finds it again) and its shard.
     public static func scenario(for report: Fuzzer.Report, packReference: String, origin: FindingOrigin) -> String {
         let finding = report.finding
+        let steps = stepLines(of: report)
         var file = ScenarioYAML()
         file.comment("Found by: \(origin.command)")
         if let shard = origin.shard { file.comment("Shard: \(shard)") }
@@ -26,32 +27,63 @@ public enum Reproduction {
         for line in finding.message.split(whereSeparator: \.isNewline) { file.comment("  \(line)") }
         if let blame = finding.blame { file.comment("Blame: \(blame)") }
         for difference in finding.differences.prefix(5) { file.comment("  \(UndoProblem.line(difference))") }
-        file.comment("Shrunk from \(report.original.steps.count) steps to \(report.shrunk.steps.count).")
+        let counts = stepCounts(of: report)
+        file.comment("Shrunk from \(counts.original) steps to \(counts.shrunk).")
         file.begin(title: "fuzz finding: \(finding.property.rawValue)", packReference: packReference,
                    seed: report.shrunk.seed, options: report.shrunk.options)
-        let listing = finding.isLegalListingFailure
-        let rewinds = finding.isRewindFailure
+        file.append(contentsOf: steps)
+        return file.text
+    }
+
+    /// How many steps the reproduction's file holds (`shrunk`), and the
+    /// original program counted the same way: its steps, then the step the
+    /// file closes with (the end-of-run rewind's undo, the listing of the
+    /// legal calls, or the check after setup). A step that undid or redid
+    /// nothing is written as a comment and not counted. What the header,
+    /// `fuzz`'s report and its `shrunkSteps` say.
+    public static func stepCounts(of report: Fuzzer.Report) -> (original: Int, shrunk: Int) {
+        func isStep(_ line: String) -> Bool { line.hasPrefix("  - ") }
+        let closing = closingLines(of: report).count(where: isStep)
+        return (report.original.steps.count + closing, stepLines(of: report).count(where: isStep))
+    }
+
+    /// The lines of the reproduction's steps, the closing one included.
+    private static func stepLines(of report: Fuzzer.Report) -> [String] {
+        let finding = report.finding
+        let closes = finding.isLegalListingFailure || finding.isRewindFailure
+        var lines: [String] = []
         for (index, step) in report.shrunk.steps.enumerated() {
             let outcome = index < report.outcomes.count ? report.outcomes[index] : nil
-            let last = index == report.shrunk.steps.count - 1 && !listing && !rewinds
-            file.append(contentsOf: stepLines(step, outcome: outcome, isFailing: last, property: finding.property))
+            let last = index == report.shrunk.steps.count - 1 && !closes
+            lines.append(contentsOf: stepLines(step, outcome: outcome, isFailing: last, property: finding.property))
         }
-        if report.shrunk.steps.isEmpty && !listing && !rewinds {
+        return lines + closingLines(of: report)
+    }
+
+    /// What a reproduction ends with after its program's steps, when the
+    /// finding is not at one of them.
+    private static func closingLines(of report: Fuzzer.Report) -> [String] {
+        let finding = report.finding
+        if finding.isLegalListingFailure {
+            // Listing the legal actions is what fails: ask for it (any list contains nothing).
+            return ["  - expect: { legal: { contains: [] } }"]
+        }
+        if finding.isRewindFailure {
+            // The run's end rewound the history, one undo at a time, and the
+            // undo that failed is the last one to write (the kernel counts
+            // them; a finding of a file written before it did: all of them).
+            let done = actionsDone(after: report.outcomes)
+            let undos = min(finding.rewindUndos ?? done, done)
+            guard undos > 0 else { return [] }
+            return ["  # the end of the fuzz run: the rewind, up to the undo that fails",
+                    "  - undo: \(undos)"]
+        }
+        if report.shrunk.steps.isEmpty {
             // A finding at step 0 (setup, or the invariants right after it):
             // a scenario needs a step, and this one checks the invariants.
-            file.append("  # the finding is at setup, before any step")
-            file.append("  - expect: { invariants: hold }")
+            return ["  # the finding is at setup, before any step", "  - expect: { invariants: hold }"]
         }
-        if listing {
-            // Listing the legal actions is what fails: ask for it (any list contains nothing).
-            file.append("  - expect: { legal: { contains: [] } }")
-        }
-        if rewinds, case let done = actionsDone(after: report.outcomes), done > 0 {
-            // The run's end rewound the whole history, and that failed: undo all of it.
-            file.append("  # the end of the fuzz run: every step still done is undone")
-            file.append("  - undo: \(done)")
-        }
-        return file.text
+        return []
     }
 
     /// How many actions are done (and so undone by a rewind) after steps

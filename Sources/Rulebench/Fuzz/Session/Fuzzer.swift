@@ -18,9 +18,6 @@ public struct Fuzzer {
     /// Seconds on a monotonic clock (for budgets; wall-clock changes must not end a session).
     public typealias Clock = () -> Double
 
-    /// The system's monotonic clock, in seconds.
-    public static func monotonicClock() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-
     /// The session's settings.
     public let options: Options
     /// Runs programs fast: animation leaves carry no source lines.
@@ -139,7 +136,7 @@ public struct Fuzzer {
     /// CI job's timeout) has already written it. `progress` is called after
     /// every run; it decides itself how often to show it (see `ProgressPacer`).
     /// `played` is told each run this shard made, as it was played.
-    public func run(known: Set<FindingKey> = [], clock: @escaping Clock = Fuzzer.monotonicClock,
+    public func run(known: Set<FindingKey> = [], clock: @escaping Clock = MonotonicClock.seconds,
                     shouldStop: @escaping () -> Bool = { false },
                     found: (Report) -> Void = { _ in },
                     progress: @escaping (Progress) -> Void = { _ in },

@@ -36,6 +36,7 @@ public enum FuzzReportFormat {
     public static func render(pack: String, seed: UInt64, progress: Fuzzer.Progress, reports: [Fuzzer.Report],
                               scenarios written: [FuzzProgram: URL], fuzzer: Fuzzer, interrupted: Bool) -> String {
         let findings = JSONValue.array(reports.map { report in
+            let counts = Reproduction.stepCounts(of: report)
             var members: [(String, JSONValue)] = [
                 ("property", .string(report.finding.property.rawValue)),
                 ("message", .string(report.finding.message)),
@@ -45,8 +46,8 @@ public enum FuzzReportFormat {
                 ("differences", .array(report.finding.differences.prefix(10).map {
                     .object([("path", .string($0.path)), ("before", .string($0.before)), ("after", .string($0.after))])
                 })),
-                ("originalSteps", .int(Int64(report.original.steps.count))),
-                ("shrunkSteps", .int(Int64(report.shrunk.steps.count))),
+                ("originalSteps", .int(Int64(counts.original))),
+                ("shrunkSteps", .int(Int64(counts.shrunk))),
                 ("shrinkSeconds", .double(report.shrinkSeconds)),
                 ("shrinkCandidates", .int(Int64(report.shrinkAttempts))),
                 ("shrink", .string(report.shrinkStatus.rawValue)),

@@ -29,6 +29,9 @@ public struct FuzzFinding: Sendable, CustomStringConvertible {
     public var differences: [StateChange]
     /// The blamed action or subaction and its Lua file:line, when known.
     public var blamed: Blame?
+    /// A finding of the end-of-run rewind: how many undos it ran, the
+    /// failing one included (a reproduction ends with `undo:` that many).
+    public var rewindUndos: Int?
 
     /// The blame as reports write it (`Blame.description`); set from text, it is read as `Blame(text:)`.
     public var blame: String? {

@@ -56,7 +56,7 @@ public struct FuzzWorkers {
     /// stop and callbacks, called on this thread), the workers together;
     /// also returns the coverage of every worker's runs, merged (with
     /// `Options.coverage`). `shouldStop` and `clock` are called from the workers.
-    public func run(known: Set<FindingKey> = [], clock: @escaping @Sendable () -> Double = Fuzzer.monotonicClock,
+    public func run(known: Set<FindingKey> = [], clock: @escaping @Sendable () -> Double = MonotonicClock.seconds,
                     shouldStop: @escaping @Sendable () -> Bool = { false },
                     found: (Fuzzer.Report) -> Void = { _ in },
                     progress: (Fuzzer.Progress) -> Void = { _ in },

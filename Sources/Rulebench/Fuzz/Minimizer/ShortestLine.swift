@@ -16,10 +16,21 @@
 /// to the findings the walk can see: a broken undo, a failing action, a
 /// broken invariant; the rest keep their status. It assumes, as every
 /// verdict of the fuzzer does, that rules keep their state in `game`.
-extension Fuzzer {
+struct ShortestLine: MinimizerPass {
+    let phase = ", looking for a shorter line"
+
+    func applies(to report: Fuzzer.Report, in work: Minimizer.Work) -> Bool { true }
+
+    func minimize(_ report: Fuzzer.Report, in work: Minimizer.Work, by minimizer: Minimizer) -> Fuzzer.Report {
+        work.observe(report.shrunk.steps.count, phase)
+        return minimizer.shortestLine(report, stop: work.budget.searchesStop)
+    }
+}
+
+extension Minimizer {
     /// The most nodes (perform and undo pairs) one search walks: a second
     /// or two at the kernel's speed.
-    public static let shortestLineNodes = 200_000
+    static let shortestLineNodes = 200_000
 
     /// How a deepening search ended.
     enum Deepening {
@@ -35,7 +46,7 @@ extension Fuzzer {
     /// `limit - 1` actions, until one fails (a perform, or the undo of its
     /// last action). Cut short by `nodeLimit` or `stop`. `walked` grows by
     /// the nodes walked (by the size expected of a depth that failed).
-    func deepen(from start: FuzzProgram, below limit: Int, nodeLimit: Int = Fuzzer.shortestLineNodes,
+    func deepen(from start: FuzzProgram, below limit: Int, nodeLimit: Int = Minimizer.shortestLineNodes,
                 walked: inout Int, stop: @escaping () -> Bool) -> Deepening {
         var nodes: [Int] = []
         var walkedHere = 0
@@ -63,7 +74,7 @@ extension Fuzzer {
     }
 
     /// `deepen` without the count of nodes walked.
-    func deepen(from start: FuzzProgram, below limit: Int, nodeLimit: Int = Fuzzer.shortestLineNodes,
+    func deepen(from start: FuzzProgram, below limit: Int, nodeLimit: Int = Minimizer.shortestLineNodes,
                 stop: @escaping () -> Bool) -> Deepening {
         var walked = 0
         return deepen(from: start, below: limit, nodeLimit: nodeLimit, walked: &walked, stop: stop)
@@ -85,11 +96,11 @@ extension Fuzzer {
     /// undo counts the performs alone, as the end-of-run rewind undoes
     /// them), or nil when none is found within `limit` actions and the
     /// node limit. For measuring the shrinker (the bench's time to detect).
-    public func shortestFailingLine(_ property: FuzzFinding.Property, seeds: [Int64], limit: Int,
-                                    nodeLimit: Int = Fuzzer.shortestLineNodes) -> (length: Int, seed: Int64, proven: Bool)? {
+    func shortestFailingLine(_ property: FuzzFinding.Property, pack: String, options: [String: StateValue], seeds: [Int64],
+                             limit: Int, nodeLimit: Int) -> (length: Int, seed: Int64, proven: Bool)? {
         var best: (length: Int, seed: Int64, proven: Bool)?
         for seed in seeds {
-            let start = FuzzProgram(pack: options.pack, seed: seed, options: options.setupOptions)
+            let start = FuzzProgram(pack: pack, seed: seed, options: options)
             switch deepen(from: start, below: min(limit, best?.length ?? limit) + 1, nodeLimit: nodeLimit, stop: { false }) {
             case .failed(let path):
                 // Another bug first: this seed proves nothing about the length.
@@ -123,8 +134,8 @@ extension Fuzzer {
     /// `report` with a shorter reproduction when the search finds one, and
     /// the status `shortest` when it proves none is shorter. `stop` ends
     /// the walk between subtrees (the session's time, a signal).
-    func shortestLine(_ report: Report, stop: @escaping () -> Bool) -> Report {
-        guard Fuzzer.walkSees(report.finding.property), report.shrunk.steps.count > 1 else { return report }
+    func shortestLine(_ report: Fuzzer.Report, stop: @escaping () -> Bool) -> Fuzzer.Report {
+        guard Minimizer.walkSees(report.finding.property), report.shrunk.steps.count > 1 else { return report }
         let start = FuzzProgram(pack: report.shrunk.pack, seed: report.shrunk.seed, options: report.shrunk.options)
         switch deepen(from: start, below: report.shrunk.steps.count, stop: stop) {
         case .failed(let path):

@@ -197,6 +197,7 @@ struct FuzzExecutor {
             let rewound = reply.rewound.map { kernelFinding -> FuzzFinding in
                 var found = finding(kernelFinding)
                 found.stepIndex = program.steps.count - 1
+                found.rewindUndos = kernelFinding.rewindUndos
                 return found
             }
             // Of the rewind's findings, only a broken undo's property is

@@ -104,7 +104,7 @@ struct Shrinker {
     static let defaultTimeLimit = Fuzzer.Options.defaultShrinkSeconds
 
     init(executor: FuzzExecutor, budget: Int = Shrinker.defaultBudget, timeLimit: Double = Shrinker.defaultTimeLimit,
-         clock: @escaping Fuzzer.Clock = Fuzzer.monotonicClock) {
+         clock: @escaping Fuzzer.Clock = MonotonicClock.seconds) {
         self.executor = executor
         self.budget = budget
         self.timeLimit = timeLimit
