@@ -41,17 +41,10 @@ extension Fuzzer {
             state.elapsed = clock() - session.start
             state.shrinkingSeconds = before + (state.elapsed - (begun - session.start))
         }
-        var candidates = 0
         func show(_ best: Int, _ what: String = "") {
             state.phase = "shrinking finding \(number): \(from) → \(best) steps" + what
             account()
             session.progress(state)
-        }
-        /// After each candidate of a shrink: the phase with the candidates a second so far.
-        func tried(_ best: Int, _ what: String = "") {
-            candidates += 1
-            let seconds = clock() - begun
-            show(best, what + (seconds > 0 ? String(format: ", %.0f candidates/s", Double(candidates) / seconds) : ""))
         }
         defer {
             state.phase = nil
@@ -63,16 +56,16 @@ extension Fuzzer {
         if !options.keepGoing, let shrinkEnd, let index {
             report = shrink(program, finding, stepsToDetection: state.steps,
                             timeLimit: Fuzzer.firstShrinkSeconds(left: shrinkEnd - clock(), of: options.timeLimit!),
-                            clock: clock, shouldStop: session.shouldStop, observe: { tried($0) })
+                            clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
             report.run = index
             let searchEnd = Fuzzer.instanceSearchEnd(now: clock(), end: shrinkEnd, of: options.timeLimit!,
                                                      shrinkCutShort: report.shrinkStatus.wasCutShort)
             report = shortestInstance(of: report, until: searchEnd, firstRun: index + 1, session: session,
-                                      observe: { tried($0, ", looking for a shorter instance") })
-            report = finishShrinking(report, until: shrinkEnd, clock: clock, shouldStop: session.shouldStop, observe: { tried($0) })
+                                      observe: { show($0, ", looking for a shorter instance") })
+            report = finishShrinking(report, until: shrinkEnd, clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
         } else {
             report = shrink(program, finding, stepsToDetection: state.steps, timeLimit: shrinkEnd.map { $0 - clock() },
-                            clock: clock, shouldStop: session.shouldStop, observe: { tried($0) })
+                            clock: clock, shouldStop: session.shouldStop, observe: { show($0) })
             report.run = index
         }
         show(report.shrunk.steps.count, ", looking for a shorter line")
