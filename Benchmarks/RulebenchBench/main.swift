@@ -8,7 +8,8 @@
 //        rulebench-bench --explore [N]         only rows (4) and (4b), N times
 //        rulebench-bench --loop-kernel PACK SECONDS   the same in the fuzzer's kernel loop (row 1k)
 //                                      (SECONDS < 0: exactly -SECONDS rounds of 3 passes, no budget, for callgrind;
-//                                       a last argument `coverage`: with the coverage hook, as guided fuzzing runs)
+//                                       a last argument `coverage`: with the coverage hook, as guided fuzzing runs;
+//                                       `noleaks`: without the no-leak probes of a seated pack, as --no-leak-check)
 //        rulebench-bench --profile-restart PACK   VM instructions of a restart, by function
 //        rulebench-bench --crossings PACK     kernel calls per perform, failed perform, undo, redo, seek, undo last turn, restart, fuzz run
 //        rulebench-bench --loop-plain PACK ROUNDS [PASSES]  only row (2), ROUNDS x PASSES (3) passes (for callgrind)
@@ -89,6 +90,10 @@ func checkedStep(pack: String, options: [String: StateValue], games: [[ActionCal
 /// Whether row (1k) collects coverage (`--loop-kernel PACK S coverage`), to
 /// measure the line hook's cost as the guided search pays it.
 nonisolated(unsafe) var kernelLoopCoverage = false
+/// Whether `--loop` and `--loop-kernel` leave the no-leak probes out
+/// (`--loop-kernel PACK S noleaks`): a seated pack's step without them,
+/// as `fuzz --no-leak-check` plays it (the probes are 30-50x a desert step).
+nonisolated(unsafe) var loopChecksLeaks = true
 
 /// Seconds per checked step as the fuzzer runs it, inside the kernel: one
 /// program of `do`, `undo 1`, `redo 1` per call, each game of `games`
@@ -193,6 +198,7 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--profile-expl
 /// nothing else, for about SECONDS, so that `perf record` sees only them.
 if [4, 5].contains(CommandLine.arguments.count), ["--loop", "--loop-kernel"].contains(CommandLine.arguments[1]) {
     kernelLoopCoverage = CommandLine.arguments.count == 5 && CommandLine.arguments[4] == "coverage"
+    loopChecksLeaks = !(CommandLine.arguments.count == 5 && CommandLine.arguments[4] == "noleaks")
     let pack = CommandLine.arguments[2]
     let limit = Double(CommandLine.arguments[3]) ?? 5
     // A negative SECONDS asks for exactly that many rounds, with no
@@ -204,8 +210,10 @@ if [4, 5].contains(CommandLine.arguments.count), ["--loop", "--loop-kernel"].con
     let steps = sequence.map(\.count).reduce(0, +)
     let measure = CommandLine.arguments[1] == "--loop" ? checkedStep : kernelCheckedStep
     var rounds = 0, spent = 0.0
+    var config = configuration(budget: limit < 0 ? 0 : 10_000_000)
+    config.checksLeaks = loopChecksLeaks
     while limit < 0 ? Double(rounds) < -limit : spent < limit {
-        spent += try measure(pack, [:], sequence, configuration(budget: limit < 0 ? 0 : 10_000_000)) * Double(steps) * 3
+        spent += try measure(pack, [:], sequence, config) * Double(steps) * 3
         rounds += 1
     }
     print("\(pack): \(us(spent / Double(rounds * steps * 3))) per checked step over \(rounds * 3) rounds of \(steps) steps")

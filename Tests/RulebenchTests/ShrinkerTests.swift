@@ -103,6 +103,45 @@ final class ShrinkerTests: XCTestCase {
         }
     }
 
+    /// A resumed candidate's end-of-run rewind stops where the last
+    /// candidate's rewind started when the steps up to there are the very
+    /// entries that rewind undid: every undo below was verified from that
+    /// state. The game stays there; the run finds what a run from a
+    /// restart finds (nothing after a tick, the broken undo after a poke).
+    func testAResumedRewindStopsWhereTheLastOneStarted() throws {
+        let options: [String: StateValue] = ["need": 1]
+        let last = [tick, move(1), move(0), tick]
+        let shared = executor()
+        _ = shared.execute(program(last, options: options), checkLegality: true, finalChecks: true)
+        XCTAssertEqual(shared.games.main?.history.cursor, 0, "a run from a restart rewinds to the state after setup")
+        for (next, stopsAt) in [(last + [tick], 4), (last + [poke], nil)] {
+            let resumed = shared.execute(program(next, options: options), checkLegality: true, finalChecks: true, resuming: true)
+            XCTAssertTrue(resumed.resumed, "\(next)")
+            if let stopsAt { XCTAssertEqual(shared.games.main?.history.cursor, stopsAt, "\(next)") }
+            let fresh = executor().execute(program(next, options: options), checkLegality: true, finalChecks: true)
+            XCTAssertEqual(resumed.outcomes, fresh.outcomes)
+            XCTAssertEqual(resumed.trace, fresh.trace)
+            XCTAssertEqual(resumed.finding?.description, fresh.finding?.description)
+        }
+        XCTAssertEqual(executor().execute(program(last + [poke], options: options), checkLegality: true).finding?.property,
+                       .undoRestores, "the rewind after the poke finds its broken undo")
+    }
+
+    /// A candidate whose `perform` is not legal at its point comes back
+    /// with the calls that are (what the shrinker mends it with): those a
+    /// run listing the legal calls there gives.
+    func testAnIllegalCandidateBringsBackTheCallsLegalThere() {
+        let illegal = program([tick, move(1), move(3)])   // square 3 is two squares from square 1
+        let run = executor().execute(illegal, checkLegality: true, finalChecks: false)
+        XCTAssertFalse(run.valid)
+        XCTAssertEqual(run.outcomes.count, 2)
+        let listed = executor().execute(illegal, checkLegality: false, recordLegal: true, finalChecks: false).legal
+        XCTAssertEqual(listed.count, 3)
+        let offered = run.offered?.map(\.description).sorted()
+        XCTAssertEqual(offered, listed.last?.map(\.description).sorted())
+        XCTAssertTrue(offered?.contains(ActionCall("move", ["to": .int(2)]).description) == true, "\(offered ?? [])")
+    }
+
     func testAFailingUndoTurnBecomesUndoOne() throws {
         let (shrunk, finding, original, _) = try shrink(program([endTurn, tick, poke, .undoTurn]))
         XCTAssertEqual(original.stepIndex, 3, "the undo turn is the failing step")

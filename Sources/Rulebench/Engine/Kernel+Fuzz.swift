@@ -98,6 +98,8 @@ extension Kernel {
         var legal: [[ActionCall]] = []
         /// False when a `perform` step was not legal (with `checkLegality`).
         var valid = true
+        /// When it was not: the legal calls at that step.
+        var offered: [ActionCall]?
         var finding: RunFinding?
         /// The end-of-run rewind's finding.
         var rewound: RunFinding?
@@ -176,6 +178,7 @@ extension Kernel {
         result.trace = try value.field("trace").list().map { item throws(RulebenchError) in try item.hash() }
         result.legal = try value.optional("legal")?.list().map { offered throws(RulebenchError) in try Kernel.calls(offered) } ?? []
         result.valid = try value.bool("valid")
+        result.offered = try value.optional("offered").map { offered throws(RulebenchError) in try Kernel.calls(offered) }
         result.finding = try value.optional("finding").map { item throws(RulebenchError) in try finding(item) }
         result.rewound = try value.optional("rewound").map { item throws(RulebenchError) in try finding(item) }
         result.plans = try value.field("plans").list().map { item throws(RulebenchError) in

@@ -267,12 +267,29 @@ local function leaks(index, step)
   return nil
 end
 
+-- Where the last rewind started, when it reached the state after setup
+-- with every undo verified: { index = the cursor, entry = the entry there }.
+-- While that very entry stands at that index, the entries up to it are
+-- the ones that rewind undid (a perform below it would have replaced it),
+-- and from its state (its hash) the rest of the rewind is known to pass.
+local CLEAN
+
 -- Rewinds the whole history (the end-of-run check); returns a finding or
 -- nil. A finding says how many undos the rewind ran (`undos`, the failing
--- one included), so a reproduction ends on the undo that fails.
-local function rewind()
+-- one included), so a reproduction ends on the undo that fails. A resumed run (the shrinker's candidates, which share their first
+-- steps with the last one) stops at the entry the last rewind started
+-- from (CLEAN), its state the one recorded: the undos below were verified
+-- from that very state, and the game stays there for the next candidate.
+local function rewind(resumed)
+  local from, top = HISTORY.cursor(), HISTORY.last()
+  local clean = resumed and CLEAN or nil
+  CLEAN = nil
   local undos = 0
   while HISTORY.cursor() > 0 do
+    if clean and HISTORY.cursor() == clean.index and HISTORY.last() == clean.entry and hashof() == HISTORY.current() then
+      CLEAN = { index = from, entry = top }
+      return nil
+    end
     local wrong = undoone()
     undos = undos + 1
     -- An undo played forwards is a finding of the undo steps, where a
@@ -283,6 +300,7 @@ local function rewind()
   if hash ~= initial then
     return { property = "rewindAndReplay", what = "rewound", expected = initial, actual = hash, undos = undos }
   end
+  if from > 0 then CLEAN = { index = from, entry = top } end
   return nil
 end
 
@@ -292,7 +310,9 @@ end
 -- a random legal call of that action. Then, up to `depth` steps in all,
 -- steps are chosen from the generator seeded with `choices`: uniformly, or
 -- rare kinds first with `rare` (less the kinds left out with `leaveout`:
--- the search's swarm runs). Returns the encoded result
+-- the search's swarm runs). A `perform` step not legal at its point
+-- (with `checklegal`) ends the run invalid, and `offered` in the result is
+-- the legal calls there. Returns the encoded result
 -- and, after it, raw byte strings that the result refers to by index
 -- (subaction trees and plans, kept exact). `steps` in the result is the
 -- program as played, every step concrete, when anything was chosen.
@@ -397,7 +417,9 @@ function API.fuzz(request)
         local legal, found = legalnow()
         if not legal then result.finding = found; found.step = index; break end
         if legals then legals[index] = legal end
-        if request.checklegal and not islegal(legal, step) then result.valid = false; break end
+        -- The calls offered there go back with the verdict: the shrinker
+        -- mends an illegal step with one of them (no run to list them).
+        if request.checklegal and not islegal(legal, step) then result.valid, result.offered = false, legal; break end
       elseif legals then
         legals[index] = {}
       end
@@ -430,7 +452,7 @@ function API.fuzz(request)
     if not legal then result.finding = found; found.step = #steps + 1 end
   end
   if request.final and not result.finding and result.valid then
-    result.rewound = rewind()
+    result.rewound = rewind(request.resume ~= nil)
   end
   -- Where the game stands: a resume checks nothing moved it since.
   last.count, last.top = HISTORY.count(), HISTORY.last()
@@ -510,7 +532,7 @@ local function rollbackto(start, run)
 end
 
 function API.fuzzabort()
-  LAST = nil
+  LAST, CLEAN = nil, nil
   rollbackto(STARTED, true)
   forgetnewplans()
   CHOOSE.forgetplays()
@@ -520,7 +542,7 @@ function API.replayabort() rollbackto(REPLAYED) end
 -- An abort while a run or a replay is in progress (a call that failed in
 -- the middle): back to the state it started from.
 function K.onabort()
-  LAST = nil
+  LAST, CLEAN = nil, nil
   K.emitsites(false)
   if RUN then
     forgetnewplans()

@@ -59,6 +59,8 @@ struct FuzzExecutor {
         var legal: [[ActionCall]] = []
         /// False when a `perform` step was not legal at its point (a shrink candidate to discard).
         var valid = true
+        /// When it was not: the legal calls at that step (the shrinker mends the step with one).
+        var offered: [ActionCall]?
         /// Line-to-line edges of rule code this run reached first (with coverage on).
         var newEdges = 0
         /// The steps (0-based) at which it reached them (see `Kernel.RunReply.novelSteps`).
@@ -106,14 +108,18 @@ struct FuzzExecutor {
     /// whole-history checks after the run (save, load, replay) are made
     /// only when the kernel's end-of-run rewind found that finding: when
     /// it did not, no finding the run can give is that one (the
-    /// shrinker's candidates of a finding of the rewind).
+    /// shrinker's candidates of a finding of the rewind). Without
+    /// `wholeHistoryIfResumed`, a resumed run whose rewind found that
+    /// finding leaves those checks out too: for a caller that plays such a
+    /// run again from a restarted game before it believes it (the shrinker).
     func execute(_ program: FuzzProgram, checkLegality: Bool, recordLegal: Bool = false, finalChecks: Bool = true,
-                 listLegalAtEnd: Bool = false, resuming: Bool = false, seeking: FindingKey? = nil) -> Result {
+                 listLegalAtEnd: Bool = false, resuming: Bool = false, seeking: FindingKey? = nil,
+                 wholeHistoryIfResumed: Bool = true) -> Result {
         var request = Kernel.RunRequest(program: program.steps, checkLegality: checkLegality,
                                         recordLegal: recordLegal, rewindAtEnd: finalChecks, listLegalAtEnd: listLegalAtEnd)
         if resuming, let resume = resumePoint(program, request) {
             request.resume = resume
-            let result = play(program, request, seeking: seeking).1
+            let result = play(program, request, seeking: seeking, wholeHistory: wholeHistoryIfResumed).1
             if result.resumed { return result }
             request.resume = nil   // the kernel could not go back there: from a restarted game
         }
@@ -147,8 +153,10 @@ struct FuzzExecutor {
 
     /// Plays a run in a fresh game: the kernel plays every step and checks
     /// properties 1-5 after each (`Kernel/fuzz.lua`); here, property 8 on
-    /// each performed action's plan, then the whole-history checks.
-    func play(_ start: FuzzProgram, _ request: Kernel.RunRequest, seeking: FindingKey? = nil) -> (FuzzProgram, Result) {
+    /// each performed action's plan, then the whole-history checks (see
+    /// `execute` for `seeking` and `wholeHistory`).
+    func play(_ start: FuzzProgram, _ request: Kernel.RunRequest, seeking: FindingKey? = nil,
+              wholeHistory: Bool = true) -> (FuzzProgram, Result) {
         var result = Result()
         var program = start
         let game: Game
@@ -177,6 +185,7 @@ struct FuzzExecutor {
         result.trace = reply.trace
         result.legal = reply.legal
         result.valid = reply.valid
+        result.offered = reply.offered
         result.newEdges = reply.newEdges
         result.novelSteps = reply.novelSteps
         result.found = reply.found
@@ -202,8 +211,11 @@ struct FuzzExecutor {
             }
             // Of the rewind's findings, only a broken undo's property is
             // none of the checks below (a rewound hash shares replay's).
-            if let seeking, seeking.property == .undoRestores, !(rewound.map(seeking.admits) ?? false) {
+            let sought = seeking.flatMap { seeking in rewound.map(seeking.admits) } ?? false
+            if let seeking, seeking.property == .undoRestores, !sought {
                 result.finding = rewound   // not the finding sought, whatever the checks below would find
+            } else if sought && !wholeHistory {
+                result.finding = rewound   // the caller plays it again, from a restart, with the checks
             } else {
                 result.finding = checkWholeHistory(game, program: program, stepCount: program.steps.count, rewound: rewound)
             }

@@ -86,6 +86,9 @@ struct Shrinker {
     private var finalChecks = false
     /// Verdicts of the candidates run so far.
     private var verdicts: [FuzzProgram: Verdict] = [:]
+    /// The legal calls at the illegal step of each candidate found
+    /// illegal: what its mending chooses from (`attemptMending`).
+    private var offered: [FuzzProgram: [ActionCall]] = [:]
     /// Candidates start where the last one stood after the steps they
     /// share with it, rewound there with the strict undo (`FuzzExecutor`,
     /// `resuming`), rather than from a restarted game. Off once a
@@ -205,8 +208,10 @@ struct Shrinker {
     private mutating func run(_ candidate: FuzzProgram, keep: Bool) -> Verdict {
         if let known = verdicts[candidate] { return known }
         count()
-        var result = executor.execute(candidate, checkLegality: true, finalChecks: finalChecks,
-                                      listLegalAtEnd: listsLegalAtEnd, resuming: resumes, seeking: target)
+        // A resumed candidate that fails is played again below before it
+        // is kept, the whole-history checks then included.
+        var result = executor.execute(candidate, checkLegality: true, finalChecks: finalChecks, listLegalAtEnd: listsLegalAtEnd,
+                                      resuming: resumes, seeking: target, wholeHistoryIfResumed: false)
         if result.resumed, result.valid, let found = result.finding, target.admits(found) {
             // A candidate kept is one that fails from a restarted game: the
             // rules may keep state outside the game that rewinding leaves.
@@ -217,6 +222,7 @@ struct Shrinker {
         let verdict: Verdict
         if !result.valid {
             verdict = .illegal(at: result.outcomes.count)
+            offered[candidate] = result.offered
         } else if let found = result.finding, target.admits(found) {
             verdict = .reproduces
             if keep {
@@ -280,13 +286,12 @@ struct Shrinker {
     private mutating func attemptMending(_ candidate: FuzzProgram, at index: Int, cascade: Int,
                                          first: Bool = true) -> Bool {
         guard case .perform(let call) = candidate.steps[index], hasBudget else { return false }
-        var prefix = candidate
-        prefix.steps = Array(candidate.steps[...index])
+        // Counted as the run that listed them was, though the candidate's
+        // run brought them back: the budget buys what it bought before.
         count()
-        let legal = executor.execute(prefix, checkLegality: false, recordLegal: true, finalChecks: false).legal
-        guard legal.indices.contains(index) else { return false }
+        guard let legal = offeredCalls(at: index, of: candidate) else { return false }
         let fanOut = first ? Shrinker.mendingsPerStep.first : Shrinker.mendingsPerStep.later
-        let mendings = legal[index].filter { $0.name == call.name }
+        let mendings = legal.filter { $0.name == call.name }
             .sorted { Shrinker.complexity($0) < Shrinker.complexity($1) }
             .prefix(fanOut)
         for mending in mendings {
@@ -300,6 +305,16 @@ struct Shrinker {
             }
         }
         return false
+    }
+
+    /// The legal calls at the illegal step `index` of `candidate`: those
+    /// its run brought back, or else listed by playing its steps up to there.
+    private func offeredCalls(at index: Int, of candidate: FuzzProgram) -> [ActionCall]? {
+        if let known = offered[candidate] { return known }
+        var prefix = candidate
+        prefix.steps = Array(candidate.steps[...index])
+        let legal = executor.execute(prefix, checkLegality: true, recordLegal: true, finalChecks: false).legal
+        return legal.indices.contains(index) ? legal[index] : nil
     }
 
     // MARK: Passes
@@ -465,9 +480,11 @@ struct Shrinker {
         return candidate
     }
 
-    /// The legal calls before each step of the best program (for `perform` steps).
+    /// The legal calls before each step of the best program (for `perform`
+    /// steps). Its steps are legal: checked so, the next candidate can
+    /// start where it stands (`FuzzExecutor.resumePoint`).
     private func recordLegal() -> [[ActionCall]] {
-        executor.execute(best, checkLegality: false, recordLegal: true, finalChecks: false).legal
+        executor.execute(best, checkLegality: true, recordLegal: true, finalChecks: false).legal
     }
 
     // MARK: Simpler steps and seeds

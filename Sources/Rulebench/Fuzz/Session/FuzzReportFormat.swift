@@ -50,6 +50,7 @@ public enum FuzzReportFormat {
                 ("shrunkSteps", .int(Int64(counts.shrunk))),
                 ("shrinkSeconds", .double(report.shrinkSeconds)),
                 ("shrinkCandidates", .int(Int64(report.shrinkAttempts))),
+                ("shrinkCandidatesPerSecond", report.shrinkSeconds > 0 ? .double(Double(report.shrinkAttempts) / report.shrinkSeconds) : .null),
                 ("shrink", .string(report.shrinkStatus.rawValue)),
                 ("stepsToDetection", .int(Int64(report.stepsToDetection))),
                 ("secondsToDetection", .double(report.secondsToDetection)),
