@@ -276,10 +276,11 @@ local CLEAN
 
 -- Rewinds the whole history (the end-of-run check); returns a finding or
 -- nil. A finding says how many undos the rewind ran (`undos`, the failing
--- one included), so a reproduction ends on the undo that fails. A resumed run (the shrinker's candidates, which share their first
--- steps with the last one) stops at the entry the last rewind started
--- from (CLEAN), its state the one recorded: the undos below were verified
--- from that very state, and the game stays there for the next candidate.
+-- one included), so a reproduction ends on the undo that fails. A resumed
+-- run (the shrinker's candidates, which share their first steps with the
+-- last one) stops at the entry the last rewind started from (CLEAN), its
+-- state the one recorded: the undos below were verified from that very
+-- state, and the game stays there for the next candidate.
 local function rewind(resumed)
   local from, top = HISTORY.cursor(), HISTORY.last()
   local clean = resumed and CLEAN or nil

@@ -7,7 +7,7 @@ import XCTest
 /// fuzzer's out-of-range and wrong-type attempts, `state` on a scenario
 /// whose hashes are placeholders. The fixture is `Fixtures/packs/fourup`,
 /// Connect Four on a board of `cols` by `rows`.
-final class RoundFourAuthoringTests: XCTestCase {
+final class AuthoringPitfallTests: XCTestCase {
     static let fourup = EngineFixtures.repository.appendingPathComponent("Tests/RulebenchTests/Fixtures/packs/fourup").path
     static let lane = EngineFixtures.repository.appendingPathComponent("Tests/RulebenchTests/Fixtures/shrink/lane").path
 
