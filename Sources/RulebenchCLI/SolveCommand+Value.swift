@@ -87,7 +87,7 @@ extension SolveCommand {
         for file in files {
             do {
                 let ends = try ValueScenario.endsTheGame(file.move.line, in: game)
-                let scenario = ValueScenario(packReference: packReference(game: game, scenario: file.path), seed: seedOption.seed,
+                let scenario = ValueScenario(packReference: SolutionScenario.packReference(packOptions.pack, of: game, forFileAt: file.path), seed: seedOption.seed,
                                              options: game.options, what: file.what, seat: seat, verdict: file.move.verdict,
                                              line: file.move.line, endsTheGame: ends,
                                              command: (["rulebench"] + CommandLine.arguments.dropFirst()).joined(separator: " "))

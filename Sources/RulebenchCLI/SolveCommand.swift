@@ -266,13 +266,6 @@ struct SolveCommand: ParsableCommand {
         return path
     }
 
-    /// How a scenario written at `path` names the game's pack: by name when
-    /// the scenario's folder finds it so; else by a path from the scenario's
-    /// folder, absolute when the two share only the root.
-    func packReference(game: Game, scenario path: String) -> String {
-        SolutionScenario.packReference(packOptions.pack, of: game, forFileAt: path)
-    }
-
     /// The progress line.
     private func status(_ s: Solver.Statistics) -> String {
         "solve \(packOptions.pack) (\(s.search.rawValue)): depth \(s.depth)/\(maxDepth)  \(s.distinctStates) states reached  "
