@@ -3,8 +3,7 @@ import Foundation
 
 /// Paths of the repository and of the engine's fixture packs.
 enum EngineFixtures {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = TestPaths.repository
     static let folder = repository.appendingPathComponent("Tests/RulebenchTests/Fixtures/engine")
     static let lab = folder.appendingPathComponent("lab").path
     /// The state hash of a lab game after setup with seed 1 (see UndoTests).
