@@ -88,7 +88,7 @@ test-browser: deps chromium
 	$(SWIFT) build --product rulebench-serve
 	.build/ci-tools/bin/python Tests/Browser/run.py .build/debug/rulebench
 
-# The planted-bug suite alone (Tests/RulebenchTests/PlantedBugTests.swift:
+# The planted-bug suite alone (Tests/RulebenchTests/Fuzz/Session/PlantedBugTests.swift:
 # every bug of Benchmarks/mutants.json caught and shrunk; a few minutes).
 test-planted: deps
 	$(SWIFT) build --build-tests
