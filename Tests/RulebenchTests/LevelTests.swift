@@ -121,7 +121,11 @@ final class LevelTests: XCTestCase {
         let run = try rulebench(["run", "e.yaml"])
         XCTAssertEqual(run.status, 1, run.output)
         XCTAssertTrue(run.stdout.contains("FAIL  e.yaml  level 2"), run.stdout)
-        XCTAssertTrue(run.stdout.contains("step \(calls.count) at e.yaml:"), run.stdout)
+        // The line named is the failing step's call in the file, not the level's `name:` line.
+        let text = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n")
+        let second = try XCTUnwrap(text.firstIndex(of: "  - name: \"2\""))
+        let callLines = text.indices.filter { $0 > second && text[$0].hasPrefix("        - { do: ") }.map { $0 + 1 }
+        XCTAssertTrue(run.stdout.contains("step \(calls.count) at e.yaml:\(callLines[calls.count - 1]):"), run.stdout)
         XCTAssertTrue(run.stdout.contains("goal solved does not hold"), run.stdout)
         XCTAssertTrue(run.stdout.contains("3 scenarios: 2 passed, 1 failed"), run.stdout)
 
@@ -132,6 +136,7 @@ final class LevelTests: XCTestCase {
         let refused = try rulebench(["run", "e.yaml"])
         XCTAssertEqual(refused.status, 1, refused.output)
         XCTAssertTrue(refused.stdout.contains("level 2, step 1 of"), refused.stdout)
+        XCTAssertTrue(refused.stdout.contains("step 1 at e.yaml:\(callLines[0]):"), refused.stdout)
     }
 
     func testAPlantedRulesChangeIsNamedByRunAndRepairedBySolve() throws {
