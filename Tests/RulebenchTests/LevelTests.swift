@@ -262,7 +262,8 @@ final class LevelTests: XCTestCase {
     }
 
     func testCtrlCKeepsTheLevelsFinished() throws {
-        let (process, out, err) = try RulebenchCommand.start(["generate", Self.pipes, "--count", "50", "--param", "turns=12",
+        // Two workers: the levels kept are those decided, in the order of their seeds.
+        let (process, out, err) = try RulebenchCommand.start(["generate", Self.pipes, "--count", "50", "--param", "turns=12", "--jobs", "2",
                                                               "--goal", "solved", "--progress-interval", "0", "--out", "c.yaml"], in: scratch)
         var seen = ""
         while !seen.contains("1/50 levels") {   // a progress line after each candidate: wait for the first level
@@ -278,6 +279,11 @@ final class LevelTests: XCTestCase {
         let file = try LevelFile.parse(contentsOf: scratch.appendingPathComponent("c.yaml"))
         XCTAssertGreaterThanOrEqual(file.levels.count, 1)
         XCTAssertLessThan(file.levels.count, 50)
+        // The first ones --jobs 1 makes: none missing, none out of order.
+        let first = try rulebench(["generate", Self.pipes, "--count", String(file.levels.count), "--param", "turns=12", "--jobs", "1",
+                                   "--goal", "solved", "--out", "first.yaml"])
+        XCTAssertEqual(first.status, 0, first.output)
+        XCTAssertEqual(try LevelFile.parse(contentsOf: scratch.appendingPathComponent("first.yaml")).levels, file.levels)
         let run = try rulebench(["run", "c.yaml"])
         XCTAssertEqual(run.status, 0, run.output)
     }
