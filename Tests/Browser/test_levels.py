@@ -90,3 +90,26 @@ def test_a_level_file_opens_as_a_list_whose_levels_set_up_and_play_their_solutio
     expect(page.get_by_label("Levels")).to_have_attribute("data-played", str(third))
     expect(page.locator("#step-label")).to_have_text(f"step {third} of {third}")
     expect(page.get_by_label("Levels")).to_have_attribute("data-goal-holds", "true")
+
+    # A level's number comes from the wire: checked before it is used (a number outside the list, a string,
+    # a number too large for an integer), and the page's own game goes on unchanged.
+    errors = page.evaluate("""() => new Promise((resolve) => {
+        const socket = new WebSocket(`ws://${location.host}/socket`);
+        const errors = [];
+        socket.addEventListener('message', (event) => {
+            const message = JSON.parse(event.data);
+            if (message.type === 'position' && !errors.length && !socket.sent) {
+                socket.sent = true;
+                socket.send('{"type": "level", "level": 4}');
+                socket.send('{"type": "level", "level": "2"}');
+                socket.send('{"type": "level", "level": 1e30}');
+            }
+            if (message.type === 'error') errors.push(message);
+            if (errors.length === 3) { socket.close(); resolve(errors); }
+        });
+    })""")
+    assert errors[0]["kind"] == "failed" and "no level 4: levels.yaml has levels 1 to 3" in errors[0]["message"], errors[0]
+    assert errors[1]["kind"] == "malformed" and "level needs" in errors[1]["message"], errors[1]
+    assert errors[2]["kind"] == "malformed", errors[2]
+    wait_for_level(page, 3)
+    expect(page.get_by_label("Levels")).to_have_attribute("data-played", str(third))
