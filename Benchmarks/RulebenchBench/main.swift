@@ -20,7 +20,7 @@
 //        rulebench-bench --server              only row (11): a hostile client's cost to the studio's server
 //        rulebench-bench --match               only row (12): calls through Match + SQLite store, memory per idle match
 //        rulebench-bench --serve-load          only row (13): rulebench-serve, 200 desert matches x 2 clients over loopback
-//        rulebench-bench --levels              only row (15): generate 100 pipes levels 5x5 twice, then run them
+//        rulebench-bench --levels              only row (15): generate 100 pipes levels 5x5 (--jobs 1, 2), then run them
 import Foundation
 import Rulebench
 
@@ -513,7 +513,7 @@ if FileManager.default.isExecutableFile(atPath: binary.path), let pure = pureSec
 // (9) --jobs 2 against --jobs 1
 if FileManager.default.isExecutableFile(atPath: binary.path) { try ScalingBench.rows(binary: binary) }
 
-// (15) levels: generate 100 pipes levels twice (the same file), then run them
+// (15) levels: generate 100 pipes levels with --jobs 1 and 2 (the same file), then run them
 if FileManager.default.isExecutableFile(atPath: binary.path) { try LevelsBench.rows(binary: binary) }
 
 // (6) process start to the end of one scenario, and history size

@@ -23,7 +23,9 @@ struct GenerateCommand: ParsableCommand {
             Each candidate is bounded by --max-depth and --max-states (and the count of --unique by \
             --max-count-moves): one that runs out is reported on standard error and skipped, never kept \
             unproven. The run is bounded by --time: at the limit, or on Ctrl-C, the levels finished so far are \
-            written. Progress goes to standard error. The same command writes the same file.
+            written. Progress goes to standard error. The same command writes the same file, whatever --jobs: \
+            the workers try candidates ahead, each in a game of its own, and the candidates are decided in the \
+            order of their seeds, as one worker decides them.
 
             The file (docs/levels.md, scenarios/levels.schema.json) holds each level's seed, options, grade \
             and solution; `rulebench run FILE` replays every solution, and `rulebench solve --levels FILE \
@@ -73,6 +75,8 @@ struct GenerateCommand: ParsableCommand {
 
     @OptionGroup var timeOption: TimeOption<GenerateCommand>
 
+    @OptionGroup var jobsOption: JobsOption
+
     @Option(parsing: .unconditional, help: "Each candidate's longest line searched. (default: 40)", transform: NumberArgument.whole("--max-depth"))
     var maxDepth = 40
 
@@ -112,10 +116,7 @@ struct GenerateCommand: ParsableCommand {
 
     func run() throws {
         catchInterrupts()
-        var configuration = Game.Configuration()
-        configuration.printHandler = { _ in }
-        configuration.animationSources = false
-        configuration.memoryCap += maxStates * Solver.Options.bytesPerState * 2
+        let configuration = gameConfiguration
         let game: Game
         do {
             game = try Game(pack: pack, configuration: configuration)
@@ -139,24 +140,34 @@ struct GenerateCommand: ParsableCommand {
         options.maxStates = maxStates
         options.maxCountMoves = maxCountMoves
         options.seconds = time
-        let result = try generate(game, options)
+        let result = try generate(options)
         if !result.file.levels.isEmpty { try write(result.file, game: game) }
         print(summary(result))
         if result.stop == .interrupted { throw interruptExitCode }
         if result.file.levels.count < count { throw Outcome.failed.exitCode }
     }
 
-    /// Runs the generator with its progress on standard error.
-    private func generate(_ game: Game, _ options: LevelGenerator.Options) throws -> LevelGenerator.Result {
+    /// Each worker's game: quiet, and with room for the search's states.
+    private var gameConfiguration: Game.Configuration {
+        var configuration = Game.Configuration()
+        configuration.printHandler = { _ in }
+        configuration.animationSources = false
+        configuration.memoryCap += maxStates * Solver.Options.bytesPerState * 2
+        return configuration
+    }
+
+    /// Runs the generator on --jobs workers (each loads the pack once) with its progress on standard error.
+    private func generate(_ options: LevelGenerator.Options) throws -> LevelGenerator.Result {
         let clock = MonotonicClock.seconds
         let progress = ProgressLine(pacer: progressInterval.map { ProgressPacer(interval: $0, start: clock()) }
                                         ?? ProgressPacer(toTerminal: stderrIsTerminal, start: clock()))
-        var kept = 0, tried = 0
+        let (pack, count, configuration) = (pack, count, gameConfiguration)
         do {
-            let result = try LevelGenerator(game: game, options: options).run(packReference: pack, shouldStop: { wasInterrupted }) { event in
-                tried += 1
+            let result = try LevelGenerator.run(options: options, workers: jobsOption.jobs, packReference: pack,
+                                                makeGame: { try Game(pack: pack, configuration: configuration) },
+                                                shouldStop: { wasInterrupted }) { event, tally in
                 switch event {
-                case .kept: kept += 1
+                case .kept: break
                 case .skipped(let seed, let why):
                     // A candidate that ran out of budget is reported: it may have been a level.
                     switch why {
@@ -165,7 +176,7 @@ struct GenerateCommand: ParsableCommand {
                     default: break
                     }
                 }
-                progress.show("generate \(pack): \(kept)/\(count) levels, \(tried) candidates", at: clock())
+                progress.show("generate \(pack): \(tally.kept)/\(count) levels, \(tally.candidates) candidates", at: clock())
             }
             progress.end(nil)
             return result

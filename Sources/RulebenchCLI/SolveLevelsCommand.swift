@@ -18,8 +18,12 @@ struct SolveLevelsCommand: ParsableCommand {
             solve` solves, and gets the new line and grade. The levels themselves (names, seeds, options) never \
             change. Without --write-solutions nothing is written: the command says what it would store.
 
+            Each level's search is bounded by --max-depth, --max-states and --level-time; a level whose search \
+            runs out of one of them, or out of the game's memory, is named with the budget it ran out of and left \
+            as it was, and the next level is solved.
+
             Exit codes: 0 every level has a solution that reaches the goal; 1 a level could not be solved \
-            (unsolvable, or out of --max-depth / --max-states: named, left as it was); 2 bad input; 130 / 143 \
+            (unsolvable, or out of --max-depth / --max-states / --level-time: named, left as it was); 2 bad input; 130 / 143 \
             stopped (nothing written).
 
             Examples:
@@ -50,6 +54,12 @@ struct SolveLevelsCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The most distinct states each level's search keeps. (default: 100000)",
             transform: NumberArgument.whole("--max-states"))
     var maxStates = 100_000
+
+    @Option(name: .customLong("level-time"), parsing: .unconditional,
+            help: ArgumentHelp("Seconds each level's search may take: a level that runs out is named, left as it was, and the next is solved. (default: 120)",
+                               valueName: "seconds"),
+            transform: NumberArgument.seconds("--level-time"))
+    var levelTime = 120.0
 
     /// Where the solutions go instead of over --levels (the shared `--out`).
     private var out: String? { outOption.out }
@@ -89,7 +99,7 @@ struct SolveLevelsCommand: ParsableCommand {
         var changed = 0, unsolved = 0
         let repaired: LevelFile
         do {
-            repaired = try LevelRepair(replay: replay, solverOptions: options).run(in: game, shouldStop: { wasInterrupted }) { level, change in
+            repaired = try LevelRepair(replay: replay, solverOptions: options, levelSeconds: levelTime).run(in: game, shouldStop: { wasInterrupted }) { level, change in
                 switch change {
                 case .kept: break
                 case .solved(let was, let moves):

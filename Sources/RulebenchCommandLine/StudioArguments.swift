@@ -25,11 +25,14 @@ package struct StudioArguments: ParsableArguments {
               SCENARIO.yaml   a scenario played to its end, failures marked at their steps
               FINDING.yaml    a fuzz finding (fuzz --out), opened at its failing step:
                               property, differing slots, blamed file:line and its source
+              LEVELS.yaml     a level file (generate --out): its levels listed; the one picked is
+                              set up, its stored solution played a step at a time
 
             Examples:
               rulebench studio desert
               rulebench studio scenarios/cards/deal-staggered-and-undone.yaml --port 8080
               rulebench studio findings/template-undoRestores-dash_step-step.lua-30.yaml
+              rulebench studio pipes-5x5.yaml
 
             The studio is its own program, rulebench-studio, built beside rulebench (`make build` and \
             `swift build` build both): `rulebench studio` runs it in its place, with the same arguments. \
@@ -41,7 +44,7 @@ package struct StudioArguments: ParsableArguments {
     )
 
 
-    @Argument(help: "A pack (a name under rules/ or a folder), a saved history (.json), a scenario or a fuzz finding (.yaml).")
+    @Argument(help: "A pack (a name under rules/ or a folder), a saved history (.json), a scenario, a fuzz finding or a level file (.yaml).")
     package var source: String
 
     @Option(help: "The port to serve on (0: any free port; the address printed says which).")

@@ -3,7 +3,7 @@ import Rulebench
 
 /// A game opened from a `StudioSource`, with what the source says about its
 /// steps: the failures of a scenario at the positions they happened, a
-/// finding's header, and the position to show first.
+/// finding's header, a level file's levels, and the position to show first.
 struct StudioOpening {
     /// The game, its history as the source left it.
     var game: Game
@@ -13,6 +13,8 @@ struct StudioOpening {
     var scenarioSteps: [Int] = []
     /// The finding the file's header describes (findings only).
     var finding: StudioFinding?
+    /// The level file's levels, the first set up (level files only).
+    var levels: StudioLevels?
     /// The position the page opens at: a finding's failing step, else where the source left the cursor.
     var position: Int
 
@@ -30,6 +32,9 @@ struct StudioOpening {
             var opening = StudioOpening(game: verdict.game, position: verdict.game.history.cursor)
             if let mismatch = verdict.mismatch { opening.marks[verdict.game.history.cursor, default: []].append("\(mismatch)") }
             return opening
+        case .levels(let url):
+            let opened = try StudioLevels.open(url, configuration: configuration)
+            return StudioOpening(game: opened.game, levels: opened.levels, position: 0)
         case .scenario(let url), .finding(let url):
             return try scenario(url, isFinding: source.kind == "finding", configuration: configuration)
         }

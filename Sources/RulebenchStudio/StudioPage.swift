@@ -15,6 +15,7 @@ enum StudioPage {
         "/studio.css": ("text/css; charset=utf-8", PackageResources.studio_css),
         "/studio.js": ("text/javascript; charset=utf-8", PackageResources.studio_js),
         "/board.js": ("text/javascript; charset=utf-8", PackageResources.board_js),
+        "/levels.js": ("text/javascript; charset=utf-8", PackageResources.levels_js),
         "/scene.js": BoardPage.sceneScript,
     ]
 

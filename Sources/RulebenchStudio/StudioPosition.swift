@@ -5,7 +5,8 @@ import Rulebench
 /// verified undo and redo and its failure marks, the state hash, the state
 /// and the slots this step changed (before and after), the legal calls as
 /// `play` prints them, the pack's render text, the animation of the step
-/// just crossed, a finding's header and the last reload's outcome.
+/// just crossed, a finding's header, the last reload's outcome and, with a
+/// level file open, the level set up and how far its stored solution is played.
 ///
 /// With a seat chosen (`seat`), the message holds only what that seat may
 /// see (`seated`): its view of the state and its hash, its scene, the calls
@@ -27,6 +28,7 @@ struct StudioPosition {
             ("step", .int(Int64(cursor))), ("count", .int(Int64(history.entries.count))),
             ("seats", .array(((try? game.seats()) ?? []).map(JSONValue.string))),
             ("seat", session.seat.map(JSONValue.string) ?? .null),
+            ("levels", session.levels?.json(game, seated: session.seat != nil) ?? .null),
         ]
         if let seat = session.seat {
             json = .object(members + StudioPosition.seated(seat, session))

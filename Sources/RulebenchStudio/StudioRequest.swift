@@ -8,7 +8,10 @@ import Rulebench
 /// `{"type": "undoTurn"}`, `{"type": "seek", "step": 12}`, `{"type": "save", "path": "game.json"}`
 /// (with `"overwrite": true` to replace a file that is not a saved history; see `FolderSave`),
 /// `{"type": "seat", "seat": "p2"}` (show the game as seat p2 sees it; `"seat": null`: the
-/// author's view), `{"type": "sync"}` (send the position again). Anything else is a `StudioProtocolError`.
+/// author's view), `{"type": "sync"}` (send the position again); with a level file open,
+/// `{"type": "level", "level": 2}` (set level 2 up), `{"type": "solutionStep"}` (perform the next
+/// call of its stored solution) and `{"type": "levelList"}` (the list, to the sender only).
+/// Anything else is a `StudioProtocolError`.
 struct StudioRequest: Equatable {
     enum Command: Equatable {
         case perform(call: String)
@@ -20,6 +23,12 @@ struct StudioRequest: Equatable {
         /// Show the game as this seat sees it (nil: the author's view).
         case seat(String?)
         case sync
+        /// Set up the level of this number (1-based) of the opened level file.
+        case level(Int)
+        /// Perform the next call of the level's stored solution.
+        case solutionStep
+        /// Send the opened level file's list of levels.
+        case levelList
     }
 
     /// What to do.
@@ -47,7 +56,7 @@ struct StudioRequest: Equatable {
         command = try StudioRequest.command(type, value, id: id)
     }
 
-    static let types = "perform, undo, redo, undoTurn, seek, save, seat, sync"
+    static let types = "perform, undo, redo, undoTurn, seek, save, seat, sync, level, solutionStep, levelList"
 
     private static func command(_ type: String, _ value: JSONValue, id: Int64?) throws(StudioProtocolError) -> Command {
         switch type {
@@ -60,6 +69,14 @@ struct StudioRequest: Equatable {
         case "redo": return .redo
         case "undoTurn": return .undoTurn
         case "sync": return .sync
+        case "solutionStep": return .solutionStep
+        case "levelList": return .levelList
+        case "level":
+            // Any integer the message held: the session checks it against the list before using it.
+            guard case .int(let number)? = value["level"], let level = Int(exactly: number) else {
+                throw StudioProtocolError("level needs \"level\": a whole number, the level's place in the file (1: the first)", id: id)
+            }
+            return .level(level)
         case "seat":
             switch value["seat"] {
             case nil, .null?: return .seat(nil)

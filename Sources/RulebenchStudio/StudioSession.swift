@@ -24,6 +24,8 @@ actor StudioSession {
     let finding: StudioFinding?
     /// The history position after each step of an opened scenario (empty otherwise).
     let scenarioSteps: [Int]
+    /// The opened level file and the level set up (nil unless a level file was opened).
+    private(set) var levels: StudioLevels?
     /// Checks, states and scenes learnt at each step and position.
     var memory = PositionMemory()
     /// The animation of the last single step crossed (or the opening).
@@ -50,13 +52,28 @@ actor StudioSession {
         marks = opening.marks
         finding = opening.finding
         scenarioSteps = opening.scenarioSteps
+        levels = opening.levels
         watch = StudioReload.Watch(game: opening.game)
         if opening.game.history.cursor != opening.position { try opening.game.seek(to: opening.position) }
-        if let opening = game.openingAnimation, game.history.cursor == 0 {
-            animation = StudioAnimation(label: "the opening", direction: "do", animation: opening,
-                                        keyframes: try? game.keyframes(of: opening, from: nil))
-        }
+        animation = StudioSession.opening(of: game)
         try memory.observe(game)
+    }
+
+    /// The setup's animation, when `game` is at its setup and has one.
+    private static func opening(of game: Game) -> StudioAnimation? {
+        guard let opening = game.openingAnimation, game.history.cursor == 0 else { return nil }
+        return StudioAnimation(label: "the opening", direction: "do", animation: opening,
+                               keyframes: try? game.keyframes(of: opening, from: nil))
+    }
+
+    /// Forgets what was learnt of the positions of a history that is gone
+    /// (a level set up, a pack reloaded).
+    private func forgetPositions() {
+        memory = PositionMemory()
+        marks = [:]
+        labels = [:]
+        animation = nil
+        seatChanges = nil
     }
 
     /// Handles one message's text; a malformed one gets an error reply and changes nothing.
@@ -81,7 +98,7 @@ actor StudioSession {
     private func run(_ request: StudioRequest) throws(RulebenchError) -> [Outgoing] {
         switch request.command {
         case .sync: return [.sender(position())]
-        case .perform(let text): try perform(text)
+        case .perform(let text): try perform(StudioSession.call(typed: text, legal: (try? game.legalActions()) ?? []))
         case .undo:
             guard game.history.cursor > 0 else { throw .badInput(InputProblem("nothing to undo")) }
             try seek(to: game.history.cursor - 1, animated: true)
@@ -95,6 +112,9 @@ actor StudioSession {
             try seek(to: target, animated: abs(target - game.history.cursor) == 1)
         case .save(let path, let overwrite): return [.sender(try save(path, overwrite: overwrite, id: request.id))]
         case .seat(let chosen): try choose(chosen)
+        case .level(let number): try setUpLevel(number)
+        case .solutionStep: try perform(try openedLevels().nextCall(in: game))
+        case .levelList: return [.sender(try openedLevels().listText(id: request.id))]
         }
         return [.everyone(position())]
     }
@@ -114,8 +134,7 @@ actor StudioSession {
 
     // MARK: Playing
 
-    private func perform(_ text: String) throws(RulebenchError) {
-        let call = try StudioSession.call(typed: text, legal: (try? game.legalActions()) ?? [])
+    private func perform(_ call: ActionCall) throws(RulebenchError) {
         let before = game.history.cursor
         let entry: HistoryEntry
         if let seat {
@@ -166,6 +185,27 @@ actor StudioSession {
             animation = StudioAnimation(label: check.direction == .undo ? "undo of \(call)" : call, direction: check.direction.rawValue,
                                         animation: played, keyframes: keyframes)
         }
+    }
+
+    // MARK: Levels
+
+    /// The opened level file, or why there is none.
+    private func openedLevels() throws(RulebenchError) -> StudioLevels {
+        guard let levels else {
+            throw .badInput(InputProblem("no level file is open (open one: rulebench studio levels.yaml)"))
+        }
+        return levels
+    }
+
+    /// Sets level `number` up: the game restarted by the engine with the
+    /// level's options, its history empty; what was learnt of the old one forgotten.
+    private func setUpLevel(_ number: Int) throws(RulebenchError) {
+        var chosen = try openedLevels()
+        try chosen.setUp(number: number, in: game)
+        levels = chosen
+        forgetPositions()
+        animation = StudioSession.opening(of: game)
+        try memory.observe(game)
     }
 
     /// Shows every page the game as `chosen` sees it, or as its author (nil).
@@ -224,11 +264,7 @@ actor StudioSession {
         reload = outcome.summary
         if let replayed = outcome.game {
             game = replayed
-            memory = PositionMemory()
-            marks = [:]
-            labels = [:]
-            animation = nil
-            seatChanges = nil
+            forgetPositions()
             if let seat, !((try? game.seats()) ?? []).contains(seat) { self.seat = nil }
             try? memory.observe(game)
         }

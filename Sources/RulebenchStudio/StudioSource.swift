@@ -3,13 +3,15 @@ import Rulebench
 
 /// What `rulebench studio` was asked to open, told apart by its file:
 /// a saved history (`.json`), a fuzz finding (a `.yaml` whose header says
-/// `# Finding:`, as `fuzz --out` writes it), a scenario (any other `.yaml`),
-/// or else a pack (a name under rules/ or a folder).
+/// `# Finding:`, as `fuzz --out` writes it), a level file (a `.yaml` with a
+/// top-level `levels:`, as `generate` writes it), a scenario (any other
+/// `.yaml`), or else a pack (a name under rules/ or a folder).
 enum StudioSource: Equatable {
     case pack(String)
     case scenario(URL)
     case history(URL)
     case finding(URL)
+    case levels(URL)
 
     init(argument: String) {
         let url = URL(fileURLWithPath: argument)
@@ -18,7 +20,13 @@ enum StudioSource: Equatable {
             self = .history(url)
         case "yaml", "yml":
             let head = StudioSource.head(of: url)
-            self = head.contains("\n# Finding: ") || head.hasPrefix("# Finding: ") ? .finding(url) : .scenario(url)
+            if head.contains("\n# Finding: ") || head.hasPrefix("# Finding: ") {
+                self = .finding(url)
+            } else {
+                // Read whole (bounded as every input file is) only to tell a level file: its `levels:` may follow long params.
+                let text = (try? InputFile.text(url, display: StudioSource.display(url))) ?? head
+                self = LevelFile.isLevelFile(text) ? .levels(url) : .scenario(url)
+            }
         default:
             self = .pack(argument)
         }
@@ -33,13 +41,14 @@ enum StudioSource: Equatable {
         return String(decoding: (try? handle.read(upToCount: 4_096)) ?? Data(), as: UTF8.self)
     }
 
-    /// What the page calls it: "pack", "scenario", "history" or "finding".
+    /// What the page calls it: "pack", "scenario", "history", "finding" or "levels".
     var kind: String {
         switch self {
         case .pack: return "pack"
         case .scenario: return "scenario"
         case .history: return "history"
         case .finding: return "finding"
+        case .levels: return "levels"
         }
     }
 
@@ -47,7 +56,7 @@ enum StudioSource: Equatable {
     var name: String {
         switch self {
         case .pack(let reference): return reference
-        case .scenario(let url), .history(let url), .finding(let url): return StudioSource.display(url)
+        case .scenario(let url), .history(let url), .finding(let url), .levels(let url): return StudioSource.display(url)
         }
     }
 

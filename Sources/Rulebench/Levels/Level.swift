@@ -16,6 +16,9 @@ public struct Level: Sendable, Equatable {
     public var solution: LevelSolution?
     /// The line of `name:` in the file it was read from (nil for a level made here).
     public var line: Int?
+    /// The line of each stored call in the file it was read from (empty for a
+    /// level made here): where a replay that fails at a step points.
+    public var callLines: [Int] = []
 
     public init(name: String, seed: Int64, options: [String: StateValue], grade: LevelGrade? = nil,
                 solution: LevelSolution? = nil, line: Int? = nil) {

@@ -126,21 +126,23 @@ public struct LevelFile: Sendable, Equatable {
                                      states: Int(try reader.integer(try required(reader, fields, "states", grade.value, "the states searched"), "'states'")),
                                      branching: try reader.number(try required(reader, fields, "branching", grade.value, "moves per state"), "'branching'"))
         }
-        if let solution = keys["solution"] { level.solution = try self.solution(reader, solution.value) }
+        if let solution = keys["solution"] { (level.solution, level.callLines) = try self.solution(reader, solution.value) }
         return level
     }
 
-    private static func solution(_ reader: YAMLReader, _ node: Node) throws(RulebenchError) -> LevelSolution {
+    /// The solution, and the line of each of its calls.
+    private static func solution(_ reader: YAMLReader, _ node: Node) throws(RulebenchError) -> (LevelSolution, [Int]) {
         let keys = try pairs(reader, node, "'solution'", Keys.solution)
         let foundNode = try required(reader, keys, "found", node, "say how it was found: shortest or any")
         guard let found = LevelSolution.Found(rawValue: try reader.string(foundNode, "'found'")) else {
             throw reader.fail(foundNode, "'found' is shortest or any")
         }
-        var calls: [ActionCall] = []
+        var calls: [ActionCall] = [], lines: [Int] = []
         for item in try reader.sequence(try required(reader, keys, "calls", node, "list the moves, e.g. `calls: [{ do: turn, with: { r: 1, c: 2 } }]`"), "'calls'") {
             let fields = try pairs(reader, item, "a call", Keys.call)
             let name = try reader.string(try required(reader, fields, "do", item, "name the action"), "'do'")
             calls.append(ActionCall(name, try fields["with"].map { pair throws(RulebenchError) in try table(reader, pair.value, "'with'") } ?? [:]))
+            lines.append(reader.location(of: item).line)
         }
         var result = LevelSolution(found: found, calls: calls)
         if let lines = keys["lines"] {
@@ -148,7 +150,7 @@ public struct LevelFile: Sendable, Equatable {
             result.linesOfThisLength = Int(try reader.integer(try required(reader, fields, "counted", lines.value, "the lines counted"), "'counted'"))
             if let limit = fields["limit_reached"], case .bool(let reached) = try reader.value(limit.value) { result.countStoppedAtLimit = reached }
         }
-        return result
+        return (result, lines)
     }
 
     private static func table(_ reader: YAMLReader, _ node: Node, _ what: String) throws(RulebenchError) -> [String: StateValue] {

@@ -97,6 +97,12 @@ public struct LevelGenerator {
         case skipped(seed: Int64, Skip)
     }
 
+    /// How far the run is, told with each event: levels kept, candidates decided.
+    public struct Progress: Sendable {
+        public var kept: Int
+        public var candidates: Int
+    }
+
     /// Why the run ended.
     public enum Stop: String, Sendable {
         case done = "done", time = "time limit", interrupted = "interrupted"
@@ -110,6 +116,9 @@ public struct LevelGenerator {
         public var skipped: [String: Int] = [:]
         public var stop = Stop.done
         public var seconds = 0.0
+
+        /// The levels kept and candidates decided so far.
+        public var progress: Progress { Progress(kept: file.levels.count, candidates: candidates) }
     }
 
     public let game: Game
@@ -129,13 +138,21 @@ public struct LevelGenerator {
         }
     }
 
+    /// One candidate's work, before the run decides on it in its order
+    /// (`decide`): its setup state's hash (nil when the setup failed) and
+    /// what it came to as if it were no duplicate (nil: a stop ended it).
+    struct Attempt {
+        var hash: StateHash?
+        var outcome: Event?
+    }
+
     /// Makes levels until `options.count` are kept, the time is up or
-    /// `shouldStop` says so. `event` is called for every candidate.
+    /// `shouldStop` says so. `event` is called for every candidate, with the run's progress.
     ///
     /// - Throws: a failure of the rules (`generate` that errs, a step that
     ///   fails in the search): a bug to fix, not a candidate to skip.
     public func run(packReference: String, clock: @escaping () -> Double = MonotonicClock.seconds,
-                    shouldStop: @escaping () -> Bool = { false }, event: (Event) -> Void = { _ in }) throws -> Result {
+                    shouldStop: @escaping () -> Bool = { false }, event: (Event, Progress) -> Void = { _, _ in }) throws -> Result {
         let start = clock()
         let deadline = options.seconds.map { start + $0 }
         let timeUp = { deadline.map { clock() >= $0 } ?? false }
@@ -146,43 +163,62 @@ public struct LevelGenerator {
             if result.file.levels.count >= options.count { break }
             if shouldStop() { result.stop = .interrupted; break }
             if timeUp() { result.stop = .time; break }
-            result.candidates += 1
-            let outcome: Event?
+            var attempt: Attempt
             do {
-                outcome = try candidate(seed, seen: &seen, name: String(result.file.levels.count + 1),
-                                        shouldStop: { shouldStop() || timeUp() })
+                attempt = try self.attempt(seed, isDuplicate: { seen.contains($0) }, shouldStop: { shouldStop() || timeUp() })
             } catch where shouldStop() {
-                outcome = nil   // a signal stopped the rules mid-call: the candidate is dropped, the levels kept
+                attempt = Attempt()   // a signal stopped the rules mid-call: the candidate is dropped, the levels kept
             }
-            switch outcome {
-            case .some(.kept(let level)):
-                result.file.levels.append(level)
-                event(.kept(level))
-            case .some(.skipped(_, let why)):
-                result.skipped[why.kind, default: 0] += 1
-                event(.skipped(seed: seed, why))
-            case .none:   // stopped partway: the candidate is dropped
-                result.candidates -= 1
-                result.stop = shouldStop() ? .interrupted : .time
-            }
-            if case .none = outcome { break }
+            guard let decided = Self.decide(attempt, seed: seed, in: &result, seen: &seen, stop: shouldStop() ? .interrupted : .time) else { break }
+            event(decided, result.progress)
         }
         result.seconds = clock() - start
         return result
     }
 
-    /// One candidate: kept, skipped, or nil when a stop ended its search.
-    private func candidate(_ seed: Int64, seen: inout Set<StateHash>, name: String,
-                           shouldStop: @escaping () -> Bool) throws -> Event? {
+    /// Decides on the next candidate, in the run's order: a duplicate when
+    /// an earlier candidate had its setup state, else what it came to. The
+    /// only place a level is kept and named, so every number of workers
+    /// writes the same file. Returns nil when a stop (`stop`) ended it: it
+    /// is not counted, and the run ends.
+    static func decide(_ attempt: Attempt, seed: Int64, in result: inout Result, seen: inout Set<StateHash>, stop: Stop) -> Event? {
+        var outcome = attempt.outcome
+        if let hash = attempt.hash, !seen.insert(hash).inserted { outcome = .skipped(seed: seed, .duplicate) }
+        switch outcome {
+        case .some(.kept(var level)):
+            level.name = String(result.file.levels.count + 1)
+            result.file.levels.append(level)
+            result.candidates += 1
+            return .kept(level)
+        case .some(.skipped(_, let why)):
+            result.skipped[why.kind, default: 0] += 1
+            result.candidates += 1
+            return outcome
+        case .none:   // stopped partway: the candidate is dropped
+            result.stop = stop
+            return nil
+        }
+    }
+
+    /// One candidate: set up, checked against the setups before it
+    /// (`isDuplicate`, which needs only be right when it says yes: `decide`
+    /// has the last word), solved and counted.
+    func attempt(_ seed: Int64, isDuplicate: (StateHash) -> Bool, shouldStop: @escaping () -> Bool) throws -> Attempt {
         let levelOptions = try game.generate(seed: seed, params: options.params)
         do {
             try game.restart(seed: options.gameSeed, options: levelOptions)
         } catch let error {
-            if case .badInput(let problem) = error { return .skipped(seed: seed, .setupFails(problem.message)) }
-            if case .script = error { return .skipped(seed: seed, .setupFails("\(error)")) }
+            if case .badInput(let problem) = error { return Attempt(outcome: .skipped(seed: seed, .setupFails(problem.message))) }
+            if case .script = error { return Attempt(outcome: .skipped(seed: seed, .setupFails("\(error)"))) }
             throw error
         }
-        guard seen.insert(game.stateHash).inserted else { return .skipped(seed: seed, .duplicate) }
+        let hash = game.stateHash
+        if isDuplicate(hash) { return Attempt(hash: hash, outcome: .skipped(seed: seed, .duplicate)) }
+        return Attempt(hash: hash, outcome: try solve(seed, levelOptions, shouldStop: shouldStop))
+    }
+
+    /// The candidate set up in the game, solved: kept, skipped, or nil when a stop ended its search.
+    private func solve(_ seed: Int64, _ levelOptions: [String: StateValue], shouldStop: @escaping () -> Bool) throws -> Event? {
         var solverOptions = Solver.Options(goal: options.goal)
         solverOptions.maxDepth = options.maxDepth
         solverOptions.maxStates = options.maxStates
@@ -209,7 +245,7 @@ public struct LevelGenerator {
             case .interrupted: return nil
             }
         }
-        return .kept(Level(name: name, seed: seed, options: levelOptions,
+        return .kept(Level(name: "", seed: seed, options: levelOptions,
                            grade: LevelGrade(line: line, statistics: solved.statistics), solution: solution))
     }
 }

@@ -12,6 +12,9 @@ public struct LevelReplay {
         /// The level's name and its line in the file.
         public var level: String
         public var line: Int?
+        /// The line of the failing step's stored call in the file (nil when
+        /// the failure is not a step's, or the level was not read from a file).
+        public var stepLine: Int?
         /// The moves replayed.
         public var moves: Int
         /// nil when the solution still reaches the goal and every undo
@@ -22,7 +25,7 @@ public struct LevelReplay {
         public var passed: Bool { failure == nil }
 
         public static func == (a: Report, b: Report) -> Bool {
-            a.level == b.level && a.line == b.line && a.moves == b.moves && a.failure?.step == b.failure?.step
+            a.level == b.level && a.line == b.line && a.stepLine == b.stepLine && a.moves == b.moves && a.failure?.step == b.failure?.step
                 && a.failure?.message == b.failure?.message
         }
     }
@@ -63,8 +66,15 @@ public struct LevelReplay {
         return reports
     }
 
-    /// One level's replay.
+    /// One level's replay; a failing step names its call's line in the file.
     public func replay(_ level: Level, in game: Game) -> Report {
+        var report = steps(level, in: game)
+        if let step = report.failure?.step, level.callLines.indices.contains(step - 1) { report.stepLine = level.callLines[step - 1] }
+        return report
+    }
+
+    /// The setup, the calls, the goal and the undos of one level's replay.
+    private func steps(_ level: Level, in game: Game) -> Report {
         var report = Report(level: level.name, line: level.line, moves: level.solution?.calls.count ?? 0)
         do {
             try game.restart(seed: file.gameSeed, options: level.options)
@@ -109,13 +119,14 @@ public struct LevelReplay {
 extension LevelReplay.Report {
     /// The replay as `rulebench run` reports a scenario (text, JSON, JUnit):
     /// the file, "level NAME" as its title, each move a step, a failure at
-    /// its step with the level's line in the file.
+    /// its step with that step's line in the file (the level's own line when
+    /// the failure is not a step's).
     public func scenarioReport(file: String, goal: String, duration: Double) -> ScenarioReport {
         guard let failure else {
             return ScenarioReport(file: file, title: "level \(level)", status: .passed, duration: duration, stepCount: moves, stepsRun: moves)
         }
         let step = failure.step ?? 0
-        let location = SourceLocation(file: file, line: line ?? 1)
+        let location = SourceLocation(file: file, line: stepLine ?? line ?? 1)
         let mismatch = Mismatch(check: "stored solution", expected: "its \(moves) calls reach goal \(goal), every undo exact",
                                 actual: failure.message, location: location)
         let stepFailure = StepFailure(step: step, location: location,

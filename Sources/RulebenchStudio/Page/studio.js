@@ -8,12 +8,18 @@ let nextID = 1;
 let position = null;
 let narrowTo = null;      // the node id a click on the board narrowed the legal calls to
 const listeners = [];     // other modules (the board) hear each position
+const replies = new Map();   // message type -> the other modules' listeners (the level list hears "levels")
 
 /// Hears every position from now on, and the last one already shown (a module that finished loading
 /// after the socket's first message, as the board does while it fetches /scene.js, misses nothing).
 export function onPosition(listener) {
   listeners.push(listener);
   if (position) listener(position);
+}
+
+/// Hears every message of `type` the server sends this page (besides the ones this module shows).
+export function onMessage(type, listener) {
+  replies.set(type, [...(replies.get(type) ?? []), listener]);
 }
 
 export function send(message) {
@@ -42,6 +48,7 @@ function leafText(value) {
 }
 
 function receive(message) {
+  for (const listener of replies.get(message.type) ?? []) listener(message);
   if (message.type === 'position') return show(message);
   if (message.type === 'error') return say(`error (${message.kind}): ${message.message}`, true);
   if (message.type === 'saved') return say(`saved ${message.steps} steps to ${message.path} (check it with rulebench replay ${message.path})`);

@@ -121,7 +121,11 @@ final class LevelTests: XCTestCase {
         let run = try rulebench(["run", "e.yaml"])
         XCTAssertEqual(run.status, 1, run.output)
         XCTAssertTrue(run.stdout.contains("FAIL  e.yaml  level 2"), run.stdout)
-        XCTAssertTrue(run.stdout.contains("step \(calls.count) at e.yaml:"), run.stdout)
+        // The line named is the failing step's call in the file, not the level's `name:` line.
+        let text = try String(contentsOf: url, encoding: .utf8).components(separatedBy: "\n")
+        let second = try XCTUnwrap(text.firstIndex(of: "  - name: \"2\""))
+        let callLines = text.indices.filter { $0 > second && text[$0].hasPrefix("        - { do: ") }.map { $0 + 1 }
+        XCTAssertTrue(run.stdout.contains("step \(calls.count) at e.yaml:\(callLines[calls.count - 1]):"), run.stdout)
         XCTAssertTrue(run.stdout.contains("goal solved does not hold"), run.stdout)
         XCTAssertTrue(run.stdout.contains("3 scenarios: 2 passed, 1 failed"), run.stdout)
 
@@ -132,6 +136,7 @@ final class LevelTests: XCTestCase {
         let refused = try rulebench(["run", "e.yaml"])
         XCTAssertEqual(refused.status, 1, refused.output)
         XCTAssertTrue(refused.stdout.contains("level 2, step 1 of"), refused.stdout)
+        XCTAssertTrue(refused.stdout.contains("step 1 at e.yaml:\(callLines[0]):"), refused.stdout)
     }
 
     func testAPlantedRulesChangeIsNamedByRunAndRepairedBySolve() throws {
@@ -257,7 +262,8 @@ final class LevelTests: XCTestCase {
     }
 
     func testCtrlCKeepsTheLevelsFinished() throws {
-        let (process, out, err) = try RulebenchCommand.start(["generate", Self.pipes, "--count", "50", "--param", "turns=12",
+        // Two workers: the levels kept are those decided, in the order of their seeds.
+        let (process, out, err) = try RulebenchCommand.start(["generate", Self.pipes, "--count", "50", "--param", "turns=12", "--jobs", "2",
                                                               "--goal", "solved", "--progress-interval", "0", "--out", "c.yaml"], in: scratch)
         var seen = ""
         while !seen.contains("1/50 levels") {   // a progress line after each candidate: wait for the first level
@@ -273,6 +279,11 @@ final class LevelTests: XCTestCase {
         let file = try LevelFile.parse(contentsOf: scratch.appendingPathComponent("c.yaml"))
         XCTAssertGreaterThanOrEqual(file.levels.count, 1)
         XCTAssertLessThan(file.levels.count, 50)
+        // The first ones --jobs 1 makes: none missing, none out of order.
+        let first = try rulebench(["generate", Self.pipes, "--count", String(file.levels.count), "--param", "turns=12", "--jobs", "1",
+                                   "--goal", "solved", "--out", "first.yaml"])
+        XCTAssertEqual(first.status, 0, first.output)
+        XCTAssertEqual(try LevelFile.parse(contentsOf: scratch.appendingPathComponent("first.yaml")).levels, file.levels)
         let run = try rulebench(["run", "c.yaml"])
         XCTAssertEqual(run.status, 0, run.output)
     }
