@@ -26,7 +26,7 @@ local ATLAS = { image = "string", width = "number", height = "number", count = "
 local NODE = { id = true, col = true, row = true, x = true, y = true, w = true, h = true, shape = true,
                color = true, stroke = true, text = true, textcolor = true, image = true, sprite = true,
                layer = true, opacity = true, rotation = true, scale = true, label = true, aliases = true, names = true }
-local SHAPES = { rect = true, round = true, circle = true, diamond = true, none = true }
+local SHAPES = K.WORDSET.shape
 -- The largest coordinate or size a view may give, in pixels: a board far
 -- larger than any screen is a mistake, and a bound keeps sums finite.
 local LIMIT = 1e6

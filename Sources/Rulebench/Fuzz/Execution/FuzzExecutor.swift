@@ -246,39 +246,11 @@ struct FuzzExecutor {
         return nil
     }
 
-    /// What a step of the kernel's loop was doing when a check failed (the
-    /// kernel's word for it, `Kernel.RunFinding.during`).
-    enum StepActivity: String, CaseIterable {
-        /// A performed action failed, and its rollback left the state changed.
-        case failed
-        /// The checks after a perform (invariants, the animation).
-        case after
-        /// An action `legal` emitted failed.
-        case emitted
-        /// Listing the legal actions failed.
-        case legal
-        /// An undo of one step, an undo to the last checkpoint, a redo.
-        case undo, turn, redo
-        /// A take-back of the last turn (`undo: last turn`).
-        case lastTurn = "lastturn"
-        /// The end of the run: rewinding the whole history, and its result.
-        case rewind, rewound
-
-        /// How a report names a step that undid a whole turn; nil for the others.
-        var turnStep: String? {
-            switch self {
-            case .turn: return "undo turn"
-            case .lastTurn: return "undo last turn"
-            default: return nil
-            }
-        }
-    }
-
     /// A finding of the kernel's step loop, worded for the report.
     private func finding(_ found: Kernel.RunFinding) -> FuzzFinding {
         let index = found.stepIndex
         let call = found.call.map { "\($0)" } ?? "?"
-        let activity = StepActivity(rawValue: found.during)
+        let activity: Kernel.StepActivity? = found.during
         switch found.problem {
         case .error(let error) where found.property == .undoMirrorsDo:
             return finding(found.property, index, "\(activity?.turnStep ?? "undo of \(call)"): \(error)", error)
@@ -290,7 +262,7 @@ struct FuzzExecutor {
             case .legal?: return finding(found.property, index, FuzzFinding.legalListingFailed + "\(error)", error)
             case .turn?, .lastTurn?: return finding(found.property, index, activity?.turnStep ?? "", error)
             case .rewind?: return finding(found.property, index, FuzzFinding.rewindFailed, error)
-            default: return finding(found.property, index, "\(found.during) of \(call)", error)
+            default: return finding(found.property, index, "\(found.during.rawValue) of \(call)", error)
             }
         case .undoMismatch(let problems):
             let what = activity?.turnStep ?? (activity == .rewind ? FuzzFinding.rewindFailed : "undo of \(call)")
