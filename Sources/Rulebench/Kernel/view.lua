@@ -9,7 +9,7 @@
 -- is checked where `add` is called, so a bad one is an error at that line;
 -- the scene is the nodes in the order they were added (the view's own loops
 -- are ordered: `pairs` is), so it is a pure function of the state. Swift
--- (View/Scene.swift) reads the reply and turns grid places into pixels.
+-- (Kernel/Kernel+View.swift, into Kernel/Scene.swift) reads the reply and turns grid places into pixels.
 
 local K = ...
 local API = K.API

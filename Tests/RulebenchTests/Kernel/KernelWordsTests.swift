@@ -34,6 +34,26 @@ final class KernelWordsTests: XCTestCase {
         XCTAssertEqual(Set(KernelWords.groups.map(\.name)).count, KernelWords.groups.count, "a group is named twice")
     }
 
+    /// The scan finds an enum of words nested in an extension, as the
+    /// Kernel layer declares them, so a group left out of the table fails.
+    func testTheScanFindsANestedWordEnum() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kernelwords-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+        extension Kernel {
+            /// Words a new call sends.
+            enum NewCallWord: String, CaseIterable {
+                case begun, ended
+            }
+            struct Holder {
+                enum Kind: String { case a }
+            }
+        }
+        """.write(to: folder.appendingPathComponent("Kernel+New.swift"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try Self.wordEnums(in: folder), ["Kernel.NewCallWord", "Kernel.Holder.Kind"])
+    }
+
     /// The kernel sends a property by the case's own name, and reports print
     /// its sentence: one definition (FuzzFinding.Property) for both.
     func testAPropertyCrossesByItsNameAndPrintsItsSentence() throws {

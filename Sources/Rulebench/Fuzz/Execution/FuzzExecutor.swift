@@ -18,7 +18,7 @@ struct FuzzExecutor {
         enum Slot { case main, replay }
 
         var main: Game? { games[.main]?.game }
-        /// Property 8's verdicts by the main game's plan ids (nil: sound).
+        /// `animationIsSound`'s verdicts by the main game's plan ids (nil: sound).
         var verdicts: [Int: String?] = [:]
         /// The last run the main game played, whole (its reply with the
         /// steps of the runs it resumed put back), while the game stands
@@ -152,7 +152,8 @@ struct FuzzExecutor {
     }
 
     /// Plays a run in a fresh game: the kernel plays every step and checks
-    /// properties 1-5 after each (`Kernel/fuzz.lua`); here, property 8 on
+    /// the kernel's properties after each (`Kernel/fuzz.lua`); here,
+    /// `animationIsSound` on
     /// each performed action's plan, then the whole-history checks (see
     /// `execute` for `seeking` and `wholeHistory`).
     func play(_ start: FuzzProgram, _ request: Kernel.RunRequest, seeking: FindingKey? = nil,
@@ -223,7 +224,7 @@ struct FuzzExecutor {
         return (program, result)
     }
 
-    /// Property 8: the first performed action (before step `limit`) whose
+    /// `animationIsSound`: the first performed action (before step `limit`) whose
     /// plan is not finite or has conflicting tracks. Verdicts are kept by
     /// the kernel's plan id: a session performs the same plans again and
     /// again, and building a timeline costs more than the action.
@@ -280,7 +281,7 @@ struct FuzzExecutor {
         }
     }
 
-    /// Properties 6 and 7: rewinding gives the initial state, and the saved
+    /// `rewindAndReplay` and `saveAndLoad`: rewinding gives the initial state, and the saved
     /// history replays from scratch with the same hash at every step.
     func checkWholeHistory(_ game: Game, program: FuzzProgram, stepCount: Int, rewound: FuzzFinding?) -> FuzzFinding? {
         let saved = SavedHistory(of: game)
