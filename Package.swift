@@ -44,7 +44,8 @@ let package = Package(
             dependencies: ["CLua", "LuaShim", .product(name: "Yams", package: "Yams")],
             // The kernel's Lua files are compiled into the library: no bundle at run time. Each is
             // named (a folder would make the Swift files beside them resources too), in load order
-            // as KernelSource loads them; KernelLuaTests checks that every .lua file is listed.
+            // as KernelSource loads them (a file left out here is not embedded: KernelSource's
+            // PackageResources name for it does not compile, and SwiftPM warns of it as unhandled).
             resources: kernelLua.map { .embedInCode("Kernel/\($0).lua") } + [.embedInCode("Authoring/Templates")]
         ),
         // What both programs share: the exit codes, bad arguments refused in one line,
