@@ -1,6 +1,10 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// The kernel's Lua files (Sources/Rulebench/Kernel/*.lua), beside the Swift half of each service.
+let kernelLua = ["core", "splitmix", "protocol", "state", "identity", "sandbox", "anim", "rulebench", "packload", "engine",
+                 "history", "seats", "explore", "devaids", "coverage", "solve", "unique", "value", "view", "choose", "fuzz"]
+
 let package = Package(
     name: "Rulebench",
     platforms: [.macOS(.v13)],
@@ -38,8 +42,11 @@ let package = Package(
         .target(
             name: "Rulebench",
             dependencies: ["CLua", "LuaShim", .product(name: "Yams", package: "Yams")],
-            // The kernel's Lua files are compiled into the library: no bundle at run time.
-            resources: [.embedInCode("Kernel"), .embedInCode("Authoring/Templates")]
+            // The kernel's Lua files are compiled into the library: no bundle at run time. Each is
+            // named (a folder would make the Swift files beside them resources too), in load order
+            // as KernelSource loads them (a file left out here is not embedded: KernelSource's
+            // PackageResources name for it does not compile, and SwiftPM warns of it as unhandled).
+            resources: kernelLua.map { .embedInCode("Kernel/\($0).lua") } + [.embedInCode("Authoring/Templates")]
         ),
         // What both programs share: the exit codes, bad arguments refused in one line,
         // the options every command takes, signals, and output that reaches the terminal safely.

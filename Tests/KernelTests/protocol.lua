@@ -1,7 +1,7 @@
 -- Kernel tests: the protocol between Swift and the kernel. Swift declares
--- its side (Engine/KernelEntry.swift: each entry point with its mode and
--- restart policy; Engine/KernelWords.swift: the words inside requests and
--- replies) and the runner hands it in as `swift`; the kernel declares its
+-- its side (Kernel/KernelEntry.swift: each entry point with its mode and
+-- restart policy; Kernel/KernelWords.swift: the words inside requests and
+-- replies, every group of them) and the runner hands it in as `swift`; the kernel declares its
 -- words in Kernel/protocol.lua. Both sides must name the same things.
 local K, API, swift = ...
 assert(type(swift) == "table" and swift.entries and swift.words, "the runner hands in the protocol as Swift declares it")
@@ -77,3 +77,19 @@ assert(#reply.outcomes == #program, "every op ran, the unknown action last: " ..
 for _, step in ipairs(reply.steps) do assert(words.op[step.op], tostring(step.op)) end
 assert(words.cause[reply.finding.failure.cause], tostring(reply.finding.failure.cause))
 API.fuzzabort()
+
+-- The kernel's own checks of a word take it from the table: every easing
+-- is one a tween accepts, in C (animcore.c) and in Lua (anim.lua's reference
+-- builders, which C hands a table with a metatable), and nothing else is.
+local function tween(easing, slow)
+  local spec = { target = "t", property = "x", to = 1, duration = 1, easing = easing }
+  if slow then setmetatable(spec, {}) end
+  return pcall(K.anim.tween, spec)
+end
+for _, slow in ipairs({ false, true }) do
+  for _, easing in ipairs(K.WORDS.easing) do
+    local ok, plan = tween(easing, slow)
+    assert(ok and plan.easing == easing, "a tween refuses the easing '" .. easing .. "': " .. tostring(plan))
+  end
+  assert(not tween("easeSideways", slow), "a tween accepts an easing the protocol does not list")
+end

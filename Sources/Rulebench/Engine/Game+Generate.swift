@@ -10,18 +10,9 @@ extension Game {
     ///   when it fails or returns something other than a table of options
     ///   named by strings (with its file and line).
     public func generate(seed: Int64, params: [String: StateValue] = [:]) throws(RulebenchError) -> [String: StateValue] {
-        let reply = try kernel.call(.generate, [Array(packID.utf8), Array(String(seed).utf8), Wire.encode(params)])
-        guard let bytes = reply.first, !bytes.isEmpty else {
+        guard let options = try kernel.generate(pack: packID, seed: seed, params: params) else {
             throw .badInput(InputProblem("pack '\(pack.name)' declares no generate(rng, params): add generate = function(rng, params) "
                                          + "... return { option = value } end to its pack.lua (docs/levels.md)", file: pack.directory))
-        }
-        let value: StateValue?
-        do { value = try Wire.decode(bytes) } catch { throw KernelReply.mismatch(.generate, "", "bytes that do not decode (\(error))") }
-        guard case .table(let table)? = value else { return [:] }
-        var options: [String: StateValue] = [:]
-        for (key, item) in table {
-            guard case .string(let name) = key else { continue }   // the kernel refused other keys
-            options[name] = item
         }
         return options
     }

@@ -16,7 +16,7 @@ local type, next, error, tostring, ipairs = type, next, error, tostring, ipairs
 local math_type, huge = math.type, math.huge
 local utf8len = utf8.len
 
-local EASINGS = { linear = true, easeIn = true, easeOut = true, easeInOut = true }
+local EASINGS = K.WORDSET.easing
 local KINDS = { tween = true, frames = true, wait = true, sound = true, cue = true,
                 sequence = true, parallel = true, stagger = true }
 

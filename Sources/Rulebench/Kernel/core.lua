@@ -164,7 +164,7 @@ end
 K.show = show
 
 -- " (did you mean 'x'?)" for the closest candidate within a small edit distance.
--- "Did you mean": the same rule as Swift's Suggestion (Engine/Suggestion.swift):
+-- "Did you mean": the same rule as Swift's Suggestion (Kernel/Suggestion.swift):
 -- the nearest candidate by edit distance, case ignored and a swap of two
 -- neighbours counted as one edit, when it is at most a third of the
 -- candidate's length away (1 to 3 edits) or starts with what was written.

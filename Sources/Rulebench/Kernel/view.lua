@@ -9,7 +9,7 @@
 -- is checked where `add` is called, so a bad one is an error at that line;
 -- the scene is the nodes in the order they were added (the view's own loops
 -- are ordered: `pairs` is), so it is a pure function of the state. Swift
--- (View/Scene.swift) reads the reply and turns grid places into pixels.
+-- (Kernel/Kernel+View.swift, into Kernel/Scene.swift) reads the reply and turns grid places into pixels.
 
 local K = ...
 local API = K.API
@@ -26,7 +26,7 @@ local ATLAS = { image = "string", width = "number", height = "number", count = "
 local NODE = { id = true, col = true, row = true, x = true, y = true, w = true, h = true, shape = true,
                color = true, stroke = true, text = true, textcolor = true, image = true, sprite = true,
                layer = true, opacity = true, rotation = true, scale = true, label = true, aliases = true, names = true }
-local SHAPES = { rect = true, round = true, circle = true, diamond = true, none = true }
+local SHAPES = K.WORDSET.shape
 -- The largest coordinate or size a view may give, in pixels: a board far
 -- larger than any screen is a mistake, and a bound keeps sums finite.
 local LIMIT = 1e6

@@ -184,29 +184,54 @@ final class LuaVM {
     /// perform's, an undo's and a fuzz run's crossings.
     private(set) var crossings = 0
 
-    /// Calls the kernel at `entry` with string arguments; returns its string results.
-    /// The entry says how the call is accounted and what the watchdog may do with it.
-    @discardableResult
-    func call(_ entry: KernelEntry, _ arguments: [[UInt8]] = []) throws(LuaFailure) -> [[UInt8]] {
-        try call(entry, arguments, integers: 0).strings
+    /// How a call is accounted (luashim.h, `RBMode`).
+    enum Mode {
+        /// Runs rule code: under the instruction budget and the memory cap.
+        case rules
+        /// The kernel's own bookkeeping: no instruction budget, a reserve above the cap.
+        case bookkeeping
     }
 
-    /// Calls the kernel at `entry`, whose last `integers` results are Lua
+    /// What the watchdog may do with a call that runs past its allowance
+    /// (luashim.h, `RBRestart`), with the name of the function that rolls it back.
+    enum Restart: Equatable {
+        /// Counted from the start, never run again.
+        case never
+        /// Watched whole; when stopped, rolled back by `abort` (nil: it writes nothing) and run again counted.
+        case call(abort: String?)
+        /// A loop of operations, each watched alone; a call stopped between them is rolled back by `abort`.
+        case operations(abort: String)
+    }
+
+    /// Calls the function `name` of the table the loaded chunks returned, with
+    /// string arguments; returns its string results. `mode` says how the call
+    /// is accounted and `restart` what the watchdog may do with it.
+    @discardableResult
+    func call(_ name: String, mode: Mode, restart: Restart, _ arguments: [[UInt8]] = []) throws(LuaFailure) -> [[UInt8]] {
+        try call(name, mode: mode, restart: restart, arguments, integers: 0).strings
+    }
+
+    /// Calls `name` as `call` does, when its last `integers` results are Lua
     /// integers (history.lua's `where`): they are read as numbers, with no
     /// text made in Lua (an `snprintf` and an interned string each) or parsed
     /// in Swift, and the results before them as strings. `integers` is nil
     /// when those results are not all integers (or there are fewer).
-    func call(_ entry: KernelEntry, _ arguments: [[UInt8]], integers count: Int) throws(LuaFailure)
+    func call(_ name: String, mode: Mode, restart: Restart, _ arguments: [[UInt8]], integers count: Int) throws(LuaFailure)
         -> (strings: [[UInt8]], integers: [Int]?) {
         crossings += 1
         KernelCrossings.count()
-        let (policy, abort) = entry.cRestart
-        let mode = entry.mode == .runsRules ? RB_MODE_USER : RB_MODE_ENGINE
+        let policy: RBRestart, abort: String?
+        switch restart {
+        case .never: (policy, abort) = (RB_RESTART_NEVER, nil)
+        case .call(let function): (policy, abort) = (RB_RESTART_CALL, function)
+        case .operations(let function): (policy, abort) = (RB_RESTART_OPERATIONS, function)
+        }
+        let cMode = mode == .rules ? RB_MODE_USER : RB_MODE_ENGINE
         let status = withArguments(arguments) { pointers, lengths in
             if let abort {
-                return abort.withCString { rb_call(vm, mode, entry.rawValue, policy, $0, Int32(arguments.count), pointers, lengths) }
+                return abort.withCString { rb_call(vm, cMode, name, policy, $0, Int32(arguments.count), pointers, lengths) }
             }
-            return rb_call(vm, mode, entry.rawValue, policy, nil, Int32(arguments.count), pointers, lengths)
+            return rb_call(vm, cMode, name, policy, nil, Int32(arguments.count), pointers, lengths)
         }
         defer { rb_clear(vm) }
         guard status == RB_OK else { throw failure(status) }

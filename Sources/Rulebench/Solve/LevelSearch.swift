@@ -148,7 +148,7 @@ struct LevelSearch {
             return nil
         }
         if child.kind == .seen {
-            throw ExplorationFailure(path: [], error: KernelReply.mismatch(.solveChildren, "", "a state met before that the search never kept"))
+            throw ExplorationFailure(path: [], error: Kernel.replyMismatch(.solveChildren, "", "a state met before that the search never kept"))
         }
         if statistics.distinctStates >= options.maxStates {
             statistics.distinctStates = options.maxStates

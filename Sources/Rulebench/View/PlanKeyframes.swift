@@ -8,23 +8,6 @@
 // Tracks follow the after scene's node order, then the nodes only the
 // before scene has, in its order.
 
-/// Where the view puts a tween's value (`view.places[property](game, value, target)`).
-public struct PlaceRequest: Hashable, Sendable {
-    /// The tween's target, e.g. `token:p1`.
-    public var target: String
-    /// The tween's property, one the view maps (`Scene.placeProperties`).
-    public var property: String
-    /// The value: the tween's `from` or `to`.
-    public var value: StateValue?
-
-    /// A request.
-    public init(target: String, property: String, value: StateValue?) {
-        self.target = target
-        self.property = property
-        self.value = value
-    }
-}
-
 /// The keyframes of one step's animation: a track per node, and the sounds
 /// and cues at their times.
 public struct PlanKeyframes: Hashable, Sendable, Codable {

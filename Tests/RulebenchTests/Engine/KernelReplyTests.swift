@@ -17,12 +17,12 @@ final class KernelReplyTests: XCTestCase {
     }
 
     func testAWordThisSideDoesNotKnowIsAnErrorNotAFallback() throws {
-        let value = try reply(.table([.string("property"): .string("undoRestoresTheState")]))
-        XCTAssertThrowsError(try value.field("property").decode(KernelWords.Property.self)) { error in
-            XCTAssertTrue("\(error)".contains("field 'property' 'undoRestoresTheState', which this side does not know"), "\(error)")
+        let value = try reply(.table([.string("kind"): .string("performedTwice")]))
+        XCTAssertThrowsError(try value.field("kind").decode(KernelWords.Outcome.self)) { error in
+            XCTAssertTrue("\(error)".contains("field 'kind' 'performedTwice', which this side does not know"), "\(error)")
         }
-        XCTAssertEqual(try reply(.table([.string("property"): .string("undoRestores")])).field("property")
-            .decode(KernelWords.Property.self).property, .undoRestores)
+        XCTAssertEqual(try reply(.table([.string("kind"): .string("performed")])).field("kind")
+            .decode(KernelWords.Outcome.self), .performed)
     }
 
     func testAListItemOfTheWrongTypeIsNamedByItsPlace() throws {

@@ -1,7 +1,7 @@
 import XCTest
 @testable import Rulebench
 
-/// The scenes of packs' views (`view` in pack.lua, Kernel/view.lua, View/Scene.swift).
+/// The scenes of packs' views (`view` in pack.lua, Kernel/view.lua, Kernel/Scene.swift).
 final class SceneTests: XCTestCase {
     static func game(_ pack: String, options: [String: StateValue] = [:], seed: Int64 = 0) throws -> Game {
         var configuration = Game.Configuration()

@@ -18,7 +18,7 @@ struct FuzzExecutor {
         enum Slot { case main, replay }
 
         var main: Game? { games[.main]?.game }
-        /// Property 8's verdicts by the main game's plan ids (nil: sound).
+        /// `animationIsSound`'s verdicts by the main game's plan ids (nil: sound).
         var verdicts: [Int: String?] = [:]
         /// The last run the main game played, whole (its reply with the
         /// steps of the runs it resumed put back), while the game stands
@@ -152,7 +152,8 @@ struct FuzzExecutor {
     }
 
     /// Plays a run in a fresh game: the kernel plays every step and checks
-    /// properties 1-5 after each (`Kernel/fuzz.lua`); here, property 8 on
+    /// the kernel's properties after each (`Kernel/fuzz.lua`); here,
+    /// `animationIsSound` on
     /// each performed action's plan, then the whole-history checks (see
     /// `execute` for `seeking` and `wholeHistory`).
     func play(_ start: FuzzProgram, _ request: Kernel.RunRequest, seeking: FindingKey? = nil,
@@ -223,7 +224,7 @@ struct FuzzExecutor {
         return (program, result)
     }
 
-    /// Property 8: the first performed action (before step `limit`) whose
+    /// `animationIsSound`: the first performed action (before step `limit`) whose
     /// plan is not finite or has conflicting tracks. Verdicts are kept by
     /// the kernel's plan id: a session performs the same plans again and
     /// again, and building a timeline costs more than the action.
@@ -246,39 +247,11 @@ struct FuzzExecutor {
         return nil
     }
 
-    /// What a step of the kernel's loop was doing when a check failed (the
-    /// kernel's word for it, `Kernel.RunFinding.during`).
-    enum StepActivity: String, CaseIterable {
-        /// A performed action failed, and its rollback left the state changed.
-        case failed
-        /// The checks after a perform (invariants, the animation).
-        case after
-        /// An action `legal` emitted failed.
-        case emitted
-        /// Listing the legal actions failed.
-        case legal
-        /// An undo of one step, an undo to the last checkpoint, a redo.
-        case undo, turn, redo
-        /// A take-back of the last turn (`undo: last turn`).
-        case lastTurn = "lastturn"
-        /// The end of the run: rewinding the whole history, and its result.
-        case rewind, rewound
-
-        /// How a report names a step that undid a whole turn; nil for the others.
-        var turnStep: String? {
-            switch self {
-            case .turn: return "undo turn"
-            case .lastTurn: return "undo last turn"
-            default: return nil
-            }
-        }
-    }
-
     /// A finding of the kernel's step loop, worded for the report.
     private func finding(_ found: Kernel.RunFinding) -> FuzzFinding {
         let index = found.stepIndex
         let call = found.call.map { "\($0)" } ?? "?"
-        let activity = StepActivity(rawValue: found.during)
+        let activity: Kernel.StepActivity? = found.during
         switch found.problem {
         case .error(let error) where found.property == .undoMirrorsDo:
             return finding(found.property, index, "\(activity?.turnStep ?? "undo of \(call)"): \(error)", error)
@@ -290,7 +263,7 @@ struct FuzzExecutor {
             case .legal?: return finding(found.property, index, FuzzFinding.legalListingFailed + "\(error)", error)
             case .turn?, .lastTurn?: return finding(found.property, index, activity?.turnStep ?? "", error)
             case .rewind?: return finding(found.property, index, FuzzFinding.rewindFailed, error)
-            default: return finding(found.property, index, "\(found.during) of \(call)", error)
+            default: return finding(found.property, index, "\(found.during.rawValue) of \(call)", error)
             }
         case .undoMismatch(let problems):
             let what = activity?.turnStep ?? (activity == .rewind ? FuzzFinding.rewindFailed : "undo of \(call)")
@@ -308,7 +281,7 @@ struct FuzzExecutor {
         }
     }
 
-    /// Properties 6 and 7: rewinding gives the initial state, and the saved
+    /// `rewindAndReplay` and `saveAndLoad`: rewinding gives the initial state, and the saved
     /// history replays from scratch with the same hash at every step.
     func checkWholeHistory(_ game: Game, program: FuzzProgram, stepCount: Int, rewound: FuzzFinding?) -> FuzzFinding? {
         let saved = SavedHistory(of: game)

@@ -17,6 +17,12 @@ public struct FuzzFinding: Sendable, CustomStringConvertible {
         case saveAndLoad = "saving and loading keep every hash"
         case animationIsSound = "animation plans are finite and free of conflicts"
         case deterministic = "the same seed gives the same run"
+
+        /// The property's name: the word the kernel's fuzz loop sends for it
+        /// (`Kernel/protocol.lua`'s `property`) and the part of a finding
+        /// file's name that says which property failed. It is the case's own
+        /// name, so the property is defined here once.
+        public var word: String { "\(self)" }
     }
 
     /// The property that failed.

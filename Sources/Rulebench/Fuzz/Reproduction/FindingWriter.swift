@@ -86,7 +86,7 @@ public struct FindingWriter {
     /// found them: `desert-undoRestores-jetpack_move-move.lua-31.yaml`.
     public static func name(of report: Fuzzer.Report, pack: String) -> String {
         let key = report.key
-        var parts = [packPart(pack), "\(key.property)"]
+        var parts = [packPart(pack), key.property.word]
         if let action = key.action { parts.append(action) }
         if let location = key.location {
             parts.append(URL(fileURLWithPath: location).lastPathComponent.replacingOccurrences(of: ":", with: "-"))

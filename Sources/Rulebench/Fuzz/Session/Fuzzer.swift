@@ -51,7 +51,7 @@ public struct Fuzzer {
         return try game.coverage()
     }
 
-    /// Property 8, checked on every performed action.
+    /// `FuzzFinding.Property.animationIsSound`, checked on every performed action.
     static func animationProblem(_ entry: HistoryEntry) -> String? {
         animationProblem(entry.animation)
     }

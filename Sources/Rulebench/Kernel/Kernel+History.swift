@@ -80,7 +80,7 @@ extension Kernel {
     private func travelStep(_ results: [[UInt8]], at index: Int) throws(RulebenchError) -> (TravelStep, Int) {
         func result(_ offset: Int) throws(RulebenchError) -> [UInt8] {
             guard index + offset < results.count else {
-                throw KernelReply.mismatch(.travel, "", "a step cut short at result \(index + offset + 1)")
+                throw Kernel.replyMismatch(.travel, "", "a step cut short at result \(index + offset + 1)")
             }
             return results[index + offset]
         }
@@ -107,7 +107,7 @@ extension Kernel {
     /// exact), which the record names by its position among them.
     static func result(_ field: KernelReply, in raw: [[UInt8]]) throws(RulebenchError) -> [UInt8] {
         let n = try field.int()
-        guard n >= 1, n <= raw.count else { throw KernelReply.mismatch(field.entry, field.path, "\(n), not a result's position") }
+        guard n >= 1, n <= raw.count else { throw Kernel.replyMismatch(field.entry, field.path, "\(n), not a result's position") }
         return raw[n - 1]
     }
 }

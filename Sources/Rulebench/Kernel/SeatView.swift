@@ -44,7 +44,7 @@ public struct SeatLeak: Sendable, Equatable {
     /// What changed: the seat's view of the state, the calls offered to
     /// it, its scene, or (a step's probe) the step's plan or its changes
     /// as it sees them.
-    public enum Shown: String, Sendable {
+    public enum Shown: String, Sendable, CaseIterable {
         case view, calls, scene, plan, changes
     }
     public let seat: String

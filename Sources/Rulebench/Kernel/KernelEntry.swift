@@ -1,5 +1,3 @@
-import LuaShim
-
 /// The kernel's entry points: every function of the kernel's `API` table
 /// (`Sources/Rulebench/Kernel/*.lua`) that Swift calls, named once.
 ///
@@ -98,12 +96,15 @@ enum KernelEntry: String, CaseIterable {
         }
     }
 
-    /// The policy as C takes it: the kind and the abort function's name.
-    var cRestart: (policy: RBRestart, abort: String?) {
+    /// The mode as `LuaVM` takes it.
+    var vmMode: LuaVM.Mode { mode == .runsRules ? .rules : .bookkeeping }
+
+    /// The policy as `LuaVM` takes it: the kind and the abort function's name.
+    var vmRestart: LuaVM.Restart {
         switch restart {
-        case .never: return (RB_RESTART_NEVER, nil)
-        case .call(let abort): return (RB_RESTART_CALL, abort?.rawValue)
-        case .operations(let abort): return (RB_RESTART_OPERATIONS, abort.rawValue)
+        case .never: return .never
+        case .call(let abort): return .call(abort: abort?.rawValue)
+        case .operations(let abort): return .operations(abort: abort.rawValue)
         }
     }
 

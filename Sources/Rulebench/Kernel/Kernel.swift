@@ -18,11 +18,11 @@ final class Kernel {
     /// Reads pack files for the kernel and receives what rules print.
     let files: PackFiles
     /// What `coverage` is told when coverage is switched on ("1", or "all"
-    /// with `Game.Configuration.coversKernelLines`).
+    /// with `GameConfiguration.coversKernelLines`).
     private(set) var coverageMode = "1"
 
     /// Starts a Lua state with the kernel loaded.
-    init(configuration: Game.Configuration, files: PackFiles) throws(RulebenchError) {
+    init(configuration: GameConfiguration, files: PackFiles) throws(RulebenchError) {
         self.files = files
         do {
             vm = try LuaVM(memoryCap: configuration.memoryCap, instructionBudget: configuration.instructionBudget,
@@ -157,7 +157,7 @@ final class Kernel {
     private func performReply(_ entry: KernelEntry, _ reply: (strings: [[UInt8]], position: History.Position),
                               results: Int) throws(RulebenchError) -> PerformReply {
         let strings = reply.strings
-        guard strings.count == results else { throw KernelReply.mismatch(entry, "", "\(strings.count + 4) results, not \(results + 4)") }
+        guard strings.count == results else { throw Kernel.replyMismatch(entry, "", "\(strings.count + 4) results, not \(results + 4)") }
         return PerformReply(hash: hash(strings), tree: strings[1], plan: strings[2], position: reply.position)
     }
 
@@ -167,7 +167,7 @@ final class Kernel {
     /// and reported), and then the state's hash with the one before it.
     func undo(strict: Bool) throws(RulebenchError) -> UndoReply {
         let (reply, position) = try positioned(.undo, [Array((strict ? "1" : "0").utf8)])
-        guard reply.count == 3 else { throw KernelReply.mismatch(.undo, "", "\(reply.count + 4) results, not 7") }
+        guard reply.count == 3 else { throw Kernel.replyMismatch(.undo, "", "\(reply.count + 4) results, not 7") }
         let problems = reply[2].isEmpty ? [] : try Kernel.problems(KernelReply(.undo, reply[2], result: 3))
         return UndoReply(hash: hash(reply), plan: reply[1], problems: problems, position: position)
     }
@@ -201,7 +201,7 @@ final class Kernel {
     /// The value at `path` (nil when absent).
     func value(at path: StatePath) throws(RulebenchError) -> StateValue? {
         let bytes = try call(.get, [Wire.encode(path)]).first ?? []
-        do { return try Wire.decode(bytes) } catch { throw KernelReply.mismatch(.get, "", "bytes that do not decode (\(error))") }
+        do { return try Wire.decode(bytes) } catch { throw Kernel.replyMismatch(.get, "", "bytes that do not decode (\(error))") }
     }
 
     /// Writes a value at `path` and commits it; returns the new hash.
@@ -250,7 +250,7 @@ final class Kernel {
     func explore(depth: Int, strict: Bool) throws(ExplorationFailure) -> Exploration {
         do throws(RulebenchError) {
             let reply = try call(.explore, [String(depth), strict ? "1" : "0"])
-            guard reply.count == 2 else { throw KernelReply.mismatch(.explore, "", "\(reply.count) results, not 2") }
+            guard reply.count == 2 else { throw Kernel.replyMismatch(.explore, "", "\(reply.count) results, not 2") }
             let status = try KernelReply.word(.explore, reply[0], as: ExploreStatus.self)
             let value = try KernelReply(.explore, reply[1], result: 2)
             switch status {
@@ -295,7 +295,7 @@ final class Kernel {
     /// where. A bookkeeping call's failure is a bug in the engine.
     @discardableResult
     func call(_ entry: KernelEntry, _ arguments: [[UInt8]] = []) throws(RulebenchError) -> [[UInt8]] {
-        try crossing(entry) { () throws(LuaFailure) in try vm.call(entry, arguments) }
+        try crossing(entry) { () throws(LuaFailure) in try vm.call(entry.rawValue, mode: entry.vmMode, restart: entry.vmRestart, arguments) }
     }
 
     /// Calls the kernel at `entry`, whose last four results are where the
@@ -303,9 +303,9 @@ final class Kernel {
     /// results before them, and the position.
     func positioned(_ entry: KernelEntry, _ arguments: [[UInt8]] = []) throws(RulebenchError)
         -> (strings: [[UInt8]], position: History.Position) {
-        let reply = try crossing(entry) { () throws(LuaFailure) in try vm.call(entry, arguments, integers: 4) }
+        let reply = try crossing(entry) { () throws(LuaFailure) in try vm.call(entry.rawValue, mode: entry.vmMode, restart: entry.vmRestart, arguments, integers: 4) }
         guard let n = reply.integers else {
-            throw KernelReply.mismatch(entry, "", "its last 4 results are not integers (where the history stands)")
+            throw Kernel.replyMismatch(entry, "", "its last 4 results are not integers (where the history stands)")
         }
         return (reply.strings, History.Position(cursor: n[0], count: n[1], undosToLastCheckpoint: n[2], undosToLastTurn: n[3]))
     }
@@ -412,7 +412,7 @@ final class Kernel {
 /// A failed kernel call, typed: what kind of failure, where, and in what.
 struct KernelError: Error {
     /// The kinds of failure the kernel and the bridge report.
-    enum Kind: String {
+    enum Kind: String, CaseIterable {
         /// A `check` refused the action.
         case rejected
         /// An invariant failed.

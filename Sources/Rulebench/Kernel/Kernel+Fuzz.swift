@@ -72,7 +72,7 @@ extension Kernel {
         let stepIndex: Int
         /// What the step was doing: "failed", "after", "emitted", "legal",
         /// "undo", "turn", "lastturn", "redo", "rewind" or "rewound".
-        let during: String
+        let during: StepActivity
         /// The call concerned, when there is one.
         let call: ActionCall?
         let problem: RunProblem
@@ -253,7 +253,7 @@ extension Kernel {
         case .redo: return .redo(try value.int("n"))
         case .undoTurn: return .undoTurn
         case .undoLastTurn: return .undoLastTurn
-        case .anyLegalCall: throw KernelReply.mismatch(value.entry, value.path + ".op", "'any', which only a request carries")
+        case .anyLegalCall: throw Kernel.replyMismatch(value.entry, value.path + ".op", "'any', which only a request carries")
         }
     }
 
@@ -281,7 +281,7 @@ extension Kernel {
             switch entry.value.value {
             case .string(let text): fields[entry.key.description] = text
             case .int(let n): fields[entry.key.description] = String(n)
-            default: throw KernelReply.mismatch(.fuzz, entry.value.path, "\(entry.value.value), not text or an integer")
+            default: throw Kernel.replyMismatch(.fuzz, entry.value.path, "\(entry.value.value), not text or an integer")
             }
         }
         let failure = LuaFailure(cause: cause, text: try value.optionalString("text") ?? "", fields: fields)
@@ -303,11 +303,47 @@ extension Kernel {
         } else {
             problem = .rewoundTo(actual: try value.field("actual").hash(), expected: try value.field("expected").hash())
         }
-        let property = try value.field("property").decode(KernelWords.Property.self).property
+        let word = try value.field("property").string()
+        guard let property = FuzzFinding.Property.allCases.first(where: { $0.word == word }) else {
+            throw Kernel.replyMismatch(.fuzz, "finding.property", "'\(word)', which this side does not know")
+        }
         // The end-of-run rewind's finding belongs to no step: its index is -1.
         let step = try value.optional("step")?.int() ?? 0
-        return RunFinding(property: property, stepIndex: step - 1, during: try value.string("what"),
+        return RunFinding(property: property, stepIndex: step - 1, during: try value.field("what").decode(StepActivity.self),
                           call: try value.optional("call").map { call throws(RulebenchError) in try call.call() },
                           problem: problem, rewindUndos: try value.optionalInt("undos"))
+    }
+}
+
+extension Kernel {
+    /// What a step of the kernel's loop was doing when a check failed (the
+    /// kernel's word for it, `RunFinding.during`).
+    enum StepActivity: String, CaseIterable {
+        /// A performed action failed, and its rollback left the state changed.
+        case failed
+        /// The checks after a perform (invariants, the animation).
+        case after
+        /// A seat's view changed with its secrets alone, before a step is
+        /// chosen (the no-leak probe; after a step it is `after`).
+        case before
+        /// An action `legal` emitted failed.
+        case emitted
+        /// Listing the legal actions failed.
+        case legal
+        /// An undo of one step, an undo to the last checkpoint, a redo.
+        case undo, turn, redo
+        /// A take-back of the last turn (`undo: last turn`).
+        case lastTurn = "lastturn"
+        /// The end of the run: rewinding the whole history, and its result.
+        case rewind, rewound
+
+        /// How a report names a step that undid a whole turn; nil for the others.
+        var turnStep: String? {
+            switch self {
+            case .turn: return "undo turn"
+            case .lastTurn: return "undo last turn"
+            default: return nil
+            }
+        }
     }
 }

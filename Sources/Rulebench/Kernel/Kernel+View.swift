@@ -21,7 +21,7 @@ extension Kernel {
         })
         let items = try KernelReply(.viewPlaces, try call(.viewPlaces, [Wire.encode(list)]).first ?? []).list()
         guard items.count == requests.count else {
-            throw KernelReply.mismatch(.viewPlaces, "", "\(items.count) places for \(requests.count) requests")
+            throw Kernel.replyMismatch(.viewPlaces, "", "\(items.count) places for \(requests.count) requests")
         }
         // `false` stands for "no place" in the kernel's list (a Lua list cannot hold nil).
         return items.map { $0.value.boolValue == nil ? $0.value : nil }

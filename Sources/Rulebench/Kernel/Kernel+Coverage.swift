@@ -12,7 +12,7 @@ extension Kernel {
             var hits: [Int: Int] = [:]
             for line in try entry.value.entries() {
                 guard case .int(let number) = line.key else {
-                    throw KernelReply.mismatch(.coverageReport, line.value.path, "a line that is not a number")
+                    throw Kernel.replyMismatch(.coverageReport, line.value.path, "a line that is not a number")
                 }
                 hits[Int(number)] = try line.value.int()
             }

@@ -44,7 +44,7 @@ extension Kernel {
     /// Throws `.badInput` for a goal the pack does not declare.
     func solveBegin(goal: String, bound: Int, table: Bool, maxDepth: Int, how: String) throws(RulebenchError) -> (SolveSearch, Bool) {
         let reply = try call(.solveBegin, [goal, String(bound), table ? "1" : "0", String(maxDepth), how])
-        guard reply.count == 2 else { throw KernelReply.mismatch(.solveBegin, "", "\(reply.count) results, not 2") }
+        guard reply.count == 2 else { throw Kernel.replyMismatch(.solveBegin, "", "\(reply.count) results, not 2") }
         return (try KernelReply.word(.solveBegin, reply[0], as: SolveSearch.self), try Kernel.truth(.solveBegin, reply[1]))
     }
 
@@ -53,7 +53,7 @@ extension Kernel {
     func solveStep(expansions: Int) throws(ExplorationFailure) -> SolveStep {
         do throws(RulebenchError) {
             let reply = try call(.solveStep, [String(expansions)])
-            guard reply.count == 3 else { throw KernelReply.mismatch(.solveStep, "", "\(reply.count) results, not 3") }
+            guard reply.count == 3 else { throw Kernel.replyMismatch(.solveStep, "", "\(reply.count) results, not 3") }
             let counts = try KernelReply(.solveStep, reply[1], result: 2)
             let status: SolveStep.Status
             // Going on after a status this side does not know would search past a result: `word` throws.
@@ -64,7 +64,7 @@ extension Kernel {
             case .full: status = .full
             case .undo: status = .undoMismatch(try Kernel.problems(KernelReply(.solveStep, reply[2], result: 3)))
             case .more: status = .more
-            case .done: throw KernelReply.mismatch(.solveStep, "", "the word 'done', which only uniquestep answers")
+            case .done: throw Kernel.replyMismatch(.solveStep, "", "the word 'done', which only uniquestep answers")
             }
             func count(_ key: String) throws(RulebenchError) -> Int { try counts.int(key) }
             return SolveStep(status: status, expanded: try count("expanded"), states: try count("states"),
@@ -135,7 +135,7 @@ extension Kernel {
     func goalEstimate(_ name: String) throws(RulebenchError) -> Double? {
         let text = String(decoding: try call(.goalEstimate, [name]).first ?? [], as: UTF8.self)
         if text.isEmpty { return nil }
-        guard let value = Double(text) else { throw KernelReply.mismatch(.goalEstimate, "", "the number '\(text.prefix(40))'") }
+        guard let value = Double(text) else { throw Kernel.replyMismatch(.goalEstimate, "", "the number '\(text.prefix(40))'") }
         return value
     }
 
@@ -144,7 +144,7 @@ extension Kernel {
         switch String(decoding: bytes, as: UTF8.self) {
         case "true": return true
         case "false": return false
-        case let word: throw KernelReply.mismatch(entry, "", "the word '\(word)', not true or false")
+        case let word: throw Kernel.replyMismatch(entry, "", "the word '\(word)', not true or false")
         }
     }
 
@@ -168,13 +168,13 @@ extension Kernel {
     func uniqueStep(expansions: Int) throws(ExplorationFailure) -> UniqueStep {
         do throws(RulebenchError) {
             let reply = try call(.uniqueStep, [String(expansions)])
-            guard reply.count == 3 else { throw KernelReply.mismatch(.uniqueStep, "", "\(reply.count) results, not 3") }
+            guard reply.count == 3 else { throw Kernel.replyMismatch(.uniqueStep, "", "\(reply.count) results, not 3") }
             let word = try KernelReply.word(.uniqueStep, reply[0], as: StepWord.self)
             switch word {
             case .undo: throw RulebenchError.undoMismatch(try Kernel.problems(KernelReply(.uniqueStep, reply[2], result: 3)))
             case .done, .more: break
             case .found, .exhausted, .depth, .full:
-                throw KernelReply.mismatch(.uniqueStep, "", "the word '\(word.rawValue)', which only solvestep answers")
+                throw Kernel.replyMismatch(.uniqueStep, "", "the word '\(word.rawValue)', which only solvestep answers")
             }
             let counts = try KernelReply(.uniqueStep, reply[1], result: 2)
             func list(_ key: String) throws(RulebenchError) -> [Int] {
@@ -199,7 +199,7 @@ extension Kernel {
         while index < reply.count {
             let moves = try KernelReply.integer(.uniqueChildren, reply[index], result: index + 1)
             guard moves >= 0, index + 2 * moves < reply.count else {
-                throw KernelReply.mismatch(.uniqueChildren, "result \(index + 1)", "not a count of the moves that follow")
+                throw Kernel.replyMismatch(.uniqueChildren, "result \(index + 1)", "not a count of the moves that follow")
             }
             all.append(try (0..<moves).map { move throws(RulebenchError) in
                 try SolveState(hex: reply[index + 1 + 2 * move], snapshot: reply[index + 2 + 2 * move], entry: .uniqueChildren)

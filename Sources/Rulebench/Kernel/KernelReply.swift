@@ -40,13 +40,13 @@ struct KernelReply {
         let path = own.text ?? ""
         do {
             guard let value = try Wire.decode(bytes) else {
-                throw KernelReply.mismatch(entry, path, "nothing, where a value was expected")
+                throw Kernel.replyMismatch(entry, path, "nothing, where a value was expected")
             }
             self.value = value
         } catch let error as RulebenchError {
             throw error
         } catch {
-            throw KernelReply.mismatch(entry, path, "bytes that do not decode (\(error))")
+            throw Kernel.replyMismatch(entry, path, "bytes that do not decode (\(error))")
         }
     }
 
@@ -57,18 +57,11 @@ struct KernelReply {
         self.value = value
     }
 
-    /// The internal error of a reply that is not what the protocol says.
-    static func mismatch(_ entry: KernelEntry, _ path: String, _ what: String) -> RulebenchError {
-        let field = path.isEmpty ? "" : " field '\(path)'"
-        return .script(ScriptFailure(message: "internal error in the engine: the reply of '\(entry.rawValue)' has\(field) \(what)",
-                                     location: nil, traceback: ""))
-    }
-
     /// A result that is a bare word of a protocol enum (a status).
     static func word<T: RawRepresentable>(_ entry: KernelEntry, _ bytes: [UInt8], as type: T.Type) throws(RulebenchError) -> T
         where T.RawValue == String {
         let text = String(decoding: bytes, as: UTF8.self)
-        guard let known = T(rawValue: text) else { throw mismatch(entry, "", "the word '\(text)', which this side does not know") }
+        guard let known = T(rawValue: text) else { throw Kernel.replyMismatch(entry, "", "the word '\(text)', which this side does not know") }
         return known
     }
 
@@ -76,11 +69,11 @@ struct KernelReply {
     /// as decimal text; `result` (from 1) names it in the error.
     static func integer(_ entry: KernelEntry, _ bytes: [UInt8], result: Int) throws(RulebenchError) -> Int {
         let text = String(decoding: bytes, as: UTF8.self)
-        guard let n = Int(text) else { throw mismatch(entry, "result \(result)", "'\(text)', not an integer") }
+        guard let n = Int(text) else { throw Kernel.replyMismatch(entry, "result \(result)", "'\(text)', not an integer") }
         return n
     }
 
-    private func mismatch(_ what: String) -> RulebenchError { KernelReply.mismatch(entry, path, what) }
+    private func mismatch(_ what: String) -> RulebenchError { Kernel.replyMismatch(entry, path, what) }
 
     private func child(_ key: Key, _ value: StateValue) -> KernelReply {
         KernelReply(entry: entry, parentKey: self.key, key: key, value: value)
@@ -88,7 +81,7 @@ struct KernelReply {
 
     /// Field `key`, which must be present.
     func field(_ key: String) throws(RulebenchError) -> KernelReply {
-        guard let value = optional(key) else { throw KernelReply.mismatch(entry, child(.field(key), .bool(false)).path, "nothing") }
+        guard let value = optional(key) else { throw Kernel.replyMismatch(entry, child(.field(key), .bool(false)).path, "nothing") }
         return value
     }
 
@@ -173,4 +166,14 @@ struct KernelReply {
 
     /// A state hash (hex text).
     func hash() throws(RulebenchError) -> StateHash { StateHash(hex: try string()) }
+}
+
+extension Kernel {
+    /// The internal error of a reply that is not what the protocol says
+    /// (`entry`'s reply, at `path`: "" for the whole reply).
+    static func replyMismatch(_ entry: KernelEntry, _ path: String, _ what: String) -> RulebenchError {
+        let field = path.isEmpty ? "" : " field '\(path)'"
+        return .script(ScriptFailure(message: "internal error in the engine: the reply of '\(entry.rawValue)' has\(field) \(what)",
+                                     location: nil, traceback: ""))
+    }
 }

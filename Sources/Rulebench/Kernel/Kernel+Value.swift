@@ -40,7 +40,7 @@ extension Kernel {
     /// Starts a value search from the current state.
     func valueBegin() throws(RulebenchError) -> ValueBeginning {
         let reply = try call(.valueBegin)
-        guard reply.count == 2 else { throw KernelReply.mismatch(.valueBegin, "", "\(reply.count) results, not 2") }
+        guard reply.count == 2 else { throw Kernel.replyMismatch(.valueBegin, "", "\(reply.count) results, not 2") }
         let word = try KernelReply.word(.valueBegin, reply[0], as: ValueStart.self)
         let body = try KernelReply(.valueBegin, reply[1], result: 2)
         switch word {
@@ -83,7 +83,7 @@ extension Kernel {
 
     /// The reply's body when the call went through; a stop thrown as what it is.
     private func stopped(_ entry: KernelEntry, _ reply: [[UInt8]]) throws(RulebenchError) -> KernelReply {
-        guard reply.count == 2 else { throw KernelReply.mismatch(entry, "", "\(reply.count) results, not 2") }
+        guard reply.count == 2 else { throw Kernel.replyMismatch(entry, "", "\(reply.count) results, not 2") }
         let word = try KernelReply.word(entry, reply[0], as: ValueStop.self)
         let body = try KernelReply(entry, reply[1], result: 2)
         switch word {

@@ -14,7 +14,7 @@ extension Kernel {
         /// A state whose hash the kernel sent as hex text.
         init(hex: [UInt8], snapshot: [UInt8], entry: KernelEntry) throws(RulebenchError) {
             guard let key = UInt64(String(decoding: hex, as: UTF8.self), radix: 16) else {
-                throw KernelReply.mismatch(entry, "", "\(String(decoding: hex, as: UTF8.self)), not a state hash")
+                throw Kernel.replyMismatch(entry, "", "\(String(decoding: hex, as: UTF8.self)), not a state hash")
             }
             self.key = key
             self.snapshot = snapshot
@@ -58,7 +58,7 @@ extension Kernel {
     /// and whether the goal's `dead_end` pruned it there.
     func solveStart() throws(RulebenchError) -> (state: SolveState, dead: Bool) {
         let reply = try call(.solveSnap)
-        guard reply.count == 3 else { throw KernelReply.mismatch(.solveSnap, "", "\(reply.count) results, not 3") }
+        guard reply.count == 3 else { throw Kernel.replyMismatch(.solveSnap, "", "\(reply.count) results, not 3") }
         let pruned = try KernelReply.word(.solveSnap, reply[2], as: SolveStartKind.self)
         return (try SolveState(hex: reply[0], snapshot: reply[1], entry: .solveSnap), pruned == .dead)
     }
@@ -80,7 +80,7 @@ extension Kernel {
         } catch {
             do throws(RulebenchError) {
                 let failedAt = try call(.solveFailed)
-                guard failedAt.count == 2 else { throw KernelReply.mismatch(.solveFailed, "", "\(failedAt.count) results, not 2") }
+                guard failedAt.count == 2 else { throw Kernel.replyMismatch(.solveFailed, "", "\(failedAt.count) results, not 2") }
                 return .failed(at: max(try KernelReply.integer(.solveFailed, failedAt[0], result: 1) - 1, 0), move: try KernelReply.integer(.solveFailed, failedAt[1], result: 2), error: error)
             } catch {
                 return .failed(at: 0, move: 0, error: error)
@@ -92,7 +92,7 @@ extension Kernel {
     /// and three values per move; or "undo", the problems, the state and the move.
     private func decodeShare(_ reply: [[UInt8]]) throws(RulebenchError) -> SolveShare {
         func at(_ index: Int) throws(RulebenchError) -> [UInt8] {
-            guard reply.indices.contains(index) else { throw KernelReply.mismatch(.solveChildren, "result \(index + 1)", "nothing") }
+            guard reply.indices.contains(index) else { throw Kernel.replyMismatch(.solveChildren, "result \(index + 1)", "nothing") }
             return reply[index]
         }
         if try KernelReply.word(.solveChildren, at(0), as: SolveShareStatus.self) == .undo {

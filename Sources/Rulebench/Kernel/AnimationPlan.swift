@@ -347,7 +347,7 @@ extension AnimationPlan {
 /// `timeline()` gives the same thing as timed events.
 public struct ActionAnimation: Hashable, Sendable {
     /// How the action's own plan and its subactions' plans combine (`subanimations`).
-    public enum Mode: String, Hashable, Sendable {
+    public enum Mode: String, Hashable, Sendable, CaseIterable {
         /// Own plan and every subaction's plan start together (the default).
         case parallel
         /// Own plan first, then each subaction's plan in turn (mirrored on undo).
