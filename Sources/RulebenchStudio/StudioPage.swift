@@ -15,6 +15,7 @@ enum StudioPage {
         "/studio.css": ("text/css; charset=utf-8", PackageResources.studio_css),
         "/studio.js": ("text/javascript; charset=utf-8", PackageResources.studio_js),
         "/board.js": ("text/javascript; charset=utf-8", PackageResources.board_js),
+        "/bots.js": ("text/javascript; charset=utf-8", PackageResources.bots_js),
         "/scene.js": BoardPage.sceneScript,
     ]
 

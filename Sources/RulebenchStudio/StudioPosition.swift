@@ -27,6 +27,8 @@ struct StudioPosition {
             ("step", .int(Int64(cursor))), ("count", .int(Int64(history.entries.count))),
             ("seats", .array(((try? game.seats()) ?? []).map(JSONValue.string))),
             ("seat", session.seat.map(JSONValue.string) ?? .null),
+            ("bots", .object(session.botSeats.bots.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value.description)) })),
+            ("botSeed", .string(String(session.botSeats.seed))),
         ]
         if let seat = session.seat {
             json = .object(members + StudioPosition.seated(seat, session))
