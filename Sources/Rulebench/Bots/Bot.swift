@@ -39,7 +39,7 @@ public struct Bot: Sendable, Hashable, CustomStringConvertible {
     /// The depth `alphabeta` searches without one given.
     public static let defaultDepth = 9
     /// The states `alphabeta` searches for a move without a number given.
-    public static let defaultNodeBudget = 50_000
+    public static let defaultNodeBudget = 20_000
     /// The largest budget of states an `alphabeta` bot takes.
     public static let largestNodeBudget = 10_000_000
     /// The playouts `mcts` makes without a number given.

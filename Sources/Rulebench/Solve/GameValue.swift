@@ -2,8 +2,9 @@
 /// what `rulebench solve --value` runs (Kernel/value.lua).
 ///
 /// Negamax with alpha-beta and a transposition table on the state hash,
-/// deepened one move at a time (iterative deepening) until a depth is
-/// searched with nothing cut short: then the value is proven. Moves are
+/// deepened round by round (iterative deepening: one move deeper each
+/// round, twice as deep after a round that met no finished game) until a
+/// depth is searched with nothing cut short: then the value is proven. Moves are
 /// ordered by the table's best move, then by the pack's `appraise`. Every
 /// move is performed through the checked engine and undone with strict
 /// verification. Each root move is searched with the whole window, so
@@ -183,7 +184,13 @@ public struct GameValue {
         case .moves(let s, let c): (seat, calls) = (s, c)
         }
         var finished: (values: [Kernel.ValueMove], depth: Int)?
-        deepening: for depth in 1...maxDepth {
+        var depth = 0, metAnEnd = true
+        deepening: while depth < maxDepth {
+            // A round that met no finished game scored every line by `appraise` alone: the next
+            // goes twice as deep, else one move deeper. The rounds before the last only order the
+            // moves (the table's best move of each state); the last decides every value.
+            depth = metAnEnd ? depth + 1 : min(2 * depth, maxDepth)
+            let endedBefore = statistics.finished
             var values: [Kernel.ValueMove] = []
             for index in calls.indices {
                 if shouldStop() { break deepening }
@@ -198,6 +205,7 @@ public struct GameValue {
             }
             finished = (values, depth)
             if values.allSatisfy(\.proven) { break }
+            metAnEnd = statistics.finished > endedBefore
         }
         guard let (values, depth) = finished else { return Result(outcome: .interrupted, statistics: statistics) }
         let proven = values.allSatisfy(\.proven)
