@@ -48,6 +48,7 @@ function show(p) {
   const box = document.getElementById('bots');
   if (!box) return;
   box.hidden = !p.seats.length;
+  if (!p.seats.length) return;   // a pack without seats has no seat to give a bot
   if (p.seats.join(' ') !== shownSeats) {
     shownSeats = p.seats.join(' ');
     build(box, p.seats);
