@@ -116,20 +116,16 @@ struct ExploreCommand: ParsableCommand {
                 : try explorer.runDistinct(on: jobs.pool, makeGame: makeGame, shouldStop: { wasInterrupted }, progress: show)
             progress.end(nil)
             let seconds = Date().timeIntervalSince(start)
-            let finished = counts.finished ?? [], endings = counts.endings ?? []
-            func ended(_ level: Int) -> String {
-                level < finished.count ? "; \(finished[level]) finished (\(endings[level]) distinct)" : ""
-            }
-            print("depth 0: 1  (1 distinct)" + ended(0))
+            print("depth 0: 1  (1 distinct)" + Self.ended(counts, 0))
             for (level, nodes) in counts.nodes.enumerated() {
                 let distinct = counts.distinct.map { "  (\($0[level]) distinct)" } ?? ""
-                print("depth \(level + 1): \(nodes)" + distinct + ended(level + 1))
+                print("depth \(level + 1): \(nodes)" + distinct + Self.ended(counts, level + 1))
             }
             // The sequences were counted, not walked: the work is the distinct states.
             let states = counts.distinct?.reduce(0, +) ?? 0
             print("total \(counts.total) sequences, counted by expanding each of the \(states) distinct states of each depth once, "
                   + "in \(String(format: "%.2f", seconds)) s (\(Int(Double(states) / max(seconds, 1e-9))) states/s), every undo verified")
-            print(Self.summary(finished: finished, endings: endings, distinct: counts.distinct ?? [], depth: depth))
+            print(Self.summary(counts, depth: depth))
             if wasInterrupted {
                 complain("interrupted: the counts are partial")
                 throw interruptExitCode
@@ -167,12 +163,14 @@ struct ExploreCommand: ParsableCommand {
             progress.end(nil)
             let seconds = clock() - started
             let counts = divided.counts
-            for (level, nodes) in counts.nodes.enumerated() { print("depth \(level + 1): \(nodes)") }
+            print("depth 0: 1" + Self.ended(counts, 0))
+            for (level, nodes) in counts.nodes.enumerated() { print("depth \(level + 1): \(nodes)" + Self.ended(counts, level + 1)) }
             if divide {
                 for (call, count) in divided.byFirstAction { print("\(call): \(count)") }
                 print("total: \(divided.byFirstAction.reduce(0) { $0 + $1.count }) sequences of length \(depth)")
             }
             print(summary(total: counts.total, seconds: seconds))
+            print(Self.summary(counts, depth: depth))
             if wasInterrupted {
                 complain("interrupted: the counts are partial")
                 throw interruptExitCode
@@ -183,16 +181,25 @@ struct ExploreCommand: ParsableCommand {
         }
     }
 
-    /// What the unique walk counted in all: finished games (sequences ending
-    /// at a state with no legal call) and the positions they end at, over
-    /// the depths expanded whole; the distinct positions, summed over depths.
-    static func summary(finished: [Int], endings: [Int], distinct: [Int], depth: Int) -> String {
+    /// A depth's finished games, after its count: `; 1440 finished (120 distinct)`.
+    static func ended(_ counts: Explorer.Counts, _ level: Int) -> String {
+        let finished = counts.finished ?? [], endings = counts.endings ?? []
+        guard level < finished.count, level < endings.count else { return "" }
+        return "; \(finished[level]) finished (\(counts.endingsCapped ? "at least " : "")\(endings[level]) distinct)"
+    }
+
+    /// What the walk counted in all: finished games (sequences ending at a
+    /// state with no legal call) and the positions they end at, over the
+    /// depths expanded whole; with --unique, the distinct positions, summed over depths.
+    static func summary(_ counts: Explorer.Counts, depth: Int) -> String {
+        let finished = counts.finished ?? [], endings = counts.endings ?? []
         let games = finished.reduce(0) { $0.addingReportingOverflow($1).overflow ? Int.max : $0 + $1 }   // saturating, as the walk counts
-        let positions = distinct.reduce(1, +)
-        let whole = distinct.last == 0
-        return "finished games: \(games), ending at \(endings.reduce(0, +)) distinct positions (depths 0 to \(max(finished.count - 1, 0))"
-            + (whole ? ": the whole game" : "; a game finished at depth \(depth) is counted with --depth \(depth + 1)") + "); "
-            + "distinct positions: \(positions) (the start and each depth's, summed\(whole ? "" : ", to depth \(depth)"))"
+        let whole = counts.nodes.last == 0
+        let line = "finished games: \(games), ending at \(counts.endingsCapped ? "at least " : "")\(endings.reduce(0, +)) distinct positions "
+            + "(depths 0 to \(max(finished.count - 1, 0))"
+            + (whole ? ": the whole game" : "; a game finished at depth \(depth) is counted with --depth \(depth + 1)") + ")"
+        guard let distinct = counts.distinct else { return line }
+        return line + "; distinct positions: \(distinct.reduce(1, +)) (the start and each depth's, summed\(whole ? "" : ", to depth \(depth)"))"
     }
 
     /// The last line: how many nodes, how fast, and what was checked.

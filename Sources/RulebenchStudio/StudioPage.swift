@@ -16,6 +16,7 @@ enum StudioPage {
         "/studio.js": ("text/javascript; charset=utf-8", PackageResources.studio_js),
         "/board.js": ("text/javascript; charset=utf-8", PackageResources.board_js),
         "/levels.js": ("text/javascript; charset=utf-8", PackageResources.levels_js),
+        "/bots.js": ("text/javascript; charset=utf-8", PackageResources.bots_js),
         "/scene.js": BoardPage.sceneScript,
     ]
 

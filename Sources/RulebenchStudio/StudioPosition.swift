@@ -29,6 +29,8 @@ struct StudioPosition {
             ("seats", .array(((try? game.seats()) ?? []).map(JSONValue.string))),
             ("seat", session.seat.map(JSONValue.string) ?? .null),
             ("levels", session.levels?.json(game, seated: session.seat != nil) ?? .null),
+            ("bots", .object(session.botSeats.bots.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value.description)) })),
+            ("botSeed", .string(String(session.botSeats.seed))),
         ]
         if let seat = session.seat {
             json = .object(members + StudioPosition.seated(seat, session))

@@ -8,10 +8,11 @@ import Rulebench
 /// `{"type": "undoTurn"}`, `{"type": "seek", "step": 12}`, `{"type": "save", "path": "game.json"}`
 /// (with `"overwrite": true` to replace a file that is not a saved history; see `FolderSave`),
 /// `{"type": "seat", "seat": "p2"}` (show the game as seat p2 sees it; `"seat": null`: the
-/// author's view), `{"type": "sync"}` (send the position again); with a level file open,
-/// `{"type": "level", "level": 2}` (set level 2 up), `{"type": "solutionStep"}` (perform the next
-/// call of its stored solution) and `{"type": "levelList"}` (the list, to the sender only).
-/// Anything else is a `StudioProtocolError`.
+/// author's view), `{"type": "bot", "seat": "o", "bot": "alphabeta:9", "seed": 7}` (a bot plays seat o
+/// from now on, seeded: docs/bots.md; `"bot": null`: the page plays it again), `{"type": "sync"}` (send
+/// the position again); with a level file open, `{"type": "level", "level": 2}` (set level 2 up),
+/// `{"type": "solutionStep"}` (perform the next call of its stored solution) and `{"type": "levelList"}`
+/// (the list, to the sender only). Anything else is a `StudioProtocolError`.
 struct StudioRequest: Equatable {
     enum Command: Equatable {
         case perform(call: String)
@@ -22,6 +23,8 @@ struct StudioRequest: Equatable {
         case save(path: String, overwrite: Bool)
         /// Show the game as this seat sees it (nil: the author's view).
         case seat(String?)
+        /// A bot plays `seat` (nil: the page does), its picks drawn from `seed`.
+        case bot(seat: String, bot: Bot?, seed: UInt64)
         case sync
         /// Set up the level of this number (1-based) of the opened level file.
         case level(Int)
@@ -56,7 +59,7 @@ struct StudioRequest: Equatable {
         command = try StudioRequest.command(type, value, id: id)
     }
 
-    static let types = "perform, undo, redo, undoTurn, seek, save, seat, sync, level, solutionStep, levelList"
+    static let types = "perform, undo, redo, undoTurn, seek, save, seat, bot, sync, level, solutionStep, levelList"
 
     private static func command(_ type: String, _ value: JSONValue, id: Int64?) throws(StudioProtocolError) -> Command {
         switch type {
@@ -83,6 +86,7 @@ struct StudioRequest: Equatable {
             case .string(let seat)? where !seat.isEmpty: return .seat(seat)
             default: throw StudioProtocolError("seat's \"seat\" is a seat's name such as \"p2\", or null for the author's view", id: id)
             }
+        case "bot": return try bot(value, id: id)
         case "seek":
             guard case .int(let step)? = value["step"], let position = Int(exactly: step) else {
                 throw StudioProtocolError("seek needs \"step\": a whole number, the history position (0: after setup)", id: id)
@@ -99,6 +103,26 @@ struct StudioRequest: Equatable {
             }
         default:
             throw StudioProtocolError("unknown message type '\(type)' (types: \(types))", id: id)
+        }
+    }
+
+    /// `{"type": "bot", "seat": "o", "bot": "alphabeta:9", "seed": 7}`; `"bot": null` hands the seat back.
+    private static func bot(_ value: JSONValue, id: Int64?) throws(StudioProtocolError) -> Command {
+        guard case .string(let seat)? = value["seat"], !seat.isEmpty else {
+            throw StudioProtocolError("bot needs \"seat\": the seat's name, such as \"o\"", id: id)
+        }
+        let seed: UInt64
+        switch value["seed"] {
+        case nil: seed = 0
+        case .int(let n)? where n >= 0: seed = UInt64(n)
+        default: throw StudioProtocolError("bot's \"seed\" is a whole number from 0 up", id: id)
+        }
+        switch value["bot"] {
+        case nil, .null?: return .bot(seat: seat, bot: nil, seed: seed)
+        case .string(let spec)?:
+            guard let bot = Bot(spec: spec) else { throw StudioProtocolError("bot's \"bot\" is one of \(Bot.forms), or null", id: id) }
+            return .bot(seat: seat, bot: bot, seed: seed)
+        default: throw StudioProtocolError("bot's \"bot\" is one of \(Bot.forms), or null", id: id)
         }
     }
 }

@@ -40,6 +40,11 @@ actor StudioSession {
     /// The changes of the last step performed as `seat`, as it may see them, and
     /// the position after that step: the page shows them there only.
     private(set) var seatChanges: (position: Int, changes: [SeatChange])?
+    /// The seats a bot plays (docs/bots.md): after each call the page makes, and when a
+    /// bot is given a seat, each bot whose seat may act makes its call.
+    private(set) var botSeats = BotSeats()
+    /// The most calls the bots make after one of the page's.
+    static let botMovesInARow = 200
     private var watch: StudioReload.Watch
     /// The folder saves stay inside: the working folder when the studio started.
     let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
@@ -115,6 +120,7 @@ actor StudioSession {
         case .level(let number): try setUpLevel(number)
         case .solutionStep: try perform(try openedLevels().nextCall(in: game))
         case .levelList: return [.sender(try openedLevels().listText(id: request.id))]
+        case .bot(let botSeat, let bot, let seed): try seatBot(botSeat, bot, seed: seed)
         }
         return [.everyone(position())]
     }
@@ -136,15 +142,43 @@ actor StudioSession {
 
     private func perform(_ call: ActionCall) throws(RulebenchError) {
         let before = game.history.cursor
-        let entry: HistoryEntry
         if let seat {
             // Refused with the pack's reason (turn, or whose call it is) when the seat may not make it.
             let step = try game.perform(call, as: seat)
-            entry = step.entry
-            seatChanges = (before + 1, step.views[seat]?.changes ?? [])
+            try performed(step.entry, views: step.views, after: before)
         } else {
-            entry = try game.perform(call)
+            try performed(try game.perform(call), views: [:], after: before)
         }
+        try letBotsPlay()
+    }
+
+    /// A bot plays `botSeat` from now on (nil: the page does); the bots whose seats may act then play.
+    private func seatBot(_ botSeat: String, _ bot: Bot?, seed: UInt64) throws(RulebenchError) {
+        let seats = try game.seats()
+        guard seats.contains(botSeat) else {
+            throw .badInput(InputProblem(seats.isEmpty ? "the pack declares no seats: a bot plays a seat"
+                                         : "unknown seat '\(botSeat)' (seats: \(seats.joined(separator: ", ")))"))
+        }
+        botSeats.bots[botSeat] = bot
+        botSeats.seed = seed
+        try letBotsPlay()
+    }
+
+    /// Each bot whose seat may act makes its call, until none may: each a step as the page's are.
+    private func letBotsPlay() throws(RulebenchError) {
+        do {
+            try botSeats.play(in: game, most: Self.botMovesInARow) { _, _, _, step in
+                try? performed(step.entry, views: step.views, after: game.history.cursor - 1)
+            }
+        } catch {
+            throw .badInput(InputProblem("bot \(error.seat) (\(error.bot)): \(error.error)"))
+        }
+    }
+
+    /// What a step just performed changes of the session: the memory and marks after it are
+    /// forgotten, its animation shown, and the seat shown sees its changes as it may.
+    private func performed(_ entry: HistoryEntry, views: [String: SeatStepView], after before: Int) throws(RulebenchError) {
+        if let seat { seatChanges = (before + 1, views[seat]?.changes ?? []) }
         memory.forget(after: before)
         marks = marks.filter { $0.key <= before }
         labels = labels.filter { $0.key <= before }

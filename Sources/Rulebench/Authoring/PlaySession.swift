@@ -367,23 +367,13 @@ public final class PlaySession {
     /// Each bot whose seat may act makes its call (as its seat), seats in order, until none may.
     private func letBotsPlay() {
         guard !bots.isEmpty else { return }
-        for _ in 0..<Self.botMovesInARow {
-            var moved = false
-            for (seat, bot) in bots.sorted(by: { $0.key < $1.key }) {
-                do {
-                    let calls = try game.legalActions(as: seat)
-                    guard !calls.isEmpty else { continue }
-                    let seed = botSeed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(game.history.cursor) &* 1_000_003 ^ UInt64(seat.utf8.count)
-                    let call = try bot.choose(calls, in: game, seat: seat, seed: seed)
-                    let entry = try game.perform(call, as: seat).entry
-                    lastAnimation = ("\(call)", entry.animation)
-                    say("bot \(seat) (\(bot)) did \(call)")
-                    moved = true
-                } catch {
-                    return fail("bot \(seat) (\(bot)): \(PlaySession.explain(error))")
-                }
+        do {
+            try BotSeats(bots, seed: botSeed).play(in: game, most: Self.botMovesInARow) { seat, bot, call, step in
+                self.lastAnimation = ("\(call)", step.entry.animation)
+                self.say("bot \(seat) (\(bot)) did \(call)")
             }
-            if !moved { return }
+        } catch {
+            fail("bot \(error.seat) (\(error.bot)): \(PlaySession.explain(error.error))")
         }
     }
 

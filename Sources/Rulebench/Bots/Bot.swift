@@ -10,8 +10,10 @@
 /// - `random`: a seeded pick among the calls.
 /// - `greedy`: the call after which the pack's first goal holds, else the one
 ///   with the least estimate the goal declares; ties picked as `random` picks.
-/// - `alphabeta:DEPTH`: the best call by `GameValue` searched DEPTH moves deep
-///   (the pack's `result`; equally good calls picked as `random` picks).
+/// - `alphabeta:DEPTH[:STATES]`: the best call by `GameValue` searched DEPTH
+///   moves deep, deepening one move at a time within a budget of STATES
+///   states (the last round finished decides; the pack's `result`; equally
+///   good calls picked as `random` picks).
 /// - `mcts:PLAYOUTS`: Monte Carlo tree search (UCT) of PLAYOUTS seeded random
 ///   playouts to the game's end (`MonteCarloSearch`); the most visited call.
 public struct Bot: Sendable, Hashable, CustomStringConvertible {
@@ -24,13 +26,22 @@ public struct Bot: Sendable, Hashable, CustomStringConvertible {
     }
 
     public let kind: Kind
+    /// `alphabeta`'s budget: the most states it searches for one move. A
+    /// count of work, not a time: the same call on every machine, and a
+    /// bound on how long a move holds the thread (a match room's among them).
+    public let nodeBudget: Int
 
-    public init(_ kind: Kind) {
+    public init(_ kind: Kind, nodeBudget: Int = Bot.defaultNodeBudget) {
         self.kind = kind
+        self.nodeBudget = nodeBudget
     }
 
     /// The depth `alphabeta` searches without one given.
     public static let defaultDepth = 9
+    /// The states `alphabeta` searches for a move without a number given.
+    public static let defaultNodeBudget = 20_000
+    /// The largest budget of states an `alphabeta` bot takes.
+    public static let largestNodeBudget = 10_000_000
     /// The playouts `mcts` makes without a number given.
     public static let defaultPlayouts = 200
     /// The largest playouts an `mcts` bot takes.
@@ -38,11 +49,20 @@ public struct Bot: Sendable, Hashable, CustomStringConvertible {
     /// The kinds, as a bot is written without its parameter.
     public static let names = ["random", "greedy", "alphabeta", "mcts"]
     /// How a bot is written, for messages.
-    public static let forms = "random, greedy, alphabeta[:DEPTH] (1 to \(GameValue.largestDepth)), mcts[:PLAYOUTS] (1 to \(largestPlayouts))"
+    public static let forms = "random, greedy, alphabeta[:DEPTH[:STATES]] (DEPTH 1 to \(GameValue.largestDepth), "
+        + "STATES 1 to \(largestNodeBudget), default \(defaultNodeBudget)), mcts[:PLAYOUTS] (1 to \(largestPlayouts))"
 
-    /// A bot as written: `random`, `greedy`, `alphabeta`, `alphabeta:9`, `mcts`, `mcts:400`; nil for anything else.
+    /// A bot as written: `random`, `greedy`, `alphabeta`, `alphabeta:9`,
+    /// `alphabeta:9:20000`, `mcts`, `mcts:400`; nil for anything else.
     public init?(spec: String) {
-        let parts = spec.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        var parts = spec.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        var budget = Self.defaultNodeBudget
+        if parts.count == 3 {
+            guard parts[0] == "alphabeta", let states = Int(parts[2]), (1...Self.largestNodeBudget).contains(states) else { return nil }
+            budget = states
+            parts.removeLast()
+        }
+        nodeBudget = budget
         let number = parts.count == 2 ? Int(parts[1]) : nil
         if parts.count == 2, number == nil { return nil }
         switch parts[0] {
@@ -65,7 +85,8 @@ public struct Bot: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .random: return "random"
         case .greedy: return "greedy"
-        case .alphabeta(let depth): return "alphabeta:\(depth)"
+        case .alphabeta(let depth) where nodeBudget == Self.defaultNodeBudget: return "alphabeta:\(depth)"
+        case .alphabeta(let depth): return "alphabeta:\(depth):\(nodeBudget)"
         case .mcts(let playouts): return "mcts:\(playouts)"
         }
     }
@@ -86,7 +107,7 @@ public struct Bot: Sendable, Hashable, CustomStringConvertible {
             return try Self.greedy(calls, in: game, random: &random)
         case .alphabeta(let depth):
             let result: GameValue.Result
-            do { result = try GameValue(game: game, maxDepth: depth).run(lines: false) } catch { throw error.error }
+            do { result = try GameValue(game: game, maxDepth: depth, nodeBudget: nodeBudget).run(lines: false) } catch { throw error.error }
             guard case .valued(_, let moves, _, _, _) = result.outcome else { return calls[random.below(calls.count)] }
             let mine = moves.filter { move in calls.contains(move.call) }
             guard let best = mine.map(\.value).max() else { return calls[random.below(calls.count)] }

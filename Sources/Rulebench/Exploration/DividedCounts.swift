@@ -16,7 +16,7 @@ public struct DividedCounts: Sendable {
     /// Adds the subtree below first action `call`, `depth - 1` deep.
     mutating func add(_ call: ActionCall, below: Explorer.Counts, depth: Int) {
         counts.add(1, at: 0)
-        for (level, n) in below.nodes.enumerated() { counts.add(n, at: level + 1) }
+        counts.add(below, shiftedBy: 1)
         byFirstAction.append((call, depth == 1 ? 1 : below.nodes.indices.contains(depth - 2) ? below.nodes[depth - 2] : 0))
     }
 }

@@ -16,12 +16,14 @@ extension Explorer {
         do { first = try game.legalActions() } catch { throw ExplorationFailure(path: [], error: error) }
         var result = DividedCounts(counts: Counts(nodes: []), byFirstAction: [])
         result.counts.add(0, at: 0)
+        if first.isEmpty { result.counts.finish(1, at: 0, in: [game.stateHash]) }
         for (index, call) in first.enumerated() where !shouldStop() {
             let below = try subtree(after: call, shouldStop: shouldStop)
             result.add(call, below: below, depth: depth)
             progress(index + 1, first.count, result.counts.total)
         }
         result.counts.endAtFirstEmptyLevel()
+        result.counts.settleEndings(depth: depth)
         return result
     }
 

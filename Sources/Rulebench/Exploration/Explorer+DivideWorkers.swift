@@ -57,6 +57,7 @@ extension Explorer {
             })
         var result = DividedCounts(counts: Counts(nodes: []), byFirstAction: [])
         result.counts.add(0, at: 0)
+        if first.isEmpty { result.counts.finish(1, at: 0, in: [game.stateHash]) }
         var index = 0
         while index < results.count {
             // The subtree below one first action: its own, or its second actions' added up.
@@ -65,12 +66,13 @@ extension Explorer {
             while index < results.count, paths[index][0] == call {
                 let part = try results[index].get()
                 if paths[index].count == 2 { below.add(1, at: 0) }
-                for (level, n) in part.nodes.enumerated() { below.add(n, at: level + paths[index].count - 1) }
+                below.add(part, shiftedBy: paths[index].count - 1)
                 index += 1
             }
             result.add(call, below: below, depth: depth)
         }
         result.counts.endAtFirstEmptyLevel()
+        result.counts.settleEndings(depth: depth)
         return result
     }
 

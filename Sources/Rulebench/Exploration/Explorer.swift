@@ -9,6 +9,9 @@
 public struct Explorer {
     /// Subtrees this deep or shallower are walked inside the kernel.
     static let kernelDepth = 2
+    /// The most finished states a walk of sequences keeps to count the
+    /// distinct ones (a hash each); past it `endings` is a floor.
+    static let endingBound = 1 << 20
 
     /// Counts of the walk.
     public struct Counts: Sendable {
@@ -21,13 +24,19 @@ public struct Explorer {
         /// states among the sequences of length d + 1 (equal state hashes
         /// are one state), one entry per entry of `nodes`.
         public var distinct: [Int]?
-        /// With `distinctBound`: `finished[d]` is the number of sequences of
-        /// length d (from 0, the start) that end at a state with no legal
-        /// call (a finished game), and `endings[d]` the distinct states they
-        /// end at; one entry per depth whose states were all expanded (a
-        /// walk `depth` deep expands depths 0 to `depth` - 1).
+        /// `finished[d]` is the number of sequences of length d (from 0, the
+        /// start) that end at a state with no legal call (a finished game),
+        /// and `endings[d]` the distinct states they end at; one entry per
+        /// depth whose states were all expanded (a walk `depth` deep expands
+        /// depths 0 to `depth` - 1). Nil only from a walk stopped before it
+        /// began.
         public var finished: [Int]?
         public var endings: [Int]?
+        /// The walk of sequences: the states its finished games end at, by
+        /// length (`endings` counts them), at most `Explorer.endingBound` in all.
+        var endedAt: [Set<StateHash>] = []
+        /// True when a finished game's state was not kept: `endings` is then a floor.
+        public var endingsCapped = false
         /// Total perform+undo pairs.
         public var total: Int { nodes.reduce(0, +) }
 
@@ -43,6 +52,38 @@ public struct Explorer {
         /// counts are the same whether a level was walked here or in the kernel.
         mutating func endAtFirstEmptyLevel() {
             if let empty = nodes.firstIndex(of: 0) { nodes.removeSubrange((empty + 1)...) }
+        }
+
+        /// `games` sequences of length `level` end at the finished states `states`.
+        mutating func finish(_ games: Int, at level: Int, in states: some Sequence<StateHash>) {
+            var list = finished ?? []
+            while list.count <= level { list.append(0) }
+            list[level] = list[level].addingReportingOverflow(games).overflow ? Int.max : list[level] + games
+            finished = list
+            while endedAt.count <= level { endedAt.append([]) }
+            for state in states where !endedAt[level].contains(state) {
+                guard endedAt.reduce(0, { $0 + $1.count }) < Explorer.endingBound else { endingsCapped = true; return }
+                endedAt[level].insert(state)
+            }
+        }
+
+        /// Adds the counts of a walk below `shift` more actions (a subtree's, a worker's part).
+        mutating func add(_ below: Counts, shiftedBy shift: Int) {
+            for (level, n) in below.nodes.enumerated() { add(n, at: level + shift) }
+            for (level, games) in (below.finished ?? []).enumerated() {
+                finish(games, at: level + shift, in: level < below.endedAt.count ? below.endedAt[level] : [])
+            }
+            endingsCapped = endingsCapped || below.endingsCapped
+        }
+
+        /// The walk of sequences is over (`depth` deep): `finished` and
+        /// `endings` get an entry for each length whose states were all expanded.
+        mutating func settleEndings(depth: Int) {
+            let levels = min(depth, nodes.count)
+            var list = Array((finished ?? []).prefix(levels))
+            while list.count < levels { list.append(0) }
+            finished = list
+            endings = (0..<levels).map { $0 < endedAt.count ? endedAt[$0].count : 0 }
         }
     }
 
@@ -80,6 +121,7 @@ public struct Explorer {
             throw error
         }
         counts.endAtFirstEmptyLevel()
+        counts.settleEndings(depth: depth)
         return counts
     }
 
@@ -149,8 +191,11 @@ public struct Explorer {
                 throw ExplorationFailure(path: path + error.path, error: error.error)
             }
             switch found {
-            case .counts(let nodes):
+            case .counts(let nodes, let finished, let ended):
                 for (offset, n) in nodes.enumerated() where offset < depth - level { counts.add(n, at: level + offset) }
+                for (offset, games) in finished.enumerated() where games > 0 {
+                    counts.finish(games, at: level + offset, in: offset < ended.count ? ended[offset] : [])
+                }
             case .undoMismatch(let below, let problems):
                 throw ExplorationFailure(path: path + below, error: .undoMismatch(problems))
             }
@@ -159,6 +204,7 @@ public struct Explorer {
         let legal: [ActionCall]
         do { legal = try game.legalActions() } catch { throw ExplorationFailure(path: path, error: error) }
         counts.add(0, at: level)   // the level was reached, even if nothing is legal there
+        if legal.isEmpty { counts.finish(1, at: level, in: [game.stateHash]) }
         return legal[...]
     }
 

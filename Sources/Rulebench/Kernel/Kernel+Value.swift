@@ -21,6 +21,8 @@ extension Kernel {
     /// Why a value call stopped short (the protocol's words).
     enum ValueStop: String, CaseIterable {
         case ok, chance, undo, stuck, turn
+        /// The search's budget of states is spent.
+        case budget
     }
 
     /// What `valueBegin` found.
@@ -37,9 +39,9 @@ extension Kernel {
         let nodes, performs, hits, stored, finished: Int
     }
 
-    /// Starts a value search from the current state.
-    func valueBegin() throws(RulebenchError) -> ValueBeginning {
-        let reply = try call(.valueBegin)
+    /// Starts a value search from the current state, of at most `budget` states in all (nil: no bound).
+    func valueBegin(budget: Int? = nil) throws(RulebenchError) -> ValueBeginning {
+        let reply = try call(.valueBegin, budget.map { [String($0)] } ?? [])
         guard reply.count == 2 else { throw Kernel.replyMismatch(.valueBegin, "", "\(reply.count) results, not 2") }
         let word = try KernelReply.word(.valueBegin, reply[0], as: ValueStart.self)
         let body = try KernelReply(.valueBegin, reply[1], result: 2)
@@ -58,10 +60,12 @@ extension Kernel {
         }
     }
 
-    /// Searches root move `index` (from 1) `depth` moves deep with the whole window.
-    func valueMove(_ index: Int, depth: Int) throws(ExplorationFailure) -> ValueMove {
+    /// Searches root move `index` (from 1) `depth` moves deep with the
+    /// whole window; nil when the search's budget ran out first.
+    func valueMove(_ index: Int, depth: Int) throws(ExplorationFailure) -> ValueMove? {
         do throws(RulebenchError) {
             let reply = try call(.valueMove, [String(index), String(depth)])
+            if let word = reply.first, word == Array(ValueStop.budget.rawValue.utf8) { return nil }
             let body = try stopped(.valueMove, reply)
             return ValueMove(value: try body.int("value"), proven: try body.bool("proven"), nodes: try body.int("nodes"),
                              performs: try body.int("performs"), hits: try body.int("hits"), stored: try body.int("stored"),
@@ -89,7 +93,7 @@ extension Kernel {
         switch word {
         case .ok: return body
         case .undo: throw RulebenchError.undoMismatch(try Kernel.problems(body.field("problems")))
-        case .chance, .stuck, .turn:
+        case .chance, .stuck, .turn, .budget:
             throw RulebenchError.badInput(InputProblem("solve --value: " + (try body.string("why"))))
         }
     }

@@ -232,8 +232,11 @@ final class Kernel {
 
     /// What a walk of the game tree inside the kernel found.
     enum Exploration {
-        /// Nodes per depth: `[d]` sequences of length d + 1.
-        case counts([Int])
+        /// Nodes per depth: `[d]` sequences of length d + 1; the finished
+        /// games: `finished[d]` sequences of length d (from 0, the state the
+        /// walk began at, to depth - 1) end at a state with no legal call,
+        /// `ended[d]` the distinct states they end at.
+        case counts([Int], finished: [Int], ended: [[StateHash]])
         /// An undo on `path` did not restore the state.
         case undoMismatch(path: [ActionCall], problems: [UndoProblem])
     }
@@ -250,12 +253,19 @@ final class Kernel {
     func explore(depth: Int, strict: Bool) throws(ExplorationFailure) -> Exploration {
         do throws(RulebenchError) {
             let reply = try call(.explore, [String(depth), strict ? "1" : "0"])
-            guard reply.count == 2 else { throw Kernel.replyMismatch(.explore, "", "\(reply.count) results, not 2") }
+            guard reply.count == 2 || reply.count == 3 else { throw Kernel.replyMismatch(.explore, "", "\(reply.count) results, not 2 or 3") }
             let status = try KernelReply.word(.explore, reply[0], as: ExploreStatus.self)
             let value = try KernelReply(.explore, reply[1], result: 2)
             switch status {
             case .undo: return .undoMismatch(path: try exploredPath(), problems: try Kernel.problems(value))
-            case .ok: return .counts(try value.list().map { item throws(RulebenchError) in try item.int() })
+            case .ok:
+                guard reply.count == 3 else { throw Kernel.replyMismatch(.explore, "", "2 results, not 3") }
+                let games = try KernelReply(.explore, reply[2], result: 3)
+                return .counts(try value.list().map { item throws(RulebenchError) in try item.int() },
+                               finished: try games.field("finished").list().map { item throws(RulebenchError) in try item.int() },
+                               ended: try games.field("ended").list().map { level throws(RulebenchError) in
+                                   try level.list().map { item throws(RulebenchError) in StateHash(hex: try item.string()) }
+                               })
             }
         } catch {
             throw ExplorationFailure(path: pathForReport(), error: error)

@@ -21,8 +21,11 @@ local tonumber, tointeger = tonumber, math.tointeger
 -- crossing per node. Each legal enumeration, perform and undo is its own
 -- operation for the instruction budget (C.operation starts one).
 --
--- Returns "ok" and the counts per depth, or "undo" and the problems of an
--- undo that did not restore the state. Any other failure raises. Either
+-- Returns "ok", the counts per depth and the finished games: { finished
+-- = the sequences of each length from 0 (the start) to depth - 1 that end
+-- at a state with no legal call, ended = the hashes of the states they end
+-- at, a list per length }; or "undo" and the problems of an undo that did
+-- not restore the state. Any other failure raises. Either
 -- way EXPLORED.path is the path to the failure, and the walk's actions are
 -- undone from the journal (here, or by abort when an error unwound): the
 -- state is the one explore started from.
@@ -48,14 +51,19 @@ function API.explore(depth, strict)
   nogame()
   steps.drop()
   depth = tointeger(tonumber(depth)) or 0
-  local counts, path = {}, {}
-  for i = 1, depth do counts[i] = 0 end
+  local counts, path, finished, ended, seen = {}, {}, {}, {}, {}
+  for i = 1, depth do counts[i], finished[i], ended[i], seen[i] = 0, 0, {}, {} end
   EXPLORED.path = path
   EXPLORING = { recs = #steps.records(), mark = mark() }
   local failure
   local function visit(level)
     operation()
     local calls = legalcalls()
+    if #calls == 0 then   -- a finished game: the sequences of length level - 1 that reach it end here
+      finished[level] = finished[level] + 1
+      local hash = hashof()
+      if not seen[level][hash] then seen[level][hash] = true; ended[level][#ended[level] + 1] = hash end
+    end
     for i = 1, #calls do
       local call = calls[i]
       path[level] = call
@@ -88,7 +96,7 @@ function API.explore(depth, strict)
   unwind()
   setwritable(false, "")
   if failure then return "undo", encode(failure) end
-  return "ok", encode(counts)
+  return "ok", encode(counts), encode({ finished = finished, ended = ended })
 end
 
 -- The path of the last explore, to report where it failed.

@@ -239,21 +239,25 @@ local function reach(e, k, born)
   return nil
 end
 
--- The checked perform of `call`, as its own operation.
+-- The checked perform of `call`, as its own operation; returns the state's
+-- hash after it (its hex text, as K.hash gives it).
 local function perform(call)
   operation()
-  ops.perform(call.name, call.params, nil, "hash")
+  local hash = ops.perform(call.name, call.params, nil, "hash")
   ops.commit()
+  return hash
 end
 
 -- The strictly verified undo of `call`, as its own operation; the state
--- must be back to the hash `key`. Returns the problems, or nil.
+-- must be back to the hash `key` (keyof's integer, or K.hash's hex text).
+-- Returns the problems, or nil.
 local function undo(call, key)
   operation()
   local after, _, problems = ops.undo(true, false)
   ops.commit()
-  if not problems and tonumber(after, 16) ~= key then
-    problems = { { action = call.name, diffs = { { path = "(state hash)", before = ("%016x"):format(key), after = after,
+  if not problems and after ~= key and tonumber(after, 16) ~= key then
+    local before = type(key) == "string" and key or ("%016x"):format(key)
+    problems = { { action = call.name, diffs = { { path = "(state hash)", before = before, after = after,
                    note = "the state differs from before the action" } } } }
   end
   return problems

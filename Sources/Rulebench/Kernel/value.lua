@@ -15,7 +15,8 @@
 -- score times SCALE, less the moves to it from the root for a score above
 -- 0 (a quicker win is better), plus them for one below (a later loss is
 -- better); an appraisal is at most SCALE / 4 either way, below any win.
--- VALUE.table maps a state's hash to { v (the value from that state's
+-- VALUE.table maps a state's hash (its hex text, as the checked perform
+-- returns it: no second hashing, no parsing) to { v (the value from that state's
 -- mover, its distance counted from there), bound (EXACT, LOWER, UPPER),
 -- depth (moves searched below), proven (no cut below), best (a move's
 -- index) }: a transposition table, kept for the whole search (the
@@ -28,7 +29,8 @@ local K = ...
 local API = K.API
 local ops, encode, backing = K.ops, K.encode, K.backing
 local walk = K.walk
-local keyof, perform, undo, replay = walk.keyof, walk.perform, walk.undo, walk.replay
+local perform, undo, replay = walk.perform, walk.undo, walk.replay
+local hashof = K.hash
 local setwritable = K.setwritable
 local operation = K.C.operation or function() end
 local tonumber, tointeger, type, next, mathtype, sort = tonumber, math.tointeger, type, next, math.type, table.sort
@@ -38,6 +40,10 @@ local MOST_SCORE = 1 << 40     -- the largest score a result may give
 local INF = math.maxinteger    -- beyond every value
 local EXACT, LOWER, UPPER = 0, 1, 2
 local SOLO = "(solo)"          -- the one seat of a game without seats
+-- Moves are ordered by `appraise` only this few moves below the root: each
+-- appraisal performs a move once more (and asks `result` and `turn` again),
+-- which deeper down costs more than the cuts it buys.
+local ORDER_PLIES = 2
 
 local VALUE                    -- the search (see valuebegin)
 -- The table outlives a search, for the next search of the same pack (a
@@ -132,19 +138,20 @@ local function totable(v, ply) if v >= SCALE // 2 then return v + ply elseif v <
 local function fromtable(v, ply) if v >= SCALE // 2 then return v - ply elseif v <= -(SCALE // 2) then return v + ply end return v end
 
 ---------------------------------------------------------------- moves
--- Performs `call` (checked); nil, or a stop when it drew from the generator.
+-- Performs `call` (checked); the state's hash after it, or nil with a stop
+-- when it drew from the generator.
 local function play(call)
   local rng = backing(K.game)[K.RNG]
-  perform(call)
+  local hash = perform(call)
   VALUE.performs = VALUE.performs + 1
   if backing(K.game)[K.RNG] ~= rng then
     VALUE.stop = { kind = "chance", why = "action '" .. call.name .. "' drew from the game's random generator (rulebench.random): "
       .. "a move of chance, whose outcome hangs on the seed. --value searches games without chance: deal or roll in setup, "
       .. "or make the outcome a seat's choice" }
     VALUE.path[#VALUE.path + 1] = call
-    return true
+    return nil
   end
-  return false
+  return hash
 end
 
 -- Undoes `call` (strictly verified) back to the state `key`; true when it did not restore it.
@@ -159,16 +166,16 @@ local function takeback(call, key)
 end
 
 -- The moves of the state `key` for `seat`, best first: the table's best
--- move, then by appraisal (when the pack appraises and enough is left to
--- search below to pay for it), then in legal order.
-local function ordered(calls, key, seat, depth)
+-- move, then by appraisal (when the pack appraises, the state is near the
+-- root and enough is left to search below to pay for it), then in legal order.
+local function ordered(calls, key, seat, depth, ply)
   local order = {}
   for k = 1, #calls do order[k] = k end
   local e = VALUE.table[key]
   local score = {}
-  if ops.pack().appraise and depth >= 3 then
+  if ply < ORDER_PLIES and depth >= 3 and ops.pack().appraise then
     for k = 1, #calls do
-      if play(calls[k]) then return nil end
+      if not play(calls[k]) then return nil end
       local r = result()
       local who = not r and mover()
       if VALUE.stop then return nil end
@@ -191,7 +198,8 @@ local search
 
 -- The value of move `call` for `seat` at `ply`, searched `depth` more moves within (alpha, beta).
 local function child(call, key, seat, depth, alpha, beta, ply)
-  if play(call) then return 0 end
+  local hash = play(call)
+  if not hash then return 0 end
   VALUE.path[#VALUE.path + 1] = call
   local v
   local r = result()
@@ -206,9 +214,9 @@ local function child(call, key, seat, depth, alpha, beta, ply)
       return 0
     end
     if who == seat then
-      v = search(depth - 1, alpha, beta, ply + 1, who)
+      v = search(hash, depth - 1, alpha, beta, ply + 1, who)
     else
-      v = -search(depth - 1, -beta, -alpha, ply + 1, who)
+      v = -search(hash, depth - 1, -beta, -alpha, ply + 1, who)
     end
   end
   if VALUE.stop then return 0 end
@@ -217,11 +225,14 @@ local function child(call, key, seat, depth, alpha, beta, ply)
   return v
 end
 
--- The value of the current state (not finished) for `seat`, its mover.
-function search(depth, alpha, beta, ply, seat)
+-- The value of the current state `key` (not finished) for `seat`, its mover.
+function search(key, depth, alpha, beta, ply, seat)
   local V = VALUE
   V.nodes = V.nodes + 1
-  local key = keyof()
+  if V.nodes > V.budget then
+    V.stop = { kind = "budget", why = "the search's budget of " .. V.budget .. " states is spent" }
+    return 0
+  end
   local e = V.table[key]
   if e and (e.proven or e.depth >= depth) then
     local v = fromtable(e.v, ply)
@@ -241,7 +252,7 @@ function search(depth, alpha, beta, ply, seat)
     V.stop = { kind = "stuck", why = "no legal call and result returned nil: a finished game's result says who won (or \"draw\")" }
     return 0
   end
-  local order = ordered(calls, key, seat, depth)
+  local order = ordered(calls, key, seat, depth, ply)
   if not order then return 0 end
   local cuts, start, best, bestk = V.cuts, alpha, -INF, nil
   for i = 1, #order do
@@ -277,19 +288,21 @@ local function stopped()
   return encode({ kind = s.kind, why = s.why or "", problems = s.problems or {}, line = line })
 end
 
--- valuebegin(): a new search from the current state. Returns "ok" and {
+-- valuebegin(budget): a new search from the current state, of at most
+-- `budget` states in all (none given: no bound); a valuemove that would
+-- search more stops with "budget" (its search is dropped, the state rolled back). Returns "ok" and {
 -- seat (to move), calls (the root's moves) }; "over" and the result's
 -- score of each seat when the game is over at the start; "none" when the
 -- pack declares no result; "seats" with the seats when there are more than
 -- two; "stuck" when no seat may move and the game is not over.
-function API.valuebegin()
+function API.valuebegin(budget)
   local pack = ops.pack()
   if not pack or not K.game then K.fail("error", "no game is running") end
   if not pack.result then return "none", encode({}) end
   local seats = K.actors()
   if seats and #seats > 2 then return "seats", encode(seats) end
   if not KEPT or KEPT.pack ~= pack then KEPT = { pack = pack, entries = {}, count = 0 } end
-  VALUE = { table = KEPT.entries, nodes = 0, performs = 0, hits = 0, stored = 0, finished = 0, cuts = 0, path = {} }
+  VALUE = { table = KEPT.entries, budget = tointeger(tonumber(budget)) or INF, nodes = 0, performs = 0, hits = 0, stored = 0, finished = 0, cuts = 0, path = {} }
   walk.open()
   local r = result()
   local seat = not r and mover()
@@ -301,7 +314,7 @@ function API.valuebegin()
   if not seat or #calls == 0 then return "stuck", encode({}) end
   local list = {}
   for i, c in ipairs(calls) do list[i] = { name = c.name, params = c.params } end
-  VALUE.root = { key = keyof(), seat = seat, calls = calls }
+  VALUE.root = { key = hashof(), seat = seat, calls = calls }
   return "ok", encode({ seat = seat, calls = list })
 end
 
@@ -337,7 +350,7 @@ local function principal(depth, most)
     if not seat or V.stop then break end
     local calls = ops.legal()
     if #calls == 0 then break end
-    local key, best, bestk = keyof(), -INF, nil
+    local key, best, bestk = hashof(), -INF, nil
     for k = 1, #calls do
       local v = child(calls[k], key, seat, depth - ply, -INF, INF, 0)
       if V.stop then break end
@@ -358,7 +371,7 @@ function API.valueline(k, depth)
   local V = VALUE
   if not V or not V.root then K.fail("error", "no value search is running") end
   k, depth = tointeger(tonumber(k)), tointeger(tonumber(depth)) or 1
-  V.path, V.stop = {}, nil
+  V.path, V.stop, V.budget = {}, nil, INF   -- a line is searched within the table the search filled: no budget
   walk.open()
   perform(V.root.calls[k])
   local rest = principal(depth - 1, depth - 1)

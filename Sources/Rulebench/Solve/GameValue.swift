@@ -2,8 +2,9 @@
 /// what `rulebench solve --value` runs (Kernel/value.lua).
 ///
 /// Negamax with alpha-beta and a transposition table on the state hash,
-/// deepened one move at a time (iterative deepening) until a depth is
-/// searched with nothing cut short: then the value is proven. Moves are
+/// deepened round by round (iterative deepening: one move deeper each
+/// round, twice as deep after a round that met no finished game) until a
+/// depth is searched with nothing cut short: then the value is proven. Moves are
 /// ordered by the table's best move, then by the pack's `appraise`. Every
 /// move is performed through the checked engine and undone with strict
 /// verification. Each root move is searched with the whole window, so
@@ -34,11 +35,18 @@ public struct GameValue {
     public let game: Game
     /// The most moves searched below the start.
     public let maxDepth: Int
+    /// The most states searched in all (nil: no bound): a deepening that
+    /// would search more stops, and the search gives the deepest round it
+    /// finished. It counts work, not seconds, so a budgeted search gives the
+    /// same answer on every machine.
+    public let nodeBudget: Int?
 
-    /// A search of `game` from its current state, at most `maxDepth` moves deep.
-    public init(game: Game, maxDepth: Int = 20) {
+    /// A search of `game` from its current state, at most `maxDepth` moves
+    /// deep and, with `nodeBudget`, at most that many states.
+    public init(game: Game, maxDepth: Int = 20, nodeBudget: Int? = nil) {
         self.game = game
         self.maxDepth = min(max(maxDepth, 1), Self.largestDepth)
+        self.nodeBudget = nodeBudget.map { max($0, 1) }
     }
 
     /// What a value means for the seat to move.
@@ -151,9 +159,10 @@ public struct GameValue {
         }
     }
 
-    /// Searches, one more move deep each round until the value is proven or
-    /// `maxDepth` is reached; `shouldStop` is polled between root moves, and
-    /// a stopped search gives the deepest round it finished.
+    /// Searches, one more move deep each round until the value is proven,
+    /// `maxDepth` is reached or the `nodeBudget` is spent; `shouldStop` is
+    /// polled between root moves, and a stopped search gives the deepest
+    /// round it finished.
     ///
     /// - Throws: an `ExplorationFailure`: a refusal (`.badInput`: no `result`,
     ///   more than two seats, a move of chance, no seat to move in a game not
@@ -165,7 +174,7 @@ public struct GameValue {
         let kernel = game.kernel
         let start = clock()
         let beginning: Kernel.ValueBeginning
-        do { beginning = try kernel.valueBegin() } catch { throw ExplorationFailure(path: [], error: error) }
+        do { beginning = try kernel.valueBegin(budget: nodeBudget) } catch { throw ExplorationFailure(path: [], error: error) }
         defer { kernel.valueEnd() }
         var statistics = Statistics()
         let seat: String, calls: [ActionCall]
@@ -175,20 +184,28 @@ public struct GameValue {
         case .moves(let s, let c): (seat, calls) = (s, c)
         }
         var finished: (values: [Kernel.ValueMove], depth: Int)?
-        deepening: for depth in 1...maxDepth {
+        var depth = 0, metAnEnd = true
+        deepening: while depth < maxDepth {
+            // A round that met no finished game scored every line by `appraise` alone: the next
+            // goes twice as deep, else one move deeper. The rounds before the last only order the
+            // moves (the table's best move of each state); the last decides every value.
+            depth = metAnEnd ? depth + 1 : min(2 * depth, maxDepth)
+            let endedBefore = statistics.finished
             var values: [Kernel.ValueMove] = []
             for index in calls.indices {
                 if shouldStop() { break deepening }
-                let move: Kernel.ValueMove
-                do { move = try kernel.valueMove(index + 1, depth: depth) } catch {
+                let searched: Kernel.ValueMove?
+                do { searched = try kernel.valueMove(index + 1, depth: depth) } catch {
                     throw ExplorationFailure(path: error.path, error: error.error)
                 }
+                guard let move = searched else { break deepening }   // the budget is spent
                 values.append(move)
                 statistics.update(move, seconds: clock() - start)
                 progress(depth, statistics)
             }
             finished = (values, depth)
             if values.allSatisfy(\.proven) { break }
+            metAnEnd = statistics.finished > endedBefore
         }
         guard let (values, depth) = finished else { return Result(outcome: .interrupted, statistics: statistics) }
         let proven = values.allSatisfy(\.proven)

@@ -124,6 +124,7 @@ final class FuzzCommandTests: XCTestCase {
     func testExploreCountsSequences() throws {
         let result = try RulebenchCommand.run(["explore", "template", "--depth", "3"], in: EngineFixtures.repository)
         XCTAssertEqual(result.status, 0, result.output)
-        XCTAssertTrue(result.stdout.contains("depth 1: 4\ndepth 2: 16\ndepth 3: 64\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("depth 0: 1; 0 finished (0 distinct)\ndepth 1: 4; 0 finished (0 distinct)\n"
+                                             + "depth 2: 16; 0 finished (0 distinct)\ndepth 3: 64\n"), result.stdout)
     }
 }

@@ -186,7 +186,9 @@ final class HostileInputCLITests: XCTestCase {
         }
         let deepest = try run(["explore", "steady", "--depth", "64"])
         XCTAssertEqual(deepest.status, 0, deepest.output)
-        XCTAssertTrue(deepest.stdout.hasPrefix("depth 1: 2\ndepth 2: 4\ndepth 3: 8\ndepth 4: 0\ntotal 14 nodes"), deepest.stdout)
+        XCTAssertTrue(deepest.stdout.hasPrefix("depth 0: 1; 0 finished (0 distinct)\ndepth 1: 2; 0 finished (0 distinct)\n"
+                                               + "depth 2: 4; 0 finished (0 distinct)\ndepth 3: 8; 8 finished ("), deepest.stdout)
+        XCTAssertTrue(deepest.stdout.contains("\ndepth 4: 0\ntotal 14 nodes"), deepest.stdout)
     }
 
     func testExplorerDoesNotAllocateByDepth() throws {

@@ -152,4 +152,26 @@ final class GameValueTests: XCTestCase {
                                            + "distinct positions: 5478"), text.stdout)
         XCTAssertTrue(text.stdout.contains("depth 0: 1  (1 distinct); 0 finished (0 distinct)"), text.stdout)
     }
+
+    /// The walk of sequences (no --unique) counts the finished games and the distinct positions they end
+    /// at as the unique walk does, in one process and with workers (from x in 1 and 9, o in 5: 720 sequences at most).
+    func testExploreWithoutUniqueCountsTheFinishedGames() throws {
+        let opening: [String: StateValue] = ["opening": .string("1,5,9")]
+        let unique = try Explorer(game: try game(Self.tictactoe, opening), depth: 7, distinctBound: 10_000).run()
+        let plain = try Explorer(game: try game(Self.tictactoe, opening), depth: 7).run()
+        XCTAssertEqual(plain.nodes, unique.nodes)
+        XCTAssertEqual(plain.finished, unique.finished)
+        XCTAssertEqual(plain.endings, unique.endings)
+        XCTAssertGreaterThan(plain.finished?.reduce(0, +) ?? 0, 0)
+        XCTAssertEqual(plain.finished?.count, 7, "depths 0 to 6: the whole game")
+
+        let folder = FileManager.default.temporaryDirectory
+        let games = "finished games: \(plain.finished?.reduce(0, +) ?? 0), ending at \(plain.endings?.reduce(0, +) ?? 0) distinct positions"
+        for jobs in ["1", "2"] {
+            let text = try RulebenchCommand.run(["explore", Self.tictactoe, "--depth", "7", "--option", "opening=1,5,9", "--jobs", jobs], in: folder)
+            XCTAssertEqual(text.status, 0, text.output)
+            XCTAssertTrue(text.stdout.contains(games + " (depths 0 to 6: the whole game)"), text.stdout)
+            XCTAssertTrue(text.stdout.hasPrefix("depth 0: 1; 0 finished (0 distinct)\ndepth 1: 6; 0 finished (0 distinct)\n"), text.stdout)
+        }
+    }
 }
