@@ -15,6 +15,8 @@ enum StudioPage {
         "/studio.css": ("text/css; charset=utf-8", PackageResources.studio_css),
         "/studio.js": ("text/javascript; charset=utf-8", PackageResources.studio_js),
         "/board.js": ("text/javascript; charset=utf-8", PackageResources.board_js),
+        "/sequence.js": ("text/javascript; charset=utf-8", PackageResources.sequence_js),
+        "/sequence.css": ("text/css; charset=utf-8", PackageResources.sequence_css),
         "/scene.js": BoardPage.sceneScript,
     ]
 

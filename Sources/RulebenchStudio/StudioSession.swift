@@ -28,6 +28,10 @@ actor StudioSession {
     var memory = PositionMemory()
     /// The animation of the last single step crossed (or the opening).
     var animation: StudioAnimation?
+    /// The story sequences the last step performed started (or the opening, or the preview).
+    var story: StudioStory?
+    /// Numbers each story as it starts (the page plays each number once).
+    private var storyCount = 1
     /// Each history entry's call as the page shows it (`StudioPosition.label`),
     /// by step, typed once (not again on every broadcast).
     private var labels: [Int: String] = [:]
@@ -42,7 +46,9 @@ actor StudioSession {
     /// The folder saves stay inside: the working folder when the studio started.
     let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
 
-    init(source: StudioSource, seed: Int64, options: [String: StateValue], configuration: Game.Configuration) throws(RulebenchError) {
+    /// - Parameter preview: a sequence to play when the page opens (`--sequence NAME`), instead of the opening's.
+    init(source: StudioSource, seed: Int64, options: [String: StateValue], configuration: Game.Configuration,
+         preview: String? = nil) throws(RulebenchError) {
         let opening = try StudioOpening.open(source, seed: seed, options: options, configuration: configuration)
         self.source = source
         self.configuration = configuration
@@ -55,6 +61,13 @@ actor StudioSession {
         if let opening = game.openingAnimation, game.history.cursor == 0 {
             animation = StudioAnimation(label: "the opening", direction: "do", animation: opening,
                                         keyframes: try? game.keyframes(of: opening, from: nil))
+        }
+        if case .pack = source, game.history.cursor == 0 {
+            story = StudioStory(names: game.openingSequences(), game: game, serial: 1)
+        }
+        if let preview {
+            _ = try game.sequence(preview)   // an unknown name or unreadable file stops the studio with its place
+            story = StudioStory(names: [preview], game: game, serial: 1)
         }
         try memory.observe(game)
     }
@@ -117,6 +130,7 @@ actor StudioSession {
     private func perform(_ text: String) throws(RulebenchError) {
         let call = try StudioSession.call(typed: text, legal: (try? game.legalActions()) ?? [])
         let before = game.history.cursor
+        let goals = game.triggeringGoalsHeld()
         let entry: HistoryEntry
         if let seat {
             // Refused with the pack's reason (turn, or whose call it is) when the seat may not make it.
@@ -131,6 +145,8 @@ actor StudioSession {
         labels = labels.filter { $0.key <= before }
         animation = StudioAnimation(label: label(of: before + 1), direction: "do", animation: entry.animation,
                                     keyframes: try? game.keyframes(of: entry.animation, from: memory.scenes[before] ?? nil))
+        storyCount += 1
+        story = StudioStory(names: game.sequences(startedBy: entry.animation, goalsHeldBefore: goals), game: game, serial: storyCount)
         try memory.observe(game)
     }
 
@@ -150,6 +166,7 @@ actor StudioSession {
     private func seek(to target: Int, animated: Bool) throws(RulebenchError) {
         let start = game.history.cursor
         guard target != start else { return }
+        story = nil   // a sequence plays when a step is performed, not when the history is crossed
         defer { try? memory.observe(game) }
         let checks: [Game.StepCheck]
         do {
@@ -228,6 +245,7 @@ actor StudioSession {
             marks = [:]
             labels = [:]
             animation = nil
+            story = nil
             seatChanges = nil
             if let seat, !((try? game.seats()) ?? []).contains(seat) { self.seat = nil }
             try? memory.observe(game)

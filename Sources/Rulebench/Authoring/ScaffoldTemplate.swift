@@ -15,6 +15,8 @@ enum ScaffoldTemplate {
     static let track = String(decoding: PackageResources.track_lua, as: UTF8.self)
     static let step = String(decoding: PackageResources.step_lua, as: UTF8.self)
     static let dash = String(decoding: PackageResources.dash_lua, as: UTF8.self)
+    /// `sequences/start.yaml`: one short story sequence, so a new author sees the form (docs/sequences.md).
+    static let sequence = String(decoding: PackageResources.start_yaml, as: UTF8.self)
 
     /// The name rules/template's files give their pack.
     static let templateName = "template"
