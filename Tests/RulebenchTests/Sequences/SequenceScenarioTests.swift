@@ -20,7 +20,7 @@ final class SequenceScenarioTests: XCTestCase {
         try? FileManager.default.removeItem(at: scratch)
     }
 
-    private func run(_ edit: (String) -> String = { $0 }, transcript: ((String) -> String)? = nil) throws -> ScenarioReport {
+    private func play(edit: (String) -> String = { $0 }, transcript: ((String) -> String)? = nil) throws -> ScenarioReport {
         let file = scratch.appendingPathComponent("dry.yaml")
         try edit(try String(contentsOf: file, encoding: .utf8)).write(to: file, atomically: true, encoding: .utf8)
         if let transcript {
@@ -35,47 +35,45 @@ final class SequenceScenarioTests: XCTestCase {
     }
 
     func testTheScenarioPasses() throws {
-        let report = try run()
+        let report = try play()
         XCTAssertEqual(report.status, .passed, failure(report))
     }
 
     func testAnotherNameFailsSayingWhatStarted() throws {
-        let report = try run { $0.replacingOccurrences(of: "name: dry", with: "name: rain") }
+        let report = try play(edit: { $0.replacingOccurrences(of: "name: dry", with: "name: rain") })
         XCTAssertEqual(report.status, .failed)
         XCTAssertTrue(failure(report).contains("starts sequence 'rain'") && failure(report).contains("[dry, bucket]"), failure(report))
         XCTAssertEqual(report.failure?.mismatches.first?.location?.line, 9)
     }
 
     func testAStepThatStartsNoneFails() throws {
-        let report = try run { $0.replacingOccurrences(of: "  - do: draw\n  - do: draw\n", with: "  - do: draw\n  - do: draw\n    expect: { sequence: dry }\n  - undo: 1\n  - do: draw\n", options: []) }
-        XCTAssertEqual(report.status, .passed, failure(report))
-        let early = try run { $0.replacingOccurrences(of: "  - do: draw\n  - do: draw\n    expect: { sequence: dry }\n", with: "  - do: draw\n    expect: { sequence: dry }\n  - do: draw\n") }
-        XCTAssertEqual(early.status, .failed)
-        XCTAssertTrue(failure(early).contains("it starts none"), failure(early))
+        let report = try play(edit: { $0.replacingOccurrences(of: "  - do: draw\n  - do: draw\n", with: "  - do: draw\n    expect: { sequence: dry }\n  - do: draw\n") })
+        XCTAssertEqual(report.status, .failed)
+        XCTAssertTrue(failure(report).contains("it starts none"), failure(report))
     }
 
     func testAStepSayingOtherwiseFails() throws {
-        let report = try run { $0.replacingOccurrences(of: "\"Pray for rain?\"", with: "\"Pray for snow?\"") }
+        let report = try play(edit: { $0.replacingOccurrences(of: "\"Pray for rain?\"", with: "\"Pray for snow?\"") })
         XCTAssertEqual(report.status, .failed)
         XCTAssertTrue(failure(report).contains("sequence.says"), failure(report))
     }
 
     func testATranscriptThatDiffersFails() throws {
-        let report = try run(transcript: { $0.replacingOccurrences(of: "choice \"Rain\": fill", with: "choice \"Rain\": draw") })
+        let report = try play(transcript: { $0.replacingOccurrences(of: "choice \"Rain\": fill", with: "choice \"Rain\": draw") })
         XCTAssertEqual(report.status, .failed)
         XCTAssertTrue(failure(report).contains("sequence.transcript") && failure(report).contains("choice \"Rain\": fill"), failure(report))
     }
 
     func testAMissingTranscriptFailsWithTheTextToWrite() throws {
         try FileManager.default.removeItem(at: scratch.appendingPathComponent("dry.transcript"))
-        let report = try run()
+        let report = try play()
         XCTAssertEqual(report.status, .failed)
         XCTAssertTrue(failure(report).contains("none yet") && failure(report).contains("step 2\n  center near fade: Pray for rain?"), failure(report))
     }
 
     func testSequenceIsRefusedOutsideADo() throws {
-        let report = try run { $0.replacingOccurrences(of: "  - undo: 1\n    expect: { state: { water: 0 } }", with: "  - undo: 1\n    expect: { sequence: dry }") }
-        XCTAssertEqual(report.status, .error)
+        let report = try play(edit: { $0.replacingOccurrences(of: "  - undo: 1\n    expect: { state: { water: 0 } }", with: "  - undo: 1\n    expect: { sequence: dry }") })
+        XCTAssertEqual(report.status, .badInput)
         XCTAssertTrue("\(String(describing: report.problem))".contains("'sequence' can only be expected of a 'do' step"), "\(String(describing: report.problem))")
     }
 }

@@ -341,7 +341,7 @@ struct FuzzExecutor {
         // The kernel rewound at the end of the run; reported after the
         // save and replay checks, in the order of the properties.
         if let rewound { return rewound }
-        return games.sequenceProbe(of: replayGame)?.finding(walkingBack: replayGame, stepIndex: stepCount - 1)
+        return games.sequenceProbe(of: replayGame)?.finding(replaying: reloaded.steps.map(\.call), in: replayGame, stepIndex: stepCount - 1)
     }
 
     private func finding(_ property: FuzzFinding.Property, _ index: Int, _ message: String, _ error: RulebenchError) -> FuzzFinding {

@@ -1,9 +1,10 @@
 /// The fuzzer's sequence property: every story sequence's texts (and its
-/// choices' `{path}` params) read only slots the state holds, in every state
-/// of the run's history (docs/sequences.md). A sequence never changes the
-/// state, so the texts are filled in the replay game the whole-history check
-/// already played, walking it back with undo; a pack without sequences
-/// that read slots costs nothing.
+/// choices' `{path}` params) read only slots the state holds (docs/sequences.md),
+/// in every state of the history each run leaves: after the whole-history
+/// check, its replay game plays the history once more, a step at a time,
+/// reading the state after each. A pack whose sequences read no slot pays
+/// nothing. The shrunk reproduction ends where the slot is missing, and its
+/// last step expects it to exist (`Reproduction`).
 struct SequenceProbe {
     /// Each slot a sequence reads: its path, the sequence's name, and where the text is.
     let reads: [(path: StatePath, slot: MissingSlot, sequence: String)]
@@ -29,20 +30,20 @@ struct SequenceProbe {
         self.reads = reads
     }
 
-    /// The first state, from the history's end back to its start, where a
-    /// sequence reads a slot the state lacks; `game` is left where the walk stopped.
-    func finding(walkingBack game: Game, stepIndex: Int) -> FuzzFinding? {
-        while true {
-            let position = game.history.cursor
+    /// The first state where a sequence reads a slot the state lacks: the
+    /// state `game` is in (after setup), then after each of `calls`,
+    /// performed in `game` in turn; as a finding at `stepIndex`.
+    func finding(replaying calls: [ActionCall], in game: Game, stepIndex: Int) -> FuzzFinding? {
+        for position in 0...calls.count {
+            if position > 0, (try? game.perform(calls[position - 1])) == nil { return nil }
             guard let state = try? game.state() else { return nil }
-            if let read = reads.first(where: { state.value(at: $0.path) == nil }) {
-                let after = position == 0 ? "after setup" : "after history step \(position) (\(game.history.entries[position - 1].call))"
-                return FuzzFinding(property: .sequenceTextsRead, stepIndex: stepIndex,
-                                   message: "\(after): sequence '\(read.sequence)' at \(read.slot.description)",
-                                   differences: [StateChange(path: read.slot.path, before: "a value", after: StateChange.absent)],
-                                   blamed: Blame(action: "sequence \(read.sequence)", location: read.slot.location))
-            }
-            guard position > 0, (try? game.undo()) != nil else { return nil }
+            guard let read = reads.first(where: { state.value(at: $0.path) == nil }) else { continue }
+            let after = position == 0 ? "after setup" : "after history step \(position) (\(calls[position - 1]))"
+            return FuzzFinding(property: .sequenceTextsRead, stepIndex: stepIndex,
+                               message: "\(after): sequence '\(read.sequence)' at \(read.slot.description)",
+                               differences: [StateChange(path: read.slot.path, before: "a value", after: StateChange.absent)],
+                               blamed: Blame(action: "sequence \(read.sequence)", location: read.slot.location))
         }
+        return nil
     }
 }
