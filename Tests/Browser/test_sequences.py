@@ -42,7 +42,7 @@ def test_the_intro_plays_on_the_first_load_and_steps_on_click_and_key(context):
     # The text is filled in from the state: p1's role and water after setup.
     role = page.evaluate("window.studioPosition.state.players.p1.role")
     water = page.evaluate("window.studioPosition.state.players.p1.water")
-    expect(left).to_contain_text(f"{role} counts the water: {water} swallows left.")
+    expect(left).to_contain_text(f"The {role} counts the water: {water} swallows left.")
     # Where the file says: left on the left, right on the right; the near picture larger than the far one.
     page.wait_for_function("document.querySelectorAll('#sequence img').length === 2 && "
                            "[...document.querySelectorAll('#sequence img')].every((i) => i.complete && i.naturalWidth > 0)")

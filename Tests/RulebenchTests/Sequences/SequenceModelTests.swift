@@ -78,4 +78,19 @@ final class SequenceModelTests: XCTestCase {
         XCTAssertEqual(played.missing, [])
         XCTAssertEqual(try game.state(at: "water"), .int(0), "resolving changes nothing")
     }
+
+    func testPlayPrintsTheSequencesAStepStartsAndTheOnesAskedFor() throws {
+        final class Text { var all = "" }
+        let text = Text()
+        let session = PlaySession(game: try Game(pack: story)) { text.all += $0 }
+        session.start()
+        session.handle("draw")
+        XCTAssertFalse(text.all.contains("sequence dry"), text.all)
+        session.handle("draw")
+        XCTAssertTrue(text.all.contains("sequence dry\nstep 1\n  left near shake art/well.svg: The well is dry: 0 left.\n"), text.all)
+        XCTAssertTrue(text.all.contains("sequence bucket\nstep 1\n  right near fade: A bucket of size 1.\n"), "the goal `empty` starts it: \(text.all)")
+        session.handle("spill")
+        session.handle("sequence bucket")
+        XCTAssertTrue(text.all.contains("right near fade: A bucket of size {bucket.size?}.\n  (") && text.all.contains("reads {bucket.size}"), text.all)
+    }
 }
