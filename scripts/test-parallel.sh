@@ -19,6 +19,11 @@
 #
 # A process that dies without XCTest's summary (a sanitizer's abort, a
 # crash) fails the run, naming the tests it held.
+#
+# SKIP_LIST (an environment variable, optional): a file of tests
+# (Module.Class/test, one a line, # comments) not to run; the run says how
+# many it left out. `make test-asan` gives Tests/asan-skip.txt: the tests
+# whose code paths the rest of the suite already runs under the sanitizer.
 set -uo pipefail
 log=$1 jobs=$2 bundle=$3 regex=${4:-.}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,6 +35,13 @@ rm -rf "$work" && mkdir -p "$work"
 # list of XCTest specifiers (a test alone, or a class's other tests).
 "$bundle" --list-tests 2>/dev/null | grep -E '^[A-Za-z0-9_]+\.[A-Za-z0-9_]+/[A-Za-z0-9_]+$' \
   | grep -E -- "$regex" > "$work/tests" || true
+if [ -n "${SKIP_LIST:-}" ]; then
+  grep -vE '^\s*(#|$)' "$SKIP_LIST" | sed -E 's/\s+#.*$//' > "$work/skip" || true
+  before=$(wc -l < "$work/tests")
+  grep -vFx -f "$work/skip" "$work/tests" > "$work/kept" || true
+  mv "$work/kept" "$work/tests"
+  echo "test-parallel: $((before - $(wc -l < "$work/tests"))) tests left out by $SKIP_LIST"
+fi
 if [ ! -s "$work/tests" ]; then
   echo "test-parallel: no test of $bundle matches '$regex'" >&2
   exit 1

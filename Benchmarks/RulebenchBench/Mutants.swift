@@ -4,7 +4,7 @@ import Foundation
 /// `pack`, `original` is replaced by `mutated`, then each pair of
 /// `moreEdits` in turn.
 ///
-/// The planted-bug tests (`Tests/RulebenchTests/PlantedBugTests.swift`) read
+/// The planted-bug tests (`Tests/RulebenchTests/Fuzz/Session/PlantedBugTests.swift`) read
 /// the same file, so the benchmark times exactly the bugs the tests plant;
 /// the fields only the tests use (the hand-found minimal line's steps, the
 /// test's fuzz budget) are not decoded here.

@@ -98,10 +98,7 @@ public struct Explorer {
         var batch = 16
         while !shouldStop() {
             let began = MonotonicClock.seconds()
-            let step: Kernel.UniqueStep
-            do { step = try kernel.uniqueStep(expansions: batch) } catch {
-                throw ExplorationFailure(path: error.path, error: error.error)
-            }
+            let step = try kernel.uniqueStep(expansions: batch)
             counts = Counts(nodes: step.sequences, distinct: step.distinct, finished: step.finished, endings: step.ended)
             if step.done { break }
             progress(counts)

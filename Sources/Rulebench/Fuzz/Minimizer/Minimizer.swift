@@ -27,14 +27,16 @@ struct Minimizer {
         ShorterEnding(),         // from each prefix, a shorter ending, shrunk again while that helps
     ]
 
-    /// The session's fresh runs, for the search for shorter instances (`ShorterInstance`).
+    /// Fresh runs that may find other instances of the bug, for the search
+    /// for shorter instances (`ShorterInstance`); the caller's (the fuzz
+    /// session's), numbered by it.
     struct Instances {
         /// The first run to play.
         let firstRun: Int
-        /// Whether run `index` is within the session's run limit.
+        /// Whether run `index` may be played (the caller's run limit).
         let hasRun: (Int) -> Bool
-        /// Plays run `index` as the session plays its runs, at most `depth`
-        /// steps; nil when the run is not the session's (another shard's).
+        /// Plays run `index` at most `depth` steps; nil when the run is not
+        /// the caller's to play (another shard's).
         let play: (_ index: Int, _ depth: Int) -> (FuzzProgram, FuzzExecutor.Result)?
     }
 
@@ -48,24 +50,23 @@ struct Minimizer {
         let observe: (Int, String) -> Void
     }
 
-    /// The shortest reproduction of `finding` (found by `program`, in run
-    /// `run` after `stepsToDetection` steps) that the passes find within
+    /// The clock a minimization reads its time on (seconds; injected: tests use a fake one).
+    typealias Clock = () -> Double
+
+    /// The shortest reproduction of `failing` that the passes find within
     /// `budget`. Without `instances`, no other instance is sought. `passes`
     /// are `Minimizer.passes` but in tests.
-    func minimize(_ program: FuzzProgram, _ finding: FuzzFinding, run: Int?, stepsToDetection: Int,
-                  budget: MinimizerBudget, instances: Instances?, passes: [any MinimizerPass] = Minimizer.passes,
-                  observe: (Int, String) -> Void) -> Fuzzer.Report {
+    func minimize(_ failing: FailingProgram, budget: MinimizerBudget, instances: Instances?,
+                  passes: [any MinimizerPass] = Minimizer.passes, observe: (Int, String) -> Void) -> Minimization {
         withoutActuallyEscaping(observe) { observe in
             let work = Work(budget: budget, instances: instances, observe: observe)
-            var report = Fuzzer.Report(finding: finding, original: program, shrunk: program, outcomes: [],
-                                       shrinkSeconds: 0, shrinkAttempts: 0, stepsToDetection: stepsToDetection)
-            report.run = run
-            for pass in passes where pass.applies(to: report, in: work) {
-                let result = pass.minimize(report, in: work, by: self)
+            var best = Minimization(unminimized: failing)
+            for pass in passes where pass.applies(to: best, in: work) {
+                let result = pass.minimize(best, in: work, by: self)
                 // The one order: a pass never makes the reproduction longer.
-                if !Shrinker.isSimpler(report.shrunk, than: result.shrunk) { report = result }
+                if !Shrinker.isSimpler(best.shrunk, than: result.shrunk) { best = result }
             }
-            return report
+            return best
         }
     }
 }

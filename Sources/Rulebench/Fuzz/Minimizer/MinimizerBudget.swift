@@ -7,21 +7,27 @@
 
 /// The budget of one minimization (`Minimizer.minimize`).
 struct MinimizerBudget {
-    /// The session's time limit (`--time`), which sizes the shares; nil: none.
+    /// The most seconds one shrink takes without a time limit.
+    static let defaultShrinkSeconds = 60.0
+    /// The most seconds a timed minimization spends on other instances of
+    /// the bug (at most half of the time limit; `ShorterInstance`).
+    static let instanceSearchSeconds = 30.0
+
+    /// The time limit, which sizes the shares; nil: none.
     let timeLimit: Double?
     /// When the minimization ends, on `clock`; nil without a time limit.
     let end: Double?
     /// When its shrinks end: `end` less the share kept for the searches
     /// for a shorter line and shorter endings (`endingShare`).
     let shrinkEnd: Double?
-    /// The session's clock (seconds).
-    let clock: Fuzzer.Clock
+    /// The clock the budget's times are read on (seconds).
+    let clock: Minimizer.Clock
     /// A signal (Ctrl-C, SIGTERM): the best reproduction so far is kept.
     let shouldStop: () -> Bool
 
     /// The budget of a minimization begun at `begun` in a session that
     /// started at `start` with `timeLimit` seconds (nil: no limit).
-    init(timeLimit: Double?, start: Double, begun: Double, clock: @escaping Fuzzer.Clock,
+    init(timeLimit: Double?, start: Double, begun: Double, clock: @escaping Minimizer.Clock,
          shouldStop: @escaping () -> Bool) {
         self.timeLimit = timeLimit
         self.clock = clock
@@ -67,7 +73,7 @@ struct MinimizerBudget {
     /// reported unshrunk). A tenth (2 s of 20: a few hundred candidates of
     /// the shrinker's cheap passes on chess), at most what one shrink takes
     /// without a time limit.
-    static func shrinkReserve(of limit: Double) -> Double { min(limit / 10, Fuzzer.Options.defaultShrinkSeconds) }
+    static func shrinkReserve(of limit: Double) -> Double { min(limit / 10, MinimizerBudget.defaultShrinkSeconds) }
 
     /// The first shrink's time, `left` seconds before the hand-off's end: a
     /// third of it, but never less than the reserve (a late finding's
@@ -78,13 +84,13 @@ struct MinimizerBudget {
 
     /// When the search for shorter instances ends, at `now`, for a hand-off
     /// ending at `end` in a session of `limit` seconds: up to half of the
-    /// limit (at most `refinementSeconds`), but when the first shrink was
+    /// limit (at most `instanceSearchSeconds`), but when the first shrink was
     /// cut short, no later than halfway to `end`, so that finishing it has
     /// the other half. A search that finds no instance would otherwise
     /// take all that is left: a 16-step promotion line cut short by time
     /// was reported as it was, 10 s spent on runs that found nothing.
     static func instanceSearchEnd(now: Double, end: Double, of limit: Double, shrinkCutShort: Bool) -> Double {
-        let searchEnd = min(end, now + min(limit / 2, Fuzzer.Options.refinementSeconds))
+        let searchEnd = min(end, now + min(limit / 2, MinimizerBudget.instanceSearchSeconds))
         return shrinkCutShort ? min(searchEnd, now + (end - now) / 2) : searchEnd
     }
 }

@@ -9,7 +9,7 @@ protocol MinimizerPass: Sendable {
     /// (", looking for a shorter line"); empty for shrinking itself.
     var phase: String { get }
     /// Whether it runs on `report`, in this minimization.
-    func applies(to report: Fuzzer.Report, in work: Minimizer.Work) -> Bool
+    func applies(to report: Minimization, in work: Minimizer.Work) -> Bool
     /// `report` made shorter, or judged (its status), within `work`'s budget.
-    func minimize(_ report: Fuzzer.Report, in work: Minimizer.Work, by minimizer: Minimizer) -> Fuzzer.Report
+    func minimize(_ report: Minimization, in work: Minimizer.Work, by minimizer: Minimizer) -> Minimization
 }

@@ -26,9 +26,9 @@ struct ShorterEnding: MinimizerPass {
     let phase = ", looking for a shorter ending"
 
     /// Only a reproduction no search has proven the shortest.
-    func applies(to report: Fuzzer.Report, in work: Minimizer.Work) -> Bool { report.shrinkStatus != .shortest }
+    func applies(to report: Minimization, in work: Minimizer.Work) -> Bool { report.shrinkStatus != .shortest }
 
-    func minimize(_ report: Fuzzer.Report, in work: Minimizer.Work, by minimizer: Minimizer) -> Fuzzer.Report {
+    func minimize(_ report: Minimization, in work: Minimizer.Work, by minimizer: Minimizer) -> Minimization {
         let (budget, stop) = (work.budget, work.budget.searchesStop)
         var nodes = Minimizer.EndingBudget(nodes: Minimizer.endingNodes(shrinkCandidates: minimizer.shrinkBudget), stop: stop)
         var shorter = minimizer.shortenedEndings(report, budget: &nodes, until: budget.end, clock: budget.clock,
@@ -78,7 +78,7 @@ extension Minimizer {
     /// A reproduction of `report`'s bug shorter than its own, made of a
     /// prefix of it and a new ending; nil when no prefix gives one within
     /// `budget`.
-    func shorterEnding(of report: Fuzzer.Report, budget: inout EndingBudget) -> Fuzzer.Report? {
+    func shorterEnding(of report: Minimization, budget: inout EndingBudget) -> Minimization? {
         let steps = report.shrunk.steps
         guard Minimizer.walkSees(report.finding.property) else { return nil }
         // The prefix of all steps but one leaves nothing to search: n - 2 is the first.
@@ -107,8 +107,8 @@ extension Minimizer {
     /// gains more. The status is the last shrink's (`1-minimal`, or cut
     /// short), or says what stopped the work when a new ending was not
     /// shrunk.
-    func shortenedEndings(_ report: Fuzzer.Report, budget: inout EndingBudget, until end: Double?,
-                          clock: @escaping Fuzzer.Clock, shouldStop: () -> Bool, observe: (Int) -> Void) -> Fuzzer.Report {
+    func shortenedEndings(_ report: Minimization, budget: inout EndingBudget, until end: Double?,
+                          clock: @escaping Minimizer.Clock, shouldStop: () -> Bool, observe: (Int) -> Void) -> Minimization {
         var best = report
         var unshrunk = false   // a new ending the shrinker has not seen
         while true {
@@ -120,7 +120,7 @@ extension Minimizer {
             let left = shrinkBudget - best.shrinkAttempts
             let timeLeft = end.map { $0 - clock() }
             guard unshrunk, left > 0, timeLeft.map({ $0 > 0 }) ?? true, !shouldStop() else { break }
-            let again = shrink(best.shrunk, best.finding, stepsToDetection: best.stepsToDetection, budget: left,
+            let again = shrink(best.shrunk, best.finding, budget: left,
                                timeLimit: timeLeft, clock: clock, shouldStop: shouldStop, observe: observe)
             guard again.shrinkStatus != .notReproducible else { break }
             let gained = again.shrunk.steps.count < best.shrunk.steps.count

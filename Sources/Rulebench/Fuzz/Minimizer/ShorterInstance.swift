@@ -30,11 +30,11 @@ struct ShorterInstance: MinimizerPass {
     /// the search for shorter ones ends (an easy bug is found every run).
     static let idleInstances = 4
 
-    func applies(to report: Fuzzer.Report, in work: Minimizer.Work) -> Bool {
+    func applies(to report: Minimization, in work: Minimizer.Work) -> Bool {
         work.instances != nil && work.budget.timeLimit != nil && work.budget.shrinkEnd != nil
     }
 
-    func minimize(_ report: Fuzzer.Report, in work: Minimizer.Work, by minimizer: Minimizer) -> Fuzzer.Report {
+    func minimize(_ report: Minimization, in work: Minimizer.Work, by minimizer: Minimizer) -> Minimization {
         let budget = work.budget
         guard let instances = work.instances, let limit = budget.timeLimit, let shrinkEnd = budget.shrinkEnd else { return report }
         let searchEnd = MinimizerBudget.instanceSearchEnd(now: budget.clock(), end: shrinkEnd, of: limit,
@@ -47,8 +47,8 @@ struct ShorterInstance: MinimizerPass {
 extension Minimizer {
     /// The shortest reproduction of `first`'s bug among the instances that
     /// `instances`' runs find until `end` on `clock` (see `ShorterInstance`).
-    func shortestInstance(of first: Fuzzer.Report, until end: Double, instances: Instances, clock: @escaping Fuzzer.Clock,
-                          shouldStop: () -> Bool, observe: (Int) -> Void) -> Fuzzer.Report {
+    func shortestInstance(of first: Minimization, until end: Double, instances: Instances, clock: @escaping Minimizer.Clock,
+                          shouldStop: () -> Bool, observe: (Int) -> Void) -> Minimization {
         var best = first
         var index = instances.firstRun
         var shrunk = 1   // instances shrunk so far, the first included
@@ -78,14 +78,13 @@ extension Minimizer {
     /// The reproduction of another instance of `best`'s bug, when it is
     /// shorter. The cheap passes first: an instance that they leave more
     /// than 2 steps longer than the best is not worth the rest.
-    private func shorterInstance(_ program: FuzzProgram, _ finding: FuzzFinding, than best: Fuzzer.Report, until end: Double,
-                                 clock: @escaping Fuzzer.Clock, shouldStop: () -> Bool, observe: (Int) -> Void) -> Fuzzer.Report? {
-        let quick = shrink(program, finding, stepsToDetection: best.stepsToDetection, timeLimit: end - clock(),
+    private func shorterInstance(_ program: FuzzProgram, _ finding: FuzzFinding, than best: Minimization, until end: Double,
+                                 clock: @escaping Minimizer.Clock, shouldStop: () -> Bool, observe: (Int) -> Void) -> Minimization? {
+        let quick = shrink(program, finding, timeLimit: end - clock(),
                            costlyPasses: false, clock: clock, shouldStop: shouldStop, observe: observe)
         guard quick.shrunk.steps.count <= best.shrunk.steps.count + 2 else { return nil }
-        var instance = finishShrinking(quick, until: end, clock: clock, shouldStop: shouldStop, observe: observe)
+        let instance = finishShrinking(quick, until: end, clock: clock, shouldStop: shouldStop, observe: observe)
         guard instance.key == best.key, instance.shrunk.steps.count < best.shrunk.steps.count else { return nil }
-        instance.run = best.run   // the run that found the bug first (see `Fuzzer.origin(of:)`)
         return instance
     }
 }

@@ -19,9 +19,9 @@
 struct ShortestLine: MinimizerPass {
     let phase = ", looking for a shorter line"
 
-    func applies(to report: Fuzzer.Report, in work: Minimizer.Work) -> Bool { true }
+    func applies(to report: Minimization, in work: Minimizer.Work) -> Bool { true }
 
-    func minimize(_ report: Fuzzer.Report, in work: Minimizer.Work, by minimizer: Minimizer) -> Fuzzer.Report {
+    func minimize(_ report: Minimization, in work: Minimizer.Work, by minimizer: Minimizer) -> Minimization {
         work.observe(report.shrunk.steps.count, phase)
         return minimizer.shortestLine(report, stop: work.budget.searchesStop)
     }
@@ -134,7 +134,7 @@ extension Minimizer {
     /// `report` with a shorter reproduction when the search finds one, and
     /// the status `shortest` when it proves none is shorter. `stop` ends
     /// the walk between subtrees (the session's time, a signal).
-    func shortestLine(_ report: Fuzzer.Report, stop: @escaping () -> Bool) -> Fuzzer.Report {
+    func shortestLine(_ report: Minimization, stop: @escaping () -> Bool) -> Minimization {
         guard Minimizer.walkSees(report.finding.property), report.shrunk.steps.count > 1 else { return report }
         let start = FuzzProgram(pack: report.shrunk.pack, seed: report.shrunk.seed, options: report.shrunk.options)
         switch deepen(from: start, below: report.shrunk.steps.count, stop: stop) {

@@ -20,7 +20,7 @@ struct ShrinkPass: MinimizerPass {
 
     init(_ kind: Kind) { self.kind = kind }
 
-    func applies(to report: Fuzzer.Report, in work: Minimizer.Work) -> Bool {
+    func applies(to report: Minimization, in work: Minimizer.Work) -> Bool {
         switch kind {
         case .first: return true
         // Only where a search for shorter instances took the time between.
@@ -28,7 +28,7 @@ struct ShrinkPass: MinimizerPass {
         }
     }
 
-    func minimize(_ report: Fuzzer.Report, in work: Minimizer.Work, by minimizer: Minimizer) -> Fuzzer.Report {
+    func minimize(_ report: Minimization, in work: Minimizer.Work, by minimizer: Minimizer) -> Minimization {
         let budget = work.budget
         let observe = { work.observe($0, phase) }
         switch kind {
@@ -39,11 +39,8 @@ struct ShrinkPass: MinimizerPass {
             } else {
                 timeLimit = budget.shrinkEnd.map { $0 - budget.clock() }
             }
-            var shrunk = minimizer.shrink(report.shrunk, report.finding, stepsToDetection: report.stepsToDetection,
-                                          timeLimit: timeLimit, clock: budget.clock, shouldStop: budget.shouldStop,
-                                          observe: observe)
-            shrunk.run = report.run
-            return shrunk
+            return minimizer.shrink(report.shrunk, report.finding, timeLimit: timeLimit, clock: budget.clock,
+                                    shouldStop: budget.shouldStop, observe: observe)
         case .finish:
             guard let shrinkEnd = budget.shrinkEnd else { return report }
             return minimizer.finishShrinking(report, until: shrinkEnd, clock: budget.clock, shouldStop: budget.shouldStop,
@@ -54,11 +51,10 @@ struct ShrinkPass: MinimizerPass {
 
 extension Minimizer {
     /// Shrinks a failing program and times it on `clock`; `timeLimit` (the
-    /// session's time left) caps the shrinker's own default.
-    func shrink(_ program: FuzzProgram, _ finding: FuzzFinding, stepsToDetection: Int,
-                budget: Int? = nil, timeLimit: Double? = nil, costlyPasses: Bool = true,
-                clock: @escaping Fuzzer.Clock = MonotonicClock.seconds, shouldStop: () -> Bool = { false },
-                observe: (Int) -> Void = { _ in }) -> Fuzzer.Report {
+    /// time left) caps the shrinker's own default.
+    func shrink(_ program: FuzzProgram, _ finding: FuzzFinding, budget: Int? = nil, timeLimit: Double? = nil, costlyPasses: Bool = true,
+                clock: @escaping Minimizer.Clock = MonotonicClock.seconds, shouldStop: () -> Bool = { false },
+                observe: (Int) -> Void = { _ in }) -> Minimization {
         let start = clock()
         var shrinker = Shrinker(executor: executor, budget: budget ?? shrinkBudget, clock: clock)
         shrinker.runsCostlyPasses = costlyPasses
@@ -66,21 +62,20 @@ extension Minimizer {
         let (small, smallFinding) = shrinker.shrink(program, finding, shouldStop: shouldStop, observe: observe)
         let final = reportingExecutor.execute(small, checkLegality: false, finalChecks: false)
         let reported = final.finding.flatMap { $0.property == smallFinding.property ? $0 : nil } ?? smallFinding
-        return Fuzzer.Report(finding: reported, original: program, shrunk: small, outcomes: final.outcomes,
-                             shrinkSeconds: clock() - start, shrinkAttempts: shrinker.attempts,
-                             shrinkStatus: shrinker.status, stepsToDetection: stepsToDetection)
+        return Minimization(finding: reported, original: program, shrunk: small, outcomes: final.outcomes,
+                            shrinkSeconds: clock() - start, shrinkAttempts: shrinker.attempts,
+                            shrinkStatus: shrinker.status)
     }
 
     /// Shrinks a report's reproduction further when its shrinking was cut
     /// short (by a time limit, or without the costly passes), with what is
     /// left of the candidate budget, until `end` on `clock`.
-    func finishShrinking(_ report: Fuzzer.Report, until end: Double, clock: @escaping Fuzzer.Clock,
-                         shouldStop: () -> Bool, observe: (Int) -> Void) -> Fuzzer.Report {
+    func finishShrinking(_ report: Minimization, until end: Double, clock: @escaping Minimizer.Clock,
+                         shouldStop: () -> Bool, observe: (Int) -> Void) -> Minimization {
         let left = shrinkBudget - report.shrinkAttempts
         guard report.shrinkStatus == .budgetSpent || report.shrinkStatus == .timeUp, left > 0, !shouldStop(),
               clock() < end else { return report }
-        let finished = shrink(report.shrunk, report.finding, stepsToDetection: report.stepsToDetection,
-                              budget: left, timeLimit: end - clock(), clock: clock, shouldStop: shouldStop, observe: observe)
+        let finished = shrink(report.shrunk, report.finding, budget: left, timeLimit: end - clock(), clock: clock, shouldStop: shouldStop, observe: observe)
         return finished.continuing(report)
     }
 }

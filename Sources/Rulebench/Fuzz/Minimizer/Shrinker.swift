@@ -60,7 +60,7 @@ struct Shrinker {
     /// or the share of a timed session's time left for shrinking).
     var timeLimit: Double
     /// The session's clock (seconds).
-    var clock: Fuzzer.Clock
+    var clock: Minimizer.Clock
     /// How far apart (in steps) the two parts of a split deletion may be.
     var pairWindow = 8
     /// Run passes 4-6 too. Without them a round that finds nothing ends
@@ -104,10 +104,10 @@ struct Shrinker {
     private var observer: (Int) -> Void = { _ in }
 
     /// The default time limit, without a session's.
-    static let defaultTimeLimit = Fuzzer.Options.defaultShrinkSeconds
+    static let defaultTimeLimit = MinimizerBudget.defaultShrinkSeconds
 
     init(executor: FuzzExecutor, budget: Int = Shrinker.defaultBudget, timeLimit: Double = Shrinker.defaultTimeLimit,
-         clock: @escaping Fuzzer.Clock = MonotonicClock.seconds) {
+         clock: @escaping Minimizer.Clock = MonotonicClock.seconds) {
         self.executor = executor
         self.budget = budget
         self.timeLimit = timeLimit

@@ -48,8 +48,9 @@ extension Fuzzer {
         }
         let budget = MinimizerBudget(timeLimit: options.timeLimit, start: session.start, begun: begun, clock: clock,
                                      shouldStop: session.shouldStop)
-        let report = minimizer.minimize(program, finding, run: index, stepsToDetection: state.steps, budget: budget,
-                                        instances: instances(after: index, session: session), observe: show)
+        let minimized = minimizer.minimize(FailingProgram(program: program, finding: finding), budget: budget,
+                                           instances: instances(after: index, session: session), observe: show)
+        let report = Report(minimized, run: index, stepsToDetection: state.steps)
         show(report.shrunk.steps.count, ", judging it from a fresh start")
         guard let pack = reportingExecutor.games.main?.packURL ?? executor.games.main?.packURL else { return report }
         return FreshStart.judged(report, pack: pack, executor: reportingExecutor)

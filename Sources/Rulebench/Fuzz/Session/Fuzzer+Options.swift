@@ -15,13 +15,13 @@ extension Fuzzer {
         /// The run count when neither `runs` nor `timeLimit` is given.
         public static let defaultRuns = 100
         /// The most seconds one shrink takes without a session time limit.
-        public static let defaultShrinkSeconds = 60.0
+        public static let defaultShrinkSeconds = MinimizerBudget.defaultShrinkSeconds
         /// The most candidate programs one shrink runs, by default.
         public static let defaultShrinkBudget = Shrinker.defaultBudget
         /// The most seconds a timed session spends, after its first finding,
         /// on other instances of the same bug (at most half of its time
         /// limit; `ShorterInstance`).
-        public static let refinementSeconds = 30.0
+        public static let refinementSeconds = MinimizerBudget.instanceSearchSeconds
 
         /// The pack: a name under rules/ or a path to a pack folder.
         public var pack: String

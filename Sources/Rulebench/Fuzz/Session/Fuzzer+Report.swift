@@ -37,18 +37,16 @@ extension Fuzzer {
 
         /// Which bug this is, for deduplication.
         public var key: FindingKey { FindingKey(finding) }
+    }
+}
 
-        /// This report, of a shrink that went on from `earlier`'s
-        /// reproduction, as the whole shrinking's: `earlier`'s origin, and
-        /// the seconds and candidates of both.
-        func continuing(_ earlier: Report) -> Report {
-            var whole = self
-            whole.original = earlier.original
-            whole.run = earlier.run
-            whole.instancesShrunk = earlier.instancesShrunk
-            whole.shrinkSeconds += earlier.shrinkSeconds
-            whole.shrinkAttempts += earlier.shrinkAttempts
-            return whole
-        }
+extension Fuzzer.Report {
+    /// The report of `minimization`, the minimized finding of run `run`
+    /// (nil: not a run's, see `run`) made after `stepsToDetection` steps.
+    init(_ minimization: Minimization, run: Int?, stepsToDetection: Int) {
+        self.init(finding: minimization.finding, original: minimization.original, shrunk: minimization.shrunk,
+                  outcomes: minimization.outcomes, shrinkSeconds: minimization.shrinkSeconds,
+                  shrinkAttempts: minimization.shrinkAttempts, shrinkStatus: minimization.shrinkStatus,
+                  stepsToDetection: stepsToDetection, run: run, instancesShrunk: minimization.instancesShrunk)
     }
 }

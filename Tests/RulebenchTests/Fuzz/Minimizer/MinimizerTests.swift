@@ -15,8 +15,8 @@ final class MinimizerTests: XCTestCase {
     private struct Lengthening: MinimizerPass {
         let phase = ", lengthening"
         let seen: @Sendable (Int) -> Void
-        func applies(to report: Fuzzer.Report, in work: Minimizer.Work) -> Bool { true }
-        func minimize(_ report: Fuzzer.Report, in work: Minimizer.Work, by minimizer: Minimizer) -> Fuzzer.Report {
+        func applies(to report: Minimization, in work: Minimizer.Work) -> Bool { true }
+        func minimize(_ report: Minimization, in work: Minimizer.Work, by minimizer: Minimizer) -> Minimization {
             seen(report.shrunk.steps.count)
             var longer = report
             longer.shrunk.steps.append(.undo(1))
@@ -44,7 +44,7 @@ final class MinimizerTests: XCTestCase {
         let lengths = Lengths()
         let passes: [any MinimizerPass] = [ShrinkPass(.first), Lengthening { lengths.values.append($0) },
                                            Lengthening { lengths.values.append($0) }]
-        let report = fuzzer.minimizer.minimize(program, finding, run: 0, stepsToDetection: 0, budget: budget,
+        let report = fuzzer.minimizer.minimize(FailingProgram(program: program, finding: finding), budget: budget,
                                                instances: nil, passes: passes, observe: { _, _ in })
         XCTAssertEqual(report.shrunk.steps.count, 5, "\(report.shrunk.steps)")
         XCTAssertEqual(report.shrinkStatus, .minimal)
@@ -55,7 +55,7 @@ final class MinimizerTests: XCTestCase {
     func testAnUntimedMinimizationShrinksThenSearchesEveryLine() throws {
         let (fuzzer, program, finding) = try found()
         var phases: [String] = []
-        let report = fuzzer.minimizer.minimize(program, finding, run: 0, stepsToDetection: 0, budget: budget,
+        let report = fuzzer.minimizer.minimize(FailingProgram(program: program, finding: finding), budget: budget,
                                                instances: nil, observe: { _, phase in
                                                    if phases.last != phase { phases.append(phase) }
                                                })
@@ -65,6 +65,6 @@ final class MinimizerTests: XCTestCase {
         XCTAssertEqual(phases, ["", ", looking for a shorter line"])
         XCTAssertLessThan(report.shrunk.steps.count, 5, "\(report.shrunk.steps)")
         XCTAssertEqual(report.shrinkStatus, .shortest)
-        XCTAssertEqual(report.run, 0)
+        XCTAssertEqual(report.original, program, "the program it was given")
     }
 }

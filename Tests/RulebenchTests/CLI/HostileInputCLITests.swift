@@ -10,8 +10,7 @@ import XCTest
 /// and finite; `broken`, whose undo is wrong; `traversal`, whose name climbs
 /// out of folders), so nothing outside the scratch folder is touched.
 final class HostileInputCLITests: XCTestCase {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/hostile-cli")
+    static let fixtures = TestPaths.fixtures.appendingPathComponent("hostile-cli")
 
     private var scratch: URL!
 

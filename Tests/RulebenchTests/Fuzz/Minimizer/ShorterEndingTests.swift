@@ -21,17 +21,17 @@ final class ShorterEndingTests: XCTestCase {
     }
 
     /// The walked line, shrunk: what the ending search starts from.
-    private func shrunkWalk(_ fuzzer: Fuzzer, file: StaticString = #filePath, line: UInt = #line) throws -> Fuzzer.Report {
+    private func shrunkWalk(_ fuzzer: Fuzzer, file: StaticString = #filePath, line: UInt = #line) throws -> Minimization {
         let program = FuzzProgram(pack: Self.detour, seed: 0, options: [:], steps: [walk, walk, walk, walk, finish])
         let run = fuzzer.executor.execute(program, checkLegality: true, finalChecks: true)
         XCTAssertTrue(run.valid, "the test's program is not legal", file: file, line: line)
         let finding = try XCTUnwrap(run.finding, "the test's program does not fail", file: file, line: line)
         XCTAssertEqual(finding.property, .undoRestores, file: file, line: line)
-        return fuzzer.minimizer.shrink(program, finding, stepsToDetection: 0, clock: { 0 })
+        return fuzzer.minimizer.shrink(program, finding, clock: { 0 })
     }
 
     /// Whether `report`'s reproduction plays legally from a fresh game and fails as `key` asks.
-    private func reproduces(_ report: Fuzzer.Report, as key: FindingKey, _ fuzzer: Fuzzer) -> Bool {
+    private func reproduces(_ report: Minimization, as key: FindingKey, _ fuzzer: Fuzzer) -> Bool {
         let run = fuzzer.executor.execute(report.shrunk, checkLegality: true, finalChecks: true)
         return run.valid && run.finding.map(key.admits) == true
     }

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import Rulebench
 
-/// Round three's escapes: a chunk name given to `load` never reaches a
+/// Escapes from the sandbox's names: a chunk name given to `load` never reaches a
 /// coverage report (whose `SF:` lines `genhtml` would read), and `extends`
 /// finds base packs only beside the pack asked for, saying nothing about
 /// what exists elsewhere.

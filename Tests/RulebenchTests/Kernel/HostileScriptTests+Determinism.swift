@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import Rulebench
 
-/// Round three of the hostile corpus: nothing that differs between processes
+/// Determinism in the hostile corpus: nothing that differs between processes
 /// reaches rules (Fixtures/hostile/nondeterminism, Fixtures/nondeterminism).
 /// The cases that must fail run through the corpus's harness (the error, its
 /// marked line, nothing changed, the game plays on); the others check what

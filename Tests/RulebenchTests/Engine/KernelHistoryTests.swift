@@ -6,7 +6,7 @@ import XCTest
 /// keep the same history for the same steps: the same entries and hashes,
 /// the same cursor and the same turn counts, after every step. Both paths
 /// call the same kernel code; this would fail if they came apart again.
-final class OneHistoryTests: XCTestCase {
+final class KernelHistoryTests: XCTestCase {
     private static var configuration: Game.Configuration {
         var configuration = Game.Configuration()
         configuration.printHandler = { _ in }

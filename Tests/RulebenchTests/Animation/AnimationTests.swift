@@ -11,8 +11,7 @@ import XCTest
 final class AnimationTests: XCTestCase {
     // MARK: Fixtures
 
-    static let stagePack = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/animation/stage").path
+    static let stagePack = TestPaths.fixtures.appendingPathComponent("animation/stage").path
 
     func stageGame() throws -> Game {
         var configuration = Game.Configuration()

@@ -5,7 +5,7 @@ import XCTest
 /// kept fixed: setup options typed by declaration, taking back a turn when
 /// every move is a checkpoint, goals expected not to hold, explore's divide.
 /// The fixture is `Fixtures/packs/slide`, a one-row sliding puzzle.
-final class RoundThreeAuthoringTests: XCTestCase {
+final class PuzzleAuthoringTests: XCTestCase {
     static let slide = ScenarioFixtures.repository.appendingPathComponent("Tests/RulebenchTests/Fixtures/packs/slide").path
 
     // MARK: --option typed by the option's declared type

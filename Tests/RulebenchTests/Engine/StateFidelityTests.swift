@@ -2,10 +2,11 @@ import Foundation
 import XCTest
 @testable import Rulebench
 
-/// Round three, in the library: the memory cap means the same for every
-/// command, a history never saves what JSON cannot carry, and what it saves
-/// reads back byte for byte (RELIABILITY.md, "Nothing lost, nothing false, messages").
-extension BadInputTests {
+/// What the library keeps of a state and a history: the memory cap means the
+/// same for every command, a history never saves what JSON cannot carry, and
+/// what it saves reads back byte for byte (RELIABILITY.md, "Nothing lost,
+/// nothing false, messages").
+final class StateFidelityTests: XCTestCase {
     /// A pack whose setup holds `options.mib` MiB of strings in the state.
     private func heavyPack() throws -> URL {
         try temporaryPack(["touch": """

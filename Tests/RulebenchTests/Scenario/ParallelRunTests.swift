@@ -19,11 +19,12 @@ final class ParallelRunTests: XCTestCase {
         try? FileManager.default.removeItem(at: scratch)
     }
 
-    /// Every report form of a run of the repository's scenarios, the
-    /// fixtures' (passing and malformed) and a failing one, durations set to 0.
+    /// Every report form of a run of the fixtures' scenarios (passing and
+    /// malformed) and a failing one, durations set to 0. The repository's
+    /// own scenarios are compared on one and two workers by
+    /// `testTheRepositorysSmallPacksAreLoadedOnceAndDesertSplit`.
     private func rendered(workers: Int) -> [String] {
-        let paths = ["scenarios", "Tests/RulebenchTests/Fixtures/scenarios"].map { EngineFixtures.repository.appendingPathComponent($0).path }
-        let (items, _) = ScenarioFiles.collect(paths + [scratch.path])
+        let (items, _) = ScenarioFiles.collect([TestPaths.fixtures.appendingPathComponent("scenarios").path, scratch.path])
         let heard = HeardReports()
         let reports = ScenarioRunner().run(items, on: WorkerPool(workers: workers)) { heard.append($0) }
         XCTAssertEqual(heard.files, reports.map(\.file), "completed out of order")
@@ -48,7 +49,9 @@ final class ParallelRunTests: XCTestCase {
 
     func testTheCommandsReportIsTheSameWithTwoJobs() throws {
         func json(_ jobs: String) throws -> String {
-            let result = try RulebenchCommand.run(["run", "scenarios", "--json", "--jobs", jobs], in: EngineFixtures.repository)
+            // Two packs' folders: what is checked is that --jobs reaches the run.
+            let result = try RulebenchCommand.run(["run", "scenarios/cards", "scenarios/template", "--json", "--jobs", jobs],
+                                                  in: EngineFixtures.repository)
             XCTAssertEqual(result.status, 0, result.stderr)
             return result.stdout.replacing(/"seconds" *: *[0-9.e+-]+/, with: "\"seconds\":0")
         }

@@ -4,9 +4,8 @@ import XCTest
 
 /// Paths and helpers shared by the scenario tests.
 enum ScenarioFixtures {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let folder = repository.appendingPathComponent("Tests/RulebenchTests/Fixtures/scenarios")
+    static let repository = TestPaths.repository
+    static let folder = TestPaths.fixtures.appendingPathComponent("scenarios")
     static let malformed = folder.appendingPathComponent("malformed")
     static let passing = folder.appendingPathComponent("passing")
     /// The counter pack, as a scenario in `folder` names it.

@@ -2,15 +2,17 @@ import Foundation
 import XCTest
 @testable import Rulebench
 
-/// Round three of the red team, on the command line: nothing lost, nothing
-/// false, and messages that say what is wrong with a value (RELIABILITY.md,
-/// "Nothing lost, nothing false, messages"). Each case runs the built `rulebench` as a user would.
-extension HostileInputCLITests {
+/// Hostile values on the command line: nothing lost, nothing false, and
+/// messages that say what is wrong with a value (RELIABILITY.md, "Nothing
+/// lost, nothing false, messages"): params and files JSON cannot carry,
+/// duplicate keys, a standard output that fails, numbers out of range.
+/// Each case runs the built `rulebench` as a user would.
+final class HostileValueCLITests: XCTestCase {
     // MARK: Helpers
 
     /// A pack with one action `put` whose `legal` emits `{ x = <emitted> }`
     /// and whose apply counts; `extra` is more of the action's fields.
-    fileprivate func emittingPack(_ emitted: String, extra: String = "") throws -> URL {
+    private func emittingPack(_ emitted: String, extra: String = "") throws -> URL {
         try temporaryPack(["put": """
             return {
               params = { x = "any?" },
@@ -25,7 +27,7 @@ extension HostileInputCLITests {
             """, prefix: "edges")
     }
 
-    fileprivate func assertOneLine(_ result: RulebenchCommand.Result, status: Int32, naming names: [String],
+    private func assertOneLine(_ result: RulebenchCommand.Result, status: Int32, naming names: [String],
                                    file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(result.status, status, result.output, file: file, line: line)
         let message = result.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -34,7 +36,7 @@ extension HostileInputCLITests {
     }
 
     /// Runs the binary (or `executable`) with its standard output sent to `output`.
-    fileprivate func run(_ arguments: [String], stdout output: Any, in folder: URL,
+    private func run(_ arguments: [String], stdout output: Any, in folder: URL,
                          executable: String? = nil) throws -> (status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = try executable.map(URL.init(fileURLWithPath:)) ?? RulebenchCommand.binary()
@@ -49,7 +51,7 @@ extension HostileInputCLITests {
         return (process.terminationStatus, text)
     }
 
-    fileprivate var dashScenario: String {
+    private var dashScenario: String {
         EngineFixtures.repository.appendingPathComponent("scenarios/template/dash.yaml").path
     }
 

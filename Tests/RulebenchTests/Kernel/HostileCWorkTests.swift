@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import Rulebench
 
-/// Round three of the hostile corpus (Fixtures/hostile/cwork): C work that
+/// The hostile corpus's C work (Fixtures/hostile/cwork): C work that
 /// the count hook cannot see. Each action does a bounded amount of C work
 /// that costs few VM instructions (without the charges of `workcost.c` and
 /// the sandbox it ends with no error); under a small counted budget the

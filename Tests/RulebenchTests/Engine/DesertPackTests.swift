@@ -4,8 +4,7 @@ import XCTest
 /// The desert pack, driven through the `Game` API: setup, rules, whole games
 /// with undo and redo of every step, determinism.
 final class DesertPackTests: XCTestCase {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = TestPaths.repository
     static let pack = repository.appendingPathComponent("rules/desert").path
 
     func game(_ options: [String: StateValue] = [:], seed: Int64 = 1) throws -> Game {

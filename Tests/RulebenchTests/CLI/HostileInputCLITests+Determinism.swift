@@ -6,7 +6,7 @@ import XCTest
 /// another, as a user meets it: each process has its own addresses and its
 /// own string hash seed. The packs are ordinary ones that use tostring(t) as
 /// an id (`idtags`) and walk string keys with next and pairs (`keywalk`);
-/// before round three the first failed `replay` at its first step.
+/// once, the first failed `replay` at its first step.
 extension HostileInputCLITests {
     /// Plays `script` in `play` (one process), saves the history, and
     /// replays it (another process); returns the replay's result.

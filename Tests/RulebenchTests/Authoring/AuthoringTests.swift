@@ -6,9 +6,8 @@ import XCTest
 /// (PlaySession), their commands as a user runs them, and the README's
 /// "Your first rule" tutorial run exactly as written.
 final class AuthoringTests: XCTestCase {
-    private static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    private static let fixtures = repository.appendingPathComponent("Tests/RulebenchTests/Fixtures/authoring")
+    private static let repository = TestPaths.repository
+    private static let fixtures = TestPaths.fixtures.appendingPathComponent("authoring")
 
     private var scratch: URL!
 

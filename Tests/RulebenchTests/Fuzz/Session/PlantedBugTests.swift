@@ -133,11 +133,20 @@ final class PlantedBugTests: XCTestCase {
         return copy
     }
 
+    /// The candidates one finding's shrinks may run in the mutants'
+    /// sessions: a fifth of the default (`Shrinker.defaultBudget`), so that
+    /// the search for a shorter ending after the shrink walks a fifth of its
+    /// default nodes (`Minimizer.endingNodes`). With the default, the chess
+    /// promotion's search walked its million nodes, four fifths of the
+    /// suite's shrinking time; with this, every mutant still shrinks to the
+    /// length it shrank to with the default (the table the test prints).
+    static let shrinkBudget = Shrinker.defaultBudget / 5
+
     /// The reports of a session; without `shrinking`, a finding's shrink
     /// stops at once (a test of detection alone need not pay for it).
     private func fuzz(_ pack: String, _ budget: Budget = Budget(), shrinking: Bool = true) -> [Fuzzer.Report] {
         var options = Fuzzer.Options(pack: pack)
-        if !shrinking { options.shrinkBudget = 1 }
+        options.shrinkBudget = shrinking ? Self.shrinkBudget : 1
         options.seed = budget.seed
         options.runs = budget.runs
         options.depth = budget.depth
@@ -285,7 +294,8 @@ final class PlantedBugTests: XCTestCase {
     /// 1 ms a reading makes the session's time the same in every run; the
     /// shrinker reads it once or twice a candidate, so the first shrink
     /// runs to its end, and the search for other instances (its 30 s, some
-    /// 15,000 candidates) ends after 4 instances in a row no shorter.
+    /// 15,000 candidates) ends after 4 instances in a row no shorter. (At
+    /// 3 ms a reading it stops at 7 steps, not 6.)
     func testATimedSessionReportsTheShortestInstanceOfItsBug() throws {
         let (mutant, pack) = try plantedMutant(named: "chess king taken")
         var options = Fuzzer.Options(pack: pack.path)

@@ -361,8 +361,7 @@ final class ParserPropertyTests: XCTestCase {
 
     // MARK: Inputs
 
-    static let hostileInput = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/hostile-input")
+    static let hostileInput = TestPaths.fixtures.appendingPathComponent("hostile-input")
 
     /// A saved history as `SavedHistory.json` writes it (one line), with the
     /// shapes it can hold: escapes (a surrogate pair too, as other tools

@@ -120,12 +120,14 @@ final class GuidedSearchTests: XCTestCase {
 
     func testAGuidedSessionRunsTheSameWayTwice() {
         var options = options("cards")
-        options.runs = 40
+        options.runs = 20
         options.depth = 40
-        let first = Fuzzer(options: options).run().progress
-        let second = Fuzzer(options: options).run().progress
+        var runs: [[[FuzzStep]]] = [[], []]
+        let first = Fuzzer(options: options).run(played: { runs[0].append($0.program.steps) }).progress
+        let second = Fuzzer(options: options).run(played: { runs[1].append($0.program.steps) }).progress
         XCTAssertEqual(first.steps, second.steps)
-        XCTAssertEqual(first.runs, 40)
+        XCTAssertEqual(runs[0], runs[1], "the same runs, step for step")
+        XCTAssertEqual(first.runs, 20)
     }
 
     /// A call's kind names its file without the folders above it: the same
