@@ -2,7 +2,8 @@
 // itself (Templates/ links to them, embedded at build time), with the
 // template's name replaced by NAME, so a new pack starts from the same small
 // race game the README's tutorial uses and cannot drift from it; the first
-// scenario is Templates/first.yaml, with NAME and the pack reference filled in.
+// scenario is Templates/first.yaml, with NAME and the pack reference filled in;
+// the short story sequence is rules/template/sequences/start.yaml.
 
 /// The contents of a new pack's files.
 enum ScaffoldTemplate {
