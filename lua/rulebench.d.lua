@@ -294,8 +294,9 @@ function Anim.sound(spec) end
 ---@return rulebench.Plan
 function Anim.cue(spec) end
 
----Plans played one after the other.
----@param plans rulebench.Plan[]
+---Plans played one after the other; or, given a name, starts the story sequence
+---`sequences/NAME.yaml` when the plan reaches it (a cue named "sequence"; docs/sequences.md).
+---@param plans rulebench.Plan[]|string
 ---@return rulebench.Plan
 function Anim.sequence(plans) end
 

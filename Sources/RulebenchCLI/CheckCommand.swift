@@ -24,6 +24,11 @@ struct CheckCommand: ParsableCommand {
                 (warning: play, explore and the fuzzer never choose them);
               - params declared but never read as a.NAME, and a.NAME read but
                 neither declared nor recorded on a by apply (warnings);
+              - story sequences (sequences/*.yaml, docs/sequences.md): a file that
+                cannot be read or names an unknown position or animation, a missing
+                image, a text reading a slot the state after setup lacks, a choice
+                naming no action, a goal that is none, anim.sequence("NAME") with no
+                such sequence (errors), and a sequence nothing starts (warning);
               - legal emitting param tables that check rejects or that fail, and
                 undos that do not restore the state: every emitted call is
                 performed and undone in states reached by random legal play

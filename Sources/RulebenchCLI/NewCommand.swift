@@ -11,7 +11,8 @@ struct NewCommand: ParsableCommand {
         discussion: """
             Writes rules/NAME/pack.lua, a helper module (track.lua), two actions (step, with its \
             own undo and animation; dash, made of two step subactions, with an animation and a \
-            sound) and scenarios/NAME/first.yaml. The new pack passes `rulebench check`, `run` and \
+            sound), one short story sequence (sequences/start.yaml, shown when a game opens: \
+            docs/sequences.md) and scenarios/NAME/first.yaml. The new pack passes `rulebench check`, `run` and \
             `fuzz` as it is. Nothing is overwritten: an existing folder is an error.
 
             Examples:

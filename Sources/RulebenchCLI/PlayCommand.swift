@@ -24,6 +24,8 @@ struct PlayCommand: ParsableCommand {
               timeline              the animation of the last action, as a chart
               board, actions        show the board or the legal actions again
               goal [NAME]           whether a goal of the pack holds now (every goal without NAME)
+              sequence [NAME]       a story sequence played now, as its transcript (docs/sequences.md);
+                                    the sequences a step or the opening starts are printed as they start
               save FILE             save the history (rulebench replay FILE checks it)
               save FILE.yaml        save the session as a scenario (rulebench run FILE.yaml checks it)
               help, quit

@@ -14,7 +14,8 @@ package struct StudioArguments: ParsableArguments {
             in this run's secret token (?token=...): only that address opens the page. The page \
             shows the pack's board, its legal calls as buttons, Undo, Redo and undo turn, a History slider \
             whose every move is a real verified undo or redo in the engine, the state hash and the state \
-            with the slots the step changed, each step's animation, and Save. Every open tab shows the same \
+            with the slots the step changed, each step's animation, the story sequences a step starts \
+            (played over the board: docs/sequences.md), and Save. Every open tab shows the same \
             game. A call typed into the page is read as `play` reads one (name="a b" is one param). When a \
             file of the pack, or of a base pack it extends, changes, the pack is reloaded and the history \
             replayed with the new rules; the page names the first step that now differs or fails.
@@ -30,6 +31,7 @@ package struct StudioArguments: ParsableArguments {
 
             Examples:
               rulebench studio desert
+              rulebench studio desert --sequence storm_rises
               rulebench studio scenarios/cards/deal-staggered-and-undone.yaml --port 8080
               rulebench studio findings/template-undoRestores-dash_step-step.lua-30.yaml
               rulebench studio pipes-5x5.yaml
@@ -58,6 +60,9 @@ package struct StudioArguments: ParsableArguments {
     @Option(name: .customLong("option"), help: "A setup option of a new game, key=value (repeatable; a pack only).")
     package var setupOptions: [String] = []
 
+    @Option(name: .customLong("sequence"), help: "Preview the story sequence NAME (sequences/NAME.yaml) over the board when the page opens.")
+    package var sequence: String?
+
     package init() {}
 
     /// These arguments written out again, as `rulebench-studio` reads them:
@@ -65,7 +70,7 @@ package struct StudioArguments: ParsableArguments {
     /// with a dash).
     package var written: [String] {
         ["--port", "\(port)", "--host", host, "--seed", "\(seedOption.seed)"]
-            + setupOptions.flatMap { ["--option", $0] } + ["--", source]
+            + setupOptions.flatMap { ["--option", $0] } + (sequence.map { ["--sequence", $0] } ?? []) + ["--", source]
     }
 }
 

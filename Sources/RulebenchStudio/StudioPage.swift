@@ -17,6 +17,8 @@ enum StudioPage {
         "/board.js": ("text/javascript; charset=utf-8", PackageResources.board_js),
         "/levels.js": ("text/javascript; charset=utf-8", PackageResources.levels_js),
         "/bots.js": ("text/javascript; charset=utf-8", PackageResources.bots_js),
+        "/sequence.js": ("text/javascript; charset=utf-8", PackageResources.sequence_js),
+        "/sequence.css": ("text/css; charset=utf-8", PackageResources.sequence_css),
         "/scene.js": BoardPage.sceneScript,
     ]
 

@@ -54,6 +54,7 @@ struct StudioPosition {
         members += StudioPosition.calls(game, scene: scene)
         members.append(("viewError", session.memory.viewError.map(JSONValue.string) ?? .null))
         members.append(("animation", session.animation?.json ?? .null))
+        members.append(("story", session.story?.json ?? .null))
         members.append(("finding", session.finding?.json ?? .null))
         members.append(("reload", session.reload?.json ?? .null))
         json = .object(members)
@@ -87,7 +88,7 @@ struct StudioPosition {
             ("scene", scene.flatMap { try? JSONValue.parse($0.json()) } ?? .null),
         ]
         members += StudioPosition.calls(game, scene: scene, as: seat)
-        members += [("viewError", .null), ("animation", .null), ("finding", .null), ("reload", .null)]
+        members += [("viewError", .null), ("animation", .null), ("finding", .null), ("reload", .null), ("story", .null)]
         return members
     }
 

@@ -30,6 +30,10 @@ actor StudioSession {
     var memory = PositionMemory()
     /// The animation of the last single step crossed (or the opening).
     var animation: StudioAnimation?
+    /// The story sequences the last step performed started (or the opening, or the preview).
+    var story: StudioStory?
+    /// Numbers each story as it starts (the page plays each number once).
+    private var storyCount = 1
     /// Each history entry's call as the page shows it (`StudioPosition.label`),
     /// by step, typed once (not again on every broadcast).
     private var labels: [Int: String] = [:]
@@ -49,7 +53,9 @@ actor StudioSession {
     /// The folder saves stay inside: the working folder when the studio started.
     let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
 
-    init(source: StudioSource, seed: Int64, options: [String: StateValue], configuration: Game.Configuration) throws(RulebenchError) {
+    /// - Parameter preview: a sequence to play when the page opens (`--sequence NAME`), instead of the opening's.
+    init(source: StudioSource, seed: Int64, options: [String: StateValue], configuration: Game.Configuration,
+         preview: String? = nil) throws(RulebenchError) {
         let opening = try StudioOpening.open(source, seed: seed, options: options, configuration: configuration)
         self.source = source
         self.configuration = configuration
@@ -61,6 +67,13 @@ actor StudioSession {
         watch = StudioReload.Watch(game: opening.game)
         if opening.game.history.cursor != opening.position { try opening.game.seek(to: opening.position) }
         animation = StudioSession.opening(of: game)
+        if case .pack = source, game.history.cursor == 0 {
+            story = StudioStory(names: game.openingSequences(), game: game, serial: 1)
+        }
+        if let preview {
+            _ = try game.sequence(preview)   // an unknown name or unreadable file stops the studio with its place
+            story = StudioStory(names: [preview], game: game, serial: 1)
+        }
         try memory.observe(game)
     }
 
@@ -78,6 +91,7 @@ actor StudioSession {
         marks = [:]
         labels = [:]
         animation = nil
+        story = nil
         seatChanges = nil
     }
 
@@ -142,12 +156,13 @@ actor StudioSession {
 
     private func perform(_ call: ActionCall) throws(RulebenchError) {
         let before = game.history.cursor
+        let goals = game.triggeringGoalsHeld()
         if let seat {
             // Refused with the pack's reason (turn, or whose call it is) when the seat may not make it.
             let step = try game.perform(call, as: seat)
-            try performed(step.entry, views: step.views, after: before)
+            try performed(step.entry, views: step.views, after: before, goalsHeldBefore: goals)
         } else {
-            try performed(try game.perform(call), views: [:], after: before)
+            try performed(try game.perform(call), views: [:], after: before, goalsHeldBefore: goals)
         }
         try letBotsPlay()
     }
@@ -166,9 +181,11 @@ actor StudioSession {
 
     /// Each bot whose seat may act makes its call, until none may: each a step as the page's are.
     private func letBotsPlay() throws(RulebenchError) {
+        var goals = game.triggeringGoalsHeld()
         do {
             try botSeats.play(in: game, most: Self.botMovesInARow) { _, _, _, step in
-                try? performed(step.entry, views: step.views, after: game.history.cursor - 1)
+                try? performed(step.entry, views: step.views, after: game.history.cursor - 1, goalsHeldBefore: goals)
+                goals = game.triggeringGoalsHeld()
             }
         } catch {
             throw .badInput(InputProblem("bot \(error.seat) (\(error.bot)): \(error.error)"))
@@ -176,14 +193,18 @@ actor StudioSession {
     }
 
     /// What a step just performed changes of the session: the memory and marks after it are
-    /// forgotten, its animation shown, and the seat shown sees its changes as it may.
-    private func performed(_ entry: HistoryEntry, views: [String: SeatStepView], after before: Int) throws(RulebenchError) {
+    /// forgotten, its animation shown, the sequences it started (by its plan, or a goal
+    /// `goalsHeldBefore` did not hold) played, and the seat shown sees its changes as it may.
+    private func performed(_ entry: HistoryEntry, views: [String: SeatStepView], after before: Int,
+                           goalsHeldBefore goals: Set<String>) throws(RulebenchError) {
         if let seat { seatChanges = (before + 1, views[seat]?.changes ?? []) }
         memory.forget(after: before)
         marks = marks.filter { $0.key <= before }
         labels = labels.filter { $0.key <= before }
         animation = StudioAnimation(label: label(of: before + 1), direction: "do", animation: entry.animation,
                                     keyframes: try? game.keyframes(of: entry.animation, from: memory.scenes[before] ?? nil))
+        storyCount += 1
+        story = StudioStory(names: game.sequences(startedBy: entry.animation, goalsHeldBefore: goals), game: game, serial: storyCount)
         try memory.observe(game)
     }
 
@@ -203,6 +224,7 @@ actor StudioSession {
     private func seek(to target: Int, animated: Bool) throws(RulebenchError) {
         let start = game.history.cursor
         guard target != start else { return }
+        story = nil   // a sequence plays when a step is performed, not when the history is crossed
         defer { try? memory.observe(game) }
         let checks: [Game.StepCheck]
         do {

@@ -32,7 +32,7 @@ struct StudioTool: ParsableCommand {
             configuration.printHandler = { text in FileHandle.standardError.write(Data(("print: " + text + "\n").utf8)) }
             let options = try PackOptions.setupOptionValues(arguments.setupOptions, pack: arguments.source)
             session = try StudioSession(source: StudioSource(argument: arguments.source), seed: arguments.seedOption.seed,
-                                        options: options, configuration: configuration)
+                                        options: options, configuration: configuration, preview: arguments.sequence)
         } catch let error as RulebenchError {
             complain("\(error)")
             throw Outcome.badInput.exitCode

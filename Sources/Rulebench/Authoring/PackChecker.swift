@@ -21,6 +21,7 @@ import Foundation
 ///   internal action nothing queues or that has a `legal` (warnings);
 /// - params declared but never read as `a.name`, and `a.name` read but
 ///   neither declared nor recorded on `a` by the action (warnings);
+/// - the story sequences' problems (`SequenceAudit`, docs/sequences.md);
 /// - `legal` emitting a param table that `check` rejects, the engine refuses,
 ///   or that fails when applied, and undos that do not restore the state, found by
 ///   performing and undoing every emitted call in a few states reached by
@@ -81,6 +82,7 @@ public struct PackChecker {
         var sampled: [PackProblem] = []
         var info: PackInfo?
         var loaded = true
+        var sequenceProblems: [PackProblem] = []
 
         for seed in options.seeds.isEmpty ? [1] : options.seeds {
             do {
@@ -88,7 +90,10 @@ public struct PackChecker {
                 info = info ?? game.pack
                 if let problem = PackChecker.openingProblem(game, manifest: manifest),
                    !startProblems.contains(problem) { startProblems.append(problem) }
-                if seed == options.seeds.first ?? 1 { search(game, seed: seed) { Self.add($0, to: &sampled) } }
+                if seed == options.seeds.first ?? 1 {
+                    search(game, seed: seed) { Self.add($0, to: &sampled) }
+                    sequenceProblems = SequenceAudit(game: game).problems
+                }
                 sample(game, seed: seed, into: &sampled)
             } catch {
                 guard let problem = startProblem(error, manifest: manifest, seed: seed) else { continue }
@@ -104,7 +109,8 @@ public struct PackChecker {
         }
         startProblems = startProblems.map { PackChecker.expandingTruncatedFile($0, in: folder) }
         let broken = loaded ? [] : Set(startProblems.map(\.file))
-        return startProblems + staticProblems(folder: folder, info: info, loaded: loaded).filter { !broken.contains($0.file) } + sampled
+        return startProblems + staticProblems(folder: folder, info: info, loaded: loaded).filter { !broken.contains($0.file) }
+            + sequenceProblems + sampled
     }
 
     // MARK: Starting a game

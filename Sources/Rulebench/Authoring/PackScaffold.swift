@@ -57,6 +57,7 @@ public struct PackScaffold {
             (pack.appendingPathComponent("track.lua"), ScaffoldTemplate.renamed(ScaffoldTemplate.track, to: name)),
             (pack.appendingPathComponent("actions/step.lua"), ScaffoldTemplate.step),
             (pack.appendingPathComponent("actions/dash.lua"), ScaffoldTemplate.dash),
+            (pack.appendingPathComponent("sequences/start.yaml"), ScaffoldTemplate.sequence),
             (scenarioDirectory.appendingPathComponent("first.yaml"), ScaffoldTemplate.scenario),
         ].map { ($0.0, $0.1.replacingOccurrences(of: ScaffoldTemplate.namePlaceholder, with: name)
                        .replacingOccurrences(of: ScaffoldTemplate.rulesPlaceholder, with: rulesReference)

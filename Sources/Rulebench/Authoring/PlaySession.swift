@@ -76,6 +76,7 @@ public final class PlaySession {
             lastAnimation = ("the opening", opening)
             say("opening: animation \(PlaySession.seconds(opening.duration)) (`timeline` draws it)")
         }
+        if seat == nil { showSequences(game.openingSequences()) }
         letBotsPlay()
         showPosition()
     }
@@ -123,6 +124,14 @@ public final class PlaySession {
             showActions()
         case "goal", "goals":
             showGoals(rest)
+        case "sequence", "sequences":
+            if let seat {
+                fail("`sequence` fills texts from the whole state, which seat \(seat) may not see: play without --as for it")
+            } else if let name = rest.first {
+                showSequences([name], unknownFails: true)
+            } else {
+                say("sequences: " + game.sequenceBook().names.joined(separator: ", "))
+            }
         case "do":
             if let name = rest.first {
                 perform(name: name, rest.dropFirst())
@@ -163,10 +172,12 @@ public final class PlaySession {
     private func perform(_ call: ActionCall) {
         do {
             let entry: HistoryEntry
+            let goals = seat == nil ? game.triggeringGoalsHeld() : []
             if let seat { entry = try game.perform(call, as: seat).entry } else { entry = try game.perform(call) }
             let animation = entry.animation
             lastAnimation = ("\(call)", animation)
             say("did \(call)" + PlaySession.summary(entry.subactions.subactionNames, animation))
+            if seat == nil { showSequences(game.sequences(startedBy: animation, goalsHeldBefore: goals)) }
             letBotsPlay()
             showPosition()
         } catch {
@@ -309,6 +320,22 @@ public final class PlaySession {
             }
         } catch {
             fail(PlaySession.explain(error))
+        }
+    }
+
+    /// Each sequence's transcript, played in the state now (a sequence a
+    /// trigger names but the pack lacks is left out: `check` reports it).
+    private func showSequences(_ names: [String], unknownFails: Bool = false) {
+        guard !names.isEmpty else { return }
+        let book = game.sequenceBook()
+        for name in names {
+            do {
+                let played = try game.sequence(name, in: book)
+                write(played.transcript)
+                for slot in played.missing { say("  (\(slot))") }
+            } catch {
+                if unknownFails { fail("\(error)") }
+            }
         }
     }
 
@@ -480,6 +507,7 @@ public final class PlaySession {
           timeline               the animation of the last action (or undo) as a chart
           board | actions        show the board, or the legal actions, again
           goal [NAME]            whether a goal of the pack holds now (every goal without NAME)
+          sequence [NAME]        a story sequence played now (its transcript); the names without NAME
           save FILE              save the history as JSON (rulebench replay FILE checks it)
           save FILE.yaml         save the session as a scenario expecting the final state's hash
                                  (rulebench run FILE.yaml checks it)

@@ -2,7 +2,8 @@
 // itself (Templates/ links to them, embedded at build time), with the
 // template's name replaced by NAME, so a new pack starts from the same small
 // race game the README's tutorial uses and cannot drift from it; the first
-// scenario is Templates/first.yaml, with NAME and the pack reference filled in.
+// scenario is Templates/first.yaml, with NAME and the pack reference filled in;
+// the short story sequence is rules/template/sequences/start.yaml.
 
 /// The contents of a new pack's files.
 enum ScaffoldTemplate {
@@ -15,6 +16,8 @@ enum ScaffoldTemplate {
     static let track = String(decoding: PackageResources.track_lua, as: UTF8.self)
     static let step = String(decoding: PackageResources.step_lua, as: UTF8.self)
     static let dash = String(decoding: PackageResources.dash_lua, as: UTF8.self)
+    /// `sequences/start.yaml`: one short story sequence, so a new author sees the form (docs/sequences.md).
+    static let sequence = String(decoding: PackageResources.start_yaml, as: UTF8.self)
 
     /// The name rules/template's files give their pack.
     static let templateName = "template"

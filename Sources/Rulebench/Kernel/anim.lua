@@ -201,7 +201,13 @@ function anim.frames(s) return frames(s) end
 function anim.wait(seconds) return wait(seconds) end
 function anim.sound(s) return sound(s) end
 function anim.cue(s) return cue(s) end
-function anim.sequence(list) return sequence(list) end
+-- anim.sequence("NAME") starts the story sequence NAME (sequences/NAME.yaml)
+-- when the plan reaches it: a cue named "sequence" (SequenceCue.swift); a
+-- list of plans plays them one after another, as before.
+function anim.sequence(list)
+  if type(list) == "string" then return cue({ name = "sequence", args = { name = list } }) end
+  return sequence(list)
+end
 function anim.parallel(list) return parallel(list) end
 function anim.stagger(list) return stagger(list) end
 

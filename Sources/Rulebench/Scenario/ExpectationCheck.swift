@@ -29,6 +29,7 @@ struct ExpectationCheck {
         try checkPresence()
         if !effects.failed {
             checkSubactions(effects.entry)
+            checkSequence(effects)
             checkAnimation(effects.animations)
             checkMirrored(effects)
         }
@@ -97,6 +98,46 @@ struct ExpectationCheck {
             } else {
                 mismatches.append(Mismatch(check: "do", expected: "the action to be performed", actual: actual,
                                            details: ScenarioExecution.details(of: error)))
+            }
+        }
+    }
+
+    /// `sequence:`: the step started the sequence, its texts read only slots
+    /// the state holds, each step says its part, and it plays as its transcript.
+    private mutating func checkSequence(_ effects: StepEffects) {
+        guard let expected = expect.sequence, let entry = effects.entry else { return }
+        let want = expected.value, at = expected.location
+        let started = game.sequences(startedBy: entry.animation, goalsHeldBefore: effects.goalsHeldBefore)
+        guard started.contains(want.name) else {
+            mismatches.append(Mismatch(check: "sequence", expected: "the step starts sequence '\(want.name)'",
+                                       actual: started.isEmpty ? "it starts none" : "it starts \(ScenarioExecution.list(started))", location: at))
+            return
+        }
+        let played: PlayedSequence
+        do {
+            played = try game.sequence(want.name)
+        } catch {
+            mismatches.append(Mismatch(check: "sequence", expected: "sequence '\(want.name)' to play", actual: "\(error)", location: at))
+            return
+        }
+        for slot in played.missing {
+            mismatches.append(Mismatch(check: "sequence", expected: "every slot its texts read in the state",
+                                       actual: slot.description, location: at))
+        }
+        if let says = want.says {
+            let actual = played.steps.map { $0.events.map(\.text).joined(separator: " ") }
+            if says.count != actual.count || !zip(says, actual).allSatisfy({ $1.contains($0) }) {
+                mismatches.append(Mismatch(check: "sequence.says", expected: ScenarioExecution.list(says),
+                                           actual: ScenarioExecution.list(actual), location: at))
+            }
+        }
+        if let file = want.transcript {
+            let golden = try? InputFile.text(file, display: PackFiles.display(file))
+            if golden != played.transcript {
+                mismatches.append(Mismatch(check: "sequence.transcript",
+                    expected: golden.map { "the transcript in \(PackFiles.display(file)):\n\($0)" }
+                        ?? "a transcript file \(PackFiles.display(file)) (none yet: write the text below into it)",
+                    actual: played.transcript, location: at))
             }
         }
     }

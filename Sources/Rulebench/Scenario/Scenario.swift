@@ -154,6 +154,8 @@ public struct Expectations: Sendable {
     public var goal: Located<String>?
     /// `not_goal:` a goal of the pack that does not hold after the step.
     public var notGoal: Located<String>?
+    /// `sequence:` a story sequence the step starts, and what it says.
+    public var sequence: Located<SequenceExpectation>?
 
     /// The goals named, each with whether it must hold (`goal:` first).
     public var goals: [(name: Located<String>, holds: Bool)] {
@@ -168,6 +170,7 @@ public struct Expectations: Sendable {
         state.isEmpty && rejected == nil && error == nil && subactions == nil && sounds == nil
             && duration == nil && conflicts == nil && starts == nil && mirrored == nil && invariantsHold == nil && hash == nil && hashPlaceholder == nil && legal == nil
             && invariantsBroken == nil && exists.isEmpty && absent.isEmpty && goal == nil && notGoal == nil && seenBy.isEmpty
+            && sequence == nil
     }
 }
 

@@ -184,6 +184,7 @@ final class ScenarioExecution {
                          hashBefore: StateHash, into mismatches: inout [Mismatch]) throws(RulebenchError) -> StepEffects {
         var effects = StepEffects()
         let cursor = game.history.cursor, count = game.history.entries.count
+        if expect.sequence != nil { effects.goalsHeldBefore = game.triggeringGoalsHeld() }
         do {
             let call = ActionCall(name, params)
             let entry: HistoryEntry

@@ -14,7 +14,8 @@ public enum ScenarioParser {
         static let setup = ["seed", "options", "state", "create"]
         static let step = ["do", "with", "as", "undo", "redo", "expect"]
         static let expect = ["state", "rejected", "error", "subactions", "sounds", "animation", "invariants", "hash", "legal",
-                             "exists", "absent", "goal", "not_goal", "seen_by"]
+                             "exists", "absent", "goal", "not_goal", "seen_by", "sequence"]
+        static let sequence = ["name", "says", "transcript"]
         static let invariants = ["broken"]
         static let legal = ["contains", "count"]
         static let call = ["do", "with"]
@@ -263,10 +264,31 @@ public enum ScenarioParser {
                                              state: try assignments(pair.value, "'seen_by.\(pair.key)'")))
                 }
             }
+            if let sequence = keys["sequence"] {
+                out.sequence = Located(try sequenceExpectation(sequence.value), at: reader.location(of: sequence.value))
+            }
             out.goal = try goalName(keys["goal"], key: "goal")
             out.notGoal = try goalName(keys["not_goal"], key: "not_goal")
             if let goal = out.goal, let notGoal = out.notGoal, goal.value == notGoal.value {
                 throw fail(keys["not_goal"]!.value, "'goal' and 'not_goal' both name '\(goal.value)': a goal either holds or does not")
+            }
+            return out
+        }
+
+        /// `sequence: NAME`, or `sequence: { name: NAME, says: [...], transcript: FILE }`.
+        private func sequenceExpectation(_ node: Node) throws(RulebenchError) -> SequenceExpectation {
+            if case .scalar = node { return SequenceExpectation(name: try reader.string(node, "'sequence' (a sequence's name)")) }
+            let keys = try pairs(node, "'sequence'", allowed: Keys.sequence)
+            guard let name = keys["name"] else { throw fail(node, "'sequence' needs 'name', the sequence the step starts") }
+            var out = SequenceExpectation(name: try reader.string(name.value, "'sequence.name'"))
+            if let says = keys["says"] {
+                var parts: [String] = []
+                for item in try reader.sequence(says.value, "'says'") { parts.append(try reader.string(item, "a part of a step's text")) }
+                out.says = parts
+            }
+            if let transcript = keys["transcript"] {
+                let path = try reader.string(transcript.value, "'transcript' (a file, from this scenario's folder)")
+                out.transcript = URL(fileURLWithPath: reader.file).deletingLastPathComponent().appendingPathComponent(path)
             }
             return out
         }
@@ -284,6 +306,7 @@ public enum ScenarioParser {
             try only("rejected", isPerform, "can only be expected of a 'do' step")
             try only("error", operation != .check, "can only be expected of a 'do', 'undo' or 'redo' step")
             try only("subactions", isPerform, "can only be expected of a 'do' step")
+            try only("sequence", isPerform, "can only be expected of a 'do' step (a step starts a sequence when it is performed)")
             try only("sounds", operation != .check, "needs a 'do', 'undo' or 'redo' in the same step")
             try only("animation", operation != .check, "needs a 'do', 'undo' or 'redo' in the same step")
             if keys["rejected"] != nil, let error = keys["error"] {
@@ -291,7 +314,7 @@ public enum ScenarioParser {
             }
             if keys["rejected"] != nil || (keys["error"] != nil && isPerform) {
                 let outcome = keys["rejected"] != nil ? "rejected" : "expected to fail"
-                for key in ["subactions", "sounds", "animation"] {
+                for key in ["subactions", "sounds", "animation", "sequence"] {
                     if let pair = keys[key] {
                         throw fail(pair.key, "'\(key)' cannot be expected of an action that is \(outcome): it leaves no trace")
                     }

@@ -20,4 +20,6 @@ struct StepEffects {
     /// The error an undo or redo step failed with, and its mismatch (kept
     /// apart until `error:` is judged: an expected error is no failure).
     var stepError: (message: String, mismatch: Mismatch)?
+    /// The goals that start a sequence and held before a `do` (read only when `sequence:` is expected).
+    var goalsHeldBefore: Set<String> = []
 }

@@ -139,7 +139,7 @@ final class AuthoringTests: XCTestCase {
                                     scenariosDirectory: scratch.appendingPathComponent("scenarios"))
         let written = try scaffold.create().map { $0.path.replacingOccurrences(of: scratch.standardizedFileURL.path + "/", with: "") }
         XCTAssertEqual(written, ["rules/race/pack.lua", "rules/race/track.lua", "rules/race/actions/step.lua",
-                                 "rules/race/actions/dash.lua", "scenarios/race/first.yaml",
+                                 "rules/race/actions/dash.lua", "rules/race/sequences/start.yaml", "scenarios/race/first.yaml",
                                  // the editor files, as none were there (ConsumerTests checks them)
                                  "scenarios/scenario.schema.json", ".vscode/settings.json", ".luarc.json", "lua/rulebench.d.lua"])
         let pack = scaffold.packDirectory.path

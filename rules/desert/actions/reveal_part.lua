@@ -39,6 +39,7 @@ local action = {
     return anim.sequence {
       anim.tween { target = "part:" .. a.part, property = "opacity", from = 0, to = 1, duration = 0.5, easing = "easeIn" },
       anim.cue { name = "part_found", args = { part = a.part, cell = a.cell } },
+      anim.sequence("part_found"),   -- sequences/part_found.yaml
     }
   end,
   sound = "chime",

@@ -30,8 +30,10 @@ local action = {
     if direction == "undo" then return nil end
     if not a.level then return nil end
     local rise = anim.tween { target = "meter", property = "level", from = a.level, to = a.level + 1, duration = 0.5, easing = "easeOut" }
-    if a.deadly then return anim.sequence { rise, anim.cue { name = "defeat", args = { reason = "storm" } } } end
-    return rise
+    -- The story sequence sequences/storm_rises.yaml plays as the meter rises.
+    local scene = anim.parallel { rise, anim.sequence("storm_rises") }
+    if a.deadly then return anim.sequence { scene, anim.cue { name = "defeat", args = { reason = "storm" } } } end
+    return scene
   end,
   sound = "thunder",
 }

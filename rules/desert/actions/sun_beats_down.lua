@@ -49,11 +49,14 @@ local action = {
     if direction == "undo" then return nil end
     if not a.drank then return nil end
     local items = { anim.cue { name = "heat_wave" } }
+    local dry = #a.thirsty > 0
     for _, name in ipairs(a.drank) do
       local now = game.players[name].water
       items[#items + 1] = anim.tween { target = "pawn:" .. name, property = "water", from = now + 1, to = now, duration = 0.3 }
+      if now == 0 then dry = true end
     end
     if #a.thirsty > 0 then items[#items + 1] = anim.cue { name = "defeat", args = { reason = "thirst" } } end
+    if dry then items[#items + 1] = anim.sequence("out_of_water") end   -- sequences/out_of_water.yaml
     return anim.parallel(items)
   end,
   sound = "sizzle",

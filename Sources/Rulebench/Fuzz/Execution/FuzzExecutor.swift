@@ -24,6 +24,15 @@ struct FuzzExecutor {
         /// steps of the runs it resumed put back), while the game stands
         /// where it ended: what a run that resumes needs (`play`).
         var lastRun: (program: FuzzProgram, request: Kernel.RunRequest, reply: Kernel.RunReply)?
+        /// The pack's sequence reads (`SequenceProbe`), read once per pack; nil inside: none.
+        private var probes: [String: SequenceProbe?] = [:]
+
+        func sequenceProbe(of game: Game) -> SequenceProbe? {
+            if let known = probes[game.pack.directory] { return known }
+            let probe = SequenceProbe(game)
+            probes[game.pack.directory] = .some(probe)
+            return probe
+        }
         /// Each cached game with the pack reference it was made for.
         private var games: [Slot: (pack: String, game: Game)] = [:]
 
@@ -295,15 +304,17 @@ struct FuzzExecutor {
         if reloaded.steps.map(\.hash) != saved.steps.map(\.hash) || reloaded.steps.map(\.call) != saved.steps.map(\.call) {
             return FuzzFinding(property: .saveAndLoad, stepIndex: stepCount - 1, message: "the saved history reads back differently", differences: [], blame: nil)
         }
+        let replayGame: Game
         do {
-            let replayGame = try reuse(.replay, pack: program.pack, seed: reloaded.seed, options: reloaded.options)
+            replayGame = try reuse(.replay, pack: program.pack, seed: reloaded.seed, options: reloaded.options)
             try reloaded.verify(in: replayGame, restarting: false, source: "(saved history)")
         } catch {
             return FuzzFinding(property: .rewindAndReplay, stepIndex: stepCount - 1, message: "replaying the history from scratch: \(error)", differences: [], blame: nil)
         }
         // The kernel rewound at the end of the run; reported after the
         // save and replay checks, in the order of the properties.
-        return rewound
+        if let rewound { return rewound }
+        return games.sequenceProbe(of: replayGame)?.finding(replaying: reloaded.steps.map(\.call), in: replayGame, stepIndex: stepCount - 1)
     }
 
     private func finding(_ property: FuzzFinding.Property, _ index: Int, _ message: String, _ error: RulebenchError) -> FuzzFinding {

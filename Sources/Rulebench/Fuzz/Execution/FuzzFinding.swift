@@ -17,6 +17,7 @@ public struct FuzzFinding: Sendable, CustomStringConvertible {
         case saveAndLoad = "saving and loading keep every hash"
         case animationIsSound = "animation plans are finite and free of conflicts"
         case deterministic = "the same seed gives the same run"
+        case sequenceTextsRead = "story sequences read only slots the state holds"
 
         /// The property's name: the word the kernel's fuzz loop sends for it
         /// (`Kernel/protocol.lua`'s `property`) and the part of a finding

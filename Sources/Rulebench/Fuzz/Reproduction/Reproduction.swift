@@ -78,6 +78,10 @@ public enum Reproduction {
             return ["  # the end of the fuzz run: the rewind, up to the undo that fails",
                     "  - undo: \(undos)"]
         }
+        if finding.property == .sequenceTextsRead, let slot = finding.differences.first?.path {
+            // A sequence's text reads a slot the state lacks at the end of the run.
+            return ["  # a story sequence reads this slot (docs/sequences.md)", "  - expect: { exists: [\(slot)] }"]
+        }
         if report.shrunk.steps.isEmpty {
             // A finding at step 0 (setup, or the invariants right after it):
             // a scenario needs a step, and this one checks the invariants.
