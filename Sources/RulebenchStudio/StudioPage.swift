@@ -15,6 +15,8 @@ enum StudioPage {
         "/studio.css": ("text/css; charset=utf-8", PackageResources.studio_css),
         "/studio.js": ("text/javascript; charset=utf-8", PackageResources.studio_js),
         "/board.js": ("text/javascript; charset=utf-8", PackageResources.board_js),
+        "/stage.js": ("text/javascript; charset=utf-8", PackageResources.stage_js),
+        "/moves.js": ("text/javascript; charset=utf-8", PackageResources.moves_js),
         "/scene.js": BoardPage.sceneScript,
     ]
 

@@ -33,6 +33,11 @@ actor StudioSession {
     private var labels: [Int: String] = [:]
     /// What the last reload of the pack found (nil before any).
     var reload: StudioReload.Outcome?
+    /// The steps a reload could not replay (the first fails with the edited rules), kept for the next
+    /// reload; a call performed drops them, as it drops the redo tail.
+    var pending: [StudioReload.PendingStep] = []
+    /// The position the page was at when steps went pending: where a reload that replays them returns to.
+    private var pendingCursor: Int?
     /// The seat every page shows the game as (nil: the author's view, all of it).
     private(set) var seat: String?
     /// The changes of the last step performed as `seat`, as it may see them, and
@@ -127,6 +132,8 @@ actor StudioSession {
             entry = try game.perform(call)
         }
         memory.forget(after: before)
+        pending = []
+        pendingCursor = nil
         marks = marks.filter { $0.key <= before }
         labels = labels.filter { $0.key <= before }
         animation = StudioAnimation(label: label(of: before + 1), direction: "do", animation: entry.animation,
@@ -220,10 +227,14 @@ actor StudioSession {
     /// or nil when nothing changed.
     func reloadIfChanged() -> String? {
         guard watch.changed(game: game) else { return nil }
-        let outcome = StudioReload.replay(game, configuration: configuration, count: (reload?.count ?? 0) + 1)
+        let cursor = pendingCursor ?? game.history.cursor
+        let outcome = StudioReload.replay(game, pending: pending, cursor: cursor, configuration: configuration,
+                                          count: (reload?.count ?? 0) + 1)
         reload = outcome.summary
         if let replayed = outcome.game {
             game = replayed
+            pending = outcome.pending
+            pendingCursor = pending.isEmpty ? nil : cursor
             memory = PositionMemory()
             marks = [:]
             labels = [:]

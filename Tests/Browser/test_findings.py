@@ -42,6 +42,8 @@ def test_a_fuzz_finding_opens_at_its_failing_step_with_its_header(context):
         expect(box).to_contain_text(f"at {file}:{line}")
         source_line = (Path(folder) / file).read_text().splitlines()[int(line) - 1]
         expect(box.locator(".blamed")).to_have_text(f"{line:>4}  {source_line}")
+        # It opens with the blamed line in view (whole, not clipped by its box or the dock), highlighted.
+        expect(box.locator(".blamed")).to_be_in_viewport(ratio=1)
         # The page is at the failing step: the position after the scenario's last step, where its failure is marked.
         steps = page.locator("#scenario-steps button")
         failing = steps.nth(steps.count() - 1).get_attribute("data-position")
