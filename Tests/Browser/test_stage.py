@@ -314,3 +314,52 @@ def test_undoing_a_win_whose_fanfare_is_do_only_plays_no_fanfare(context):
         # The mirrored undo plan keeps the whoosh and its time, and plays neither the fanfare nor the cue.
         assert played("Undo") == ["sound:whoosh"]
         assert played("Redo") == ["sound:whoosh", "sound:fanfare", "cue:confetti"]
+
+
+def test_the_timeline_is_never_drawn_smaller_than_its_size_zooms_and_links_bars_to_nodes(context):
+    small = context.browser.new_context(viewport={"width": 1000, "height": 700}, bypass_csp=True)
+    small.set_default_timeout(15_000)
+    context.pages.append(small)
+    page = context.page = small.new_page()
+    context.open("template")
+    click_and_wait(page, "dash token=p1")
+    page.wait_for_function("document.body.dataset.playing === 'false'")
+    chart = page.locator("#timeline svg")
+    natural = float(chart.get_attribute("width"))
+    drawn = chart.bounding_box()["width"]
+    assert drawn >= natural - 0.5, (drawn, natural)   # its 12 px text stays 12 px on a narrow window
+    page.get_by_label("Time zoom").fill("2")
+    assert abs(chart.bounding_box()["width"] - 2 * drawn) < 1, (chart.bounding_box()["width"], drawn)
+    # Each bar names its node: hovering one lights the other.
+    bar = page.locator('#timeline rect[data-node="token:p1"]').first
+    bar.hover()
+    expect(page.locator('#board g[data-id="token:p1"]')).to_have_class("node linked")
+    page.locator('#board g[data-id="square:p2:5"]').hover()
+    expect(page.locator('#timeline .linked')).to_have_count(0)
+    page.locator('#board g[data-id="token:p1"]').hover()
+    expect(bar).to_have_class("linked")
+
+
+def test_the_state_tree_folds_searches_and_opens_on_the_slots_the_step_changed(context):
+    page = context.page
+    context.open("template")
+    square = page.locator('#state li[data-path="tokens.p1.square"]')
+    expect(square).to_be_visible()
+    page.get_by_label("fold tokens", exact=True).click()
+    expect(square).to_be_hidden()
+    page.get_by_label("fold tokens", exact=True).click()
+    expect(square).to_be_visible()
+    page.get_by_label("Search the state").fill("p2 square")
+    expect(square).to_be_hidden()
+    expect(page.locator('#state li[data-path="tokens.p2.square"]')).to_be_visible()
+    page.get_by_label("Search the state").fill("")
+    expect(square).to_be_visible()
+
+    # A large state (desert) opens folded but for the tables holding what the step changed.
+    context.open("desert")
+    click_and_wait(page, page.locator("#legal button", has_text="move").first.text_content())
+    changed = page.locator("#state li.changed-value")
+    assert changed.count() > 0
+    for i in range(changed.count()):
+        expect(changed.nth(i)).to_be_visible()
+    assert page.locator("#state > ul > li.folded").count() > 0

@@ -152,12 +152,14 @@ wireTimeline();
 
 onPosition((position) => {
   scene = position.scene;
-  $('board').hidden = !scene;
+  $('board').hidden = !scene && !position.viewError;
+  // A pack without a view gives the space to its render text; a view that fails says why there.
+  $('board-frame').hidden = !scene && !position.viewError;
   if (position.viewError) $('board').textContent = position.viewError;
   showAnimation(position);
   playing = null;
   if (position.animation && position.animation.keyframes && scene) play(position.animation);
-  else draw(scene ? scene.nodes : [], scene);
+  else if (scene || !position.viewError) draw(scene ? scene.nodes : [], scene);
 });
 
 // For tools that drive the page's clock (the browser tests): frames land about every 16 ms,

@@ -85,7 +85,9 @@ function closeChoice() { $('choice').hidden = true; }
 
 // MARK: Pointer
 
-let drag = null;         // { from, x, y, moved }
+// A press on a node, by its id: the board is drawn again every frame while a step plays, so the element
+// pressed may be gone when the button is released, and no click event would come; the id stays.
+let press = null;        // { from, x, y, dragging }
 
 function nodeAt(x, y) {
   const hit = document.elementFromPoint(x, y);
@@ -93,40 +95,35 @@ function nodeAt(x, y) {
 }
 
 function wire() {
-  const board = $('board');
-  board.addEventListener('pointerdown', (e) => {
+  $('board').addEventListener('pointerdown', (e) => {
     const g = e.target.closest('g.node');
-    if (e.button !== 0 || !g || !targets(g.dataset.id).size) return;
-    drag = { from: g.dataset.id, x: e.clientX, y: e.clientY, moved: false };
+    press = e.button === 0 && g ? { from: g.dataset.id, x: e.clientX, y: e.clientY, dragging: false } : null;
   });
   document.addEventListener('pointermove', (e) => {
-    if (drag && !drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) > 6) {
-      drag.moved = true;
-      if (selected() !== drag.from) select(drag.from);
+    if (press && !press.dragging && Math.hypot(e.clientX - press.x, e.clientY - press.y) > 6 && targets(press.from).size) {
+      press.dragging = true;
+      if (selected() !== press.from) select(press.from);
       $('board-frame').classList.add('dragging');
     }
-    const g = e.target.closest ? e.target.closest('#board g.node') : null;
-    const id = drag && drag.moved ? nodeAt(e.clientX, e.clientY)?.dataset.id ?? null : g ? g.dataset.id : null;
+    const under = nodeAt(e.clientX, e.clientY);
+    const id = under ? under.dataset.id : null;
     if (id !== hovered) { hovered = id; decorate(); }
   });
   document.addEventListener('pointerup', (e) => {
-    if (!drag) return;
-    const was = drag;
-    drag = null;
+    if (!press) return;
+    const was = press;
+    press = null;
     $('board-frame').classList.remove('dragging');
-    if (!was.moved) return;
     const onto = nodeAt(e.clientX, e.clientY);
-    // A drop off any target keeps the node selected, its targets lit.
+    if (!was.dragging) {
+      // A click: pressed and released on the same node (the same id, whatever element draws it now).
+      if (onto && onto.dataset.id === was.from) clicked(was.from, onto);
+      return;
+    }
+    // A drop on a target moves there; a drop anywhere else keeps the node selected, its targets lit.
     if (onto && onto.dataset.id !== was.from) move(was.from, onto.dataset.id, onto);
-    suppressClick = true;
   });
-  let suppressClick = false;
-  board.addEventListener('click', (e) => {
-    if (suppressClick) { suppressClick = false; return; }
-    const g = e.target.closest('g.node');
-    if (g) clicked(g.dataset.id, g);
-  });
-  board.addEventListener('mouseleave', () => { hovered = null; decorate(); });
+  $('board').addEventListener('mouseleave', () => { hovered = null; decorate(); });
   document.addEventListener('keydown', (e) => { if (e.key === 'Escape') { closeChoice(); if (selected()) select(null); } });
 }
 

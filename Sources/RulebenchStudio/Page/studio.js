@@ -235,7 +235,7 @@ function showState(state, changes) {
   const changed = new Map(changes.map((c) => [c.path, c]));
   const onChangedPath = (slot) => changes.some((c) => c.path === slot || c.path.startsWith(`${slot}.`));
   const large = countLeaves(state) > LARGE_STATE;
-  const tree = (value, path, depth) => {
+  const tree = (value, path) => {
     if (value === null || typeof value !== 'object') return document.createTextNode(leafText(value));
     const ul = document.createElement('ul');
     // A Lua list arrives as a JSON array: its keys are shown 1-based, as the rules and state paths name them.
@@ -249,7 +249,7 @@ function showState(state, changes) {
       name.textContent = `${key}: `;
       if (child !== null && typeof child === 'object') {
         const fold = Object.assign(document.createElement('span'), { className: 'fold', role: 'button', tabIndex: 0 });
-        const folded = folds.has(slot) ? folds.get(slot) : (large && depth > 0 && !onChangedPath(slot));
+        const folded = folds.has(slot) ? folds.get(slot) : (large && !onChangedPath(slot));
         li.classList.toggle('folded', folded && !onChangedPath(slot));
         fold.textContent = li.classList.contains('folded') ? '▸' : '▾';
         fold.setAttribute('aria-label', `fold ${slot}`);
@@ -261,7 +261,7 @@ function showState(state, changes) {
         });
         li.append(fold);
       }
-      li.append(name, tree(child, slot, depth + 1));
+      li.append(name, tree(child, slot));
       if (child === null || typeof child !== 'object') li.dataset.value = leafText(child);
       const change = changed.get(slot);
       if (change) {
@@ -272,7 +272,7 @@ function showState(state, changes) {
     }
     return ul;
   };
-  $('state').replaceChildren(tree(state, '', 0));
+  $('state').replaceChildren(tree(state, ''));
   searchState();
 }
 
