@@ -352,6 +352,7 @@ function showReload(reload) {
   box.textContent = `pack reloaded (${reload.count}): ${reload.message}`;
   box.dataset.count = String(reload.count);
   if (reload.step !== null) box.dataset.step = String(reload.step);
+  else delete box.dataset.step;
 }
 
 function wire() {
