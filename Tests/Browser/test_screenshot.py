@@ -48,6 +48,7 @@ def test_the_studio_on_the_desert_pack_for_the_readme(context):
         page.locator("#legal button", has_text="move").first.click()
         wait_for_revision_after(page, before)
     # A pawn selected: its targets lit on the board, as a user sees the moves.
+    page.wait_for_function("document.body.dataset.playing !== 'true'")
     page.locator('#board g[data-id^="pawn:"]').first.click()
     page.wait_for_function("document.body.dataset.targets !== ''")
     settle(page)

@@ -94,6 +94,10 @@ def test_desert_is_drawn_at_least_at_80_percent_of_its_size_at_1280_by_720(conte
     assert drawn["scale"] >= 0.8, drawn
     assert drawn["tile"] / drawn["tileNatural"] >= 0.8, drawn
     assert drawn["inside"], drawn
+    # Still so with a step's timeline shown under it.
+    click_and_wait(page, page.locator("#legal button", has_text="move").first.text_content())
+    page.wait_for_function("document.querySelector('#timeline svg')")
+    assert page.evaluate("document.querySelector('#board svg').getScreenCTM().a") >= 0.8
     # Zoom keeps it sharp (an SVG viewBox, no bitmap scaling) and "fit" brings the whole scene back.
     page.get_by_role("button", name="Zoom in").click()
     assert page.evaluate("document.querySelector('#board svg').getScreenCTM().a") > drawn["scale"] * 1.2
@@ -164,10 +168,10 @@ def test_clicking_a_target_performs_the_one_call_that_fits_and_offers_a_choice_w
         page.locator('#board g[data-id="cell:5"]').click()
         choice = page.get_by_role("menu", name="Choose a call")
         expect(choice).to_be_visible()
-        expect(choice.get_by_role("menuitem")).to_have_text(["jump landing=\"hard\" piece=a to=5", "jump landing=\"soft\" piece=a to=5"])
+        expect(choice.get_by_role("menuitem")).to_have_text(["jump landing=soft piece=a to=5", "jump landing=hard piece=a to=5"])
         expect(page.get_by_label("History")).to_have_attribute("max", "1")
         before = revision(page)
-        choice.get_by_role("menuitem", name="jump landing=\"soft\" piece=a to=5").click()
+        choice.get_by_role("menuitem", name="jump landing=soft piece=a to=5").click()
         wait_for_revision_after(page, before)
         expect(at(page, "a")).to_have_attribute("data-value", "5")
         expect(choice).to_be_hidden()
@@ -280,6 +284,7 @@ def test_live_edit_keeps_the_whole_history_and_a_fix_brings_the_same_steps_back(
 FANFARE_WIN = """-- win: p1 wins; the fanfare is the do's alone, the whoosh plays both ways.
 return {
   params = {},
+  legal = function(game, emit) if not game.winner then emit{} end end,
   apply = function(game) game.winner = "p1" end,
   animate = function(anim, game, a, direction)
     if direction == "undo" then return nil end
