@@ -42,8 +42,11 @@ def test_a_fuzz_finding_opens_at_its_failing_step_with_its_header(context):
         expect(box).to_contain_text(f"at {file}:{line}")
         source_line = (Path(folder) / file).read_text().splitlines()[int(line) - 1]
         expect(box.locator(".blamed")).to_have_text(f"{line:>4}  {source_line}")
-        # It opens with the blamed line in view (whole, not clipped by its box or the dock), highlighted.
+        # It opens with the blamed line in view (whole, not clipped by its box or the dock), highlighted,
+        # and the line of the blamed undo that writes the differing slot (the planted bug) marked beside it.
         expect(box.locator(".blamed")).to_be_in_viewport(ratio=1)
+        expect(box.locator(".writes")).to_have_text(re.compile(r"^\s*\d+\s+game\.moves = game\.moves - 2$"))
+        expect(box.locator(".writes")).to_be_in_viewport(ratio=1)
         # The page is at the failing step: the position after the scenario's last step, where its failure is marked.
         steps = page.locator("#scenario-steps button")
         failing = steps.nth(steps.count() - 1).get_attribute("data-position")

@@ -331,17 +331,22 @@ function showFinding(finding) {
       const span = document.createElement('div');
       span.textContent = `${String(line.number).padStart(4)}  ${line.text}`;
       if (line.number === finding.line) span.className = 'blamed';
+      // A line of the blamed function that writes a slot the finding lists: the likely culprit.
+      if ((finding.writes || []).includes(line.number)) {
+        span.classList.add('writes');
+        span.title = 'writes a slot that differs';
+      }
       pre.append(span);
     }
     box.append(pre);
   }
   const key = `${finding.property}|${finding.location}`;
-  const blamed = box.querySelector('.blamed');
-  if (blamed && key !== findingShown) {
+  const shown = box.querySelector('.writes') || box.querySelector('.blamed');
+  if (shown && key !== findingShown) {
     findingShown = key;
     $('panel-finding').open = true;
     // After layout (the board draws in the same frame): the line in the middle of its box, the box in view.
-    requestAnimationFrame(() => blamed.scrollIntoView({ block: 'center', inline: 'nearest' }));
+    requestAnimationFrame(() => shown.scrollIntoView({ block: 'center', inline: 'nearest' }));
   }
 }
 
