@@ -120,10 +120,12 @@ function sizeChart() {
   const natural = Number(chart.getAttribute('width')), height = Number(chart.getAttribute('height'));
   if (!chart.getAttribute('viewBox')) chart.setAttribute('viewBox', `0 0 ${natural} ${height}`);
   const room = $('timeline-scroll').clientWidth || natural;
-  const width = Math.max(natural, room) * (Number($('time-zoom').value) || 1);
-  chart.style.width = `${width}px`;
-  $('timeline').style.width = `${width}px`;
-  chart.style.height = 'auto';
+  const width = Math.ceil(Math.max(natural, room) * (Number($('time-zoom').value) || 1));
+  if (chart.style.width !== `${width}px`) {
+    chart.style.width = `${width}px`;
+    $('timeline').style.width = `${width}px`;
+    chart.style.height = 'auto';
+  }
   if (playing) frame();
   else if (chart.dataset.time) playhead(Number(chart.dataset.time));
 }
