@@ -1,21 +1,10 @@
 """The README's pictures, taken here so they show the page as it is: the studio on the desert pack at
 1440×900, and a fuzz finding opened at its blamed line."""
 import os
-import subprocess
 import tempfile
-from pathlib import Path
 
 from harness import REPOSITORY, revision, wait_for_revision_after
-from test_findings import planted_pack
-
-
-def picture_page(context):
-    """A fresh page at 1440×900: the same picture whatever ran before."""
-    shots = context.browser.new_context(viewport={"width": 1440, "height": 900}, bypass_csp=True)
-    shots.set_default_timeout(15_000)
-    context.pages.append(shots)
-    context.page = shots.new_page()
-    return context.page
+from test_findings import fuzzed_finding
 
 
 def settle(page):
@@ -40,7 +29,7 @@ def save(page, name):
 
 
 def test_the_studio_on_the_desert_pack_for_the_readme(context):
-    page = picture_page(context)
+    page = context.sized_page(1440, 900)
     context.open("desert")
     assert page.locator("#legal button").count() > 0
     for _ in range(2):
@@ -58,13 +47,9 @@ def test_the_studio_on_the_desert_pack_for_the_readme(context):
 
 
 def test_a_finding_opened_at_its_blamed_line_for_the_readme(context):
-    page = picture_page(context)
+    page = context.sized_page(1440, 900)
     with tempfile.TemporaryDirectory() as folder:
-        planted_pack(folder)
-        fuzz = subprocess.run([context.binary, "fuzz", "template", "--seed", "1", "--runs", "20", "--depth", "20",
-                               "--out", "findings", "--corpus", "corpus"], cwd=folder, capture_output=True, text=True, timeout=120)
-        assert fuzz.returncode == 1, fuzz.stdout + fuzz.stderr
-        finding = next((Path(folder) / "findings").glob("*.yaml"))
+        finding = fuzzed_finding(context.binary, folder)
         context.open(str(finding.relative_to(folder)), cwd=folder)
         blamed = page.locator("#finding .blamed")
         blamed.wait_for()

@@ -1,11 +1,10 @@
 """The studio as a stage: the board is the page, moves on the board, the keyboard, and behaviour that
 follows the game (a narrowing and an error cleared when it moves, "Undo turn" at step 0, checks said in
 words, live edit keeping every step, a do-only fanfare silent on undo)."""
-import shutil
 import tempfile
 from pathlib import Path
 
-from harness import REPOSITORY, click_and_wait, revision, wait_for_revision_after
+from harness import click_and_wait, copied_pack, revision, wait_for_revision_after
 from playwright.sync_api import expect
 
 # A pack whose calls name the board's cells: `move` one cell either way (one call per target), and
@@ -78,10 +77,7 @@ def at(page, piece):
 
 
 def test_desert_is_drawn_at_least_at_80_percent_of_its_size_at_1280_by_720(context):
-    small = context.browser.new_context(viewport={"width": 1280, "height": 720}, bypass_csp=True)
-    small.set_default_timeout(15_000)
-    context.pages.append(small)
-    page = context.page = small.new_page()
+    page = context.sized_page(1280, 720)
     context.open("desert")
     page.wait_for_function("document.querySelector('#board svg') && document.querySelector('#board svg').getScreenCTM()")
     drawn = page.evaluate("""() => {
@@ -249,8 +245,7 @@ def test_undo_turn_is_disabled_at_step_0_and_history_lines_say_what_was_checked(
 def test_live_edit_keeps_the_whole_history_and_a_fix_brings_the_same_steps_back(context):
     page = context.page
     with tempfile.TemporaryDirectory() as folder:
-        pack = Path(folder) / "race"
-        shutil.copytree(REPOSITORY / "rules" / "template", pack)
+        pack = copied_pack(folder)
         context.open(str(pack), cwd=folder)
         calls = ["step token=p1", "step token=p2", "dash token=p1", "step token=p2"]
         for call in calls:
@@ -305,8 +300,7 @@ return {
 def test_undoing_a_win_whose_fanfare_is_do_only_plays_no_fanfare(context):
     page = context.clocked_page()
     with tempfile.TemporaryDirectory() as folder:
-        pack = Path(folder) / "race"
-        shutil.copytree(REPOSITORY / "rules" / "template", pack)
+        pack = copied_pack(folder)
         (pack / "actions" / "win.lua").write_text(FANFARE_WIN)
         context.open(str(pack), cwd=folder)
         page.clock.pause_at(10_000)
@@ -324,10 +318,7 @@ def test_undoing_a_win_whose_fanfare_is_do_only_plays_no_fanfare(context):
 
 
 def test_the_timeline_is_never_drawn_smaller_than_its_size_zooms_and_links_bars_to_nodes(context):
-    small = context.browser.new_context(viewport={"width": 1000, "height": 700}, bypass_csp=True)
-    small.set_default_timeout(15_000)
-    context.pages.append(small)
-    page = context.page = small.new_page()
+    page = context.sized_page(1000, 700)
     context.open("template")
     click_and_wait(page, "dash token=p1")
     page.wait_for_function("document.body.dataset.playing === 'false'")
