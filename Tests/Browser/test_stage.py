@@ -361,3 +361,28 @@ def test_the_state_tree_folds_searches_and_opens_on_the_slots_the_step_changed(c
     for i in range(changed.count()):
         expect(changed.nth(i)).to_be_visible()
     assert page.locator("#state > ul > li.folded").count() > 0
+
+
+def test_a_node_appearing_in_a_step_is_hidden_until_its_first_run_not_shown_at_its_final_look(context):
+    page = context.clocked_page()
+    context.open("scenarios/desert/excavate-second-clue-reveals-part.yaml")   # step 4's excavation reveals the propeller
+    page.clock.pause_at(10_000)
+    expect(page.get_by_label("History")).to_have_value("4")
+    page.locator("header h1").click()
+    press(page, "ArrowLeft")                  # the undo: the part fades out and goes
+    page.clock.run_for(3000)
+    page.wait_for_function("document.body.dataset.playing === 'false'")
+    part = page.locator('#board g[data-id="part:propeller"]')
+    expect(part).to_have_count(0)
+    press(page, "ArrowRight")                 # the redo: its fade-in starts once the tile has turned
+    page.wait_for_function("document.body.dataset.playing === 'true'")
+    track = page.evaluate("window.studioPosition.animation.keyframes.tracks.find(t => t.id === 'part:propeller')")
+    assert track.get("before") is None and track["appear"] > 0, track
+    page.evaluate("window.studioBoard.drawNow()")
+    expect(part).to_have_count(0)             # not its final look from the start
+    page.clock.run_for(int(track["appear"] * 1000) + 20)
+    page.evaluate("window.studioBoard.drawNow()")
+    assert float(part.get_attribute("data-opacity")) < 0.2, part.get_attribute("data-opacity")
+    page.clock.run_for(2000)
+    page.wait_for_function("document.body.dataset.playing === 'false'")
+    expect(part).to_have_attribute("data-opacity", "1")
