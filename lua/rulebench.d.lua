@@ -254,11 +254,13 @@ function Act:sub(name, params, options) end
 ---@field name string The sound's name; the host app maps it to a file.
 ---@field volume? number Default 1.0.
 ---@field delay? number Seconds from the start of the enclosing plan (default 0).
+---@field do_only? boolean true: the sound belongs to the do (a win's fanfare); the undo's mirrored plan keeps its time but plays nothing (default false: the mirrored plan plays it too).
 
 ---@class rulebench.CueSpec
 ---@field name string A named host callback, e.g. "shake_screen".
 ---@field args? table<string, rulebench.Value> Plain data handed to the callback.
 ---@field delay? number Seconds from the start of the enclosing plan (default 0).
+---@field do_only? boolean true: the cue belongs to the do (a win's cue); the undo's mirrored plan does not fire it (default false).
 
 ---A list of plans and the interval between their starts.
 ---@class rulebench.StaggerSpec

@@ -17,9 +17,15 @@ struct StudioFinding {
     var slots: [String] = []
     /// The rule file and line the blame (else the message) names.
     var location: FindingSource?
-    /// Up to three lines either side of `location`, numbered; empty when the file
+    /// Up to `context` lines either side of `location`, numbered; empty when the file
     /// cannot be read or lies outside the finding's pack (then the page shows the path alone).
     var source: [(number: Int, text: String)] = []
+    /// The lines of the blamed function (from `location` to its `end`) that assign to a slot
+    /// the finding lists as differing (`game.moves = ...` for `moves: before 1, after undo 0`):
+    /// where the page scrolls to, since the blame names the function's first line.
+    var writes: [Int] = []
+    /// Lines of source shown either side of the blamed line: a whole short function.
+    static let context = 12
 
     /// The finding a reproduction file's header describes; nil when the file has no `# Finding:` line.
     /// Source lines are read only from `packFolders` (the pack the finding plays and its bases).
@@ -42,7 +48,43 @@ struct StudioFinding {
         guard let property else { return nil }
         self.property = property
         location = FindingSource.first(in: [blame].compactMap { $0 } + message)
-        if let location { source = location.lines(beside: file, packFolders: packFolders) }
+        if let location {
+            source = location.lines(beside: file, packFolders: packFolders, context: Self.context)
+            writes = Self.writes(in: source, from: location.line, slots: slots)
+        }
+    }
+
+    /// The lines after `line`, up to the `end` that closes the block opened there (the first line
+    /// indented no deeper that starts with `end`), that assign to the last key of one of `slots`.
+    static func writes(in source: [(number: Int, text: String)], from line: Int, slots: [String]) -> [Int] {
+        let keys = Set(slots.compactMap { slot -> String? in
+            guard let path = slot.split(separator: ":", maxSplits: 1).first else { return nil }
+            let last = path.split(whereSeparator: { ".[]\"' ".contains($0) }).last
+            return last.map(String.init)
+        })
+        guard !keys.isEmpty, let start = source.firstIndex(where: { $0.number == line }) else { return [] }
+        let indent = { (text: String) in text.prefix { $0 == " " || $0 == "\t" }.count }
+        let depth = indent(source[start].text)
+        var found: [Int] = []
+        for entry in source[(start + 1)...] {
+            let trimmed = entry.text.drop { $0 == " " || $0 == "\t" }
+            if indent(entry.text) <= depth && trimmed.hasPrefix("end") { break }
+            if keys.contains(where: { Self.assigns(String(trimmed), key: $0) }) { found.append(entry.number) }
+        }
+        return found
+    }
+
+    /// True when `code` assigns to a field named `key` (`x.key =`, `x["key"] =`), not compares it.
+    private static func assigns(_ code: String, key: String) -> Bool {
+        for target in [".\(key)", "[\"\(key)\"]", "['\(key)']"] {
+            var rest = Substring(code)
+            while let range = rest.range(of: target) {
+                let after = rest[range.upperBound...].drop { $0 == " " }
+                if after.hasPrefix("=") && !after.hasPrefix("==") { return true }
+                rest = rest[range.upperBound...]
+            }
+        }
+        return false
     }
 
     /// The finding as the page reads it.
@@ -56,6 +98,7 @@ struct StudioFinding {
             members.append(("line", .int(Int64(location.line))))
         }
         members.append(("source", .array(source.map { .object([("number", .int(Int64($0.number))), ("text", .string($0.text))]) })))
+        members.append(("writes", .array(writes.map { .int(Int64($0)) })))
         return .object(members)
     }
 }

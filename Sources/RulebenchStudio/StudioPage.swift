@@ -19,6 +19,8 @@ enum StudioPage {
         "/bots.js": ("text/javascript; charset=utf-8", PackageResources.bots_js),
         "/sequence.js": ("text/javascript; charset=utf-8", PackageResources.sequence_js),
         "/sequence.css": ("text/css; charset=utf-8", PackageResources.sequence_css),
+        "/stage.js": ("text/javascript; charset=utf-8", PackageResources.stage_js),
+        "/moves.js": ("text/javascript; charset=utf-8", PackageResources.moves_js),
         "/scene.js": BoardPage.sceneScript,
     ]
 

@@ -5,7 +5,8 @@ import Rulebench
 /// verified undo and redo and its failure marks, the state hash, the state
 /// and the slots this step changed (before and after), the legal calls as
 /// `play` prints them, the pack's render text, the animation of the step
-/// just crossed, a finding's header, the last reload's outcome and, with a
+/// just crossed, a finding's header, the last reload's outcome and the steps
+/// it could not replay (`pending`, kept until the file is fixed) and, with a
 /// level file open, the level set up and how far its stored solution is played.
 ///
 /// With a seat chosen (`seat`), the message holds only what that seat may
@@ -39,6 +40,10 @@ struct StudioPosition {
         members += [
             ("hash", .string((try? game.liveStateHash().hex) ?? history.currentHash.hex)),
             ("entries", .array(history.entries.indices.map { StudioPosition.entry($0 + 1, session) })),
+            ("pending", .array(session.pending.enumerated().map { index, step in
+                .object([("step", .int(Int64(history.entries.count + index + 1))), ("call", .string(StudioPosition.label(step.call))),
+                         ("hash", .string(step.hash.hex)), ("problem", .string(step.problem))])
+            })),
             ("setupMarks", .array((session.marks[0] ?? []).map(JSONValue.string))),
             ("scenarioSteps", .array(session.scenarioSteps.map { .int(Int64($0)) })),
         ]

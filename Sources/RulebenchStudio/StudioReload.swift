@@ -6,7 +6,9 @@ import Rulebench
 /// page can say which step now differs (another state hash) or fails.
 ///
 /// The invariant: a pack that no longer loads, or sets up differently, never
-/// replaces the game the pages show; the outcome says why instead.
+/// replaces the game the pages show; the outcome says why instead. No step
+/// is lost: the steps an edit makes fail are kept (pending) and replayed by
+/// the next reload, so fixing the file brings the whole history back.
 enum StudioReload {
     /// The modification times of the files of the pack and of every base pack it
     /// extends (`Game.packFileTimes`), when last looked at: editing a base reloads too.
@@ -38,33 +40,58 @@ enum StudioReload {
         }
     }
 
-    /// Loads the pack of `old` again and replays its history (the applied
-    /// steps and the redo tail) up to the first step that fails; the new
-    /// game is at the old position, or as far as the steps replayed.
-    static func replay(_ old: Game, configuration: Game.Configuration, count: Int) -> (game: Game?, summary: Outcome) {
+    /// A step of the history before an edit that no longer replays (it fails, or a step before it
+    /// does): kept with the hash it gave, so that when the file is fixed it is replayed again.
+    struct PendingStep {
+        var call: ActionCall
+        var hash: StateHash
+        /// Why it is not in the history now, in the page's words.
+        var problem: String
+    }
+
+    /// What a replay gives: the new game (nil when the pack does not load), what it found, and the
+    /// steps that did not replay, in order.
+    struct Replay {
+        var game: Game?
+        var summary: Outcome
+        var pending: [PendingStep] = []
+    }
+
+    /// Loads the pack of `old` again and replays its history (the applied steps, the redo tail, and
+    /// the steps an earlier reload could not replay, `pending`) up to the first step that fails; the
+    /// steps from there on are kept as pending, so a later fix brings them back. The new game is at
+    /// `cursor` (the position the page was at before any step went pending), or as far as the steps replayed.
+    static func replay(_ old: Game, pending: [PendingStep], cursor: Int, configuration: Game.Configuration, count: Int) -> Replay {
         let game: Game
         do {
             game = try Game(pack: old.packFolder.path, options: old.options, seed: old.seed, configuration: configuration)
             for override in old.overrides { try game.setState(override.value, at: override.path) }
         } catch {
-            return (nil, Outcome(count: count, error: "the pack does not load any more: \(error)"))
+            return Replay(game: nil, summary: Outcome(count: count, error: "the pack does not load any more: \(error)"), pending: pending)
         }
         var difference: (step: Int, message: String)?
         if game.history.initialHash != old.history.initialHash {
             difference = (0, "the state after setup now has hash \(game.history.initialHash), before \(old.history.initialHash)")
         }
-        for (index, entry) in old.history.entries.enumerated() {
+        let steps = old.history.entries.map { (call: $0.call, hash: $0.hash) } + pending.map { (call: $0.call, hash: $0.hash) }
+        var left: [PendingStep] = []
+        for (index, step) in steps.enumerated() {
+            if let failed = left.first {
+                left.append(PendingStep(call: step.call, hash: step.hash, problem: "not replayed: step \(index + 1 - left.count) (\(TypedCall.typed(failed.call))) fails before it"))
+                continue
+            }
             do {
-                let redone = try game.perform(entry.call)
-                if difference == nil, redone.hash != entry.hash {
-                    difference = (index + 1, "step \(index + 1) (\(TypedCall.typed(entry.call))) now gives state hash \(redone.hash), before \(entry.hash)")
+                let redone = try game.perform(step.call)
+                if difference == nil, redone.hash != step.hash {
+                    difference = (index + 1, "step \(index + 1) (\(TypedCall.typed(step.call))) now gives state hash \(redone.hash), before \(step.hash)")
                 }
             } catch {
-                difference = difference ?? (index + 1, "step \(index + 1) (\(TypedCall.typed(entry.call))) now fails: \(error)")
-                break
+                let message = "step \(index + 1) (\(TypedCall.typed(step.call))) now fails: \(error)"
+                difference = difference ?? (index + 1, message)
+                left.append(PendingStep(call: step.call, hash: step.hash, problem: "now fails: \(error)"))
             }
         }
-        _ = try? game.seek(to: min(old.history.cursor, game.history.entries.count))
-        return (game, Outcome(count: count, firstDifference: difference))
+        _ = try? game.seek(to: min(cursor, game.history.entries.count))
+        return Replay(game: game, summary: Outcome(count: count, firstDifference: difference), pending: left)
     }
 }

@@ -39,6 +39,11 @@ actor StudioSession {
     private var labels: [Int: String] = [:]
     /// What the last reload of the pack found (nil before any).
     var reload: StudioReload.Outcome?
+    /// The steps a reload could not replay (the first fails with the edited rules), kept for the next
+    /// reload; a call performed drops them, as it drops the redo tail.
+    var pending: [StudioReload.PendingStep] = []
+    /// The position the page was at when steps went pending: where a reload that replays them returns to.
+    private var pendingCursor: Int?
     /// The seat every page shows the game as (nil: the author's view, all of it).
     private(set) var seat: String?
     /// The changes of the last step performed as `seat`, as it may see them, and
@@ -93,6 +98,8 @@ actor StudioSession {
         animation = nil
         story = nil
         seatChanges = nil
+        pending = []
+        pendingCursor = nil
     }
 
     /// Handles one message's text; a malformed one gets an error reply and changes nothing.
@@ -199,6 +206,8 @@ actor StudioSession {
                            goalsHeldBefore goals: Set<String>) throws(RulebenchError) {
         if let seat { seatChanges = (before + 1, views[seat]?.changes ?? []) }
         memory.forget(after: before)
+        pending = []
+        pendingCursor = nil
         marks = marks.filter { $0.key <= before }
         labels = labels.filter { $0.key <= before }
         animation = StudioAnimation(label: label(of: before + 1), direction: "do", animation: entry.animation,
@@ -316,11 +325,15 @@ actor StudioSession {
     /// or nil when nothing changed.
     func reloadIfChanged() -> String? {
         guard watch.changed(game: game) else { return nil }
-        let outcome = StudioReload.replay(game, configuration: configuration, count: (reload?.count ?? 0) + 1)
+        let cursor = pendingCursor ?? game.history.cursor
+        let outcome = StudioReload.replay(game, pending: pending, cursor: cursor, configuration: configuration,
+                                          count: (reload?.count ?? 0) + 1)
         reload = outcome.summary
         if let replayed = outcome.game {
             game = replayed
             forgetPositions()
+            pending = outcome.pending
+            pendingCursor = pending.isEmpty ? nil : cursor
             if let seat, !((try? game.seats()) ?? []).contains(seat) { self.seat = nil }
             try? memory.observe(game)
         }

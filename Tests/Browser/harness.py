@@ -8,6 +8,7 @@ time is Playwright's clock, never the wall clock.
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 from pathlib import Path
@@ -79,6 +80,15 @@ class Context:
         self.pages.append(clocked)
         return self.page
 
+    def sized_page(self, width, height):
+        """A page in a browser context of its own with a window of `width`×`height` (the tests of the
+        layout and the README's pictures); it becomes the test's page and is closed after the test."""
+        sized = self.browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+        sized.set_default_timeout(15_000)
+        self.pages.append(sized)
+        self.page = sized.new_page()
+        return self.page
+
     def strict_page(self):
         """A page in a browser context of its own that enforces the studio's Content-Security-Policy
         (the shared one bypasses it for wait_for_function); wait in it with `expect`, which needs no eval."""
@@ -120,6 +130,13 @@ def seek(page, position):
     page.get_by_label("History").fill(str(position))
     page.wait_for_function(f"document.getElementById('history').value === '{position}' && "
                            f"document.getElementById('step-label').textContent.startsWith('step {position} of')")
+
+
+def copied_pack(folder, source="template", name="race"):
+    """A copy of the shipped pack `rules/SOURCE` in `folder`, named `name`, for a test to edit."""
+    pack = Path(folder) / name
+    shutil.copytree(REPOSITORY / "rules" / source, pack)
+    return pack
 
 
 def revision(page):

@@ -20,14 +20,19 @@ def planted_pack(folder):
     return pack
 
 
+def fuzzed_finding(binary, folder):
+    """The finding `rulebench fuzz` writes for the planted bug, in `folder`."""
+    planted_pack(folder)
+    fuzz = subprocess.run([binary, "fuzz", "template", "--seed", "1", "--runs", "20", "--depth", "20",
+                           "--out", "findings", "--corpus", "corpus"], cwd=folder, capture_output=True, text=True, timeout=120)
+    assert fuzz.returncode == 1, fuzz.stdout + fuzz.stderr
+    return next((Path(folder) / "findings").glob("*.yaml"))
+
+
 def test_a_fuzz_finding_opens_at_its_failing_step_with_its_header(context):
     page = context.page
     with tempfile.TemporaryDirectory() as folder:
-        planted_pack(folder)
-        fuzz = subprocess.run([context.binary, "fuzz", "template", "--seed", "1", "--runs", "20", "--depth", "20",
-                               "--out", "findings", "--corpus", "corpus"], cwd=folder, capture_output=True, text=True, timeout=120)
-        assert fuzz.returncode == 1, fuzz.stdout + fuzz.stderr
-        finding = next((Path(folder) / "findings").glob("*.yaml"))
+        finding = fuzzed_finding(context.binary, folder)
         header = [line for line in finding.read_text().splitlines() if line.startswith("#")]
         prop = next(l for l in header if l.startswith("# Finding: "))[len("# Finding: "):].removesuffix(" failed")
         blame_at = header.index(next(l for l in header if l.startswith("# Blame: ")))
@@ -42,6 +47,11 @@ def test_a_fuzz_finding_opens_at_its_failing_step_with_its_header(context):
         expect(box).to_contain_text(f"at {file}:{line}")
         source_line = (Path(folder) / file).read_text().splitlines()[int(line) - 1]
         expect(box.locator(".blamed")).to_have_text(f"{line:>4}  {source_line}")
+        # It opens with the blamed line in view (whole, not clipped by its box or the dock), highlighted,
+        # and the line of the blamed undo that writes the differing slot (the planted bug) marked beside it.
+        expect(box.locator(".blamed")).to_be_in_viewport(ratio=1)
+        expect(box.locator(".writes")).to_have_text(re.compile(r"^\s*\d+\s+game\.moves = game\.moves - 2$"))
+        expect(box.locator(".writes")).to_be_in_viewport(ratio=1)
         # The page is at the failing step: the position after the scenario's last step, where its failure is marked.
         steps = page.locator("#scenario-steps button")
         failing = steps.nth(steps.count() - 1).get_attribute("data-position")

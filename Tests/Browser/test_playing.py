@@ -159,7 +159,7 @@ def test_undo_turn_takes_back_the_turn(context):
     expect(page.get_by_label("History")).to_have_attribute("max", "3")
     assert page.get_by_label("State hash").text_content() != start
     for item in page.locator("#entries li").all():
-        assert "undo verified" in item.text_content(), item.text_content()
+        assert "undo checked ✓" in item.text_content(), item.text_content()
 
 
 NAME_ACTION = """-- name: gives a token a name, a string that may hold blanks.

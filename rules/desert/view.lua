@@ -44,6 +44,19 @@ local function tile_node(game, id, add)
   if tile.sand > 0 then text = (text and text .. " · " or "") .. "sand " .. tile.sand end
   add { id = "tile:" .. id, col = p.col, row = p.row, shape = "round", color = "#d9b77a", image = image,
         text = text, textcolor = "#3b2a14", aliases = { tile.cell }, label = id .. " at " .. tile.cell .. (tile.sand > 0 and (", sand " .. tile.sand) or "") }
+  -- Sand as depth: a dune over the tile, one ridge a layer (three or more: the deepest).
+  if tile.sand > 0 then
+    add { id = "sand:" .. id, col = p.col, row = p.row, shape = "none", image = "art/sand-" .. math.min(tile.sand, 3) .. ".svg",
+          layer = 1, opacity = 0.8, label = "sand " .. tile.sand .. " on " .. tile.cell }
+  end
+  -- A clue shows its part (its colour and letter) and the axis it points along.
+  if face and face.kind == "clue" and tile.sand < 2 then
+    local x = EDGE + (p.col - 1) * (CELL + GAP) + 20
+    local y = EDGE + (p.row - 1) * (CELL + GAP) + 20
+    add { id = "clue:" .. id, x = x, y = y, w = 26, h = 26, shape = "diamond", color = PART_COLOUR[face.part], stroke = "#3b2a14",
+          text = D.PART_LETTER[face.part] .. (face.axis == "row" and "↔" or "↕"), textcolor = "#ffffff", layer = 1,
+          label = face.part .. " clue, its " .. face.axis }
+  end
   if game.shields[id] then
     add { id = "shield:" .. id, col = p.col, row = p.row, w = 88, h = 88, shape = "circle", color = "#8fd3ff44",
           stroke = "#3a9bd5", layer = 1, label = "solar shield of " .. game.shields[id] }

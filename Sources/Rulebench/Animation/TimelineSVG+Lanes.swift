@@ -2,7 +2,8 @@
 // runs ticked at each frame, the most telling label that fits), a red
 // outline around each conflict across the lanes of both runs, and a marker
 // per sound and cue with its name. Invariant: every bar and marker carries
-// a `<title>` with the whole of its details, so nothing shortened is lost.
+// a `<title>` with the whole of its details, so nothing shortened is lost;
+// a bar names its node (`data-node`), for a viewer that links the two.
 
 private func n(_ value: Double) -> String { svgNumber(value) }
 
@@ -27,6 +28,8 @@ extension TimelineSVG {
         var attributes = [("x", n(x0)), ("y", n(barY)), ("width", n(w)), ("height", n(barHeight)), ("rx", "3"),
                           ("fill", fill), ("fill-opacity", "0.9"), ("stroke", "#ffffff"), ("stroke-width", "1")]
         if undo { attributes += [("stroke-dasharray", "3 2")] }
+        // The node it moves, so a viewer links the bar to the board (the studio lights one when the other is hovered).
+        if let target = event.target { attributes += [("data-node", target)] }
         out.open("rect", attributes)
         out.element("title", text: tooltip(event))
         out.close("rect")

@@ -178,13 +178,16 @@ public indirect enum AnimationPlan: Hashable, Sendable {
         public var delay: Double
         /// The Lua `file:line` that built it (for an action's `sound` field: its `animate` line, if any).
         public var source: SourceLocation?
+        /// `do_only = true`: it belongs to the do (a win's fanfare); the mirrored undo plan is silent there.
+        public var doOnly: Bool
 
         /// A sound.
-        public init(name: String, volume: Double = 1, delay: Double = 0, source: SourceLocation? = nil) {
+        public init(name: String, volume: Double = 1, delay: Double = 0, source: SourceLocation? = nil, doOnly: Bool = false) {
             self.name = name
             self.volume = volume
             self.delay = delay
             self.source = source
+            self.doOnly = doOnly
         }
     }
 
@@ -198,13 +201,16 @@ public indirect enum AnimationPlan: Hashable, Sendable {
         public var delay: Double
         /// The Lua `file:line` that built it.
         public var source: SourceLocation?
+        /// `do_only = true`: it belongs to the do (a win's cue); the mirrored undo plan does not fire it.
+        public var doOnly: Bool
 
         /// A cue.
-        public init(name: String, args: StateValue = .emptyTable, delay: Double = 0, source: SourceLocation? = nil) {
+        public init(name: String, args: StateValue = .emptyTable, delay: Double = 0, source: SourceLocation? = nil, doOnly: Bool = false) {
             self.name = name
             self.args = args
             self.delay = delay
             self.source = source
+            self.doOnly = doOnly
         }
     }
 
@@ -235,7 +241,9 @@ public indirect enum AnimationPlan: Hashable, Sendable {
     /// A delay in front of a leaf becomes a wait after it, and an item of a
     /// parallel or stagger that ends before the others starts that much later,
     /// so the last thing to finish on do is the first to start on undo. The
-    /// shape stays the same where no such wait is needed.
+    /// shape stays the same where no such wait is needed. A sound or cue marked
+    /// `doOnly` becomes a wait as long as its delay: the undo keeps the time and
+    /// plays nothing there (undoing a win plays no fanfare).
     public var reversed: AnimationPlan {
         switch self {
         case .tween(let t):
@@ -247,6 +255,8 @@ public indirect enum AnimationPlan: Hashable, Sendable {
             back.delay = 0
             return Self.followed(.frames(back), by: f.delay)
         case .wait: return self
+        case .sound(let s) where s.doOnly: return .wait(s.delay)
+        case .cue(let c) where c.doOnly: return .wait(c.delay)
         case .sound(var s):
             let delay = s.delay
             s.delay = 0
@@ -327,9 +337,11 @@ extension AnimationPlan {
                                   repeatCount: count("repeat"), source: source))
         case "wait": self = .wait(number("duration", 0))
         case "sound":
-            self = .sound(Sound(name: text("name"), volume: number("volume", 1), delay: number("delay", 0), source: source))
+            self = .sound(Sound(name: text("name"), volume: number("volume", 1), delay: number("delay", 0), source: source,
+                                doOnly: value["do_only"]?.boolValue ?? false))
         case "cue":
-            self = .cue(Cue(name: text("name"), args: value["args"] ?? .emptyTable, delay: number("delay", 0), source: source))
+            self = .cue(Cue(name: text("name"), args: value["args"] ?? .emptyTable, delay: number("delay", 0), source: source,
+                            doOnly: value["do_only"]?.boolValue ?? false))
         case "sequence": self = .sequence(children())
         case "parallel": self = .parallel(children())
         case "stagger": self = .stagger(interval: number("interval", 0), items: children())

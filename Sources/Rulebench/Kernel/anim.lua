@@ -139,21 +139,32 @@ function slow.wait(time, src)
   return { kind = "wait", duration = seconds(time, "seconds", "anim.wait", 0.0), src = src }
 end
 
-local SOUND = { name = true, volume = true, delay = true }
+-- `do_only = true`: the sound or cue belongs to the do (a win's fanfare); the
+-- mirrored undo plan keeps its time but plays nothing there (AnimationPlan.reversed).
+-- animcore.c knows no such field, so a spec giving it is built here.
+local function doonly(v, what)
+  if v == nil or v == false then return nil end
+  if v ~= true then fault(what .. ": 'do_only' must be true or false") end
+  return true
+end
+
+local SOUND = { name = true, volume = true, delay = true, do_only = true }
 function slow.sound(s, src)
   if type(s) == "string" then s = { name = s } end
   fields(s, SOUND, "anim.sound")
   return { kind = "sound", name = text(s.name, "name", "anim.sound", true),
            volume = number(s.volume, "volume", "anim.sound", 1.0),
-           delay = seconds(s.delay, "delay", "anim.sound", 0.0), src = src }
+           delay = seconds(s.delay, "delay", "anim.sound", 0.0),
+           do_only = doonly(s.do_only, "anim.sound"), src = src }
 end
 
-local CUE = { name = true, args = true, delay = true }
+local CUE = { name = true, args = true, delay = true, do_only = true }
 function slow.cue(s, src)
   fields(s, CUE, "anim.cue")
   return { kind = "cue", name = text(s.name, "name", "anim.cue", true),
            args = data(s.args or {}, "args", "anim.cue"),
-           delay = seconds(s.delay, "delay", "anim.cue", 0.0), src = src }
+           delay = seconds(s.delay, "delay", "anim.cue", 0.0),
+           do_only = doonly(s.do_only, "anim.cue"), src = src }
 end
 
 local function items(list, what, skip)

@@ -2,17 +2,26 @@
 // step's animation played from the keyframes the library computed. Time is performance.now()
 // scaled by the speed control, driven by requestAnimationFrame, so a test's clock controls it exactly.
 
-import { onPosition, narrow } from './studio.js';
+import { onPosition } from './studio.js';
 import { pose, drawScene } from './scene.js';
+import { fitBoard } from './stage.js';
+import { decorate } from './moves.js';
 
 const $ = (id) => document.getElementById(id);
 
 let scene = null;        // the scene after the step (what shows when the animation ends)
 let playing = null;      // { keyframes, duration, start, fired: Set }
 const soundFiles = new Map();   // sound name -> whether the pack has a file for it
-const drawing = { asset: (path) => `/pack/${path}`, onNode: narrow };
+// A click on a node is heard by moves.js (one listener on the board, which is drawn again every frame).
+const drawing = { asset: (path) => `/pack/${path}` };
 
-function draw(nodes, frame) { drawScene($('board'), nodes, frame, drawing); }
+/// Draws the nodes, fitted to the board's frame (stage.js: zoom and pan), with the moves' marks
+/// (moves.js: the selected node, its targets) kept across frames.
+function draw(nodes, frame) {
+  drawScene($('board'), nodes, frame, drawing);
+  fitBoard();
+  decorate();
+}
 
 // MARK: Playing
 
@@ -89,6 +98,7 @@ function playhead(time) {
   const x = Number(plot.dataset.left) + Math.min(1, time / Number(plot.dataset.span)) * Number(plot.dataset.width);
   head.style.left = `${x * ratio}px`;
   head.dataset.time = String(time);
+  chart.dataset.time = String(time);
 }
 
 function showAnimation(position) {
@@ -97,16 +107,61 @@ function showAnimation(position) {
   const box = $('timeline');
   box.innerHTML = animation ? animation.chart.replace(/^<\?xml[^>]*>/, '') : '';
   if (animation) box.append(Object.assign(document.createElement('div'), { id: 'playhead' }));
+  sizeChart();
 }
+
+// MARK: The timeline
+
+/// The chart as wide as the panel, never narrower than its own size (its text stays legible at any
+/// window), times the time zoom; the panel scrolls across a chart wider than it.
+function sizeChart() {
+  const chart = document.querySelector('#timeline svg');
+  if (!chart) return;
+  const natural = Number(chart.getAttribute('width')), height = Number(chart.getAttribute('height'));
+  if (!chart.getAttribute('viewBox')) chart.setAttribute('viewBox', `0 0 ${natural} ${height}`);
+  const room = $('timeline-scroll').clientWidth || natural;
+  const width = Math.ceil(Math.max(natural, room) * (Number($('time-zoom').value) || 1));
+  if (chart.style.width !== `${width}px`) {
+    chart.style.width = `${width}px`;
+    $('timeline').style.width = `${width}px`;
+    chart.style.height = 'auto';
+  }
+  if (playing) frame();
+  else if (chart.dataset.time) playhead(Number(chart.dataset.time));
+}
+
+/// Hovering a bar lights its node on the board, and hovering a node lights its bars (and each other).
+function link(nodeID) {
+  for (const lit of document.querySelectorAll('.linked')) lit.classList.remove('linked');
+  document.body.dataset.linked = nodeID || '';
+  if (!nodeID) return;
+  const name = CSS.escape(nodeID);
+  for (const lit of document.querySelectorAll(`#timeline [data-node="${name}"], #board g.node[data-id="${name}"]`)) lit.classList.add('linked');
+}
+
+function wireTimeline() {
+  $('time-zoom').addEventListener('input', sizeChart);
+  new ResizeObserver(sizeChart).observe($('timeline-scroll'));
+  $('timeline').addEventListener('mouseover', (e) => link(e.target.closest('[data-node]')?.dataset.node));
+  $('timeline').addEventListener('mouseleave', () => link(null));
+  $('board').addEventListener('mouseover', (e) => {
+    const node = e.target.closest('g.node');
+    if (node && document.querySelector(`#timeline [data-node="${CSS.escape(node.dataset.id)}"]`)) link(node.dataset.id);
+  });
+  $('board').addEventListener('mouseleave', () => link(null));
+}
+wireTimeline();
 
 onPosition((position) => {
   scene = position.scene;
-  $('board').hidden = !scene;
+  $('board').hidden = !scene && !position.viewError;
+  // A pack without a view gives the space to its render text; a view that fails says why there.
+  $('board-frame').hidden = !scene && !position.viewError;
   if (position.viewError) $('board').textContent = position.viewError;
   showAnimation(position);
   playing = null;
   if (position.animation && position.animation.keyframes && scene) play(position.animation);
-  else draw(scene ? scene.nodes : [], scene);
+  else if (scene || !position.viewError) draw(scene ? scene.nodes : [], scene);
 });
 
 // For tools that drive the page's clock (the browser tests): frames land about every 16 ms,

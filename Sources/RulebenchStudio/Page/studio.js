@@ -7,7 +7,8 @@ let socket;
 let nextID = 1;
 let position = null;
 let narrowTo = null;      // the node id a click on the board narrowed the legal calls to
-const listeners = [];     // other modules (the board) hear each position
+let moved = '';           // the last position's step, length and hash: a change means the game moved
+const listeners = [];     // other modules (the board, the stage, the moves) hear each position
 const replies = new Map();   // message type -> the other modules' listeners (the level list hears "levels")
 
 /// Hears every position from now on, and the last one already shown (a module that finished loading
@@ -21,6 +22,8 @@ export function onPosition(listener) {
 export function onMessage(type, listener) {
   replies.set(type, [...(replies.get(type) ?? []), listener]);
 }
+
+export { say };
 
 export function send(message) {
   message.id = nextID++;
@@ -60,7 +63,22 @@ function say(text, isError = false) {
   status.className = isError ? 'error' : '';
 }
 
+/// True when `next` is another position of the game than the last one shown (a call performed, an undo,
+/// a redo, a seek, a reload): what was said or chosen about the old one (a refused call's error, a node's
+/// narrowing of the calls) no longer holds and is cleared.
+function gameMoved(next) {
+  const key = `${next.step}/${next.count}/${next.hash}/${next.reload ? next.reload.count : 0}`;
+  const changed = key !== moved;
+  moved = key;
+  return changed;
+}
+
 function show(next) {
+  const cleared = gameMoved(next) && position;
+  if (cleared) {
+    narrowTo = null;
+    say('');
+  }
   position = next;
   window.studioPosition = next;
   document.title = `Rulebench Studio: ${next.source.name}`;
@@ -76,6 +94,7 @@ function show(next) {
   showFinding(next.finding);
   showReload(next.reload);
   for (const listener of listeners) listener(next);
+  if (cleared) for (const listener of selectionListeners) listener(null);
   document.body.dataset.revision = String(Number(document.body.dataset.revision || 0) + 1);
 }
 
@@ -98,9 +117,9 @@ function showHistory(p) {
   $('hash').textContent = p.hash;
   $('undo').disabled = p.step === 0;
   $('redo').disabled = p.step === p.count;
+  $('undo-turn').disabled = p.step === 0;
   const entry = p.step > 0 ? p.entries[p.step - 1] : null;
-  $('verified').textContent = entry
-    ? `step ${p.step} (${entry.call}): undo ${verdict(entry.undo)}, redo ${verdict(entry.redo)}`
+  $('verified').textContent = entry ? `step ${p.step} (${entry.call}): ${checks(entry) || 'done; its undo is checked when you step back'}`
     : 'after setup';
   $('scenario-steps').replaceChildren(...p.scenarioSteps.map((at, index) => {
     const button = document.createElement('button');
@@ -114,26 +133,48 @@ function showHistory(p) {
   $('setup-marks').hidden = !p.setupMarks.length;
   const list = $('entries');
   list.replaceChildren();
+  const differs = p.reload && p.reload.step !== null ? p.reload.step : null;
   for (const e of p.entries) {
-    const li = item([e.call, e.checkpoint ? ' [checkpoint]' : '',
-      ` undo ${verdict(e.undo)}, redo ${verdict(e.redo)}`], e.marks, e.step === p.step ? 'now' : e.applied ? '' : 'undone');
+    const li = item(e.call + (e.checkpoint ? ' [checkpoint]' : ''), checks(e), e.marks, e.step === p.step ? 'now' : e.applied ? '' : 'undone');
     // The list's own number is the step's (the text does not repeat it).
     li.value = e.step;
     li.dataset.step = String(e.step);
+    li.dataset.hash = e.hash;
+    if (e.step === differs) {
+      li.classList.add('differs');
+      li.append(markLine(`${p.reload.message} (the first step the edit changed)`));
+    }
     li.addEventListener('click', () => send({ type: 'seek', step: e.step }));
+    list.append(li);
+  }
+  // Steps of the history before an edit that no longer replay: kept, so that when the file is fixed
+  // they replay again (the server keeps their calls); shown after the steps that replayed.
+  for (const pending of p.pending || []) {
+    const li = item(pending.call, '', [], 'pending');
+    li.value = pending.step;
+    li.dataset.step = String(pending.step);
+    li.dataset.pending = 'true';
+    li.append(markLine(pending.problem));
+    if (pending.step === differs) li.classList.add('fails');
     list.append(li);
   }
 }
 
-function verdict(check) {
-  if (check === null || check === undefined) return 'not run yet';
-  return check === true ? 'verified' : `NOT verified: ${check}`;
+/// What was proved of a step's undo and redo, in words ("undo checked ✓"); '' when neither ran yet.
+export function checks(entry) {
+  const said = [];
+  for (const [name, check] of [['undo', entry.undo], ['redo', entry.redo]]) {
+    if (check === true) said.push(`${name} checked ✓`);
+    else if (typeof check === 'string') said.push(`${name} NOT verified: ${check}`);
+  }
+  return said.join(', ');
 }
 
-function item(parts, marks, className) {
+function item(text, checked, marks, className) {
   const li = document.createElement('li');
   li.className = className;
-  li.textContent = parts.join('');
+  li.textContent = text;
+  if (checked) li.append(' ', Object.assign(document.createElement('span'), { className: 'checks', textContent: checked }));
   li.append(...marks.map(markLine));
   return li;
 }
@@ -164,10 +205,22 @@ export function showLegal(p = position) {
   }
 }
 
+/// Selects the node `nodeID` (the calls listed are those naming it), or the whole list again when it
+/// was selected already; the board's moves (moves.js) hear it through onSelection.
 export function narrow(nodeID) {
-  narrowTo = narrowTo === nodeID ? null : nodeID;
-  showLegal();
+  select(narrowTo === nodeID ? null : nodeID);
 }
+
+export function select(nodeID) {
+  narrowTo = nodeID;
+  showLegal();
+  for (const listener of selectionListeners) listener(narrowTo);
+}
+
+export function selected() { return narrowTo; }
+
+const selectionListeners = [];
+export function onSelection(listener) { selectionListeners.push(listener); }
 
 function showChanges(changes) {
   $('changes').replaceChildren(...changes.map((c) => {
@@ -177,10 +230,18 @@ function showChanges(changes) {
   }));
 }
 
-/// The state as a tree; the slots this step changed are highlighted with their value before.
+/// The state as a tree that folds: a table's line folds and unfolds it (a choice kept by slot path across
+/// positions), and the tree opens on the slots this step changed (highlighted with their value before);
+/// the rest starts folded below the top level when the state is large. The search box keeps the slots
+/// whose path or value holds its words (and the tables above them), and hides the rest.
+const folds = new Map();          // slot path -> folded (true) or open (false), as the user left it
+const LARGE_STATE = 60;           // leaves beyond which tables not on a changed path start folded
+
 function showState(state, changes) {
   if (state === null) return $('state').replaceChildren('the state cannot be shown');
   const changed = new Map(changes.map((c) => [c.path, c]));
+  const onChangedPath = (slot) => changes.some((c) => c.path === slot || c.path.startsWith(`${slot}.`));
+  const large = countLeaves(state) > LARGE_STATE;
   const tree = (value, path) => {
     if (value === null || typeof value !== 'object') return document.createTextNode(leafText(value));
     const ul = document.createElement('ul');
@@ -193,6 +254,20 @@ function showState(state, changes) {
       const name = document.createElement('span');
       name.className = 'key';
       name.textContent = `${key}: `;
+      if (child !== null && typeof child === 'object') {
+        const fold = Object.assign(document.createElement('span'), { className: 'fold', role: 'button', tabIndex: 0 });
+        const folded = folds.has(slot) ? folds.get(slot) : (large && !onChangedPath(slot));
+        li.classList.toggle('folded', folded && !onChangedPath(slot));
+        fold.textContent = li.classList.contains('folded') ? '▸' : '▾';
+        fold.setAttribute('aria-label', `fold ${slot}`);
+        fold.addEventListener('click', () => {
+          const now = !li.classList.contains('folded');
+          li.classList.toggle('folded', now);
+          fold.textContent = now ? '▸' : '▾';
+          folds.set(slot, now);
+        });
+        li.append(fold);
+      }
       li.append(name, tree(child, slot));
       if (child === null || typeof child !== 'object') li.dataset.value = leafText(child);
       const change = changed.get(slot);
@@ -205,11 +280,48 @@ function showState(state, changes) {
     return ul;
   };
   $('state').replaceChildren(tree(state, ''));
+  searchState();
 }
+
+function countLeaves(value) {
+  if (value === null || typeof value !== 'object') return 1;
+  let n = 0;
+  for (const child of Object.values(value)) n += countLeaves(child);
+  return n;
+}
+
+/// Keeps the slots whose path or value holds every word typed in the search box, the tables above
+/// them shown and unfolded; an empty search shows the tree as folded.
+function searchState() {
+  const words = $('state-search').value.toLowerCase().split(/\s+/).filter(Boolean);
+  const items = [...document.querySelectorAll('#state li')];
+  for (const li of items) li.classList.remove('hit', 'miss', 'search-open');
+  if (!words.length) return;
+  const hits = new Set();
+  for (const li of items) {
+    const text = `${li.dataset.path} ${li.dataset.value ?? ''}`.toLowerCase();
+    if (!words.every((w) => text.includes(w))) continue;
+    li.classList.add('hit');
+    for (let up = li; up && up.matches('#state li'); up = up.parentElement.closest('#state li')) hits.add(up);
+    for (const below of li.querySelectorAll('li')) hits.add(below);
+  }
+  for (const li of items) {
+    if (!hits.has(li)) li.classList.add('miss');
+    else if (li.classList.contains('folded') && [...li.querySelectorAll('li.hit')].length) {
+      li.classList.remove('folded');
+      li.querySelector('.fold').textContent = '▾';
+    }
+  }
+}
+
+/// The finding, the panel at the top of the dock, opened with the blamed source line in view (scrolled
+/// to, the first time this finding is shown) and highlighted.
+let findingShown = '';
 
 function showFinding(finding) {
   const box = $('finding');
   box.hidden = !finding;
+  $('panel-finding').hidden = !finding;
   if (!finding) return;
   const lines = [`Finding: ${finding.property}`, ...finding.message];
   if (finding.blame) lines.push(`Blame: ${finding.blame}`);
@@ -226,9 +338,22 @@ function showFinding(finding) {
       const span = document.createElement('div');
       span.textContent = `${String(line.number).padStart(4)}  ${line.text}`;
       if (line.number === finding.line) span.className = 'blamed';
+      // A line of the blamed function that writes a slot the finding lists: the likely culprit.
+      if ((finding.writes || []).includes(line.number)) {
+        span.classList.add('writes');
+        span.title = 'writes a slot that differs';
+      }
       pre.append(span);
     }
     box.append(pre);
+  }
+  const key = `${finding.property}|${finding.location}`;
+  const shown = box.querySelector('.writes') || box.querySelector('.blamed');
+  if (shown && key !== findingShown) {
+    findingShown = key;
+    $('panel-finding').open = true;
+    // After layout (the board draws in the same frame): the line in the middle of its box, the box in view.
+    requestAnimationFrame(() => shown.scrollIntoView({ block: 'center', inline: 'nearest' }));
   }
 }
 
@@ -239,12 +364,14 @@ function showReload(reload) {
   box.textContent = `pack reloaded (${reload.count}): ${reload.message}`;
   box.dataset.count = String(reload.count);
   if (reload.step !== null) box.dataset.step = String(reload.step);
+  else delete box.dataset.step;
 }
 
 function wire() {
   $('undo').addEventListener('click', () => send({ type: 'undo' }));
   $('redo').addEventListener('click', () => send({ type: 'redo' }));
   $('undo-turn').addEventListener('click', () => send({ type: 'undoTurn' }));
+  $('state-search').addEventListener('input', searchState);
   $('seat').addEventListener('change', (e) => send({ type: 'seat', seat: e.target.value || null }));
   $('history').addEventListener('change', (e) => send({ type: 'seek', step: Number(e.target.value) }));
   $('call-form').addEventListener('submit', (e) => {

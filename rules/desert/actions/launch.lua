@@ -48,9 +48,10 @@ local action = {
     return anim.sequence {
       anim.cue { name = "engines_start", args = { cell = D.face_up(game, "pad").cell } },
       anim.tween { target = "airship", property = "altitude", from = 0, to = 100, duration = 2.0, easing = "easeIn" },
-      anim.cue { name = "victory" },
+      anim.cue { name = "victory", do_only = true },   -- undoing the win fires no victory
     }
   end,
-  sound = "takeoff",
+  -- The takeoff is the win's alone: its undo (the mirrored plan) plays silently.
+  sound = function(game, a, direction) if direction == "do" then return "takeoff" end end,
 }
 return action
