@@ -235,8 +235,17 @@ local function runstep(index, step)
   return nil
 end
 
+-- The seats' no-leak probes of one state share its side as it is
+-- (K.probeshare, seats.lua); after a step, the legal calls they listed
+-- there are the next step's (LISTED, taken by legalnow; cleared before
+-- each step runs and when a run starts or ends).
+local LISTED
+
 -- The legal calls at this point, or a finding when `legal` raised.
 local function legalnow()
+  local listed = LISTED
+  LISTED = nil
+  if listed then return listed end
   local ok, legal, cause = protect(ops.legal)
   if ok then return legal end
   return nil, { property = "legalIsAllowed", what = "legal", failure = failure(legal, cause) }
@@ -251,6 +260,8 @@ end
 local function leaks(index, step)
   local seats = K.leakchecks and K.seatnames()
   if not seats then return nil end
+  K.probeshare(true)
+  local found = nil
   for _, seat in ipairs(seats) do
     local ok, found
     if step then
@@ -260,11 +271,15 @@ local function leaks(index, step)
     end
     if not ok then ops.abort() elseif found ~= "" then
       found = decode(found)
-      return { property = "seatSeesOnly", what = step and "before" or "after", call = step and callof(step) or nil,
-               seat = found.seat, shown = found.what, slots = found.slots, line = found.line }
+      found = { property = "seatSeesOnly", what = step and "before" or "after", call = step and callof(step) or nil,
+                seat = found.seat, shown = found.what, slots = found.slots, line = found.line }
+      break
     end
+    found = nil
   end
-  return nil
+  local listed = K.probeshare(false)
+  if not step and not found then LISTED = listed end
+  return found
 end
 
 -- Where the last rewind started, when it reached the state after setup
@@ -386,7 +401,7 @@ function API.fuzz(request)
     K.fail("error", "a fuzz run starts from a game with no history")
   end
   STARTED = mark()
-  NEWPLANS = {}
+  NEWPLANS, LISTED = {}, nil
   local raw = {}
   local function rawindex(bytes) raw[#raw + 1] = bytes; return #raw end
   RUN = { mark = STARTED, outcomes = {}, trace = {}, plans = {}, raw = rawindex }
@@ -432,6 +447,7 @@ function API.fuzz(request)
       chosen = true
     end
     steps[index] = step
+    LISTED = nil
     local found = step.op == "do" and leaks(index, step) or runstep(index, step) or leaks(index, nil)
     if found then found.step = index; result.finding = found; break end
     RUN.trace[index] = HISTORY.current()
@@ -452,6 +468,7 @@ function API.fuzz(request)
     local legal, found = legalnow()
     if not legal then result.finding = found; found.step = #steps + 1 end
   end
+  LISTED = nil
   if request.final and not result.finding and result.valid then
     result.rewound = rewind(request.resume ~= nil)
   end
@@ -543,7 +560,8 @@ function API.replayabort() rollbackto(REPLAYED) end
 -- An abort while a run or a replay is in progress (a call that failed in
 -- the middle): back to the state it started from.
 function K.onabort()
-  LAST, CLEAN = nil, nil
+  LAST, CLEAN, LISTED = nil, nil, nil
+  K.probeshare(false)
   K.emitsites(false)
   if RUN then
     forgetnewplans()
