@@ -776,11 +776,20 @@ function API.viewhash(seat)
   return viewhash(seat, declared())
 end
 
--- The secret words of `seat` now: strings only hidden slots hold.
+-- The secret words of `seat` now: strings only hidden slots hold. The
+-- marked tables' hidden words (hiddenwords: every word `words` finds in a
+-- hidden slot, and maybe more) rule most strings out; the whole state is
+-- walked for the words the seat sees only when a string is one of them.
 local function secretnow(seat, hid)
-  local h, s = {}, {}
-  words(K.game, seat, hid, true, h, s)
-  return function(w) return h[w] and not s[w] end
+  local candidates, h, s = hiddenwords(seat, hid, {}), nil, nil
+  return function(w)
+    if not candidates[w] then return false end
+    if not h then
+      h, s = {}, {}
+      words(K.game, seat, hid, true, h, s)
+    end
+    return h[w] and not s[w]
+  end
 end
 
 -- The seat's scene: the pack's view with the secret words of its nodes
@@ -864,13 +873,19 @@ end
 -- second run of the same rule code counts its lines again there).
 local SHARED
 
--- probeshare(true) before the seats' probes of a state, probeshare(false)
--- after: returns the legal calls the probes listed there (nil when none
--- did), which are the state's `legal` while nothing has written since.
-function K.probeshare(open)
-  local calls = SHARED and SHARED.calls
-  SHARED = open and not K.covered() and {} or nil
-  return calls
+-- probeshare(kept) before the seats' probes of a state: what they share
+-- starts empty, or is `kept` (what the probes of this very state shared
+-- before, nothing written since). probeshared() after them: what they
+-- shared (nil when nothing was), closed; its `calls` are the state's
+-- legal calls when the probes listed them.
+function K.probeshare(kept)
+  SHARED = not K.covered() and (kept or {}) or nil
+end
+
+function K.probeshared()
+  local shared = SHARED
+  SHARED = nil
+  return shared
 end
 
 -- The marks of `secrets` as the state is (declared's), shared by the probes.
@@ -905,7 +920,14 @@ end
 -- `salt`, each table's hidden slots rotated), inside the operation under
 -- way; returns the paths rearranged.
 local function rearrange(seat, salt)
-  local groups = hiddengroups(seat, marksnow())
+  local s, groups = SHARED, nil
+  if s then
+    s.groups = s.groups or {}
+    groups = s.groups[seat]
+    if not groups then groups = hiddengroups(seat, marksnow()); s.groups[seat] = groups end
+  else
+    groups = hiddengroups(seat, declared())
+  end
   K.setwritable(true, "a leak probe")
   local game = K.game
   game[RNG] = K.mix(backing(game)[RNG] ~ salt)
