@@ -265,19 +265,18 @@ local function leaks(index, step, kept)
   K.probeshare(kept)
   local found = nil
   for _, seat in ipairs(seats) do
-    local ok, found
+    local ok, leak
     if step then
-      ok, found = protect(API.stepprobe, seat, step.name, encode(step.params), index)
+      ok, leak = protect(API.stepprobe, seat, step.name, encode(step.params), index)
     else
-      ok, found = protect(API.leakprobe, seat, index)
+      ok, leak = protect(API.leakprobe, seat, index)
     end
-    if not ok then ops.abort() elseif found ~= "" then
-      found = decode(found)
+    if not ok then ops.abort() elseif leak ~= "" then
+      leak = decode(leak)
       found = { property = "seatSeesOnly", what = step and "before" or "after", call = step and callof(step) or nil,
-                seat = found.seat, shown = found.what, slots = found.slots, line = found.line }
+                seat = leak.seat, shown = leak.what, slots = leak.slots, line = leak.line }
       break
     end
-    found = nil
   end
   local shared = K.probeshared()
   if not step and not found and shared then LISTED, KEPT = shared.calls, shared end
