@@ -22,6 +22,7 @@ local type, next, ipairs, tostring, error = type, next, ipairs, tostring, error
 local backing, isnode, encode, decode = K.backing, K.isnode, K.encode, K.decode
 local concat = table.concat
 local RNG = K.RNG
+local kmatch = K.match   -- string.match, charged as the rules' is (sandbox.lua)
 
 -- What a seat's view holds in place of a hidden slot's value.
 local HIDDEN = "(hidden)"
@@ -389,7 +390,7 @@ local function redactor(secretword)
     local name = names[s]
     if not name then
       n = n + 1
-      local prefix = not secretword(s) and s:match("^(.*:)[^:]*$")
+      local prefix = not secretword(s) and kmatch(s, "^(.*:)[^:]*$")
       if not prefix then return "?" .. n end
       name = prefix .. "?" .. n
       names[s] = name
@@ -400,7 +401,7 @@ local function redactor(secretword)
     if type(v) == "string" then
       if STRUCTURE[key] then return v end
       if secretword(v) then return hide(v) end
-      local tail = v:match(":([^:]*)$")
+      local tail = kmatch(v, ":([^:]*)$")
       if tail and secretword(tail) then return hide(v) end
       return v
     end
@@ -425,7 +426,7 @@ local function namessecret(v, key, secretword)
   if type(v) == "string" then
     if STRUCTURE[key] then return false end
     if secretword(v) then return true end
-    local tail = v:match(":([^:]*)$")
+    local tail = kmatch(v, ":([^:]*)$")
     return tail ~= nil and secretword(tail)
   end
   if type(v) ~= "table" then return false end
@@ -624,7 +625,7 @@ local function planwords(v, key, set)
   if type(v) == "string" then
     if not STRUCTURE[key] then
       set[v] = true
-      local tail = v:match(":([^:]*)$")
+      local tail = kmatch(v, ":([^:]*)$")
       if tail then set[tail] = true end
     end
   elseif type(v) == "table" then

@@ -17,6 +17,7 @@ local type, next, error, ipairs, tostring = type, next, error, ipairs, tostring
 local plain = K.plain
 local math_type, huge = math.type, math.huge
 local utf8len = utf8.len
+local kmatch = K.match   -- string.match, charged as the rules' is (sandbox.lua)
 
 local VIEW = { scene = "function", places = "table", grid = "shape", size = "shape", background = "string",
                atlases = "table", sounds = "string" }
@@ -88,8 +89,8 @@ end
 -- A CSS colour the page can use as it is, and that can fetch nothing:
 -- #rgb, #rrggbb, #rrggbbaa, a name, or rgb()/rgba() of numbers only.
 local function iscolour(v)
-  return type(v) == "string" and (v:match("^#%x%x%x$") or v:match("^#%x%x%x%x%x%x$") or v:match("^#%x%x%x%x%x%x%x%x$")
-    or v:match("^%a+$") or v:match("^rgba?%([%d%s,.%%]+%)$")) ~= nil
+  return type(v) == "string" and (kmatch(v, "^#%x%x%x$") or kmatch(v, "^#%x%x%x%x%x%x$") or kmatch(v, "^#%x%x%x%x%x%x%x%x$")
+    or kmatch(v, "^%a+$") or kmatch(v, "^rgba?%([%d%s,.%%]+%)$")) ~= nil
 end
 
 -- An image file of the pack (a background): a pack path with an image's

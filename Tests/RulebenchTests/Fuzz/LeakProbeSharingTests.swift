@@ -21,8 +21,8 @@ final class LeakProbeSharingTests: XCTestCase {
 
     private func session(_ pack: String, coverage: Bool) -> Session {
         var options = Fuzzer.Options(pack: pack)
-        options.seed = 3
-        options.runs = 4
+        options.seed = 1
+        options.runs = 6
         options.depth = 12
         options.search = .uniform
         options.coverage = coverage
