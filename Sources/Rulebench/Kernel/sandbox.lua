@@ -198,6 +198,18 @@ function K.match(s, p)
   return match(s, p)
 end
 
+-- K.hasplain(s, p): whether plain text `p` occurs in `s` (string.find's
+-- plain search), charged as guard charges the same call.
+function K.hasplain(s, p)
+  local m = #p
+  local c = (#s + 1) * (m > 1 and m or 1)
+  if c >= 16 then
+    local out, budget = charge(floor(c / 16))
+    if out then overdrawn(budget) end
+  end
+  return find(s, p, 1, true) ~= nil
+end
+
 local STRING = {}
 for name, f in next, string do if name ~= "dump" then STRING[name] = f end end
 function STRING.find(s, p, init, plain)

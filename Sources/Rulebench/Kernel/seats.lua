@@ -22,7 +22,7 @@ local type, next, ipairs, tostring, error = type, next, ipairs, tostring, error
 local backing, isnode, encode, decode = K.backing, K.isnode, K.encode, K.decode
 local concat = table.concat
 local RNG = K.RNG
-local kmatch = K.match   -- string.match, charged as the rules' is (sandbox.lua)
+local kmatch, hasplain = K.match, K.hasplain   -- string.match and a plain find, charged as the rules' are (sandbox.lua)
 
 -- What a seat's view holds in place of a hidden slot's value.
 local HIDDEN = "(hidden)"
@@ -426,6 +426,7 @@ local function namessecret(v, key, secretword)
   if type(v) == "string" then
     if STRUCTURE[key] then return false end
     if secretword(v) then return true end
+    if not hasplain(v, ":") then return false end
     local tail = kmatch(v, ":([^:]*)$")
     return tail ~= nil and secretword(tail)
   end
