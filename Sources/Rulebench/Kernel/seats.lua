@@ -906,9 +906,9 @@ local function shownnow(seat)
   marksnow()
   local hash = viewhash(seat, s.hid, s.above)
   if not s.set then s.set, s.reason = actors() end
+  if not s.calls then s.calls = ops.legal() end   -- listed whether or not the seat may act, as legalas does
   local mine = {}
   if s.set[seat] then
-    if not s.calls then s.calls = ops.legal() end
     local calls = s.calls
     for i = 1, #calls do
       local c = calls[i]
