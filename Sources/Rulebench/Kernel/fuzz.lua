@@ -235,8 +235,19 @@ local function runstep(index, step)
   return nil
 end
 
+-- The seats' no-leak probes of one state share its side as it is
+-- (K.probeshare, seats.lua). After a step, what they shared is kept for
+-- the probes before the next step, which start from the same state
+-- (KEPT), and the legal calls they listed there are the next step's
+-- (LISTED, taken by legalnow). Both are cleared before each step runs and
+-- when a run starts or ends: nothing writes while they are set.
+local LISTED, KEPT
+
 -- The legal calls at this point, or a finding when `legal` raised.
 local function legalnow()
+  local listed = LISTED
+  LISTED = nil
+  if listed then return listed end
   local ok, legal, cause = protect(ops.legal)
   if ok then return legal end
   return nil, { property = "legalIsAllowed", what = "legal", failure = failure(legal, cause) }
@@ -248,23 +259,28 @@ end
 -- offered calls and scene (`leakprobe`). A probe that a rule error stops
 -- (a rearranged state the rules refuse) finds nothing. `step` is the
 -- do step about to run, or nil after a step; returns a finding or nil.
-local function leaks(index, step)
+local function leaks(index, step, kept)
   local seats = K.leakchecks and K.seatnames()
   if not seats then return nil end
+  K.probeshare(kept)
+  local found = nil
   for _, seat in ipairs(seats) do
-    local ok, found
+    local ok, leak
     if step then
-      ok, found = protect(API.stepprobe, seat, step.name, encode(step.params), index)
+      ok, leak = protect(API.stepprobe, seat, step.name, encode(step.params), index)
     else
-      ok, found = protect(API.leakprobe, seat, index)
+      ok, leak = protect(API.leakprobe, seat, index)
     end
-    if not ok then ops.abort() elseif found ~= "" then
-      found = decode(found)
-      return { property = "seatSeesOnly", what = step and "before" or "after", call = step and callof(step) or nil,
-               seat = found.seat, shown = found.what, slots = found.slots, line = found.line }
+    if not ok then ops.abort() elseif leak ~= "" then
+      leak = decode(leak)
+      found = { property = "seatSeesOnly", what = step and "before" or "after", call = step and callof(step) or nil,
+                seat = leak.seat, shown = leak.what, slots = leak.slots, line = leak.line }
+      break
     end
   end
-  return nil
+  local shared = K.probeshared()
+  if not step and not found and shared then LISTED, KEPT = shared.calls, shared end
+  return found
 end
 
 -- Where the last rewind started, when it reached the state after setup
@@ -386,7 +402,7 @@ function API.fuzz(request)
     K.fail("error", "a fuzz run starts from a game with no history")
   end
   STARTED = mark()
-  NEWPLANS = {}
+  NEWPLANS, LISTED, KEPT = {}, nil, nil
   local raw = {}
   local function rawindex(bytes) raw[#raw + 1] = bytes; return #raw end
   RUN = { mark = STARTED, outcomes = {}, trace = {}, plans = {}, raw = rawindex }
@@ -432,7 +448,9 @@ function API.fuzz(request)
       chosen = true
     end
     steps[index] = step
-    local found = step.op == "do" and leaks(index, step) or runstep(index, step) or leaks(index, nil)
+    local kept = KEPT
+    LISTED, KEPT = nil, nil
+    local found = step.op == "do" and leaks(index, step, kept) or runstep(index, step) or leaks(index, nil)
     if found then found.step = index; result.finding = found; break end
     RUN.trace[index] = HISTORY.current()
     if last.clean == index - 1 and (step.op == "do" or step.op == "try") then
@@ -452,6 +470,7 @@ function API.fuzz(request)
     local legal, found = legalnow()
     if not legal then result.finding = found; found.step = #steps + 1 end
   end
+  LISTED, KEPT = nil, nil
   if request.final and not result.finding and result.valid then
     result.rewound = rewind(request.resume ~= nil)
   end
@@ -543,7 +562,8 @@ function API.replayabort() rollbackto(REPLAYED) end
 -- An abort while a run or a replay is in progress (a call that failed in
 -- the middle): back to the state it started from.
 function K.onabort()
-  LAST, CLEAN = nil, nil
+  LAST, CLEAN, LISTED, KEPT = nil, nil, nil, nil
+  K.probeshared()
   K.emitsites(false)
   if RUN then
     forgetnewplans()

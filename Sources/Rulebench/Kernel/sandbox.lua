@@ -176,6 +176,40 @@ local function guard(subject, pattern, plain, iterating)
   end
 end
 
+-- K.match(s, p): string.match for the kernel's own fixed pattern `p` on a
+-- string `s` (often the rules' own), charged to the budget as the same
+-- call through the string metatable is (guard's cost, a kernel caller's
+-- exemption past the limit included), without guard's checks of its
+-- arguments and calls: the redactions of views and plans make it per string.
+function K.match(s, p)
+  local sh = SHAPES[p] or shape(p)
+  if not sh then return match(s, p) end
+  local n, m = #s, #p
+  local c = ((sh.anchored) and 1 or n + 1) * 2.0 ^ sh.q * (m > 1 and m or 1)
+  for j = 1, sh.k do
+    c = c * (n + j) / j
+    if c > PATTERN_LIMIT then return match(s, p) end
+  end
+  if c > PATTERN_LIMIT then return match(s, p) end
+  if c >= 16 then
+    local out, budget = charge(floor(c / 16))
+    if out then overdrawn(budget) end
+  end
+  return match(s, p)
+end
+
+-- K.hasplain(s, p): whether plain text `p` occurs in `s` (string.find's
+-- plain search), charged as guard charges the same call.
+function K.hasplain(s, p)
+  local m = #p
+  local c = (#s + 1) * (m > 1 and m or 1)
+  if c >= 16 then
+    local out, budget = charge(floor(c / 16))
+    if out then overdrawn(budget) end
+  end
+  return find(s, p, 1, true) ~= nil
+end
+
 local STRING = {}
 for name, f in next, string do if name ~= "dump" then STRING[name] = f end end
 function STRING.find(s, p, init, plain)

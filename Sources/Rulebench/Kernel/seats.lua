@@ -4,8 +4,9 @@
 -- the players' undo barriers, and the no-leak probes for one seat.
 --
 -- Owns the current game's seats (SEATS, from the pack's `seats`), every
--- call of the pack's `turn`, `secrets` and actions' `seat` functions, and
--- the views of the last seated perform (LASTVIEWS).
+-- call of the pack's `turn`, `secrets` and actions' `seat` functions, the
+-- views of the last seated perform (LASTVIEWS), and what the seats' no-leak
+-- probes of one state share while fuzz.lua holds that state still (SHARED).
 -- Invariant: nothing a view holds is derived from a slot hidden from its
 -- seat: a hidden slot's value is HIDDEN, the random generator is left out,
 -- a plan's words that only hidden slots hold are replaced, a step's
@@ -22,6 +23,7 @@ local type, next, ipairs, tostring, error = type, next, ipairs, tostring, error
 local backing, isnode, encode, decode = K.backing, K.isnode, K.encode, K.decode
 local concat = table.concat
 local RNG = K.RNG
+local kmatch, hasplain = K.match, K.hasplain   -- string.match and a plain find, charged as the rules' are (sandbox.lua)
 
 -- What a seat's view holds in place of a hidden slot's value.
 local HIDDEN = "(hidden)"
@@ -389,7 +391,7 @@ local function redactor(secretword)
     local name = names[s]
     if not name then
       n = n + 1
-      local prefix = not secretword(s) and s:match("^(.*:)[^:]*$")
+      local prefix = not secretword(s) and kmatch(s, "^(.*:)[^:]*$")
       if not prefix then return "?" .. n end
       name = prefix .. "?" .. n
       names[s] = name
@@ -400,7 +402,7 @@ local function redactor(secretword)
     if type(v) == "string" then
       if STRUCTURE[key] then return v end
       if secretword(v) then return hide(v) end
-      local tail = v:match(":([^:]*)$")
+      local tail = kmatch(v, ":([^:]*)$")
       if tail and secretword(tail) then return hide(v) end
       return v
     end
@@ -417,6 +419,24 @@ local function redactor(secretword)
 end
 
 local function redact(plan, secretword) return (redactor(secretword)(plan)) end
+
+-- Whether the redactor would replace anything in `v` (at `key`): a string
+-- it hides, anywhere in it. A value without one is its own redaction, so
+-- a scene's node without a secret is kept as it is, not copied in key order.
+local function namessecret(v, key, secretword)
+  if type(v) == "string" then
+    if STRUCTURE[key] then return false end
+    if secretword(v) then return true end
+    if not hasplain(v, ":") then return false end
+    local tail = kmatch(v, ":([^:]*)$")
+    return tail ~= nil and secretword(tail)
+  end
+  if type(v) ~= "table" then return false end
+  for k, x in next, v do
+    if namessecret(x, k, secretword) then return true end
+  end
+  return false
+end
 
 ---------------------------------------------------------------- a seated step
 -- The hash of a state table's subtree (statecore.c keeps one per table).
@@ -607,7 +627,7 @@ local function planwords(v, key, set)
   if type(v) == "string" then
     if not STRUCTURE[key] then
       set[v] = true
-      local tail = v:match(":([^:]*)$")
+      local tail = kmatch(v, ":([^:]*)$")
       if tail then set[tail] = true end
     end
   elseif type(v) == "table" then
@@ -759,18 +779,27 @@ function API.viewhash(seat)
   return viewhash(seat, declared())
 end
 
--- The secret words of `seat` now: strings only hidden slots hold.
+-- The secret words of `seat` now: strings only hidden slots hold. The
+-- marked tables' hidden words (hiddenwords: every word `words` finds in a
+-- hidden slot, and maybe more) rule most strings out; the whole state is
+-- walked for the words the seat sees only when a string is one of them.
 local function secretnow(seat, hid)
-  local h, s = {}, {}
-  words(K.game, seat, hid, true, h, s)
-  return function(w) return h[w] and not s[w] end
+  local candidates, h, s = hiddenwords(seat, hid, {}), nil, nil
+  return function(w)
+    if not candidates[w] then return false end
+    if not h then
+      h, s = {}, {}
+      words(K.game, seat, hid, true, h, s)
+    end
+    return h[w] and not s[w]
+  end
 end
 
 -- The seat's scene: the pack's view with the secret words of its nodes
 -- redacted, as a plan's are (a face-down card's node is "card:?1", drawn
 -- with its atlas's frame 1); "" without a view.
-local function seatscene(seat, hid)
-  local scene = API.scene()
+local function seatscene(seat, hid, scene)
+  scene = scene or API.scene()
   if scene == "" then return "" end
   -- The declarations (atlases, grid) are the pack's, the same in every
   -- state: only the nodes are redacted (an atlas naming every card would
@@ -779,11 +808,14 @@ local function seatscene(seat, hid)
   -- card back): the frame the scene resolved from a name is a number the
   -- redaction cannot see.
   scene = decode(scene)
-  local hide, nodes = redactor(secretnow(seat, hid)), scene.nodes
+  local secretword = secretnow(seat, hid)
+  local hide, nodes = redactor(secretword), scene.nodes
   for i = 1, #nodes do
-    local node, changed = hide(nodes[i])
-    if changed and node.sprite then node.sprite.frame = 1 end
-    nodes[i] = node
+    if namessecret(nodes[i], nil, secretword) then
+      local node, changed = hide(nodes[i])
+      if changed and node.sprite then node.sprite.frame = 1 end
+      nodes[i] = node
+    end
   end
   return encode(scene)
 end
@@ -831,14 +863,74 @@ end
 -- scene, each encoded.
 local function shown(seat)
   local hid = declared()
-  return viewhash(seat, hid), encode(legalas(seat)), seatscene(seat, hid)
+  return viewhash(seat, hid), encode(legalas(seat)), seatscene(seat, hid, API.scene(true))
+end
+
+-- What the seats' probes of one state share (fuzz.lua's leaks: one probe
+-- per seat, the state held still between them): the side "as the state
+-- is", read once for every seat instead of once a seat. The marks, the
+-- actors and the legal calls, the pack's scene (encoded, before any
+-- seat's redaction) and, before a `do`, the step run once with every
+-- seat's view of it. Each seat's rearranged side is its own, as before.
+-- Nil while no probes are under way, and while coverage is collected (a
+-- second run of the same rule code counts its lines again there).
+local SHARED
+
+-- probeshare(kept) before the seats' probes of a state: what they share
+-- starts empty, or is `kept` (what the probes of this very state shared
+-- before, nothing written since). probeshared() after them: what they
+-- shared (nil when nothing was), closed; its `calls` are the state's
+-- legal calls when the probes listed them.
+function K.probeshare(kept)
+  SHARED = not K.covered() and (kept or {}) or nil
+end
+
+function K.probeshared()
+  local shared = SHARED
+  SHARED = nil
+  return shared
+end
+
+-- The marks of `secrets` as the state is (declared's), shared by the probes.
+local function marksnow()
+  local s = SHARED
+  if not s then return declared() end
+  if not s.hid then s.hid = declared(); s.above = markedtree(s.hid) end
+  return s.hid
+end
+
+-- shown(seat) as the state is, from what the probes share.
+local function shownnow(seat)
+  local s = SHARED
+  if not s then return shown(seat) end
+  marksnow()
+  local hash = viewhash(seat, s.hid, s.above)
+  if not s.set then s.set, s.reason = actors() end
+  if not s.calls then s.calls = ops.legal() end   -- listed whether or not the seat may act, as legalas does
+  local mine = {}
+  if s.set[seat] then
+    local calls = s.calls
+    for i = 1, #calls do
+      local c = calls[i]
+      if not refusal(c.name, c.params, seat, s.set, s.reason) then mine[#mine + 1] = c end
+    end
+  end
+  if s.scene == nil then s.scene = API.scene(true) end
+  return hash, encode(mine), seatscene(seat, s.hid, s.scene)
 end
 
 -- Rearranges what is hidden from `seat` (the generator reseeded from
 -- `salt`, each table's hidden slots rotated), inside the operation under
 -- way; returns the paths rearranged.
 local function rearrange(seat, salt)
-  local groups = hiddengroups(seat, declared())
+  local s, groups = SHARED, nil
+  if s then
+    s.groups = s.groups or {}
+    groups = s.groups[seat]
+    if not groups then groups = hiddengroups(seat, marksnow()); s.groups[seat] = groups end
+  else
+    groups = hiddengroups(seat, declared())
+  end
   K.setwritable(true, "a leak probe")
   local game = K.game
   game[RNG] = K.mix(backing(game)[RNG] ~ salt)
@@ -852,13 +944,42 @@ local function rearrange(seat, salt)
 end
 
 -- One run of a step inside an operation (rolled back by the caller):
--- the seat's view of it (seatstep's), encoded, and its view hash after.
-local function stepview(seat, name, params)
-  local before = snapshot({ seat })
+-- each of `seats`' views of it (seatstep's) as { its view hash after, the
+-- plan encoded, the changes encoded }, by seat.
+local function stepviews(seats, name, params)
+  local before = snapshot(seats)
   local rec = K.steps.run(name, params, name, 0)
   local plan = K.steps.plan(rec, "do")
-  local view = seatstep(before, stepcontext(before, declared()), seat, plan, planwords(plan, nil, {}))
-  return view.hash, encode(view.plan), encode(view.changes)
+  local ctx, named, out = stepcontext(before, declared()), planwords(plan, nil, {}), {}
+  for _, seat in ipairs(seats) do
+    local view = seatstep(before, ctx, seat, plan, named)
+    out[seat] = { view.hash, encode(view.plan), encode(view.changes) }
+  end
+  return out
+end
+
+-- The seat's view of one run of a step: its view hash after, the plan
+-- and the changes, encoded.
+local function stepview(seat, name, params)
+  return table.unpack(stepviews({ seat }, name, params)[seat], 1, 3)
+end
+
+-- stepview(seat, name, params) from the state as it is, rolled back: from
+-- what the probes share, the step run once for every seat.
+local function stepviewnow(seat, name, params)
+  local s = SHARED
+  if not s then
+    K.steps.begin("probe")
+    local view, plan, changes = stepview(seat, name, params)
+    K.steps.drop()
+    return view, plan, changes
+  end
+  if not s.steps then
+    K.steps.begin("probe")
+    s.steps = stepviews(SEATS, name, params)
+    K.steps.drop()
+  end
+  return table.unpack(s.steps[seat], 1, 3)
 end
 
 ---------------------------------------------------------------- where a leak came from
@@ -1014,7 +1135,7 @@ function API.leakprobe(seat, salt)
   ops.nogame()
   knownseat(seat)
   salt = math.tointeger(tonumber(salt)) or 1
-  local view0, calls0, scene0 = shown(seat)
+  local view0, calls0, scene0 = shownnow(seat)
   K.steps.begin("probe")
   local paths = rearrange(seat, salt)
   local view1, calls1, scene1 = shown(seat)
@@ -1037,9 +1158,7 @@ function API.stepprobe(seat, name, params, salt)
   knownseat(seat)
   salt = math.tointeger(tonumber(salt)) or 1
   params = decode(params)
-  K.steps.begin("probe")
-  local view0, plan0, changes0 = stepview(seat, name, params)
-  K.steps.drop()
+  local view0, plan0, changes0 = stepviewnow(seat, name, params)
   K.steps.begin("probe")
   local paths = rearrange(seat, salt)
   local ok, view1, plan1, changes1 = pcall(stepview, seat, name, params)

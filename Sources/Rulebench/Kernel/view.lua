@@ -17,6 +17,7 @@ local type, next, error, ipairs, tostring = type, next, error, ipairs, tostring
 local plain = K.plain
 local math_type, huge = math.type, math.huge
 local utf8len = utf8.len
+local kmatch = K.match   -- string.match, charged as the rules' is (sandbox.lua)
 
 local VIEW = { scene = "function", places = "table", grid = "shape", size = "shape", background = "string",
                atlases = "table", sounds = "string" }
@@ -88,8 +89,8 @@ end
 -- A CSS colour the page can use as it is, and that can fetch nothing:
 -- #rgb, #rrggbb, #rrggbbaa, a name, or rgb()/rgba() of numbers only.
 local function iscolour(v)
-  return type(v) == "string" and (v:match("^#%x%x%x$") or v:match("^#%x%x%x%x%x%x$") or v:match("^#%x%x%x%x%x%x%x%x$")
-    or v:match("^%a+$") or v:match("^rgba?%([%d%s,.%%]+%)$")) ~= nil
+  return type(v) == "string" and (kmatch(v, "^#%x%x%x$") or kmatch(v, "^#%x%x%x%x%x%x$") or kmatch(v, "^#%x%x%x%x%x%x%x%x$")
+    or kmatch(v, "^%a+$") or kmatch(v, "^rgba?%([%d%s,.%%]+%)$")) ~= nil
 end
 
 -- An image file of the pack (a background): a pack path with an image's
@@ -274,6 +275,10 @@ local function callnames(node)
   return list
 end
 
+-- A node's numeric fields (sizes at least 0), its texts and its colours.
+local PLACES, SIZES = { "col", "row", "x", "y", "rotation" }, { "w", "h", "scale" }
+local TEXTS, COLOURS = { "text", "label" }, { "color", "stroke", "textcolor" }
+
 -- Checks one node as `add` receives it and returns its plain copy.
 local function checknode(node, seen, info)
   if type(node) ~= "table" then fault("add expects a node table, not " .. K.show(node)) end
@@ -289,8 +294,8 @@ local function checknode(node, seen, info)
     fault("node " .. node.id .. ": give a place, either col and row (a grid cell) or x and y (pixels)")
   end
   if grid and not info.grid then fault("node " .. node.id .. ": col and row need view.grid") end
-  for _, k in ipairs { "col", "row", "x", "y", "rotation" } do number(node, k) end
-  for _, k in ipairs { "w", "h", "scale" } do number(node, k, 0) end
+  for _, k in ipairs(PLACES) do number(node, k) end
+  for _, k in ipairs(SIZES) do number(node, k, 0) end
   number(node, "opacity", 0)
   if node.opacity and node.opacity > 1 then fault("node " .. node.id .. ": 'opacity' is 0..1") end
   if node.layer ~= nil and not typed(node.layer, "integer") then
@@ -299,8 +304,8 @@ local function checknode(node, seen, info)
   if node.shape ~= nil and not SHAPES[node.shape] then
     fault("node " .. node.id .. ": unknown shape " .. K.show(node.shape) .. K.suggest(tostring(node.shape), K.sortedkeys(SHAPES)))
   end
-  for _, k in ipairs { "text", "label" } do text(node, k) end
-  for _, k in ipairs { "color", "stroke", "textcolor" } do colour(node, k) end
+  for _, k in ipairs(TEXTS) do text(node, k) end
+  for _, k in ipairs(COLOURS) do colour(node, k) end
   if node.aliases ~= nil then
     local ok = type(node.aliases) == "table"
     for k, v in next, ok and node.aliases or {} do
@@ -335,15 +340,17 @@ local function call(f, ...)
 end
 
 -- The scene of the current state: the declarations and the nodes, encoded;
--- "" when the pack has no view.
-function API.scene()
+-- "" when the pack has no view. `nosites` true (the no-leak probes, from
+-- Lua only) leaves out each node's add site (K.scenesites), which only a
+-- leak's finding reads (seats.lua's sceneline asks again with them).
+function API.scene(nosites)
   readonly("view")
   local v, info = declared(K.ops.pack())
   if not v then return "" end
   local nodes, seen, sites = {}, {}, {}
   local function add(node)
     local copy = checknode(node, seen, info)
-    local site = K.where(2):match("^(.*): $") or "?"
+    local site = nosites ~= true and K.where(2):match("^(.*): $") or "?"
     seen[copy.id] = site
     local n = #nodes + 1
     nodes[n], sites[n] = copy, site
