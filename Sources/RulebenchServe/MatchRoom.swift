@@ -188,7 +188,7 @@ actor MatchRoom {
         let legal = legal(for: audience)
         if inStep, let missed {
             for entry in missed {
-                guard peer.send(MatchWire.text("step", [("step", MatchWire.step(entry.record, entry.views[audience]))])) else { return }
+                guard peer.send(MatchWire.text("step", [("step", StepWire.json(entry.record, entry.views[audience]))])) else { return }
             }
         } else {
             guard let view = try? match.view(as: audience) else {
@@ -233,7 +233,7 @@ actor MatchRoom {
         switch reply {
         case .accepted: break
         case .answeredAgain(let record, let current):
-            peer.send(MatchWire.text("accepted", [id, ("again", .bool(true)), ("step", MatchWire.step(record, nil)),
+            peer.send(MatchWire.text("accepted", [id, ("again", .bool(true)), ("step", StepWire.json(record, nil)),
                                                   ("current", .int(Int64(current)))]))
         case .stale(let current):
             peer.send(MatchWire.text("stale", [id, ("current", .int(Int64(current)))]))
@@ -262,20 +262,25 @@ actor MatchRoom {
         window.append((record, views))
         if record.seat != botRun.seat || isCheckpoint(record) { botRun = (record.seat, 0) }
         if window.count > Self.windowSteps { window.removeFirst(window.count - Self.windowSteps) }
-        // Every seat's calls from one enumeration, each seat's encoded once for all its connections.
+        // Every seat's calls from one enumeration, each seat's written once
+        // for all its connections; the step's parts written once for every
+        // audience that sees them alike (StepWire).
         let calls: [String: [ActionCall]] = connections.isEmpty ? [:] : (try? match.legalCallsBySeat()) ?? [:]
-        var legalBy: [Audience: JSONValue] = [:]
+        var legalBy: [Audience: String] = [:], stepBy: [Audience: String] = [:]
+        var wire = StepWire(record)
+        var callID = ""
+        JSONValue.compact(string: request.clientCallID.text, into: &callID)
         for (key, connection) in connections {
             let audience = connection.audience
-            let legal = legalBy[audience] ?? .array((audience.seat.flatMap { calls[$0] } ?? []).map(MatchWire.call))
+            let legal = legalBy[audience] ?? StepWire.text(audience.seat.flatMap { calls[$0] } ?? [])
             legalBy[audience] = legal
-            let step = MatchWire.step(record, views[audience])
+            let step = stepBy[audience] ?? wire.text(views[audience])
+            stepBy[audience] = step
             let text: String
             if let sender, key == sender.id {
-                text = MatchWire.text("accepted", [("id", .string(request.clientCallID.text)), ("again", .bool(false)),
-                                                   ("step", step), ("legal", legal)])
+                text = MatchWire.text("accepted", written: [("id", callID), ("again", "false"), ("step", step), ("legal", legal)])
             } else {
-                text = MatchWire.text("step", [("step", step), ("legal", legal)])
+                text = MatchWire.text("step", written: [("step", step), ("legal", legal)])
             }
             if !connection.peer.send(text) { connections.removeValue(forKey: key) }
         }
@@ -300,7 +305,7 @@ actor MatchRoom {
     /// The calls the audience may make now: a seat's own legal calls; a spectator, none.
     private func legal(for audience: Audience) -> JSONValue {
         guard let seat = audience.seat, let calls = try? match.legalCalls(as: seat) else { return .array([]) }
-        return .array(calls.map(MatchWire.call))
+        return .array(calls.map(StepWire.json))
     }
 
     // MARK: Bots

@@ -3,7 +3,8 @@ import RulebenchMatch
 
 /// The WebSocket protocol's messages as JSON (docs/multiplayer.md, "The
 /// WebSocket protocol"): what a client sends, read and checked here, and
-/// what the server sends, written here. One place for the wire format.
+/// what the server sends, written here (a step's members by `StepWire`,
+/// which a broadcast shares between connections). One place for the wire format.
 ///
 /// What is never written: a record's `hash` (the full state's, derived from
 /// secrets) and the state itself. A connection is sent only its own view
@@ -78,41 +79,21 @@ enum MatchWire {
 
     // MARK: What the server sends
 
-    /// A step as one connection sees it: version, seat, client call id, the
-    /// call or the takeback, and (`view`) the connection's view hash after
-    /// it, its view of the plan and of the changes, and whether it is an undo barrier. Without
-    /// `view` (a request answered again from the log), the step alone.
-    static func step(_ record: MatchRecord, _ view: StepView?) -> JSONValue {
-        var members: [(String, JSONValue)] = [("version", .int(Int64(record.version))), ("seat", .string(record.seat)),
-                                              ("id", .string(record.clientCallID.text))]
-        switch record.step {
-        case .call(let call): members.append(("call", self.call(call)))
-        case .takeback(let version): members.append(("takeback", .int(Int64(version))))
-        }
-        if let view {
-            members.append(("viewHash", .string(view.viewHash)))
-            if let plan = view.plan { members.append(("plan", JSONValue(plan))) }
-            if let changes = view.changes { members.append(("changes", .array(changes.map(change)))) }
-            members.append(("barrier", .bool(view.barrier)))
-        }
-        return .object(members)
-    }
-
-    /// A change as an audience sees it: `{"path", "before", "after"}`, a side absent when the slot was (or is) absent.
-    static func change(_ change: SeatChange) -> JSONValue {
-        var members: [(String, JSONValue)] = [("path", .string(change.path))]
-        if let before = change.before { members.append(("before", JSONValue(before))) }
-        if let after = change.after { members.append(("after", JSONValue(after))) }
-        return .object(members)
-    }
-
-    static func call(_ call: ActionCall) -> JSONValue {
-        .object([("name", .string(call.name)),
-                 ("params", .object(call.params.sorted { $0.key < $1.key }.map { ($0.key, JSONValue($0.value)) }))])
-    }
-
     static func text(_ type: String, _ members: [(String, JSONValue)]) -> String {
         JSONValue.object([("type", .string(type))] + members).serialized(pretty: false)
+    }
+
+    /// A message whose members are written already (`StepWire`'s texts):
+    /// `{"type":..,` then each member's name and text, in order.
+    static func text(_ type: String, written members: [(String, String)]) -> String {
+        var out = "{\"type\":"
+        JSONValue.compact(string: type, into: &out)
+        for (name, text) in members {
+            out += ","
+            JSONValue.compact(string: name, into: &out)
+            out += ":" + text
+        }
+        return out + "}"
     }
 
     static func error(_ message: String) -> String {

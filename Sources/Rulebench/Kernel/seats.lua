@@ -14,7 +14,8 @@
 -- never how), and a view's hash is the hash of the view alone, never of
 -- the state. A step's views cost what it wrote and what is marked, not
 -- the state: they are read from the journal and the marked tables, once
--- for every seat. A pack without `seats` pays nothing here: SEATS is nil
+-- for every seat, and once for seats that may see alike every marked slot
+-- (`twinof`). A pack without `seats` pays nothing here: SEATS is nil
 -- and history.lua's hook is unset.
 
 local K = ...
@@ -439,6 +440,41 @@ local function namessecret(v, key, secretword)
 end
 
 ---------------------------------------------------------------- a seated step
+-- The kernel tests' switch (K.seatsreference): every seat's view of a
+-- step computed on its own, and the secret words found by walking every
+-- slot of both views, as before the shortcuts (`twinof`, `unseen`), to
+-- compare with them.
+local REFERENCE = false
+function K.seatsreference(on) REFERENCE = on and true or false end
+
+-- Whether seats a and b may see alike every slot the marks `hid` name:
+-- every owner set holds both or neither. Then `hidden` answers alike for
+-- the two, and so does every view, which reads the seat through it alone.
+local function alike(hid, a, b)
+  for _, rec in next, hid do
+    local all = rec.all
+    if all and not all[a] ~= not all[b] then return false end
+    if rec.keys then
+      for _, owners in next, rec.keys do
+        if not owners[a] ~= not owners[b] then return false end
+      end
+    end
+  end
+  return true
+end
+
+-- The first of seats[1 .. i-1] that sees alike with seats[i] under every
+-- marks given (a step's before and after), whose view seats[i] shares; nil when none.
+local function twinof(seats, i, hid, hid2)
+  if REFERENCE then return nil end
+  local seat = seats[i]
+  for j = 1, i - 1 do
+    local other = seats[j]
+    if alike(hid, other, seat) and (not hid2 or alike(hid2, other, seat)) then return other end
+  end
+  return nil
+end
+
 -- The hash of a state table's subtree (statecore.c keeps one per table).
 local function nodehash(t) return SC.hash(NODE[t]) end
 -- A slot's value as a barrier compares it: a table by its subtree's hash.
@@ -470,7 +506,10 @@ local function snapshot(seats)
   local hiddenw = nil
   if seats then
     hiddenw = {}
-    for _, seat in ipairs(seats) do hiddenw[seat] = hiddenwords(seat, hid, {}) end
+    for i, seat in ipairs(seats) do
+      local twin = twinof(seats, i, hid)
+      hiddenw[seat] = twin and hiddenw[twin] or hiddenwords(seat, hid, {})
+    end
   end
   return { rng = backing(K.game)[RNG], marks = marks, hid = seats and hid, hiddenw = hiddenw, mark = K.mark() }
 end
@@ -636,21 +675,56 @@ local function planwords(v, key, set)
   return set
 end
 
+-- Removes from `want` (word -> true, `left` of them) each word seat's
+-- view of table t shows, as `words` finds the words seen (a string key, a
+-- scalar of a slot not hidden from it), and stops as soon as none is
+-- left. Returns how many are left. `content` as viewof's.
+local function unseen(t, seat, hid, root, want, left, content)
+  local rec = hid[t]
+  for k, v in next, content(t) do
+    if want[k] and type(k) == "string" then
+      want[k], left = nil, left - 1
+      if left == 0 then return 0 end
+    end
+    if root and k == RNG then
+      -- the generator is never seen
+    elseif rec and hidden(rec, k, seat) then
+      -- nor a hidden slot
+    elseif type(v) == "table" then
+      left = unseen(v, seat, hid, false, want, left, content)
+      if left == 0 then return 0 end
+    else
+      local w = word(v)
+      if w and want[w] then
+        want[w], left = nil, left - 1
+        if left == 0 then return 0 end
+      end
+    end
+  end
+  return left
+end
+
 -- Which of the plan's words (`named`) are secret from `seat`: held only
 -- by slots hidden from it before or after the step, and seen by it in
 -- neither. Only when a word is held by a hidden slot are the words the
--- seat sees looked for (after the step, then before it).
+-- seat sees looked for (after the step, then before it), and only until
+-- every such word is found seen.
 local function secretwords(before, ctx, seat, named)
   local hb, ha = before.hiddenw[seat], hiddenwords(seat, ctx.hid, {})
-  local secret, any = {}, false
+  local secret, left = {}, 0
   for w in next, named do
-    if hb[w] or ha[w] then secret[w], any = true, true end
+    if hb[w] or ha[w] then secret[w], left = true, left + 1 end
   end
-  if not any then return secret end
+  if left == 0 then return secret end
+  if not REFERENCE then
+    left = unseen(K.game, seat, ctx.hid, true, secret, left, backing)
+    if left > 0 then unseen(K.game, seat, ctx.hidb, true, secret, left, ctx.content) end
+    return secret
+  end
   for _, read in ipairs({ { hid = ctx.hid }, { hid = ctx.hidb, content = ctx.content } }) do
     local seen = {}
     words(K.game, seat, read.hid, true, {}, seen, read.content)
-    any = false
+    local any = false
     for w in next, secret do
       if seen[w] then secret[w] = nil else any = true end
     end
@@ -695,8 +769,10 @@ beforestep = function()
     if not withviews then return mark end
     if type(plan) == "string" then plan = decode(plan) end
     local ctx, named, views = stepcontext(before, hid), planwords(plan, nil, {}), {}
-    for _, seat in ipairs(SEATS) do
-      local view = seatstep(before, ctx, seat, plan, named)
+    for i, seat in ipairs(SEATS) do
+      -- A seat that sees alike with one before it, before and after the step, shares its view.
+      local twin = twinof(SEATS, i, before.hid, hid)
+      local view = twin and views[twin] or seatstep(before, ctx, seat, plan, named)
       view.barrier = mark
       views[seat] = view
     end

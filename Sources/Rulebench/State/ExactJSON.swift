@@ -117,12 +117,28 @@ public indirect enum JSONValue: Hashable, Sendable {
     }
 
     /// `s` in double quotes, with JSON's escapes for `"`, `\`, line feed,
-    /// carriage return and tab, and `\uXXXX` for the other scalars
-    /// `escaping` names (by default JSON's: the other controls below
-    /// U+0020). YAML reads the same escapes (`YAMLText`); every scalar
-    /// escaped must lie in the Basic Multilingual Plane.
-    static func quote(_ s: String, into out: inout String,
-                      escaping: (Unicode.Scalar) -> Bool = { $0.value < 0x20 }) {
+    /// carriage return and tab, and `\uXXXX` for the other controls below
+    /// U+0020 (JSON's).
+    static func quote(_ s: String, into out: inout String) {
+        // The usual string needs no escape: one scan of its UTF-8 bytes
+        // (every byte JSON escapes is ASCII, which no multi-byte scalar
+        // holds) and it is appended whole.
+        let plain = s.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        }
+        guard plain == true else {
+            quote(s, into: &out) { $0.value < 0x20 }
+            return
+        }
+        out += "\""
+        out += s
+        out += "\""
+    }
+
+    /// `s` quoted as `quote(_:into:)` does, `\uXXXX` written for the
+    /// scalars `escaping` names instead of the controls. YAML reads the same
+    /// escapes (`YAMLText`); every scalar escaped must lie in the Basic Multilingual Plane.
+    static func quote(_ s: String, into out: inout String, escaping: (Unicode.Scalar) -> Bool) {
         out += "\""
         // Runs of scalars that need no escape are appended whole: a 12 MiB
         // string costs one copy, not twelve million appends.
@@ -541,6 +557,54 @@ extension JSONValue {
                 return .array([key, JSONValue(entry.value)])
             }))])
         }
+    }
+
+    /// Appends `JSONValue(value).serialized(pretty: false)` to `out`,
+    /// written straight from the state value, no JSON tree built (a
+    /// server's messages, written once a step for every connection).
+    public static func compact(_ value: StateValue?, into out: inout String) {
+        guard let value else { out += "null"; return }
+        switch value {
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d): out += StateValue.render(d)
+        case .string(let s): quote(s, into: &out)
+        case .table(let table):
+            if table.isEmpty { out += "{}"; return }
+            if let items = value.listItems {
+                out += "["
+                for (index, item) in items.enumerated() {
+                    if index > 0 { out += "," }
+                    compact(item, into: &out)
+                }
+                out += "]"
+                return
+            }
+            let named = table.keys.allSatisfy { if case .string = $0 { return true }; return false }
+            out += named ? "{" : "{\"$table\":["
+            for (index, entry) in value.sortedEntries.enumerated() {
+                if index > 0 { out += "," }
+                if named {
+                    quote(entry.key.description, into: &out)
+                    out += ":"
+                } else {
+                    out += "["
+                    switch entry.key {
+                    case .int(let i): out += String(i)
+                    case .string(let s): quote(s, into: &out)
+                    }
+                    out += ","
+                }
+                compact(entry.value, into: &out)
+                if !named { out += "]" }
+            }
+            out += named ? "}" : "]}"
+        }
+    }
+
+    /// Appends `s` as a JSON string (`JSONValue.string(s).serialized()`) to `out`.
+    public static func compact(string s: String, into out: inout String) {
+        quote(s, into: &out)
     }
 
     /// The state value this JSON denotes (nil for null).
