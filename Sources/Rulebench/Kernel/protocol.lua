@@ -16,9 +16,10 @@ local K = ...
 
 K.WORDS = {
   -- A finding's property (fuzz.lua): the kernel checks the first eight; the
-  -- last three are checked in Swift, around the kernel's runs.
+  -- last four are checked in Swift, around the kernel's runs.
   property = { "undoRestores", "redoReproduces", "undoMirrorsDo", "failureChangesNothing", "legalIsAllowed",
-               "invariantsHold", "rewindAndReplay", "seatSeesOnly", "saveAndLoad", "animationIsSound", "deterministic" },
+               "invariantsHold", "rewindAndReplay", "seatSeesOnly", "saveAndLoad", "animationIsSound", "deterministic",
+               "sequenceTextsRead" },
   op = { "do", "try", "undo", "redo", "turn", "lastturn", "any" },
   outcome = { "performed", "rejected", "undone", "redone", "failed" },
   cause = { "budget", "memory", "error" },
