@@ -42,7 +42,7 @@ K.WORDS = {
   solvechild = { "seen", "goal", "dead", "leaf", "open" },
   -- How value.lua's search began and why a value call stopped short.
   valuestart = { "ok", "over", "none", "seats", "stuck", "turn" },
-  valuestop = { "ok", "chance", "undo", "stuck", "turn" },
+  valuestop = { "ok", "chance", "undo", "stuck", "turn", "budget" },
   -- An error object's kind (core.lua's K.fail); the last five are the
   -- bridge's own (a Lua error of rule code, and what stopped a call).
   errorkind = { "rejected", "invariant", "params", "unknown", "path", "load", "error",
