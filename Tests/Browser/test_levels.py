@@ -77,7 +77,7 @@ def test_a_level_file_opens_as_a_list_whose_levels_set_up_and_play_their_solutio
     expect(page.locator("#step-label")).to_have_text(f"step {len(calls) - 1} of {len(calls)}")
     expect(page.get_by_label("Levels")).to_have_attribute("data-goal-holds", "false")
     expect(page.get_by_label("Levels")).to_have_attribute("data-played", str(len(calls) - 1))
-    expect(page.locator("#entries li").nth(len(calls) - 1)).to_contain_text("undo verified")
+    expect(page.locator("#entries li").nth(len(calls) - 1)).to_contain_text("undo checked ✓")
     click_and_wait(page, "Solution step")
     expect(page.get_by_label("Levels")).to_have_attribute("data-goal-holds", "true")
 
