@@ -194,11 +194,7 @@ public struct GameValue {
             var values: [Kernel.ValueMove] = []
             for index in calls.indices {
                 if shouldStop() { break deepening }
-                let searched: Kernel.ValueMove?
-                do { searched = try kernel.valueMove(index + 1, depth: depth) } catch {
-                    throw ExplorationFailure(path: error.path, error: error.error)
-                }
-                guard let move = searched else { break deepening }   // the budget is spent
+                guard let move = try kernel.valueMove(index + 1, depth: depth) else { break deepening }   // the budget is spent
                 values.append(move)
                 statistics.update(move, seconds: clock() - start)
                 progress(depth, statistics)
@@ -212,9 +208,7 @@ public struct GameValue {
         var moves: [MoveValue] = []
         for (index, value) in values.enumerated() {
             var line: [ActionCall] = []
-            if lines { do { line = try kernel.valueLine(index + 1, depth: depth) } catch {
-                throw ExplorationFailure(path: error.path, error: error.error)
-            } }
+            if lines { line = try kernel.valueLine(index + 1, depth: depth) }
             moves.append(MoveValue(call: calls[index], value: value.value,
                                    verdict: Verdict(value: value.value, proven: value.proven), line: line))
         }
