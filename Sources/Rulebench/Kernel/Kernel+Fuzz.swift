@@ -47,6 +47,12 @@ extension Kernel {
         /// after those only (their outcomes, trace and legal calls; plans
         /// and findings keep their step numbers). Nil: a game with no history.
         var resume: Int?
+        /// The slots the pack's story sequences read (`SequenceProbe`): the
+        /// state after setup and after every step that performs must hold
+        /// each (an undo or a redo goes back to a state already checked),
+        /// or the run stops with a `sequenceTextsRead` finding naming the
+        /// first missing one by its index here (`RunProblem.missingSlot`).
+        var reads: [StatePath] = []
     }
 
     /// What went wrong at a step, as the kernel saw it.
@@ -62,6 +68,8 @@ extension Kernel {
         /// A no-leak probe: what is hidden from the seat was rearranged,
         /// and what it is shown changed.
         case leak(SeatLeak)
+        /// A story sequence reads `RunRequest.reads[index]`, which the state lacks.
+        case missingSlot(index: Int)
     }
 
     /// A failed check of a run.
@@ -145,6 +153,16 @@ extension Kernel {
         if request.favoursRareKinds { fields[.string(Field.favoursRareKinds.rawValue)] = .bool(true) }
         if request.leavesOutKinds { fields[.string(Field.leavesOutKinds.rawValue)] = .bool(true) }
         if let resume = request.resume { fields[.string(Field.resume.rawValue)] = .int(Int64(resume)) }
+        if !request.reads.isEmpty {
+            fields[.string(Field.reads.rawValue)] = .list(request.reads.map { path in
+                .list(path.keys.map { key in
+                    switch key {
+                    case .int(let n): return .int(n)
+                    case .string(let text): return .string(text)
+                    }
+                })
+            })
+        }
         if let share = request.share {
             fields[.string(Field.share.rawValue)] = .table([
                 .string("edges"): .list(share.edges.map { .int(Int64($0)) }),
@@ -296,6 +314,8 @@ extension Kernel {
             problem = .undoMismatch(try Kernel.problems(problems))
         } else if let failure = value.optional("failure") {
             problem = .error(try error(failure))
+        } else if let read = try value.optionalInt("read") {
+            problem = .missingSlot(index: read - 1)
         } else if let seat = value.optional("seat") {
             problem = .leak(SeatLeak(seat: try seat.string(), shown: try value.field("shown").decode(SeatLeak.Shown.self),
                                      slots: try value.field("slots").list().map { item throws(RulebenchError) in try item.string() },

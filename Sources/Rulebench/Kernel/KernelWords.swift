@@ -44,7 +44,7 @@ enum KernelWords {
     enum RunField: String, CaseIterable {
         case seed = "choices", depth, program, checkLegality = "checklegal", recordLegal = "recordlegal"
         case rewindAtEnd = "final", listLegalAtEnd = "listlegal", favoursRareKinds = "rare", leavesOutKinds = "leaveout"
-        case share, resume
+        case share, resume, reads
     }
 
     /// Every group of words: its name in `K.WORDS`, the Swift type that

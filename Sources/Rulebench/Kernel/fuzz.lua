@@ -12,6 +12,7 @@
 --   - a redo gave the same hash, subaction tree and animation plan,
 --   - a failed or rejected action changed nothing,
 --   - an action `legal` emitted passed its check and its invariants,
+--   - every slot a story sequence reads is in the state (`reads`),
 -- and, at the end, that rewinding reaches the state after setup. One
 -- crossing per run instead of several per step: a step's failure is caught
 -- here (C.protect) and recorded, never unwound to Swift. The run's
@@ -283,6 +284,21 @@ local function leaks(index, step, kept)
   return found
 end
 
+-- The story sequences' property (docs/sequences.md): every state the run
+-- reaches holds each slot a sequence reads (`reads`: lists of keys from the
+-- root, Swift's SequenceProbe). Looked up after setup and after each step
+-- that performed (an undo or a redo goes back to a state already looked
+-- at); returns a finding naming the first missing slot by its place in
+-- `reads`, or nil.
+local function unread(reads, step)
+  for i = 1, #reads do
+    if K.lookup(reads[i]) == nil then
+      return { property = "sequenceTextsRead", what = "after", call = step and callof(step) or nil, read = i }
+    end
+  end
+  return nil
+end
+
 -- Where the last rewind started, when it reached the state after setup
 -- with every undo verified: { index = the cursor, entry = the entry there }.
 -- While that very entry stands at that index, the entries up to it are
@@ -420,6 +436,11 @@ function API.fuzz(request)
   if share then seeedges(share.edges or {}) end
   coveredges()   -- forget edges reached since the last run (setup, a probe's walk): not this run's
   local novel, total = {}, 0
+  local reads = request.reads
+  if reads and base == 0 then
+    local found = unread(reads, nil)
+    if found then found.step = 0; result.finding = found; count = 0 end
+  end
   for index = base + 1, count do
     local step
     if index <= #program then
@@ -451,6 +472,9 @@ function API.fuzz(request)
     local kept = KEPT
     LISTED, KEPT = nil, nil
     local found = step.op == "do" and leaks(index, step, kept) or runstep(index, step) or leaks(index, nil)
+    if not found and reads and RUN.outcomes[index] and RUN.outcomes[index].kind == "performed" then
+      found = unread(reads, step)
+    end
     if found then found.step = index; result.finding = found; break end
     RUN.trace[index] = HISTORY.current()
     if last.clean == index - 1 and (step.op == "do" or step.op == "try") then

@@ -26,7 +26,7 @@ K.WORDS = {
   redo = { "state hash", "subaction tree", "animation plan" },
   travel = { "undone", "redone", "failed", "differs" },
   request = { "choices", "depth", "program", "checklegal", "recordlegal", "final", "listlegal", "rare", "leaveout",
-               "share", "resume" },
+               "share", "resume", "reads" },
   -- The words of the other calls: what a fuzz finding's step was doing
   -- (fuzz.lua's `what`), a param's problem (engine.lua's paramproblem), how
   -- explore, solve and unique left their walk or search (explore.lua,

@@ -180,6 +180,9 @@ struct FuzzExecutor {
             result.finding = FuzzFinding(property: .invariantsHold, stepIndex: -1, message: "setup failed: \(error)", differences: [], blame: nil)
             return (start, result)
         }
+        let probe = games.sequenceProbe(of: game)
+        var request = request
+        if let probe { request.reads = probe.reads.map(\.path) }
         do {
             reply = try game.play(request)
             if let base = request.resume, let previous { reply.resumed(after: base, of: previous.reply, recordsLegal: request.recordLegal) }
@@ -204,7 +207,7 @@ struct FuzzExecutor {
             program.steps = Array(program.steps.prefix(reply.outcomes.count))
             return (program, result)
         }
-        result.finding = reply.finding.map { finding($0) }
+        result.finding = reply.finding.map { finding($0, probe) }
         if let sound {
             result.finding = sound
             result.outcomes = Array(result.outcomes.prefix(sound.stepIndex + 1))
@@ -257,7 +260,7 @@ struct FuzzExecutor {
     }
 
     /// A finding of the kernel's step loop, worded for the report.
-    private func finding(_ found: Kernel.RunFinding) -> FuzzFinding {
+    private func finding(_ found: Kernel.RunFinding, _ probe: SequenceProbe? = nil) -> FuzzFinding {
         let index = found.stepIndex
         let call = found.call.map { "\($0)" } ?? "?"
         let activity: Kernel.StepActivity? = found.during
@@ -284,6 +287,9 @@ struct FuzzExecutor {
             // (the pack's view, legal, animate or apply code): "seat p2 at FILE:LINE".
             let blame = leak.line.flatMap { SourceLocation($0) }.map { Blame(action: "seat \(leak.seat)", location: $0) }
             return FuzzFinding(property: .seatSeesOnly, stepIndex: index, message: leak.message(before: found.call), differences: [], blamed: blame)
+        case .missingSlot(let read):
+            if let found = probe?.finding(missing: read, stepIndex: index, call: found.call) { return found }
+            return FuzzFinding(property: .sequenceTextsRead, stepIndex: index, message: "a story sequence's slot \(read + 1) is missing", differences: [], blame: nil)
         case .rewoundTo(let actual, let expected):
             return FuzzFinding(property: .rewindAndReplay, stepIndex: index,
                                message: FuzzFinding.rewindFailed + " gave state hash \(actual), not the initial \(expected)", differences: [], blame: nil)
@@ -313,8 +319,7 @@ struct FuzzExecutor {
         }
         // The kernel rewound at the end of the run; reported after the
         // save and replay checks, in the order of the properties.
-        if let rewound { return rewound }
-        return games.sequenceProbe(of: replayGame)?.finding(replaying: reloaded.steps.map(\.call), in: replayGame, stepIndex: stepCount - 1)
+        return rewound
     }
 
     private func finding(_ property: FuzzFinding.Property, _ index: Int, _ message: String, _ error: RulebenchError) -> FuzzFinding {
