@@ -6,7 +6,8 @@
 -- Owns the current game's seats (SEATS, from the pack's `seats`), every
 -- call of the pack's `turn`, `secrets` and actions' `seat` functions, the
 -- views of the last seated perform (LASTVIEWS), and what the seats' no-leak
--- probes of one state share while fuzz.lua holds that state still (SHARED).
+-- probes of one state share while fuzz.lua holds that state still (SHARED;
+-- ALIKE: what one probe computed for seats whose rearranged state is its own).
 -- Invariant: nothing a view holds is derived from a slot hidden from its
 -- seat: a hidden slot's value is HIDDEN, the random generator is left out,
 -- a plan's words that only hidden slots hold are replaced, a step's
