@@ -6,7 +6,8 @@
 -- Owns the current game's seats (SEATS, from the pack's `seats`), every
 -- call of the pack's `turn`, `secrets` and actions' `seat` functions, the
 -- views of the last seated perform (LASTVIEWS), and what the seats' no-leak
--- probes of one state share while fuzz.lua holds that state still (SHARED).
+-- probes of one state share while fuzz.lua holds that state still (SHARED;
+-- ALIKE: what one probe computed for seats whose rearranged state is its own).
 -- Invariant: nothing a view holds is derived from a slot hidden from its
 -- seat: a hidden slot's value is HIDDEN, the random generator is left out,
 -- a plan's words that only hidden slots hold are replaced, a step's
@@ -951,6 +952,11 @@ end
 -- Nil while no probes are under way, and while coverage is collected (a
 -- second run of the same rule code counts its lines again there).
 local SHARED
+-- What a probe of this state computed for the seats after its own whose
+-- rearranged state is the very same (alikeafter): seat -> { salt, kind,
+-- paths, its three results }, taken by that seat's probe. Only while
+-- SHARED is set; never kept for another state.
+local ALIKE
 
 -- probeshare(kept) before the seats' probes of a state: what they share
 -- starts empty, or is `kept` (what the probes of this very state shared
@@ -959,11 +965,12 @@ local SHARED
 -- legal calls when the probes listed them.
 function K.probeshare(kept)
   SHARED = not K.covered() and (kept or {}) or nil
+  ALIKE = SHARED and {} or nil
 end
 
 function K.probeshared()
   local shared = SHARED
-  SHARED = nil
+  SHARED, ALIKE = nil, nil
   return shared
 end
 
@@ -975,12 +982,19 @@ local function marksnow()
   return s.hid
 end
 
--- shown(seat) as the state is, from what the probes share.
-local function shownnow(seat)
-  local s = SHARED
-  if not s then return shown(seat) end
-  marksnow()
-  local hash = viewhash(seat, s.hid, s.above)
+-- shown(seat), reading the side of the state that no seat changes (its
+-- marks, actors, legal calls and scene) from `s` or into it when missing.
+-- A seat that sees alike with one shown before it (twinof) is shown the
+-- same view hash and scene (both read the seat through `hidden` alone);
+-- its calls are its own.
+local function shownin(seat, s)
+  if not s.hid then s.hid = declared(); s.above = markedtree(s.hid) end
+  s.seen = s.seen or {}
+  local i = 1
+  while SEATS[i] ~= seat do i = i + 1 end
+  local twin = twinof(SEATS, i, s.hid)
+  local same = twin and s.seen[twin]
+  local hash = same and same[1] or viewhash(seat, s.hid, s.above)
   if not s.set then s.set, s.reason = actors() end
   if not s.calls then s.calls = ops.legal() end   -- listed whether or not the seat may act, as legalas does
   local mine = {}
@@ -992,21 +1006,71 @@ local function shownnow(seat)
     end
   end
   if s.scene == nil then s.scene = API.scene(true) end
-  return hash, encode(mine), seatscene(seat, s.hid, s.scene)
+  local scene = same and same[2] or seatscene(seat, s.hid, s.scene)
+  s.seen[seat] = { hash, scene }
+  return hash, encode(mine), scene
+end
+
+-- shown(seat) as the state is, from what the probes share.
+local function shownnow(seat)
+  local s = SHARED
+  if not s then return shown(seat) end
+  return shownin(seat, s)
+end
+
+-- The groups of the slots hidden from `seat` as the state is
+-- (hiddengroups), from what the probes share.
+local function groupsof(seat)
+  local s = SHARED
+  if not s then return hiddengroups(seat, declared()) end
+  s.groups = s.groups or {}
+  local groups = s.groups[seat]
+  if not groups then groups = hiddengroups(seat, marksnow()); s.groups[seat] = groups end
+  return groups
+end
+
+-- Whether two seats' groups are the same slots of the same tables, in the same order.
+local function samegroups(a, b)
+  if #a ~= #b then return false end
+  for i = 1, #a do
+    local x, y = a[i].keys, b[i].keys
+    if a[i].t ~= b[i].t or #x ~= #y then return false end
+    for j = 1, #x do if x[j] ~= y[j] then return false end end
+  end
+  return true
+end
+
+-- The seats after `seat` whose rearranged state is `seat`'s own: their
+-- groups are the same, so the same salt moves the same values to the same
+-- slots (seats that see alike). Only while the probes share: their probes
+-- follow this one, on this very state, with this salt.
+local function alikeafter(seat)
+  local out = {}
+  if not SHARED then return out end
+  local mine, after = groupsof(seat), false
+  for _, other in ipairs(SEATS) do
+    if after and samegroups(mine, groupsof(other)) then out[#out + 1] = other end
+    if other == seat then after = true end
+  end
+  return out
+end
+
+-- What the probe of an alike seat computed for `seat` in the rearranged
+-- state they share (ALIKE), for the probe of kind `kind` with `salt`; nil
+-- when none was kept.
+local function takealike(seat, salt, kind)
+  local kept = ALIKE and ALIKE[seat]
+  if not kept then return nil end
+  ALIKE[seat] = nil
+  if kept.salt ~= salt or kept.kind ~= kind then return nil end
+  return kept
 end
 
 -- Rearranges what is hidden from `seat` (the generator reseeded from
 -- `salt`, each table's hidden slots rotated), inside the operation under
 -- way; returns the paths rearranged.
 local function rearrange(seat, salt)
-  local s, groups = SHARED, nil
-  if s then
-    s.groups = s.groups or {}
-    groups = s.groups[seat]
-    if not groups then groups = hiddengroups(seat, marksnow()); s.groups[seat] = groups end
-  else
-    groups = hiddengroups(seat, declared())
-  end
+  local groups = groupsof(seat)
   K.setwritable(true, "a leak probe")
   local game = K.game
   game[RNG] = K.mix(backing(game)[RNG] ~ salt)
@@ -1027,9 +1091,15 @@ local function stepviews(seats, name, params)
   local rec = K.steps.run(name, params, name, 0)
   local plan = K.steps.plan(rec, "do")
   local ctx, named, out = stepcontext(before, declared()), planwords(plan, nil, {}), {}
-  for _, seat in ipairs(seats) do
-    local view = seatstep(before, ctx, seat, plan, named)
-    out[seat] = { view.hash, encode(view.plan), encode(view.changes) }
+  for i, seat in ipairs(seats) do
+    -- A seat that sees alike with one before it, before and after the step, shares its view (as beforestep's).
+    local twin = twinof(seats, i, before.hid, ctx.hid)
+    if twin then
+      out[seat] = out[twin]
+    else
+      local view = seatstep(before, ctx, seat, plan, named)
+      out[seat] = { view.hash, encode(view.plan), encode(view.changes) }
+    end
   end
   return out
 end
@@ -1056,6 +1126,56 @@ local function stepviewnow(seat, name, params)
     K.steps.drop()
   end
   return table.unpack(s.steps[seat], 1, 3)
+end
+
+-- What `seat` is shown in the state rearranged for it from `salt` (shown's
+-- three), rolled back, after the paths rearranged. The seats after it
+-- whose rearranged state is the same (alikeafter) are shown that state in
+-- the same run: what the state gives every seat (marks, actors, legal
+-- calls, scene) is read once, each seat's own (view hash, calls it may
+-- make, redacted scene) computed as for it alone and kept for its probe.
+-- A seat whose own part fails is not kept: its probe runs its own.
+local function shownrearranged(seat, salt)
+  local kept = takealike(seat, salt, "leak")
+  if kept then return kept.paths, kept[1], kept[2], kept[3] end
+  local alike = alikeafter(seat)
+  K.steps.begin("probe")
+  local paths = rearrange(seat, salt)
+  local view, calls, scene
+  if #alike == 0 then
+    view, calls, scene = shown(seat)
+  else
+    local side = {}
+    view, calls, scene = shownin(seat, side)
+    for _, other in ipairs(alike) do
+      local ok, v, c, sc = pcall(shownin, other, side)
+      if ok then ALIKE[other] = { salt = salt, kind = "leak", paths = paths, v, c, sc } end
+    end
+  end
+  K.steps.drop()
+  return paths, view, calls, scene
+end
+
+-- stepview(seat, name, params) in the state rearranged for `seat` from
+-- `salt`, rolled back: the paths rearranged, then true and its three
+-- results, or false and the error. The seats after it whose rearranged
+-- state is the same (alikeafter) see the step in the same run, each
+-- seat's view computed as for it alone (stepviews), kept for its probe;
+-- a run that fails keeps nothing (each of them runs its own).
+local function steprearranged(seat, name, params, salt)
+  local kept = takealike(seat, salt, "step")
+  if kept then return kept.paths, true, kept[1], kept[2], kept[3] end
+  local seats = alikeafter(seat)
+  table.insert(seats, 1, seat)
+  K.steps.begin("probe")
+  local paths = rearrange(seat, salt)
+  local ok, views = pcall(stepviews, seats, name, params)
+  K.steps.drop()
+  if not ok then return paths, false, views end
+  for i = 2, #seats do
+    ALIKE[seats[i]] = { salt = salt, kind = "step", paths = paths, table.unpack(views[seats[i]], 1, 3) }
+  end
+  return paths, true, table.unpack(views[seat], 1, 3)
 end
 
 ---------------------------------------------------------------- where a leak came from
@@ -1212,10 +1332,7 @@ function API.leakprobe(seat, salt)
   knownseat(seat)
   salt = math.tointeger(tonumber(salt)) or 1
   local view0, calls0, scene0 = shownnow(seat)
-  K.steps.begin("probe")
-  local paths = rearrange(seat, salt)
-  local view1, calls1, scene1 = shown(seat)
-  K.steps.drop()
+  local paths, view1, calls1, scene1 = shownrearranged(seat, salt)
   local what = view1 ~= view0 and "view" or calls1 ~= calls0 and "calls" or scene1 ~= scene0 and "scene" or nil
   if not what then return "" end
   local line = what == "calls" and callsline(seat, salt) or what == "scene" and sceneline(seat, salt) or nil
@@ -1235,10 +1352,7 @@ function API.stepprobe(seat, name, params, salt)
   salt = math.tointeger(tonumber(salt)) or 1
   params = decode(params)
   local view0, plan0, changes0 = stepviewnow(seat, name, params)
-  K.steps.begin("probe")
-  local paths = rearrange(seat, salt)
-  local ok, view1, plan1, changes1 = pcall(stepview, seat, name, params)
-  K.steps.drop()
+  local paths, ok, view1, plan1, changes1 = steprearranged(seat, name, params, salt)
   if not ok then
     if type(view1) == "table" and getmetatable(view1) == K.C.errormeta and view1.kind == "rejected" then return "" end
     error(view1, 0)
