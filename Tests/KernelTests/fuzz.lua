@@ -236,12 +236,8 @@ assert(final({ push(1), push(3) }).trace[2] == again.trace[1], "stopped early, a
 -- A broken undo below the shared steps is found all the same: an entry is
 -- trusted only when a rewind verified its undo, never because it is shared.
 API.definepack("s", "s", "s/pack.lua", [[ return { name = "s", setup = function(game) game.log = {} end } ]])
-API.addaction("s", "push", "s/actions/push.lua", [[
-return {
-  params = { n = "integer" },
-  legal = function(game, emit) for n = 1, 3 do emit{ n = n } end end,
-  apply = function(game, a) game.log[#game.log + 1] = a.n end,
-}
+API.addaction("s", "mark", "s/actions/mark.lua", [[
+return { legal = function(game, emit) emit{} end, apply = function(game) game.log[#game.log + 1] = "m" end }
 ]])
 API.addaction("s", "slip", "s/actions/slip.lua", [[
 return { legal = function(game, emit) emit{} end,
@@ -250,9 +246,9 @@ return { legal = function(game, emit) emit{} end,
 API.finishpack("s", "")
 API.newgame("s", "1", K.encode({}))
 API.commit()
-local slip = { op = "do", name = "slip", params = {} }
-run({ slip, push(1) })
-local found = final({ slip, push(2) }, 1)
-assert(found.rewound and found.rewound.property == "undoRestores" and found.rewound.undos == 2,
+local slip, mark = { op = "do", name = "slip", params = {} }, { op = "do", name = "mark", params = {} }
+run({ slip, mark })
+local found = final({ slip, mark, mark }, 1)
+assert(found.rewound and found.rewound.property == "undoRestores" and found.rewound.undos == 3,
        "the unverified shared entry's undo is checked")
 API.fuzzabort()
