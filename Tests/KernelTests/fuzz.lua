@@ -214,3 +214,41 @@ local up = run({ push(1), push(3) }, 1)
 assert(#up.trace == 1 and up.history.count == 2 and up.history.cursor == 2)
 newr()
 assert(run({ push(1), push(3) }).trace[2] == up.trace[1])
+
+-- A resumed run's end-of-run rewind stops at the first entry a rewind
+-- verified at its index: only the steps the run played itself are undone,
+-- and the game stays there for the next run. Entries no rewind verified
+-- (a run without the end-of-run check) are undone to the state after setup.
+local function final(program, resume)
+  return K.decode((API.fuzz(K.encode({ program = program, checklegal = true, final = true, resume = resume }))))
+end
+newr()
+run({ push(1), push(2) })
+local whole = final({ push(1), push(2), push(3) }, 2)
+assert(whole.rewound == nil and whole.history.cursor == 0, "no rewind verified the shared steps yet: all undone")
+local short = final({ push(1), push(2), push(1) }, 2)
+assert(short.rewound == nil and short.history.cursor == 2 and API.hash() == short.history.entries[2].hash,
+       "the shared steps' undos were verified: the rewind stops above them")
+local again = final({ push(1), push(3) }, 1)
+assert(again.history.cursor == 1 and #again.trace == 1)
+newr()
+assert(final({ push(1), push(3) }).trace[2] == again.trace[1], "stopped early, a run gives what it gives from setup")
+-- A broken undo below the shared steps is found all the same: an entry is
+-- trusted only when a rewind verified its undo, never because it is shared.
+API.definepack("s", "s", "s/pack.lua", [[ return { name = "s", setup = function(game) game.log = {} end } ]])
+API.addaction("s", "mark", "s/actions/mark.lua", [[
+return { legal = function(game, emit) emit{} end, apply = function(game) game.log[#game.log + 1] = "m" end }
+]])
+API.addaction("s", "slip", "s/actions/slip.lua", [[
+return { legal = function(game, emit) emit{} end,
+         apply = function(game) game.log[#game.log + 1] = 0 end, undo = function(game) end }
+]])
+API.finishpack("s", "")
+API.newgame("s", "1", K.encode({}))
+API.commit()
+local slip, mark = { op = "do", name = "slip", params = {} }, { op = "do", name = "mark", params = {} }
+run({ slip, mark })
+local found = final({ slip, mark, mark }, 1)
+assert(found.rewound and found.rewound.property == "undoRestores" and found.rewound.undos == 3,
+       "the unverified shared entry's undo is checked")
+API.fuzzabort()

@@ -299,41 +299,49 @@ local function unread(reads, step)
   return nil
 end
 
--- Where the last rewind started, when it reached the state after setup
--- with every undo verified: { index = the cursor, entry = the entry there }.
--- While that very entry stands at that index, the entries up to it are
--- the ones that rewind undid (a perform below it would have replaced it),
--- and from its state (its hash) the rest of the rewind is known to pass.
-local CLEAN
+-- The entries whose undo a rewind verified, each with the index it stood
+-- at (weak keys: an entry a perform dropped goes with it). A rewind adds
+-- its entries only when every undo below them was verified too (it
+-- reached the state after setup, its hash the initial one, or stopped at
+-- an entry already here). While such an entry stands at that index, the
+-- entries below it are the ones verified with it (a perform below it
+-- would have dropped it), and from its state (its hash) the rest of the
+-- rewind is known to pass.
+local VERIFIED
+
+-- No rewind verified yet (a restarted game, or a call that failed).
+local function forgetverified() VERIFIED = setmetatable({}, { __mode = "k" }) end
+forgetverified()
 
 -- Rewinds the whole history (the end-of-run check); returns a finding or
 -- nil. A finding says how many undos the rewind ran (`undos`, the failing
 -- one included), so a reproduction ends on the undo that fails. A resumed
 -- run (the shrinker's candidates, which share their first steps with the
--- last one) stops at the entry the last rewind started from (CLEAN), its
--- state the one recorded: the undos below were verified from that very
--- state, and the game stays there for the next candidate.
+-- last one) stops at the first entry a rewind verified at its index
+-- (VERIFIED), its state the one recorded: the undos below were verified
+-- from that very state, and the game stays there for the next candidate,
+-- which starts from its shared steps without redoing them.
 local function rewind(resumed)
-  local from, top = HISTORY.cursor(), HISTORY.last()
-  local clean = resumed and CLEAN or nil
-  CLEAN = nil
-  local undos = 0
+  if not resumed then forgetverified() end
+  local undone, undos = {}, 0
   while HISTORY.cursor() > 0 do
-    if clean and HISTORY.cursor() == clean.index and HISTORY.last() == clean.entry and hashof() == HISTORY.current() then
-      CLEAN = { index = from, entry = top }
-      return nil
-    end
+    local index, entry = HISTORY.cursor(), HISTORY.last()
+    if resumed and VERIFIED[entry] == index and hashof() == HISTORY.current() then break end
     local wrong = undoone()
     undos = undos + 1
+    undone[undos] = entry
     -- An undo played forwards is a finding of the undo steps, where a
     -- reproduction can expect it; rewinding only checks the state.
     if wrong and not wrong.mirror then wrong.property, wrong.what, wrong.undos = "undoRestores", "rewind", undos; return wrong end
   end
-  local hash, initial = hashof(), HISTORY.initial()
-  if hash ~= initial then
-    return { property = "rewindAndReplay", what = "rewound", expected = initial, actual = hash, undos = undos }
+  if HISTORY.cursor() == 0 then
+    local hash, initial = hashof(), HISTORY.initial()
+    if hash ~= initial then
+      return { property = "rewindAndReplay", what = "rewound", expected = initial, actual = hash, undos = undos }
+    end
   end
-  if from > 0 then CLEAN = { index = from, entry = top } end
+  local top = HISTORY.cursor() + undos
+  for i = 1, undos do VERIFIED[undone[i]] = top - i + 1 end
   return nil
 end
 
@@ -576,7 +584,8 @@ local function rollbackto(start, run)
 end
 
 function API.fuzzabort()
-  LAST, CLEAN = nil, nil
+  LAST = nil
+  forgetverified()
   rollbackto(STARTED, true)
   forgetnewplans()
   CHOOSE.forgetplays()
@@ -586,7 +595,8 @@ function API.replayabort() rollbackto(REPLAYED) end
 -- An abort while a run or a replay is in progress (a call that failed in
 -- the middle): back to the state it started from.
 function K.onabort()
-  LAST, CLEAN, LISTED, KEPT = nil, nil, nil, nil
+  LAST, LISTED, KEPT = nil, nil, nil
+  forgetverified()
   K.probeshared()
   K.emitsites(false)
   if RUN then

@@ -40,8 +40,9 @@ import Foundation
 /// Each candidate runs inside the kernel (one crossing), with every
 /// `perform` checked against `legal`: the result is a game a player could
 /// have played. It starts where the last candidate stood after the steps
-/// the two share, rewound there with the strict undo (or redo, after a
-/// run that rewound at its end: a candidate differs
+/// the two share, rewound there with the strict undo (or redo: a
+/// candidate's end-of-run rewind stops at the first entry a rewind
+/// verified, so the game stands near the shared steps; a candidate differs
 /// from the last from the chunk it deletes on), or from a restarted game
 /// when it cannot (`FuzzExecutor.execute`); one that fails so runs again
 /// from a restarted game before it is kept (`resumes`). Verdicts are remembered, so no
@@ -93,8 +94,9 @@ struct Shrinker {
     /// share with it, rewound there with the strict undo (`FuzzExecutor`,
     /// `resuming`), rather than from a restarted game. Off once a
     /// candidate that failed so did not fail from a restart (the rules
-    /// keep state outside the game).
-    private var resumes = true
+    /// keep state outside the game). Off from the start: every candidate
+    /// replayed from a restarted game (the tests' other way).
+    var resumes = true
     private var deadline = Double.infinity
     /// The clock's reading before the last candidate ran.
     private var now = 0.0

@@ -117,6 +117,11 @@ final class PlantedBugTests: XCTestCase {
 
     /// A copy of a pack of the repo, with the mutation applied.
     private func mutatedPack(_ mutant: Mutant, index: Int) throws -> URL {
+        try Self.mutatedPack(mutant, index: index, in: folder)
+    }
+
+    /// A copy of a pack of the repo in `folder`, with the mutation applied.
+    static func mutatedPack(_ mutant: Mutant, index: Int, in folder: URL) throws -> URL {
         let source = Self.source(of: mutant.pack)
         let copy = folder.appendingPathComponent("mutant\(index)-\(source.lastPathComponent)")
         try FileManager.default.copyItem(at: source, to: copy)

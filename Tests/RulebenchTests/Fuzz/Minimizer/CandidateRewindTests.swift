@@ -1,0 +1,158 @@
+import XCTest
+@testable import Rulebench
+
+/// A shrink candidate evaluated where the last one stood, rewound to the
+/// steps the two share with the engine's verified undo (`FuzzExecutor.execute`,
+/// `resuming`; the end-of-run rewind stopping at entries a rewind verified,
+/// `Kernel/fuzz.lua`), gets the verdict a replay from setup gives: the same
+/// legality, outcomes, hashes, failure, property and step. Checked both
+/// ways on the planted bugs of `Benchmarks/mutants.json`, candidate by
+/// candidate and for a whole shrink.
+final class CandidateRewindTests: XCTestCase {
+    private var folder: URL!
+    /// The mutated packs made so far, by mutant name.
+    private var packs: [String: String] = [:]
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("rulebench-rewind-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The mutated pack of the planted bug whose name starts with `name`.
+    private func pack(_ name: String) throws -> String {
+        let mutants = try PlantedBugTests.mutants()
+        let index = try XCTUnwrap(mutants.firstIndex { $0.name.hasPrefix(name) }, "no mutant \(name)")
+        if let made = packs[mutants[index].name] { return made }
+        let made = try PlantedBugTests.mutatedPack(mutants[index], index: index, in: folder).path
+        packs[mutants[index].name] = made
+        return made
+    }
+
+    private func executor() -> FuzzExecutor {
+        FuzzExecutor(configuration: PlantedBugTests.configuration, base: nil)
+    }
+
+    /// What a verdict is made of, as a run gives it.
+    private struct Judged: Equatable {
+        let valid: Bool
+        let outcomes: [FuzzExecutor.Outcome]
+        let trace: [StateHash]
+        let offered: [ActionCall]?
+        let property: FuzzFinding.Property?
+        let step: Int?
+        let undos: Int?
+        let message: String?
+
+        init(_ run: FuzzExecutor.Result) {
+            (valid, outcomes, trace, offered) = (run.valid, run.outcomes, run.trace, run.offered)
+            (property, step, undos, message) = (run.finding?.property, run.finding?.stepIndex,
+                                                run.finding?.rewindUndos, run.finding?.message)
+        }
+    }
+
+    /// Candidates as the shrinker makes them, each sharing its first steps
+    /// with the one before: chunks of 4, 2 and 1 steps deleted at every
+    /// position, then two single steps at most 3 apart; the program itself
+    /// (which fails) after each chunk deleted.
+    private func candidates(of program: FuzzProgram) -> [FuzzProgram] {
+        var list: [FuzzProgram] = []
+        let count = program.steps.count
+        for size in [4, 2, 1] where size < count {
+            for start in 0...(count - size) {
+                list.append(program)
+                var candidate = program
+                candidate.steps.removeSubrange(start..<start + size)
+                list.append(candidate)
+            }
+        }
+        for first in 0..<count {
+            for second in stride(from: first + 2, to: min(count, first + 5), by: 1) {
+                var candidate = program
+                candidate.steps.remove(at: second)
+                candidate.steps.remove(at: first)
+                list.append(candidate)
+            }
+        }
+        return list
+    }
+
+    /// Evaluates every candidate of `program` both ways; returns how many
+    /// resumed and how many reproduced `program`'s finding.
+    private func compareVerdicts(_ program: FuzzProgram, file: StaticString = #filePath, line: UInt = #line)
+        throws -> (resumed: Int, reproduced: Int) {
+        let first = executor().execute(program, checkLegality: true)
+        let target = FindingKey(try XCTUnwrap(first.finding, "the program does not fail", file: file, line: line))
+        let (resuming, fresh) = (executor(), executor())
+        var (resumed, reproduced) = (0, 0)
+        for candidate in candidates(of: program) {
+            // As the shrinker asks (`Shrinker.run`), and from a restarted game.
+            let rewound = resuming.execute(candidate, checkLegality: true, finalChecks: true, resuming: true,
+                                           seeking: target, wholeHistoryIfResumed: false)
+            let replayed = fresh.execute(candidate, checkLegality: true, finalChecks: true, seeking: target)
+            XCTAssertFalse(replayed.resumed)
+            XCTAssertEqual(Judged(rewound), Judged(replayed), "\(candidate.steps.map(\.description))", file: file, line: line)
+            if rewound.resumed { resumed += 1 }
+            if replayed.valid, let found = replayed.finding, target.admits(found) { reproduced += 1 }
+        }
+        return (resumed, reproduced)
+    }
+
+    /// A planted bug's line read as the fuzzer prints it, without a closing `undo`:
+    /// the broken undo is then found by the end-of-run rewind.
+    private func line(_ mutant: String, _ steps: [String], seed: Int64 = 0) throws -> FuzzProgram {
+        let steps = try steps.map { try XCTUnwrap(PlantedBugTests.step($0)) }
+        return FuzzProgram(pack: try pack(mutant), seed: seed, options: [:], steps: steps)
+    }
+
+    static let promotionWalk = ["do move from=15 to=31", "do move from=54 to=46", "do move from=2 to=17",
+                                "do move from=51 to=35", "do move from=31 to=39", "do move from=35 to=27",
+                                "do move from=39 to=46", "do move from=27 to=19", "do move from=46 to=53",
+                                "do move from=19 to=10", "do move from=53 to=60"]
+
+    /// An idle move before a needed one: every pass of a shrink runs, the swap too.
+    static let kingTakenDetour = ["do move from=2 to=17", "do move from=54 to=38", "do move from=13 to=21",
+                                  "do move from=49 to=33", "do move from=4 to=40", "do move from=33 to=25",
+                                  "do move from=40 to=61"]
+
+    func testRewoundCandidatesGetTheVerdictsOfAReplayFromSetup() throws {
+        var (resumed, reproduced) = (0, 0)
+        let mutants = try PlantedBugTests.mutants().filter { $0.rare != nil }
+        var programs = try mutants.map { mutant -> FuzzProgram in
+            let minimal = try XCTUnwrap(mutant.rare).minimal
+            let steps = minimal.steps.last?.hasPrefix("undo") == true ? Array(minimal.steps.dropLast()) : minimal.steps
+            return try line(mutant.name, steps, seed: minimal.seed)
+        }
+        programs.append(try line("chess promotion", Self.promotionWalk))
+        programs.append(try line("chess king taken", Self.kingTakenDetour))
+        for program in programs {
+            let counts = try compareVerdicts(program)
+            (resumed, reproduced) = (resumed + counts.resumed, reproduced + counts.reproduced)
+        }
+        // Not a comparison of runs that all started afresh, or all passed.
+        XCTAssertGreaterThan(resumed, 100)
+        XCTAssertGreaterThan(reproduced, 0)
+    }
+
+    /// A whole shrink gives the same reproduction through the same
+    /// candidates whether they start where the last one stood or from setup.
+    func testAShrinkEndsTheSameWithoutRewinding() throws {
+        let program = try line("chess king taken", Self.kingTakenDetour)
+        let finding = try XCTUnwrap(executor().execute(program, checkLegality: true).finding)
+        var results: [(FuzzProgram, FuzzFinding, Int)] = []
+        for resumes in [true, false] {
+            var shrinker = Shrinker(executor: executor(), clock: { 0 })
+            shrinker.resumes = resumes
+            let (shrunk, found) = shrinker.shrink(program, finding)
+            XCTAssertEqual(shrinker.status, .minimal)
+            results.append((shrunk, found, shrinker.attempts))
+        }
+        XCTAssertEqual(results[0].0, results[1].0)
+        XCTAssertEqual(results[0].1.property, results[1].1.property)
+        XCTAssertEqual(results[0].1.stepIndex, results[1].1.stepIndex)
+        XCTAssertEqual(results[0].2, results[1].2, "the same candidates")
+    }
+}
