@@ -68,7 +68,9 @@ final class HistoryView: @unchecked Sendable {
         guard let kernel else { return [] }
         let now = try kernel.travelStopped(from: position.cursor).position
         var found: [String] = []
-        if now != position { found.append("position: the view's \(position), the kernel's \(now)") }
+        // A history just set up has read no version yet: nothing to read.
+        let unread = position == .start && now.count == 0
+        if now != position && !unread { found.append("position: the view's \(position), the kernel's \(now)") }
         let fresh = try kernel.historyEntries(since: -1, known: 0, through: now.count).entries
         if keptVersion == now.version {
             for (index, (mine, theirs)) in zip(kept, fresh).enumerated()

@@ -334,11 +334,11 @@ function API.entries(since, known, last)
   local count = #ENTRIES
   local first = (math.tointeger(tonumber(known)) or 0) + 1
   since = math.tointeger(tonumber(since))
-  if not since or since > VERSION or VERSION - since >= KEPTCHANGES then
+  if not since or since < 0 or since > VERSION or VERSION - since >= KEPTCHANGES then
     first = 1
   else
     for v = since + 1, VERSION do
-      local at = CHANGED[v]
+      local at = CHANGED[v] or 1
       if at < first then first = at end
     end
   end
