@@ -38,6 +38,6 @@ struct ReplayCommand: ParsableCommand {
             throw Outcome.failed.exitCode
         }
         let game = verdict.game
-        print("\(log): \(game.history.entries.count) steps replayed, every state hash matches (final \(game.stateHash))")
+        print("\(log): \(game.history.count) steps replayed, every state hash matches (final \(game.stateHash))")
     }
 }

@@ -19,7 +19,7 @@ extension Match {
         guard record.seat == request.seat else {
             return refuse(.notYours, "the last call in effect is \(record.seat)'s (version \(last)): a seat takes back only its own calls")
         }
-        let entry = game.history.entries[game.history.cursor - 1]
+        let entry = game.history.entry(at: game.history.cursor - 1)
         if let why = barriers[last] { return refuse(.barrier, "version \(last): " + why) }
         if entry.isCheckpoint, let refusal = finishedTurnRefusal(record, seat: request.seat, consent: consent) { return refusal }
         let outcome: UndoOutcome

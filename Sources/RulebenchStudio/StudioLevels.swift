@@ -59,7 +59,7 @@ struct StudioLevels {
                                          + "(rulebench solve --levels \(display) --write-solutions adds one)"))
         }
         if let left = left(calls, game) {
-            throw .badInput(InputProblem("step \(left + 1) (\(StudioPosition.label(game.history.entries[left].call))) is not the stored "
+            throw .badInput(InputProblem("step \(left + 1) (\(StudioPosition.label(game.history.entry(at: left).call))) is not the stored "
                                          + "solution's (\(StudioPosition.label(calls[left]))): undo back to step \(left) to follow it"))
         }
         guard game.history.cursor < calls.count else {
@@ -71,7 +71,7 @@ struct StudioLevels {
     /// The first applied step (0-based) that differs from the stored
     /// solution's call there, or that goes past its end; nil when none does.
     private func left(_ calls: [ActionCall], _ game: Game) -> Int? {
-        (0..<game.history.cursor).first { $0 >= calls.count || game.history.entries[$0].call != calls[$0] }
+        (0..<game.history.cursor).first { $0 >= calls.count || game.history.entry(at: $0).call != calls[$0] }
     }
 
     /// What every position carries (small: the list itself is `listText`):

@@ -26,7 +26,7 @@ struct StudioPosition {
             ("source", .object([("kind", .string(session.source.kind)), ("name", .string(session.source.name))])),
             ("pack", .object([("name", .string(game.pack.name)), ("version", .string(game.pack.version))])),
             ("savePath", .string(session.proposedSavePath)),
-            ("step", .int(Int64(cursor))), ("count", .int(Int64(history.entries.count))),
+            ("step", .int(Int64(cursor))), ("count", .int(Int64(history.count))),
             ("seats", .array(((try? game.seats()) ?? []).map(JSONValue.string))),
             ("seat", session.seat.map(JSONValue.string) ?? .null),
             ("levels", session.levels?.json(game, seated: session.seat != nil) ?? .null),
@@ -39,9 +39,9 @@ struct StudioPosition {
         }
         members += [
             ("hash", .string((try? game.liveStateHash().hex) ?? history.currentHash.hex)),
-            ("entries", .array(history.entries.indices.map { StudioPosition.entry($0 + 1, session) })),
+            ("entries", .array((0..<history.count).map { StudioPosition.entry($0 + 1, session) })),
             ("pending", .array(session.pending.enumerated().map { index, step in
-                .object([("step", .int(Int64(history.entries.count + index + 1))), ("call", .string(StudioPosition.label(step.call))),
+                .object([("step", .int(Int64(history.count + index + 1))), ("call", .string(StudioPosition.label(step.call))),
                          ("hash", .string(step.hash.hex)), ("problem", .string(step.problem))])
             })),
             ("setupMarks", .array((session.marks[0] ?? []).map(JSONValue.string))),
@@ -72,11 +72,11 @@ struct StudioPosition {
         let view = try? game.view(as: seat)
         let scene = (try? game.scene(as: seat)) ?? nil
         let changes = session.seatChanges.flatMap { $0.position == cursor ? $0.changes : nil } ?? []
-        let entries = game.history.entries.indices.map { index -> JSONValue in
+        let entries = (0..<game.history.count).map { index -> JSONValue in
             let step = index + 1
             return .object([
                 ("step", .int(Int64(step))), ("call", .string(session.label(of: step))), ("hash", .string("")),
-                ("checkpoint", .bool(game.history.entries[index].isCheckpoint)), ("applied", .bool(step <= cursor)),
+                ("checkpoint", .bool(game.history.entry(at: index).isCheckpoint)), ("applied", .bool(step <= cursor)),
                 ("undo", .null), ("redo", .null), ("marks", .array([])),
             ])
         }
@@ -127,7 +127,7 @@ struct StudioPosition {
     /// Step `step` of the history: its call, hash, whether it is applied, what its
     /// last undo and redo proved (null: not run yet), and the failures marked there.
     private static func entry(_ step: Int, _ session: isolated StudioSession) -> JSONValue {
-        let entry = session.game.history.entries[step - 1]
+        let entry = session.game.history.entry(at: step - 1)
         func check(_ check: Game.StepCheck?) -> JSONValue {
             guard let check else { return .null }
             return check.problem.map(JSONValue.string) ?? .bool(true)

@@ -91,7 +91,7 @@ enum StudioReload {
                 left.append(PendingStep(call: step.call, hash: step.hash, problem: "now fails: \(error)"))
             }
         }
-        _ = try? game.seek(to: min(cursor, game.history.entries.count))
+        _ = try? game.seek(to: min(cursor, game.history.count))
         return Replay(game: game, summary: Outcome(count: count, firstDifference: difference), pending: left)
     }
 }

@@ -129,7 +129,7 @@ actor StudioSession {
             guard game.history.cursor > 0 else { throw .badInput(InputProblem("nothing to undo")) }
             try seek(to: game.history.cursor - 1, animated: true)
         case .redo:
-            guard game.history.cursor < game.history.entries.count else { throw .badInput(InputProblem("nothing to redo")) }
+            guard game.history.cursor < game.history.count else { throw .badInput(InputProblem("nothing to redo")) }
             try seek(to: game.history.cursor + 1, animated: true)
         case .undoTurn: try seek(to: game.history.cursor - game.history.undosToLastTurn, animated: false)
         case .seek(let step):
@@ -149,7 +149,7 @@ actor StudioSession {
     /// Step `step`'s call as the page shows it (1-based).
     func label(of step: Int) -> String {
         if let known = labels[step] { return known }
-        let typed = StudioPosition.label(game.history.entries[step - 1].call)
+        let typed = StudioPosition.label(game.history.entry(at: step - 1).call)
         labels[step] = typed
         return typed
     }
@@ -294,7 +294,7 @@ actor StudioSession {
     /// `FolderSave`'s rules (a page's path never leaves that folder nor follows a link).
     private func save(_ path: String, overwrite: Bool, id: Int64?) throws(RulebenchError) -> String {
         try game.save(path, inside: folder, overwrite: overwrite)
-        return StudioReply.saved(path: path, steps: game.history.entries.count, id: id).text
+        return StudioReply.saved(path: path, steps: game.history.count, id: id).text
     }
 
     /// The path the page proposes to save to: the opened history when it is

@@ -24,7 +24,8 @@ local h0 = API.newgame("h", "1", params())
 assert(H.cursor() == 0 and H.count() == 0 and H.initial() == h0 and H.current() == h0)
 
 -- A perform records its entry and commits in the same call; its last
--- four results are where the history stands (cursor, count, turn counts).
+-- five results are where the history stands (cursor, count, turn counts,
+-- version).
 local h1, tree, plan, cursor, count, turn, lastturn = API.perform("step", params())
 assert(cursor == 1 and count == 1 and turn == 1 and lastturn == 1, cursor .. " " .. count .. " " .. turn .. " " .. lastturn)
 local e = H.last()
@@ -42,8 +43,11 @@ assert(H.turn() == 0 and H.lastturn() == 3 and H.cursor() == 5)
 
 -- An undo moves the cursor back and keeps the entry to redo; a new
 -- perform drops the redo tail.
-local hu, _, problems, ucursor, ucount = API.undo("1")
+local u = table.pack(API.undo("1"))
+local hu, problems, ucursor, ucount = u[1], u[3], u[11], u[12]
 assert(problems == "" and H.cursor() == 4 and H.count() == 5 and ucursor == 4 and ucount == 5)
+assert(u[4] == H.current() and u[4] == hu, "the hash recorded for the state now")
+assert(u[5] == "done" and u[7] == "1" and u[8] == H.following().hash and u[9] == H.following().tree, "the entry undone")
 assert(hu == H.current() and H.following().name == "done")
 assert(H.turn() == 2 and H.lastturn() == 2)
 API.undo("1")
@@ -58,8 +62,8 @@ assert(H.cursor() == 4 and H.count() == 4)
 -- A strict redo reproduces the entry: the same hash, tree and plan.
 API.undo("1")
 local before = H.following()
-local hr, _, _, mismatch, rcursor = API.redo("1")
-assert(mismatch == "" and hr == before.hash and H.cursor() == 4 and rcursor == 4)
+local hr, _, _, mismatch, rname, _, _, rcursor = API.redo("1")
+assert(mismatch == "" and hr == before.hash and H.cursor() == 4 and rcursor == 4 and rname == "done")
 fails(function() API.redo("1") end, "nothing to redo")
 API.abort()
 
@@ -68,7 +72,7 @@ API.perform("wobble", params())
 local wobbled = H.current()
 API.undo("1")
 local back = K.hash()
-hr, _, _, mismatch, rcursor = API.redo("1")
+hr, _, _, mismatch, _, _, _, rcursor = API.redo("1")
 mismatch = K.decode(mismatch)
 assert(mismatch.what == "state hash" and mismatch.action == "wobble", K.show(mismatch))
 assert(mismatch.expected == wobbled and mismatch.actual == hr and hr ~= wobbled)
@@ -119,22 +123,24 @@ assert(H.cursor() == 0 and H.count() == 0 and K.hash() == H.initial())
 
 -- travel: several undos and redos in one call, each its own operation,
 -- committed before the next; the reply gives each step's word and results,
--- then the position (four integers).
+-- then the position (five integers).
 API.newgame("h", "1", params())
 for _, name in ipairs { "step", "done", "step", "step", "done", "step" } do API.perform(name, params()) end
-local WIDTH = { undone = 4, redone = 4, failed = 2, differs = 2 }
+local WIDTH = { undone = 11, redone = 7, failed = 2, differs = 2 }
 local function travel(kind, target)
   local r = table.pack(API.travel("1", kind, target))
-  local n = r.n - 4
-  assert(r[n + 1] == H.cursor() and r[n + 2] == H.count() and r[n + 3] == H.turn() and r[n + 4] == H.lastturn(),
+  local n = r.n - 5
+  assert(r[n + 1] == H.cursor() and r[n + 2] == H.count() and r[n + 3] == H.turn() and r[n + 4] == H.lastturn()
+    and r[n + 5] == H.version(),
     "the reply's position is the history's")
   local steps, i = {}, 1
   while i <= n do
     local word, step = r[i], {}
     if word == "undone" then
       step.hash, step.plan, step.problems = r[i + 1], r[i + 2], r[i + 3] ~= "" and K.decode(r[i + 3]) or nil
+      step.current, step.name, step.entryhash = r[i + 4], r[i + 5], r[i + 8]
     elseif word == "redone" then
-      step.hash, step.tree, step.plan = r[i + 1], r[i + 2], r[i + 3]
+      step.hash, step.tree, step.plan, step.name = r[i + 1], r[i + 2], r[i + 3], r[i + 4]
     elseif word == "failed" then
       step.failure = K.decode(r[i + 1])
     else
@@ -149,6 +155,8 @@ local function travel(kind, target)
 end
 local out = travel("lastturn", "")
 assert(#out.steps == 1 and H.cursor() == 5 and out.steps[1].hash == H.current() and out.steps[1].problems == nil)
+assert(out.steps[1].name == "step" and out.steps[1].entryhash == H.following().hash, "an undone step carries its entry")
+assert(out.steps[1].current == H.current())
 out = travel("lastturn", "")
 assert(#out.steps == 3 and H.cursor() == 2, "right after a checkpoint: the turn it ended")
 out = travel("seek", "6")
@@ -167,11 +175,52 @@ assert(#out.steps == 1 and out.steps[1].mismatch.what == "state hash" and H.curs
 -- Not strict, a redo that differs is taken: it replaces the entry.
 local was = H.following().hash
 local r = table.pack(API.travel("0", "seek", "1"))
-assert(r.n == 8 and r[1] == "redone" and r[2] ~= was and H.last().hash == r[2] and H.cursor() == 1)
+assert(r.n == 12 and r[1] == "redone" and r[2] ~= was and H.last().hash == r[2] and H.cursor() == 1)
 -- position(from), read after a travel a stop ended: the entries after
 -- `from` (those the travel redid) as its reply gives a redo, then the
 -- position; only the position when the cursor is not past `from`.
 local p = table.pack(API.position("0"))
-assert(p.n == 8 and p[1] == "redone" and p[2] == r[2] and p[3] == r[3] and p[4] == r[4], "the redone entry")
-assert(p[5] == 1 and p[6] == 1 and p[7] == r[7] and p[8] == r[8], "then the position")
-assert(select("#", API.position("1")) == 4 and select("#", API.position("5")) == 4)
+assert(p.n == 12 and p[1] == "redone" and p[2] == r[2] and p[3] == r[3] and p[4] == r[4] and p[5] == "wobble", "the redone entry")
+assert(p[8] == 1 and p[9] == 1 and p[10] == r[10] and p[11] == r[11] and p[12] == r[12], "then the position")
+assert(select("#", API.position("1")) == 5 and select("#", API.position("5")) == 5)
+
+-- History is stored once: each entry is the engine's own record of its
+-- action (what undo reads: its journal span), and the engine keeps no list
+-- of its own beside the history (ops.records() holds only a walk's or a
+-- replay's records, above the entries).
+API.newgame("h", "1", params())
+for _, name in ipairs { "step", "done", "step", "step" } do API.perform(name, params()) end
+local ops = K.ops
+assert(#ops.records() == 0 and ops.depth() == H.cursor(), "no second list of the applied actions")
+local top = H.last()
+assert(top.s and top.e and top.def and top.hash, "an entry is the engine's record: its journal span and its hash")
+-- An undo takes back the history's entry at the cursor; a redo keeps that
+-- very record (fuzz.lua knows entries by identity), with the redo's span.
+local span = top.s
+API.undo("1")
+assert(H.following() == top and H.cursor() == 3)
+API.redo("1")
+assert(H.last() == top and top.s == span and #ops.records() == 0)
+-- The version changes with the entries, not with the cursor: what Swift's
+-- view keeps stays good over undo and strict redo, and is read again
+-- from the first entry a change touched.
+local v = H.version()
+API.undo("1"); API.undo("1"); API.redo("1")
+assert(H.version() == v, "undo and strict redo change no entry")
+local e = table.pack(API.entries(tostring(v), "4", "4"))
+assert(e[1] == tostring(v) and e[2] == "4" and e[3] == "5" and e.n == 3, "nothing changed since: nothing sent")
+API.perform("step", params())           -- drops entry 4, puts a new one there
+assert(H.version() == v + 1 and H.count() == 4)
+e = table.pack(API.entries(tostring(v), "4", "4"))
+assert(e[1] == tostring(v + 1) and e[3] == "4" and e.n == 3 + 6, "entry 4 changed: only it is sent")
+assert(e[4] == "step" and e[6] == "" and e[7] == H.last().hash and e[8] == H.last().tree and e[9] == H.last().plan)
+assert(e[5] == params(), "the params as Swift sent them")
+e = table.pack(API.entries("", "0", "4"))
+assert(e[3] == "1" and e.n == 3 + 4 * 6 and e[4 + 6] == "done" and e[6 + 6] == "1", "a view holding nothing reads all")
+-- A walk's records stay the engine's: solve's performs commit with
+-- nothing staged, above the entries, and leave the history as it was.
+local count, last = H.count(), H.last()
+ops.perform("step", {}, nil, "hash"); ops.commit()
+assert(#ops.records() == 1 and H.count() == count and H.last() == last and ops.depth() == H.cursor() + 1)
+ops.undo(true, false); ops.commit()
+assert(#ops.records() == 0 and H.count() == count and H.cursor() == count and H.last() == last)

@@ -235,7 +235,7 @@ public final class PlaySession {
 
     private func redo(_ arguments: [String]) {
         guard let count = PlaySession.count(arguments, command: "redo", onError: fail) else { return }
-        let available = game.history.entries.count - game.history.cursor
+        let available = game.history.count - game.history.cursor
         guard count <= available else {
             return fail(available == 0 ? "nothing to redo" : "only \(available) action\(available == 1 ? "" : "s") can be redone: redo \(available)")
         }
@@ -264,8 +264,8 @@ public final class PlaySession {
 
     private func showHistory() {
         let history = game.history
-        guard !history.entries.isEmpty else { return say("history: empty (perform an action by number or name)") }
-        let undone = history.entries.count - history.cursor
+        guard history.count > 0 else { return say("history: empty (perform an action by number or name)") }
+        let undone = history.count - history.cursor
         var lines = ["history: \(history.cursor) applied" + (undone > 0 ? ", \(undone) undone (redo brings them back)" : "")]
         for (index, entry) in history.entries.enumerated() {
             var line = "  \(index + 1). \(entry.call)"
@@ -370,7 +370,7 @@ public final class PlaySession {
         if path.hasSuffix(".yaml") || path.hasSuffix(".yml") { return saveScenario(path) }
         do {
             try game.save(to: URL(fileURLWithPath: path))
-            let count = game.history.entries.count
+            let count = game.history.count
             say("saved \(count) action\(count == 1 ? "" : "s") to \(path) (check it with `rulebench replay \(path)`)")
         } catch {
             fail("\(error)")

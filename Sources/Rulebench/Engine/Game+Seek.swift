@@ -38,7 +38,7 @@ extension Game {
     /// nothing, so the seek stops there and throws: the cursor is then where
     /// the failed redo left it.
     ///
-    /// - Throws: `.badInput` for a position outside `0...history.entries.count`;
+    /// - Throws: `.badInput` for a position outside `0...history.count`;
     ///   the redo's error when a redo fails.
     @discardableResult
     public func seek(to position: Int) throws(RulebenchError) -> [StepCheck] {
@@ -48,14 +48,14 @@ extension Game {
         var cursor = history.cursor
         for step in try travelled(.seek(position)).steps {
             switch step {
-            case .undone(let hash, let plan, let problems):
-                let outcome = UndoOutcome(entry: history.entries[cursor - 1], hash: hash, plan: plan)
+            case .undone(let hash, let plan, let problems, let entry, _):
+                let outcome = UndoOutcome(entry: entry, hash: hash, plan: plan)
                 checks.append(problems.isEmpty
                     ? StepCheck(step: cursor, direction: .undo, problem: unproved, animation: outcome.animation)
                     : StepCheck(step: cursor, direction: .undo, problem: "\(RulebenchError.undoMismatch(problems))", animation: nil))
                 cursor -= 1
-            case .redone:
-                checks.append(StepCheck(step: cursor + 1, direction: .redo, problem: unproved, animation: history.entries[cursor].animation))
+            case .redone(let entry):
+                checks.append(StepCheck(step: cursor + 1, direction: .redo, problem: unproved, animation: entry.animation))
                 cursor += 1
             case .failed(let error):
                 throw error

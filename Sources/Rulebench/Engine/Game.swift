@@ -59,7 +59,7 @@ public final class Game {
         self.pack = info
         try info.validate(options: options)
         let start = try kernel.startGame(pack: id, seed: seed, options: options)
-        history = History(initialHash: start.hash)
+        history = History(initialHash: start.hash, kernel: kernel)
         openingAnimation = start.opening
     }
 
@@ -75,7 +75,7 @@ public final class Game {
         self.seed = seed
         self.options = options
         overrides = []
-        history = History(initialHash: start.hash)
+        history = History(initialHash: start.hash, kernel: kernel)
         openingAnimation = start.opening
     }
 
@@ -166,12 +166,12 @@ public final class Game {
         performed(call, try kernel.perform(call))
     }
 
-    /// The history's entry for a call the kernel performed (and committed).
+    /// The history's entry for a call the kernel performed (and committed):
+    /// the history's view moves to where the kernel's stands.
     func performed(_ call: ActionCall, _ reply: Kernel.PerformReply) -> HistoryEntry {
-        let entry = HistoryEntry(call: call, hash: reply.hash, isCheckpoint: pack.actions[call.name]?.isCheckpoint ?? false,
-                                 tree: reply.tree, plan: reply.plan)
-        history.performed(entry, at: reply.position)
-        return entry
+        history.move(to: reply.position, current: reply.hash)
+        return HistoryEntry(call: call, hash: reply.hash, isCheckpoint: pack.actions[call.name]?.isCheckpoint ?? false,
+                            tree: reply.tree, plan: reply.plan)
     }
 
     /// Undoes the last performed action: its subactions in reverse order, then
@@ -185,11 +185,11 @@ public final class Game {
     public func undo() throws(RulebenchError) -> UndoOutcome {
         guard history.cursor > 0 else { throw .badInput(InputProblem("nothing to undo")) }
         let reply = try kernel.undo(strict: configuration.strict)
-        history.move(to: reply.position)
+        history.move(to: reply.position, current: reply.current)
         if !reply.problems.isEmpty {
             throw .undoMismatch(reply.problems)
         }
-        return UndoOutcome(entry: history.entries[history.cursor], hash: reply.hash, plan: reply.plan)
+        return UndoOutcome(entry: reply.entry, hash: reply.hash, plan: reply.plan)
     }
 
     /// Reapplies the next undone action from its params. In strict mode it must
@@ -198,14 +198,11 @@ public final class Game {
     /// `.redoMismatch`.
     @discardableResult
     public func redo() throws(RulebenchError) -> HistoryEntry {
-        guard history.cursor < history.entries.count else { throw .badInput(InputProblem("nothing to redo")) }
-        let original = history.entries[history.cursor]
-        let (reply, mismatch) = try kernel.redo(strict: configuration.strict)
+        guard history.cursor < history.count else { throw .badInput(InputProblem("nothing to redo")) }
+        let (reply, mismatch, call, isCheckpoint) = try kernel.redo(strict: configuration.strict)
         if let mismatch { throw .redoMismatch(mismatch) }
-        let entry = HistoryEntry(call: original.call, hash: reply.hash, isCheckpoint: original.isCheckpoint,
-                                 tree: reply.tree, plan: reply.plan)
-        history.redone(entry, at: reply.position)
-        return entry
+        history.move(to: reply.position, current: reply.hash)
+        return HistoryEntry(call: call, hash: reply.hash, isCheckpoint: isCheckpoint, tree: reply.tree, plan: reply.plan)
     }
 
     /// What perform would say of a call's params (the engine's own check),
@@ -237,13 +234,12 @@ public final class Game {
     /// with those before it done.
     func undoTravel(_ travel: Kernel.Travel) throws(RulebenchError) -> [UndoOutcome] {
         guard history.cursor > 0 else { throw .badInput(InputProblem("nothing to undo")) }
-        let start = history.cursor
         var outcomes: [UndoOutcome] = []
         for step in try travelled(travel).steps {
             switch step {
-            case .undone(let hash, let plan, let problems):
+            case .undone(let hash, let plan, let problems, let entry, _):
                 if !problems.isEmpty { throw .undoMismatch(problems) }
-                outcomes.append(UndoOutcome(entry: history.entries[start - 1 - outcomes.count], hash: hash, plan: plan))
+                outcomes.append(UndoOutcome(entry: entry, hash: hash, plan: plan))
             case .failed(let error):
                 throw error
             case .redone, .differs:
@@ -253,18 +249,18 @@ public final class Game {
         return outcomes
     }
 
-    /// Runs a travel in the kernel and takes the history where it left it:
-    /// the redone entries (what each redo gave: in non-strict mode it may
-    /// differ from the entry, which the kernel then replaced) and the
-    /// kernel's cursor and counts.
+    /// Runs a travel in the kernel and takes the history where it left it
+    /// (the kernel's cursor, counts and version: a redo that, in non-strict
+    /// mode, replaced its entry changed the version, so the view reads it
+    /// again).
     ///
     /// The call itself fails when a stop ends it partway: a signal
     /// (`Interruption.request`, answered as the next step begins) or the
     /// wall-clock backstop in one of its steps, the memory cap between two.
     /// The steps before the stop are committed in the kernel, and their
-    /// reply is lost: the redos among them are read back (`travelStopped`,
-    /// one more crossing, on that path only), so the entries here stay the
-    /// kernel's and a history saved afterwards replays.
+    /// reply is lost: where the history stands is read back
+    /// (`travelStopped`, one more crossing, on that path only), so the view
+    /// stays the kernel's and a history saved afterwards replays.
     func travelled(_ travel: Kernel.Travel) throws(RulebenchError) -> Kernel.TravelReply {
         let start = history.cursor
         let reply: Kernel.TravelReply
@@ -278,21 +274,18 @@ public final class Game {
         return reply
     }
 
-    /// Takes what a travel did, from the cursor it began at.
+    /// Takes where a travel left the history, and the hash it records
+    /// there when the last step that took effect said it.
     private func take(_ reply: Kernel.TravelReply) {
-        var cursor = history.cursor
+        var current = reply.position.cursor == history.cursor ? history.view.current : nil
         for step in reply.steps {
             switch step {
-            case .undone: cursor -= 1
-            case .redone(let hash, let tree, let plan):
-                let original = history.entries[cursor]
-                history.entries[cursor] = HistoryEntry(call: original.call, hash: hash, isCheckpoint: original.isCheckpoint,
-                                                       tree: tree, plan: plan)
-                cursor += 1
+            case .undone(_, _, _, _, let hash): current = hash
+            case .redone(let entry): current = entry.hash
             case .failed, .differs: break
             }
         }
-        history.move(to: reply.position)
+        history.move(to: reply.position, current: current)
     }
 
     /// Undoes everything, back to the state after setup: as many `undo()`s,
@@ -318,11 +311,11 @@ public final class Game {
     /// game's setup, then takes the run's history as its own: the state is
     /// where the run left it.
     func play(_ request: Kernel.RunRequest) throws(RulebenchError) -> Kernel.RunReply {
-        guard history.entries.isEmpty || request.resume != nil else {
+        guard history.count == 0 || request.resume != nil else {
             throw .badInput(InputProblem("a fuzz run starts from a game with no history"))
         }
         let reply = try kernel.run(request)
-        history = reply.history
+        history.view.take(reply.history.view)
         return reply
     }
 
@@ -353,7 +346,7 @@ public final class Game {
     /// default, as saved histories replay their overrides); otherwise a
     /// missing one is bad input naming it. It is saved with the history.
     public func setState(_ value: StateValue?, at path: StatePath, createsTables: Bool = true) throws(RulebenchError) {
-        guard history.entries.isEmpty else {
+        guard history.count == 0 else {
             throw .badInput(InputProblem("the state can be set only before the first action"))
         }
         guard !path.keys.isEmpty else { throw .badInput(InputProblem("cannot replace the whole state")) }

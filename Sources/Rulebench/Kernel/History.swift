@@ -97,29 +97,53 @@ public struct UndoOutcome: Sendable {
 /// The performed actions of a game, with an undo/redo cursor.
 ///
 /// A view of the kernel's history (`Kernel/history.lua`), which owns the
-/// records, the cursor and every rule about them: where the cursor goes,
-/// which entries a new action drops, how many undos a turn is. This holds
-/// what the kernel's replies gave it, and nothing is counted here.
+/// records (one per entry, the engine's own record of the action), the
+/// cursor and every rule about them: where the cursor goes, which entries a
+/// new action drops, how many undos a turn is. This holds where the history
+/// stands as each reply gives it (the cursor, the count, the turn counts and
+/// the history's version) and no entries of its own: an entry is read from
+/// the kernel when it is read (one call for a range of them), and kept only
+/// while the kernel's version stays the one it was read at (`HistoryView`).
+/// Copies of a `History` are views of the same game's history, as it is now.
 public struct History: Sendable {
+    /// Where the entries are read and kept.
+    let view: HistoryView
+
+    /// An empty history from the state after setup, read from `kernel`
+    /// (nil: one whose entries all came with it, a fuzz run's reply).
+    init(initialHash: StateHash, kernel: Kernel?) {
+        view = HistoryView(initialHash: initialHash, kernel: kernel)
+    }
+
     /// The state hash after setup (and any state overrides).
-    public internal(set) var initialHash: StateHash
-    /// Every entry: `entries[..<cursor]` are applied, the rest can be redone.
-    public internal(set) var entries: [HistoryEntry] = []
+    public internal(set) var initialHash: StateHash {
+        get { view.initialHash }
+        nonmutating set { view.initialHash = newValue }
+    }
     /// How many entries are applied.
-    public internal(set) var cursor = 0
+    public var cursor: Int { view.position.cursor }
+    /// How many entries there are, applied and redoable.
+    public var count: Int { view.position.count }
+    /// Every entry: `entries[..<cursor]` are applied, the rest can be redone.
+    public var entries: [HistoryEntry] { Array(view.entries(through: count)) }
+    /// The entry at `index` (from 0, below `count`).
+    public func entry(at index: Int) -> HistoryEntry { view.entries(through: index + 1)[index] }
 
     /// The applied entries, oldest first.
-    public var performed: ArraySlice<HistoryEntry> { entries[..<cursor] }
+    public var performed: ArraySlice<HistoryEntry> { view.entries(through: cursor) }
     /// The entries that redo would reapply, next first.
-    public var redoable: ArraySlice<HistoryEntry> { entries[cursor...] }
-    /// The hash of the current state.
-    public var currentHash: StateHash { cursor == 0 ? initialHash : entries[cursor - 1].hash }
+    public var redoable: ArraySlice<HistoryEntry> { view.entries(through: count)[cursor...] }
+    /// The hash of the current state, as the history recorded it.
+    public var currentHash: StateHash {
+        if cursor == 0 { return initialHash }
+        return view.current ?? entry(at: cursor - 1).hash
+    }
     /// True when nothing has been performed.
     public var isAtStart: Bool { cursor == 0 }
     /// How many undos `undo turn` makes: back to the last checkpoint action,
     /// which stays applied (to the start when there is none): the turn under
     /// way. 0 right after a checkpoint. Counted by the kernel.
-    public internal(set) var undosToLastCheckpoint = 0
+    public var undosToLastCheckpoint: Int { view.position.undosToLastCheckpoint }
 
     /// How many undos `undo last turn` makes: the last action and every one
     /// before it back to the checkpoint before it, which stays applied (to
@@ -127,56 +151,48 @@ public struct History: Sendable {
     /// chess or a puzzle, where every move is one, always) that is the whole
     /// turn the checkpoint ended; within a turn, the turn under way, as
     /// `undosToLastCheckpoint`. 0 only at the start. Counted by the kernel.
-    public internal(set) var undosToLastTurn = 0
+    public var undosToLastTurn: Int { view.position.undosToLastTurn }
 
-    /// `step` when it is a position of this history (`0...entries.count`, 0
+    /// `step` when it is a position of this history (`0...count`, 0
     /// after setup), checked before any arithmetic on it: a step from a
     /// message or a file may be any integer, -2^63 included.
     ///
     /// - Throws: `.badInput` naming the step and the positions there are.
     public func position(_ step: Int) throws(RulebenchError) -> Int {
-        guard step >= 0, step <= entries.count else {
-            throw .badInput(InputProblem("no history position \(step): the history has positions 0 to \(entries.count)"))
+        guard step >= 0, step <= count else {
+            throw .badInput(InputProblem("no history position \(step): the history has positions 0 to \(count)"))
         }
         return step
     }
 
     /// Where the kernel's history stands after an operation: the cursor,
-    /// how many entries there are, and the two turn counts.
-    struct Position {
+    /// how many entries there are, the two turn counts, and the version
+    /// (history.lua: it changes whenever an entry is added, dropped or
+    /// replaced, and only then).
+    struct Position: Equatable {
         let cursor: Int
         let count: Int
         let undosToLastCheckpoint: Int
         let undosToLastTurn: Int
+        let version: Int
 
-        /// The four integers Game's perform, undo and redo end their
+        /// The five integers Game's perform, undo and redo end their
         /// replies with (history.lua, `where`; `Kernel.positioned`).
-        init(cursor: Int, count: Int, undosToLastCheckpoint: Int, undosToLastTurn: Int) {
+        init(cursor: Int, count: Int, undosToLastCheckpoint: Int, undosToLastTurn: Int, version: Int) {
             self.cursor = cursor
             self.count = count
             self.undosToLastCheckpoint = undosToLastCheckpoint
             self.undosToLastTurn = undosToLastTurn
+            self.version = version
         }
+
+        /// A history just set up: no entries, its version not yet read.
+        static let start = Position(cursor: 0, count: 0, undosToLastCheckpoint: 0, undosToLastTurn: 0, version: -1)
     }
 
-    /// Takes the kernel's cursor and counts.
-    mutating func move(to position: Position) {
-        cursor = position.cursor
-        undosToLastCheckpoint = position.undosToLastCheckpoint
-        undosToLastTurn = position.undosToLastTurn
-    }
-
-    /// Takes a performed entry: the kernel put it last, at the cursor
-    /// (in place: a copy of the whole list per perform showed in row (1)).
-    mutating func performed(_ entry: HistoryEntry, at position: Position) {
-        entries.removeSubrange(min(position.count - 1, entries.count)...)
-        entries.append(entry)
-        move(to: position)
-    }
-
-    /// Takes a redone entry, in the place of the one it redid.
-    mutating func redone(_ entry: HistoryEntry, at position: Position) {
-        entries[position.cursor - 1] = entry
-        move(to: position)
+    /// Takes the kernel's cursor, counts and version; `current`, when the
+    /// reply gave it, is the hash the history records at the new cursor.
+    func move(to position: Position, current: StateHash? = nil) {
+        view.move(to: position, current: current)
     }
 }

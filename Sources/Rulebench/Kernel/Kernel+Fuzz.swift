@@ -190,7 +190,7 @@ extension Kernel {
             return try Kernel.result(field, in: raw)
         }
         let history = try value.field("history")
-        var result = RunReply(history: History(initialHash: try history.field("initial").hash()))
+        var result = RunReply(history: History(initialHash: try history.field("initial").hash(), kernel: nil))
         result.steps = try value.optional("steps")?.list().map { step throws(RulebenchError) in try Kernel.step(step) }
         result.outcomes = try value.field("outcomes").list().map { item throws(RulebenchError) in try outcome(item) }
         result.trace = try value.field("trace").list().map { item throws(RulebenchError) in try item.hash() }
@@ -202,12 +202,12 @@ extension Kernel {
         result.plans = try value.field("plans").list().map { item throws(RulebenchError) in
             PlanSighting(stepIndex: try item.int("step") - 1, id: try item.int("id"), plan: try bytes(item.optional("plan")))
         }
-        result.history.entries = try history.field("entries").list().map { entry throws(RulebenchError) in
+        let entries = try history.field("entries").list().map { entry throws(RulebenchError) in
             HistoryEntry(call: try entry.call(), hash: try entry.field("hash").hash(),
                          isCheckpoint: try entry.optional("checkpoint")?.bool() ?? false,
                          tree: try bytes(entry.field("tree")) ?? [], plan: try bytes(entry.field("plan")) ?? [])
         }
-        result.history.move(to: try Kernel.position(history))
+        result.history.view.keep(entries, at: try Kernel.position(history))
         result.newEdges = try value.int("fresh")
         result.novelSteps = try value.field("novel").list().map { item throws(RulebenchError) in try item.int() - 1 }
         result.found = try value.optional("found").map { item throws(RulebenchError) in try discoveries(item) }

@@ -20,11 +20,12 @@ extension Kernel {
 
     /// One undo or redo of a travel, in the order they ran.
     enum TravelStep {
-        /// An undo took effect; `problems` are what a strict undo found
-        /// not restored (empty when exact).
-        case undone(hash: StateHash, plan: [UInt8], problems: [UndoProblem])
-        /// A redo took effect.
-        case redone(hash: StateHash, tree: [UInt8], plan: [UInt8])
+        /// An undo of `entry` took effect; `problems` are what a strict
+        /// undo found not restored (empty when exact); `current` is the hash
+        /// the history records for the state it left.
+        case undone(hash: StateHash, plan: [UInt8], problems: [UndoProblem], entry: HistoryEntry, current: StateHash)
+        /// A redo took effect: the entry it gave.
+        case redone(HistoryEntry)
         /// An undo or redo failed and was rolled back: the travel stopped.
         case failed(RulebenchError)
         /// A strict redo differed and was rolled back: the travel stopped.
@@ -90,10 +91,15 @@ extension Kernel {
         func hash() throws(RulebenchError) -> StateHash { StateHash(hex: String(decoding: try result(1), as: UTF8.self)) }
         switch try KernelReply.word(.travel, result(0), as: KernelWords.TravelStep.self) {
         case .undone:
+            guard index + 11 <= results.count else { throw Kernel.replyMismatch(.travel, "", "an undo cut short at result \(index + 1)") }
             let problems = try result(3).isEmpty ? [] : Kernel.problems(record(3))
-            return (.undone(hash: try hash(), plan: try result(2), problems: problems), 4)
+            let entry = try Kernel.historyEntry(.travel, results, at: index + 5)
+            let current = StateHash(hex: String(decoding: results[index + 4], as: UTF8.self))
+            return (.undone(hash: try hash(), plan: try result(2), problems: problems, entry: entry, current: current), 11)
         case .redone:
-            return (.redone(hash: try hash(), tree: try result(2), plan: try result(3)), 4)
+            guard index + 7 <= results.count else { throw Kernel.replyMismatch(.travel, "", "a redo cut short at result \(index + 1)") }
+            let (call, checkpoint) = try Kernel.entryCall(.travel, results, at: index + 4)
+            return (.redone(HistoryEntry(call: call, hash: try hash(), isCheckpoint: checkpoint, tree: try result(2), plan: try result(3))), 7)
         case .failed:
             let error = try error(record(1))
             if case .budgetExceeded(let budget) = error, budget.resource == .memory { try call(.gc) }
@@ -139,6 +145,59 @@ extension Kernel {
     /// The kernel's `{ cursor, count, turn, lastturn }` (history.lua, `position`).
     static func position(_ value: KernelReply) throws(RulebenchError) -> History.Position {
         History.Position(cursor: try value.int("cursor"), count: try value.int("count"),
-                         undosToLastCheckpoint: try value.int("turn"), undosToLastTurn: try value.int("lastturn"))
+                         undosToLastCheckpoint: try value.int("turn"), undosToLastTurn: try value.int("lastturn"),
+                         version: try value.int("version"))
+    }
+}
+
+// MARK: - Reading entries (the history's view: `HistoryView`)
+
+extension Kernel {
+    /// Entries of the kernel's history as its view reads them: from
+    /// `first` (from 1) on, with the version and count they are of.
+    struct HistoryEntries {
+        let version: Int
+        let count: Int
+        let first: Int
+        let entries: [HistoryEntry]
+    }
+
+    /// The entries `1...n` for a view that holds `1...known` as they were
+    /// at version `since` (-1: none): the kernel sends those from the first
+    /// it changed since (or `known + 1`) to `n`, in one call.
+    func historyEntries(since: Int, known: Int, through n: Int) throws(RulebenchError) -> HistoryEntries {
+        let reply = try call(.entries, [since, known, n].map { Array(String($0).utf8) })
+        guard reply.count >= 3, (reply.count - 3) % 6 == 0 else {
+            throw Kernel.replyMismatch(.entries, "", "\(reply.count) results, not 3 and six per entry")
+        }
+        let version = try KernelReply.integer(.entries, reply[0], result: 1)
+        let count = try KernelReply.integer(.entries, reply[1], result: 2)
+        let first = try KernelReply.integer(.entries, reply[2], result: 3)
+        var entries: [HistoryEntry] = []
+        entries.reserveCapacity((reply.count - 3) / 6)
+        var index = 3
+        while index < reply.count {
+            entries.append(try Kernel.historyEntry(.entries, reply, at: index))
+            index += 6
+        }
+        return HistoryEntries(version: version, count: count, first: first, entries: entries)
+    }
+
+    /// The call an entry records, as replies carry it from result `index`
+    /// (from 0) on: its name, its params encoded, and "1" for a checkpoint
+    /// (history.lua, `callof`).
+    static func entryCall(_ entry: KernelEntry, _ results: [[UInt8]], at index: Int) throws(RulebenchError) -> (ActionCall, Bool) {
+        let params = try KernelReply(entry, results[index + 1], result: index + 2)
+        return (ActionCall(String(decoding: results[index], as: UTF8.self), ActionCall.params(from: params.value)),
+                !results[index + 2].isEmpty)
+    }
+
+    /// An entry as replies carry it from result `index` (from 0) on, six
+    /// results: its call (`entryCall`), its hash, its tree and its plan
+    /// (history.lua, `undone`).
+    static func historyEntry(_ entry: KernelEntry, _ results: [[UInt8]], at index: Int) throws(RulebenchError) -> HistoryEntry {
+        let (call, checkpoint) = try entryCall(entry, results, at: index)
+        return HistoryEntry(call: call, hash: StateHash(hex: String(decoding: results[index + 3], as: UTF8.self)),
+                            isCheckpoint: checkpoint, tree: results[index + 4], plan: results[index + 5])
     }
 }

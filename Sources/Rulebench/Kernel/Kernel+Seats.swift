@@ -23,7 +23,7 @@ extension Kernel {
         let reply = try positioned(.performAs, [Array(call.name.utf8), Wire.encode(call.params), Array(seat.utf8),
                                                 Array((views ? "1" : "0").utf8)])
         let strings = reply.strings
-        guard strings.count == 5 else { throw Kernel.replyMismatch(.performAs, "", "\(strings.count + 4) results, not 9") }
+        guard strings.count == 5 else { throw Kernel.replyMismatch(.performAs, "", "\(strings.count + 5) results, not 10") }
         let perform = PerformReply(hash: hash(strings), tree: strings[1], plan: strings[2], position: reply.position)
         let barrier = String(decoding: strings[3], as: UTF8.self)
         var seen: [String: SeatStepView] = [:]

@@ -101,6 +101,10 @@ final class Kernel {
         let hash: StateHash
         let plan: [UInt8]
         let problems: [UndoProblem]
+        /// The entry undone (it stays to redo), as the kernel's history holds it.
+        let entry: HistoryEntry
+        /// The hash the history records for the state the undo left.
+        let current: StateHash
         let position: History.Position
     }
 
@@ -146,18 +150,20 @@ final class Kernel {
     /// tree and the plan with the first time's (history.lua); reaching the
     /// same hash, the state is the one the invariants already passed, so
     /// they are not run again. A redo that differs is rolled back, and
-    /// what differs returned with what it gave (the fourth result, "" when none).
-    func redo(strict: Bool) throws(RulebenchError) -> (PerformReply, RedoMismatch?) {
+    /// what differs returned with what it gave (the fourth result, "" when
+    /// none); then the entry's call and whether it is a checkpoint.
+    func redo(strict: Bool) throws(RulebenchError) -> (PerformReply, RedoMismatch?, call: ActionCall, isCheckpoint: Bool) {
         let reply = try positioned(.redo, [Array((strict ? "1" : "0").utf8)])
-        let perform = try performReply(.redo, reply, results: 4)
+        let perform = try performReply(.redo, reply, results: 7)
         let mismatch = reply.strings[3].isEmpty ? nil : try Kernel.redoMismatch(KernelReply(.redo, reply.strings[3], result: 4))
-        return (perform, mismatch)
+        let (call, checkpoint) = try Kernel.entryCall(.redo, reply.strings, at: 4)
+        return (perform, mismatch, call, checkpoint)
     }
 
     private func performReply(_ entry: KernelEntry, _ reply: (strings: [[UInt8]], position: History.Position),
                               results: Int) throws(RulebenchError) -> PerformReply {
         let strings = reply.strings
-        guard strings.count == results else { throw Kernel.replyMismatch(entry, "", "\(strings.count + 4) results, not \(results + 4)") }
+        guard strings.count == results else { throw Kernel.replyMismatch(entry, "", "\(strings.count + 5) results, not \(results + 5)") }
         return PerformReply(hash: hash(strings), tree: strings[1], plan: strings[2], position: reply.position)
     }
 
@@ -167,9 +173,10 @@ final class Kernel {
     /// and reported), and then the state's hash with the one before it.
     func undo(strict: Bool) throws(RulebenchError) -> UndoReply {
         let (reply, position) = try positioned(.undo, [Array((strict ? "1" : "0").utf8)])
-        guard reply.count == 3 else { throw Kernel.replyMismatch(.undo, "", "\(reply.count + 4) results, not 7") }
+        guard reply.count == 10 else { throw Kernel.replyMismatch(.undo, "", "\(reply.count + 5) results, not 15") }
         let problems = reply[2].isEmpty ? [] : try Kernel.problems(KernelReply(.undo, reply[2], result: 3))
-        return UndoReply(hash: hash(reply), plan: reply[1], problems: problems, position: position)
+        return UndoReply(hash: hash(reply), plan: reply[1], problems: problems, entry: try Kernel.historyEntry(.undo, reply, at: 4),
+                         current: StateHash(hex: String(decoding: reply[3], as: UTF8.self)), position: position)
     }
 
     /// Every legal action call, in action-name order, each action in its emit order.
@@ -308,16 +315,17 @@ final class Kernel {
         try crossing(entry) { () throws(LuaFailure) in try vm.call(entry.rawValue, mode: entry.vmMode, restart: entry.vmRestart, arguments) }
     }
 
-    /// Calls the kernel at `entry`, whose last four results are where the
+    /// Calls the kernel at `entry`, whose last five results are where the
     /// history stands (history.lua's `where`, read as integers): the
     /// results before them, and the position.
     func positioned(_ entry: KernelEntry, _ arguments: [[UInt8]] = []) throws(RulebenchError)
         -> (strings: [[UInt8]], position: History.Position) {
-        let reply = try crossing(entry) { () throws(LuaFailure) in try vm.call(entry.rawValue, mode: entry.vmMode, restart: entry.vmRestart, arguments, integers: 4) }
+        let reply = try crossing(entry) { () throws(LuaFailure) in try vm.call(entry.rawValue, mode: entry.vmMode, restart: entry.vmRestart, arguments, integers: 5) }
         guard let n = reply.integers else {
-            throw Kernel.replyMismatch(entry, "", "its last 4 results are not integers (where the history stands)")
+            throw Kernel.replyMismatch(entry, "", "its last 5 results are not integers (where the history stands)")
         }
-        return (reply.strings, History.Position(cursor: n[0], count: n[1], undosToLastCheckpoint: n[2], undosToLastTurn: n[3]))
+        return (reply.strings, History.Position(cursor: n[0], count: n[1], undosToLastCheckpoint: n[2], undosToLastTurn: n[3],
+                                                version: n[4]))
     }
 
     /// A crossing's failure as the entry's mode says: a rule call's, or

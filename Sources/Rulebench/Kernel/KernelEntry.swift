@@ -14,7 +14,7 @@ enum KernelEntry: String, CaseIterable {
     // Operations on the game (engine.lua)
     case newGame = "newgame", restart, abort, legal, invariants, render, generate
     // The game's history: Game's operations on it (history.lua)
-    case perform, redo, undo, travel, position
+    case perform, redo, undo, travel, position, entries
     case hash, get, set, gc, configure, goal, goalEstimate = "goalestimate"
     // Walks and loops inside the kernel (explore.lua, solve.lua, unique.lua, fuzz.lua)
     case explore, explored
@@ -68,7 +68,7 @@ enum KernelEntry: String, CaseIterable {
              .uniqueChildren, .performAs, .legalAs, .legalBySeat, .refusal, .seatView, .viewHash, .seatScene, .leakProbe,
              .stepProbe, .valueBegin, .valueMove, .valueLine, .valueResult:
             return .runsRules
-        case .linkBase, .paramProblem, .abort, .hash, .get, .gc, .configure, .explored, .position,
+        case .linkBase, .paramProblem, .abort, .hash, .get, .gc, .configure, .explored, .position, .entries,
              .solveEnd, .uniqueEnd, .fuzzAbort, .replayAbort, .coverage, .coverageReport, .hashOrder, .profile,
              .selfTest, .solveSnap, .solveFailed, .seats, .valueFailed, .valueEnd:
             return .bookkeeping

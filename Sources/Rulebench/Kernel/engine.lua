@@ -44,7 +44,12 @@ local PACKS = K.packs     -- id -> pack (packload.lua)
 local PACK                -- the pack of the current game
 local ACTIONS             -- PACK.actions
 local GAME                -- the root state table of the current game (K.game)
-local RECS = {}           -- records of performed actions, oldest first
+-- The records of the performed actions that are no history entries, oldest
+-- first: a walk's (explore, solve) and a replay's, above the history's
+-- applied entries (history.lua), which are the records of the actions
+-- before them. The record undo takes back is the last of RECS, or, when
+-- there is none, the history's entry at its cursor (`top`).
+local RECS = {}
 local PENDING             -- the operation between its call and commit/abort
 local EMPTY = {}          -- the subaction list of an action that queued none (never written)
 
@@ -67,9 +72,14 @@ local OPERATION = { op = nil, mark = 0, rec = nil }
 -- forgotten. A record keeps its count in `kept` (see run).
 local ids = K.ids
 local SETUPIDS = 0
+-- The record undo would take back (nil at the start), and how many
+-- records are applied: the history's applied entries and RECS.
+local function top() return RECS[#RECS] or K.history.last() end
+local function depth() return #RECS + K.history.cursor() end
+
 local function settleids()
   if ids.n == ids.base then return end     -- the rules numbered nothing
-  local last = RECS[#RECS]
+  local last = top()
   ids.forget(last and last.kept or SETUPIDS)
 end
 
@@ -425,7 +435,7 @@ end
 -- verification (nil when exact).
 local function undo(strict, encoded)
   nogame()
-  local rec = RECS[#RECS]
+  local rec = top()
   if not rec then K.fail("error", "nothing to undo") end
   begin("undo")
   local problems = undorec(rec, strict, nil)
@@ -576,22 +586,37 @@ end
 
 -- Engine calls ------------------------------------------------------------
 
+-- A redo's fresh record `rec` moved into `entry`, the history's record of
+-- the action it redid (which stays the same table): what undo reads.
+local function adopt(entry, rec)
+  entry.def, entry.a, entry.subs, entry.path, entry.serial0 = rec.def, rec.a, rec.subs, rec.path, rec.serial0
+  entry.s, entry.e, entry.kept, entry.delays = rec.s, rec.e, rec.kept, rec.delays
+end
+
 -- Makes the pending operation permanent, and what it staged for the
--- game's history (history.lua). What can fail (a record's slot, by
--- memory) comes before PENDING is cleared: an error leaves the operation
--- pending, for abort to roll back whole.
+-- game's history (history.lua), which keeps a perform's record as its
+-- entry; a perform it staged nothing for (a walk's, a replay's) and the
+-- undo of one stay in RECS. What can fail (a record's slot, by memory)
+-- comes before PENDING is cleared: an error leaves the operation pending,
+-- for abort to roll back whole.
 function API.commit()
   local p = PENDING
   K.setwritable(false, "")
   if not p then return end
-  if p.op == "perform" then RECS[#RECS + 1] = p.rec end
-  K.history.committed(p.op)
-  PENDING = nil
-  if p.op == "setup" or p.op == "set" then
-    K.truncate(0)
-  elseif p.op == "undo" then
+  local op, rec = p.op, p.rec
+  if op == "perform" then
+    local entry = K.history.committed(op, rec)
+    if not entry then RECS[#RECS + 1] = rec elseif entry ~= rec then adopt(entry, rec) end
+  elseif op == "undo" and rec == RECS[#RECS] then
     RECS[#RECS] = nil
-    K.truncate(p.rec.s)
+  else
+    K.history.committed(op, rec)
+  end
+  PENDING = nil
+  if op == "setup" or op == "set" then
+    K.truncate(0)
+  elseif op == "undo" then
+    K.truncate(rec.s)
   end
 end
 
@@ -649,8 +674,8 @@ K.ops = {
   end,
   legal = legalcalls,       -- () -> { {name, params}, ... }
   goal = goalholds,         -- (name) -> true or false (the state read-only)
-  depth = function() return #RECS end,
-  records = function() return RECS end,
+  depth = depth,             -- () -> how many records are applied (history's and RECS)
+  records = function() return RECS end,   -- the records above the history (a walk's, a replay's)
   setrecords = function(list) RECS = list end,
   checkpoint = function(name) local def = ACTIONS[name]; return def and def.checkpoint or false end,
   context = function() return CONTEXT_ACTION, CONTEXT_PHASE end,
@@ -683,7 +708,7 @@ end
 -- the first missing part, as a misspelled path would silently make one.
 function API.set(keys, value, create)
   nogame()
-  if #RECS > 0 then K.fail("error", "the state can be set only before the first action") end
+  if depth() > 0 then K.fail("error", "the state can be set only before the first action") end
   begin("set")
   keys = K.decode(keys)
   K.setwritable(true, "a state override")
@@ -710,7 +735,7 @@ function API.set(keys, value, create)
   return hash
 end
 
-function API.depth() return #RECS end
+function API.depth() return depth() end
 
 function API.gc() K.collectgarbage("collect") end
 

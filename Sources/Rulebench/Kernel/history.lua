@@ -2,12 +2,17 @@
 -- and the undo/redo cursor, with the rules every undo and redo keeps.
 -- Game's operations (the API functions below: one call each, committed in
 -- that call) and the fuzzer's run loop (fuzz.lua) use the same functions;
--- Swift's `History` only holds what their replies gave it.
+-- Swift's `History` is a view of it: it keeps the cursor and counts its
+-- replies give and reads entries with `entries` (below), by a version.
 --
--- Owns: the entries { name, params, hash, tree, plan, checkpoint } (tree
--- and plan as Lua tables while a fuzz run plays, encoded once it ends or
--- when Game performs: equal values encode equally, so either form compares
--- with its own kind), the cursor and the hash after setup; the strict undo
+-- Owns: the entries, one record each, which is the engine's own record of
+-- the action (engine.lua's `run`: name, params, the subaction records and
+-- the journal span undo reads) with what the history adds (hash, tree,
+-- plan, checkpoint, turnstart, barrier, plankey; tree and plan as Lua
+-- tables while a fuzz run plays, encoded once it ends or when Game
+-- performs: equal values encode equally, so either form compares with its
+-- own kind), the cursor, the hash after setup and the version (bumped
+-- whenever an entry is added, dropped or replaced); the strict undo
 -- check (the state's hash must be the entry's before it) and the
 -- undo-mirrors-do check; the strict redo comparison (hash, subaction tree,
 -- plan) and its mismatch report; the turn counts (undos to the last
@@ -17,8 +22,9 @@
 -- stop ended partway), and how a call that runs several operations runs
 -- each one (protectop, failure: `travel` and fuzz.lua).
 --
--- Invariant: entries[1..cursor] are the applied actions (engine.lua's
--- records, in the same order) and entries[cursor+1..] the redoable ones;
+-- Invariant: entries[1..cursor] are the applied actions (the records
+-- engine.lua undoes: it keeps no list of them, only the records of a walk
+-- or a replay above them) and entries[cursor+1..] the redoable ones;
 -- the history changes only when an operation staged for it commits
 -- (engine.lua's commit calls `committed`), so an operation rolled back or
 -- run again leaves it as it was, and the kernel's walks (explore, solve),
@@ -36,15 +42,28 @@ K.history = history
 local INITIAL = ""        -- the state hash after setup (and any state overrides)
 local ENTRIES = {}
 local CURSOR = 0
+-- Counts the changes of ENTRIES' contents (not of the cursor): Swift's
+-- view keeps entries it read while the version it read them at stands.
+local VERSION = 0
+-- The first entry each of the last versions changed (version -> index):
+-- Swift's view asks again only for the entries from there.
+local CHANGED, KEPTCHANGES = {}, 64
+local function changed(at)
+  VERSION = VERSION + 1
+  CHANGED[VERSION], CHANGED[VERSION - KEPTCHANGES] = at, nil
+end
 -- What the operation under way will do to the history when it commits:
--- nil, "undo", or an entry, performed or (REDO) redone. Two locals, not a
--- table: this runs for every operation.
-local STAGED, REDO
+-- STAGED nil, "undo", "perform" or "redo", and what the perform or redo
+-- gave (the entry redone, the hash, tree and plan, whether they were
+-- compared, a perform's barrier). Locals, not a table: this runs for
+-- every operation.
+local STAGED, S_ENTRY, S_HASH, S_TREE, S_PLAN, S_COMPARED, S_BARRIER, S_WIRE
 
 ---------------------------------------------------------------- reading
 function history.cursor() return CURSOR end
 function history.count() return #ENTRIES end
 function history.initial() return INITIAL end
+function history.version() return VERSION end
 -- The entry undo would take back (nil at the start), and the one redo would apply.
 function history.last() return ENTRIES[CURSOR] end
 function history.following() return ENTRIES[CURSOR + 1] end
@@ -74,9 +93,10 @@ function history.lastturn()
 end
 
 -- Where the history stands, as Swift's History holds it after each reply:
--- the cursor, the count of entries, and `turn` and `lastturn` as above,
--- four integers. Game's operations return them as four results, not a
--- table to encode and decode: they run for every perform, undo and redo.
+-- the cursor, the count of entries, `turn` and `lastturn` as above, and
+-- the version, five integers. Game's operations return them as five
+-- results, not a table to encode and decode: they run for every perform,
+-- undo and redo.
 local function where()
   local c = CURSOR
   local last = ENTRIES[c]
@@ -86,11 +106,11 @@ local function where()
     local before = ENTRIES[c - 1]
     lastturn = c - (before and before.turnstart or 0)
   end
-  return c, #ENTRIES, c - start, lastturn
+  return c, #ENTRIES, c - start, lastturn, VERSION
 end
 function history.position()
-  local cursor, count, turn, lastturn = where()
-  return { cursor = cursor, count = count, turn = turn, lastturn = lastturn }
+  local cursor, count, turn, lastturn, version = where()
+  return { cursor = cursor, count = count, turn = turn, lastturn = lastturn, version = version }
 end
 
 -- Where a seat's "undo turn" stops: the last checkpoint, or a later
@@ -108,11 +128,13 @@ end
 -- A new game (or a fuzz run's history rolled back): no entries.
 function history.reset(initial)
   INITIAL, ENTRIES, CURSOR, STAGED = initial, {}, 0, nil
+  changed(1)
 end
 
 -- The redo tail dropped, as a perform drops it (a fuzz run resumed
 -- after an earlier run's first steps: fuzz.lua).
 function history.droptail()
+  if #ENTRIES > CURSOR then changed(CURSOR + 1) end
   for i = #ENTRIES, CURSOR + 1, -1 do ENTRIES[i] = nil end
 end
 
@@ -120,49 +142,63 @@ end
 -- right before it commits (each kind in one call, the entry built there:
 -- these run for every operation).
 
--- A perform of `name` with `params` that gave `hash`, `tree` and `plan`:
--- its entry goes after the cursor, the redo tail dropped.
+-- A perform (of `name` with `params`: the engine's record has them) that
+-- gave `hash`, `tree` and `plan`: its record becomes the entry after the
+-- cursor when it commits, the redo tail dropped.
 function history.stageperform(name, params, hash, tree, plan)
-  local checkpoint = ops.checkpoint(name)
-  STAGED, REDO = { name = name, params = params, hash = hash, tree = tree, plan = plan, checkpoint = checkpoint,
-                   turnstart = checkpoint and CURSOR + 1 or turnstart(CURSOR) }, false
+  STAGED, S_HASH, S_TREE, S_PLAN, S_BARRIER, S_WIRE = "perform", hash, tree, plan, nil, nil
 end
 
 -- A redo of `original`, the entry after the cursor, that gave `hash`,
 -- `tree` and `plan`. Compared (`history.difference` found them the same),
--- the entry stays as it is; not compared, they replace it.
+-- the entry keeps its own; not compared, they replace them. Either way the
+-- entry stays the same record (fuzz.lua knows entries by identity), and
+-- the engine moves its redo's journal span into it (engine.lua, commit).
 function history.stageredo(original, hash, tree, plan, compared)
-  if not compared then
-    original = { name = original.name, params = original.params, hash = hash, tree = tree, plan = plan,
-                 checkpoint = original.checkpoint, turnstart = original.turnstart, barrier = original.barrier }
-  end
-  STAGED, REDO = original, true
+  STAGED, S_ENTRY, S_HASH, S_TREE, S_PLAN, S_COMPARED = "redo", original, hash, tree, plan, compared
 end
 
 -- An undo of the entry at the cursor. (This file's own calls set STAGED
 -- themselves, as they clear it when their call does not commit.)
 function history.stageundo() STAGED = "undo" end
 
--- The commit of operation `op` (engine.lua's API.commit): what was staged
--- takes effect; a new game starts an empty history, a state override
--- moves its start.
-function history.committed(op)
+-- The commit of operation `op` (engine.lua's API.commit), with the
+-- engine's record `rec` of a perform or an undo: what was staged takes
+-- effect; a new game starts an empty history, a state override moves its
+-- start. An undo is always of the entry at the cursor (the engine calls
+-- this for no other). Returns the entry a perform or redo now is (`rec`
+-- itself, or the entry redone), or nil when nothing was staged for it (a
+-- walk's or a replay's perform, which the engine keeps itself).
+function history.committed(op, rec)
   local staged = STAGED
   STAGED = nil
   if op == "setup" then
     history.reset(hashof())
   elseif op == "set" then
     INITIAL = hashof()
-  elseif staged == "undo" then
+  elseif op == "undo" then
     CURSOR = CURSOR - 1
-  elseif staged then
+  elseif staged == "perform" then
     local at = CURSOR + 1
-    if not REDO then
-      for i = #ENTRIES, at, -1 do ENTRIES[i] = nil end
-    end
+    local checkpoint = ops.checkpoint(rec.name)
+    rec.hash, rec.tree, rec.plan, rec.checkpoint = S_HASH, S_TREE, S_PLAN, checkpoint
+    rec.turnstart, rec.barrier, rec.wire = checkpoint and at or turnstart(CURSOR), S_BARRIER, S_WIRE
+    for i = #ENTRIES, at + 1, -1 do ENTRIES[i] = nil end
+    ENTRIES[at] = rec
     CURSOR = at
-    ENTRIES[at] = staged
+    changed(at)
+    S_TREE, S_PLAN = nil, nil
+    return rec
+  elseif staged == "redo" then
+    local entry = S_ENTRY
+    if not S_COMPARED then
+      entry.hash, entry.tree, entry.plan, entry.plankey = S_HASH, S_TREE, S_PLAN, nil
+      changed(CURSOR + 1)
+    end
+    CURSOR, S_ENTRY, S_TREE, S_PLAN = CURSOR + 1, nil, nil, nil
+    return entry
   end
+  return nil
 end
 
 ---------------------------------------------------------------- checks
@@ -264,10 +300,13 @@ end
 
 -- Entry `i` with its tree and plan encoded: a fuzz run keeps them as
 -- tables while it plays; encoded once, they stay so in the history (Game
--- may undo and redo it next, and compares encoded with encoded).
+-- may undo and redo it next, and compares encoded with encoded). Its
+-- params encoded too (`wire`: as Swift sent them to perform, or encoded
+-- once here), for the replies that carry the entry.
 local function encoded(i)
   local e = ENTRIES[i]
   if type(e.tree) ~= "string" then e.tree, e.plan = encode(e.tree), encode(e.plan) end
+  if not e.wire then e.wire = encode(e.params) end
   return e
 end
 
@@ -283,6 +322,37 @@ function history.reply(raw)
   local out = history.position()
   out.initial, out.entries = INITIAL, entries
   return out
+end
+
+-- entries(since, known, last): the entries Swift's view (History.swift)
+-- reads, in one call for a range: it holds entries 1..known as they were
+-- at version `since` ("" for none) and wants 1..last. Sent: from the
+-- first entry changed since then (or known + 1, if lower) to `last`
+-- (clipped to the history). Returns the version, the count, the first
+-- index sent, then each entry sent as `undone` below gives it.
+function API.entries(since, known, last)
+  local count = #ENTRIES
+  local first = (math.tointeger(tonumber(known)) or 0) + 1
+  since = math.tointeger(tonumber(since))
+  if not since or since < 0 or since > VERSION or VERSION - since >= KEPTCHANGES then
+    first = 1
+  else
+    for v = since + 1, VERSION do
+      local at = CHANGED[v] or 1
+      if at < first then first = at end
+    end
+  end
+  if first < 1 then first = 1 end
+  last = math.tointeger(tonumber(last)) or count
+  if last > count then last = count end
+  local out, n = { tostring(VERSION), tostring(count), tostring(first) }, 3
+  for i = first, last do
+    local e = encoded(i)
+    out[n + 1], out[n + 2], out[n + 3] = e.name, e.wire, e.checkpoint and "1" or ""
+    out[n + 4], out[n + 5], out[n + 6] = e.hash, e.tree, e.plan
+    n = n + 6
+  end
+  return table.unpack(out, 1, n)
 end
 
 ---------------------------------------------------------------- one operation of a kernel loop
@@ -332,46 +402,71 @@ local SEATHOOK   -- seats.lua's probe around a seated game's perform (nil withou
 function history.seathook(f) SEATHOOK = f end
 
 function API.perform(name, params)
+  local wire = params
   params = decode(params)
   local after = SEATHOOK and SEATHOOK()
   local hash, tree, plan = ops.perform(name, params)
   history.stageperform(name, params, hash, tree, plan)
-  if after then STAGED.barrier = after(plan) end   -- a players' undo barrier, and the seats' views
+  S_WIRE = wire                                 -- the entry's params as Swift sent them
+  if after then S_BARRIER = after(plan) end   -- a players' undo barrier, and the seats' views
   if not ops.commitcall() then STAGED = nil end
   return hash, tree, plan, where()
+end
+
+-- The call an entry records, as replies carry it: its name, its params
+-- encoded and whether it is a checkpoint ("1" or "").
+local function callof(i)
+  local e = encoded(i)
+  return e.name, e.wire, e.checkpoint and "1" or ""
 end
 
 -- redo(strict): performs the next entry again; strict ("1"), it must give
 -- the same hash, tree and plan (reaching the same hash, the state is one
 -- the invariants passed: they are not run again), or it is rolled back and
--- the fourth result is the encoded mismatch report ("" when none).
+-- the fourth result is the encoded mismatch report ("" when none). Then
+-- the entry's call (callof) and the position.
 function API.redo(strict)
   local original = ENTRIES[CURSOR + 1]
   if not original then K.fail("error", "nothing to redo") end
+  local at = CURSOR + 1
   strict = strict == "1"
   local hash, tree, plan = ops.perform(original.name, original.params, strict and original.hash or nil)
   local mismatch = strict and history.difference(original, hash, tree, plan)
   if mismatch then
     ops.abort()
-    return hash, tree, plan, encode(mismatch), where()
+    local name, wire, checkpoint = callof(at)
+    return hash, tree, plan, encode(mismatch), name, wire, checkpoint, where()
   end
   history.stageredo(original, hash, tree, plan, strict)
   if not ops.commitcall() then STAGED = nil end
-  return hash, tree, plan, "", where()
+  local name, wire, checkpoint = callof(at)
+  return hash, tree, plan, "", name, wire, checkpoint, where()
+end
+
+-- The entry undone, as replies carry it: its call (callof), its hash,
+-- tree and plan.
+local function undone(i)
+  local e = ENTRIES[i]
+  local name, wire, checkpoint = callof(i)
+  return name, wire, checkpoint, e.hash, e.tree, e.plan
 end
 
 -- undo(strict): undoes the last entry; returns the hash, the plan encoded,
 -- the problems of a strict undo (encoded, "" when none: the slots its
 -- verification found, or a state whose hash is not the one before the
--- entry; the undo took effect either way) and the position.
+-- entry; the undo took effect either way), the hash the history records
+-- for the state now (the entry's before it), the entry undone (`undone`)
+-- and the position.
 function API.undo(strict)
   strict = strict == "1"
   local hash, plan, problems = ops.undo(strict, true)
-  local entry = ENTRIES[CURSOR]
+  local at = CURSOR
+  local entry = ENTRIES[at]
   STAGED = "undo"
   if not ops.commitcall() then STAGED = nil end
   if strict and not problems and entry and hash ~= current() then problems = history.undoproblems(entry, hash) end
-  return hash, plan, problems and encode(problems) or "", where()
+  local name, wire, checkpoint, ehash, tree, eplan = undone(at)
+  return hash, plan, problems and encode(problems) or "", current(), name, wire, checkpoint, ehash, tree, eplan, where()
 end
 
 -- position(from): where the history stands (`where`'s four integers), for
@@ -380,18 +475,19 @@ end
 -- before the stop is committed, and the reply that would have said what
 -- they gave is lost. So first come the entries after `from` (the cursor
 -- the travel began at) up to the cursor, the ones it redid, each as its
--- reply gives a redo ("redone", the hash, the tree and the plan): in
--- non-strict mode a redo may have replaced its entry (stageredo). A
--- travel back redid nothing: the cursor is at or below `from`.
+-- reply gives a redo ("redone", the hash, the tree, the plan and the
+-- call): in non-strict mode a redo may have replaced its entry
+-- (stageredo). A travel back redid nothing: the cursor is at or below `from`.
 function API.position(from)
   local out, n = {}, 0
   for i = math.max(math.tointeger(tonumber(from)) or CURSOR, 0) + 1, CURSOR do
     local e = encoded(i)
     out[n + 1], out[n + 2], out[n + 3], out[n + 4] = "redone", e.hash, e.tree, e.plan
-    n = n + 4
+    out[n + 5], out[n + 6], out[n + 7] = callof(i)
+    n = n + 7
   end
-  out[n + 1], out[n + 2], out[n + 3], out[n + 4] = where()
-  return table.unpack(out, 1, n + 4)
+  out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = where()
+  return table.unpack(out, 1, n + 5)
 end
 
 -- Travel's reply is flat: each step adds its results to `out` after a
@@ -408,26 +504,33 @@ local function failedstep(out, n, err, cause)
   return n + 2, true
 end
 
--- One undo of travel: "undone", the hash, the plan and the problems
--- encoded ("" when none), or "failed" and the failure encoded; returns the
--- results' count and whether the travel stops there.
+-- One undo of travel: "undone", the hash, the plan, the problems
+-- encoded ("" when none), the hash the history records now and the entry
+-- undone (`undone`), or "failed" and
+-- the failure encoded; returns the results' count and whether the travel
+-- stops there.
 local function undostep(out, n, strict, seeking)
-  local entry = ENTRIES[CURSOR]
+  local at = CURSOR
+  local entry = ENTRIES[at]
   local ok, hash, plan, problems = protect(ops.undo, strict, true)
   if not ok then return failedstep(out, n, hash, plan) end
   STAGED = "undo"
   ops.commit()
   if strict and not problems and hash ~= current() then problems = history.undoproblems(entry, hash) end
   out[n + 1], out[n + 2], out[n + 3], out[n + 4] = "undone", hash, plan, problems and encode(problems) or ""
+  out[n + 5] = current()
+  out[n + 6], out[n + 7], out[n + 8], out[n + 9], out[n + 10], out[n + 11] = undone(at)
   -- A mismatched undo took effect: seeking goes on past it, a turn's undos stop.
-  return n + 4, problems ~= nil and not seeking
+  return n + 11, problems ~= nil and not seeking
 end
 
--- One redo of travel: "redone", the hash, the tree and the plan, or
--- "failed" or "differs" (rolled back) and the failure or the mismatch
--- report encoded; returns the results' count and whether the travel stops.
+-- One redo of travel: "redone", the hash, the tree, the plan and the
+-- entry's call (callof), or "failed" or "differs" (rolled back) and the
+-- failure or the mismatch report encoded; returns the results' count and
+-- whether the travel stops.
 local function redostep(out, n, strict)
-  local original = ENTRIES[CURSOR + 1]
+  local at = CURSOR + 1
+  local original = ENTRIES[at]
   local ok, hash, tree, plan = protect(ops.perform, original.name, original.params, strict and original.hash or nil)
   if not ok then return failedstep(out, n, hash, tree) end
   local mismatch = strict and history.difference(original, hash, tree, plan)
@@ -439,7 +542,8 @@ local function redostep(out, n, strict)
   history.stageredo(original, hash, tree, plan, strict)
   ops.commit()
   out[n + 1], out[n + 2], out[n + 3], out[n + 4] = "redone", hash, tree, plan
-  return n + 4, false
+  out[n + 5], out[n + 6], out[n + 7] = callof(at)
+  return n + 7, false
 end
 
 -- travel(strict, kind, target): Game's undo turn (kind "turn"), undo last
@@ -466,8 +570,8 @@ function API.travel(strict, kind, target)
   while not stop and CURSOR > target do n, stop = undostep(out, n, strict, seeking) end
   while not stop and CURSOR < target do n, stop = redostep(out, n, strict) end
   release()
-  out[n + 1], out[n + 2], out[n + 3], out[n + 4] = where()
-  return table.unpack(out, 1, n + 4)
+  out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = where()
+  return table.unpack(out, 1, n + 5)
 end
 
 return history

@@ -799,9 +799,9 @@ function API.performas(name, params, seat, views)
   ops.nogame()
   refuse(name, decode(params), seat)
   WANTVIEWS, LASTBARRIER = views ~= "0", nil
-  local hash, tree, plan, c, n, t, l = API.perform(name, params)
+  local hash, tree, plan, c, n, t, l, v = API.perform(name, params)
   local seen = views ~= "0" and encode(LASTVIEWS or {}) or ""
-  return hash, tree, plan, LASTBARRIER or "", seen, c, n, t, l
+  return hash, tree, plan, LASTBARRIER or "", seen, c, n, t, l, v
 end
 
 -- legalas(seat): the legal calls `seat` may make now, encoded.

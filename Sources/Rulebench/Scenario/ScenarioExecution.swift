@@ -183,7 +183,7 @@ final class ScenarioExecution {
     private func perform(_ name: String, _ params: [String: StateValue], as seat: String?, _ expect: Expectations,
                          hashBefore: StateHash, into mismatches: inout [Mismatch]) throws(RulebenchError) -> StepEffects {
         var effects = StepEffects()
-        let cursor = game.history.cursor, count = game.history.entries.count
+        let cursor = game.history.cursor, count = game.history.count
         if expect.sequence != nil { effects.goalsHeldBefore = game.triggeringGoalsHeld() }
         do {
             let call = ActionCall(name, params)
@@ -205,10 +205,10 @@ final class ScenarioExecution {
                 mismatches += check.mismatches
             }
             let hashAfter = try game.liveStateHash()
-            if hashAfter != hashBefore || game.history.cursor != cursor || game.history.entries.count != count {
+            if hashAfter != hashBefore || game.history.cursor != cursor || game.history.count != count {
                 mismatches.append(Mismatch(check: "nothing changes when an action fails (checked at every step)",
                                            expected: "state hash \(hashBefore.hex) and history unchanged",
-                                           actual: "state hash \(hashAfter.hex), history \(game.history.cursor)/\(game.history.entries.count) (was \(cursor)/\(count))"))
+                                           actual: "state hash \(hashAfter.hex), history \(game.history.cursor)/\(game.history.count) (was \(cursor)/\(count))"))
             }
             return effects
         }
@@ -283,7 +283,7 @@ final class ScenarioExecution {
 
     private func redo(count: Int, into mismatches: inout [Mismatch]) -> StepEffects {
         var effects = StepEffects()
-        let available = game.history.entries.count - game.history.cursor
+        let available = game.history.count - game.history.cursor
         guard available >= count else {
             effects.failed = true
             let actual = available == 0 ? "nothing to redo" : "only \(available) can be redone"

@@ -86,10 +86,11 @@ final class TravelStopTests: XCTestCase {
         XCTAssertEqual(kernel.position.cursor, game.history.cursor, file: file, line: line)
         XCTAssertEqual(kernel.steps.count, game.history.cursor, file: file, line: line)
         for (step, entry) in zip(kernel.steps, game.history.performed) {
-            guard case .redone(let hash, let tree, let plan) = step else { return XCTFail("\(step)", file: file, line: line) }
-            XCTAssertEqual(hash, entry.hash, "\(entry.call)", file: file, line: line)
-            XCTAssertEqual(tree, entry.tree, "\(entry.call)", file: file, line: line)
-            XCTAssertEqual(plan, entry.plan, "\(entry.call)", file: file, line: line)
+            guard case .redone(let redone) = step else { return XCTFail("\(step)", file: file, line: line) }
+            XCTAssertEqual(redone.call, entry.call, "\(entry.call)", file: file, line: line)
+            XCTAssertEqual(redone.hash, entry.hash, "\(entry.call)", file: file, line: line)
+            XCTAssertEqual(redone.tree, entry.tree, "\(entry.call)", file: file, line: line)
+            XCTAssertEqual(redone.plan, entry.plan, "\(entry.call)", file: file, line: line)
         }
         let url = try scratchFolder("travelstop-history").appendingPathComponent("game.json")
         try game.save(to: url)
