@@ -26,6 +26,7 @@
 
 #include "statecore.h"
 #include "splitmix.h"
+#include "sizedtable.h"
 #include "utf8text.h"
 
 #include <lauxlib.h>
@@ -532,7 +533,7 @@ static int sc_copytop(lua_State *L, int depth, int text) {
     int source = lua_gettop(L);
     sc_pushcontents(L, source);
     int from = lua_gettop(L);
-    lua_createtable(L, (int)lua_rawlen(L, from), 0);
+    rb_sizedtable(L, from);
     int to = from + 1;
     lua_pushnil(L);
     while (lua_next(L, from)) {
