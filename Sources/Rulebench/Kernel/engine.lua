@@ -174,7 +174,9 @@ local function run(name, params, path, depth)
       K.fail("rejected", reason, { action = path })
     end
   end
-  local act = setmetatable({ name = name, closed = false, queue = nil, delays = nil }, ACT)
+  -- Sized for the fields act:sub and the end of apply give it (a nil field is
+  -- left out: a rule walking `act` sees what it always saw).
+  local act = setmetatable({ name = name, closed = nil, queue = nil, delays = nil }, ACT)
   rec.s = mark()
   CONTEXT_ACTION, CONTEXT_PHASE = path, "apply"
   setwritable(true, "apply")
@@ -262,6 +264,7 @@ local function treeof(rec)
     out = {}
     for i = 1, #subs do out[i] = treeof(subs[i]) end
   end
+  if not out then return { name = rec.name, params = rec.params } end
   return { name = rec.name, params = rec.params, subs = out }
 end
 
@@ -301,8 +304,13 @@ local function planof(rec, direction)
     -- delays them, so the nodes of other actions carry nothing more.
     step, delays = def.step, rec.delays
   end
-  -- One constructor, so the node is made at its size (its nil fields are left out).
-  return { action = rec.name, mode = def.mode, sound = sound, src = src, own = own, subs = out, step = step, delays = delays }
+  -- Made at its size in one constructor (nil fields are left out), the
+  -- smallest that holds what it may carry: a node never grows.
+  if out then
+    return { action = rec.name, mode = def.mode, sound = sound, src = src, own = own, subs = out, step = step, delays = delays }
+  end
+  if animate then return { action = rec.name, mode = def.mode, sound = sound, src = src, own = own } end
+  return { action = rec.name, mode = def.mode, sound = sound }
 end
 
 -- The plan of a performed or undone action; with checks off (`explore
