@@ -20,6 +20,7 @@
 // did for a Lua builder: see ac_push_site.
 
 #include "animcore.h"
+#include "sizedtable.h"
 #include "utf8text.h"
 
 #include <lauxlib.h>
@@ -115,13 +116,21 @@ static int ac_plain(lua_State *L, int index) {
     return 0;
 }
 
+/* Whether the `length` bytes at s are `name` (a zero byte in s never
+ * matches), without measuring the name first. */
+static int ac_is_name(const char *name, const char *s, size_t length) {
+    for (size_t i = 0; i < length; i++)
+        if (name[i] != s[i] || name[i] == '\0') return 0;
+    return name[length] == '\0';
+}
+
 /* The string at `index` is one of `names` (embedded zeros count). */
 static int ac_is_one_of(lua_State *L, int index, const char *const *names) {
     if (lua_type(L, index) != LUA_TSTRING) return 0;
     size_t length;
     const char *s = lua_tolstring(L, index, &length);
     for (; *names; names++)
-        if (strlen(*names) == length && memcmp(*names, s, length) == 0) return 1;
+        if (ac_is_name(*names, s, length)) return 1;
     return 0;
 }
 
@@ -168,7 +177,7 @@ static int ac_data(lua_State *L, int index, int depth) {
     index = lua_absindex(L, index);
     ac_push_backing(L, index); /* maybe a state table: K.backing knows */
     int from = lua_gettop(L);
-    lua_newtable(L);
+    rb_sizedtable(L, from);
     lua_pushnil(L);
     while (lua_next(L, from)) {
         if (!ac_data(L, -1, depth + 1)) {
@@ -482,12 +491,23 @@ static int ac_finite_pair(lua_State *L, ACCheck *c, int depth) {
  * -2 when the key and value are no time field. */
 static int ac_time_ok(lua_State *L, int key, int value) {
     if (lua_type(L, key) != LUA_TSTRING || lua_type(L, value) != LUA_TNUMBER) return -2;
-    const char *name = lua_tostring(L, key);
+    size_t length;
+    const char *name = lua_tolstring(L, key, &length);
     double v = lua_tonumber(L, value);
-    if (!strcmp(name, "duration") || !strcmp(name, "delay") || !strcmp(name, "interval"))
+    /* by length first: every field of every plan comes here */
+    if ((length == 8 && (!memcmp(name, "duration", 8) || !memcmp(name, "interval", 8))) ||
+        (length == 5 && !memcmp(name, "delay", 5)))
         return v >= 0 && v <= AC_MAX_SECONDS; /* also NaN */
-    if (!strcmp(name, "fps")) return v >= 1 / AC_MAX_SECONDS && v <= AC_MAX_SECONDS;
+    if (length == 3 && !memcmp(name, "fps", 3)) return v >= 1 / AC_MAX_SECONDS && v <= AC_MAX_SECONDS;
     return -2;
+}
+
+/* Whether the value at `index` is the string "items". */
+static int ac_is_items(lua_State *L, int index) {
+    if (lua_type(L, index) != LUA_TSTRING) return 0;
+    size_t length;
+    const char *name = lua_tolstring(L, index, &length);
+    return length == 5 && !memcmp(name, "items", 5);
 }
 
 static int ac_plan_pair(lua_State *L, ACCheck *c, int depth);
@@ -503,7 +523,7 @@ static int ac_item_pair(lua_State *L, ACCheck *c, int depth) {
 static int ac_plan_pair(lua_State *L, ACCheck *c, int depth) {
     int time = ac_time_ok(L, -2, -1);
     if (time != -2) return time;
-    if (lua_type(L, -2) == LUA_TSTRING && !strcmp(lua_tostring(L, -2), "items") && lua_type(L, -1) == LUA_TTABLE)
+    if (lua_type(L, -1) == LUA_TTABLE && ac_is_items(L, -2))
         return ac_walk(L, c, -1, depth + 1, ac_item_pair);
     return ac_finite_pair(L, c, depth);
 }

@@ -26,6 +26,7 @@
 
 #include "statecore.h"
 #include "splitmix.h"
+#include "sizedtable.h"
 #include "utf8text.h"
 
 #include <lauxlib.h>
@@ -532,7 +533,7 @@ static int sc_copytop(lua_State *L, int depth, int text) {
     int source = lua_gettop(L);
     sc_pushcontents(L, source);
     int from = lua_gettop(L);
-    lua_createtable(L, (int)lua_rawlen(L, from), 0);
+    rb_sizedtable(L, from);
     int to = from + 1;
     lua_pushnil(L);
     while (lua_next(L, from)) {
@@ -837,12 +838,19 @@ static int sc_clean(lua_State *L) {
     return 1;
 }
 
+/* Pushes h as 16 lowercase hex digits (what "%016llx" writes): every
+ * operation hashes the state, and snprintf cost 30 times this. */
+static void sc_pushhex(lua_State *L, uint64_t h) {
+    static const char digits[] = "0123456789abcdef";
+    char text[16];
+    for (int i = 15; i >= 0; i--, h >>= 4) text[i] = digits[h & 15];
+    lua_pushlstring(L, text, sizeof text);
+}
+
 /* hash(m): the state hash of the node record m, as 16 hex digits. */
 static int sc_hash(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
-    char text[24];
-    snprintf(text, sizeof text, "%016llx", (unsigned long long)sc_nodeh(sc_nodeat(L, 1)));
-    lua_pushstring(L, text);
+    sc_pushhex(L, sc_nodeh(sc_nodeat(L, 1)));
     return 1;
 }
 
@@ -892,9 +900,7 @@ static int sc_termsum(lua_State *L) {
 /* sumhash(sum): the hash of a table whose slots' terms add up to sum, as 16 hex digits (as hash gives a node's). */
 static int sc_sumhash(lua_State *L) {
     SCNode sum = {(uint64_t)luaL_checkinteger(L, 1), 0, 0, NULL, 0};
-    char text[24];
-    snprintf(text, sizeof text, "%016llx", (unsigned long long)sc_nodeh(&sum));
-    lua_pushstring(L, text);
+    sc_pushhex(L, sc_nodeh(&sum));
     return 1;
 }
 

@@ -52,6 +52,14 @@ assert(hash(a) ~= hash(b))
 assert(hash({ x = 1, y = 2 }) ~= hash({ x = 2, y = 1 }))
 assert(hash("abc") == hash("ab" .. "c") and hash(1) ~= hash(1.0))
 assert(#hash({}) == 16 and hash({}) ~= hash({ {} }))
+-- Strings go eight bytes at a time (hash.c's rb_stringhash): every byte,
+-- the zero-padded last word and the length all count.
+for _, n in ipairs({ 1, 7, 8, 9, 15, 16, 17 }) do
+  local s = string.rep("a", n)
+  assert(hash(s) ~= hash(s .. "\0") and hash(s) ~= hash(s:sub(1, -2) .. "b") and hash(s) ~= hash("b" .. s:sub(2)))
+  assert(hash(s) == hash(string.rep("a", n - 1) .. "a"))
+end
+assert(hash("") ~= hash("\0") and hash({ ab = 1 }) ~= hash({ ["ab\0"] = 1 }))
 
 -- A run and its abort. A fuzz call found to have run long after it ended
 -- is run again (vm.c, rb_call) after fuzzabort, which must take the

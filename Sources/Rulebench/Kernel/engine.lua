@@ -166,7 +166,10 @@ local function run(name, params, path, depth)
   end
   if def.spec or type(params) ~= "table" then checkparams(def, params, path) end
   local a = plain(params)
-  local rec = { name = name, def = def, params = params, a = a, subs = EMPTY, path = path, serial0 = serial() }
+  -- Every field it gets below is in its constructor (nil ones sized for),
+  -- so the record is made at its size and never grows.
+  local rec = { name = name, def = def, params = params, a = a, subs = EMPTY, path = path, serial0 = serial(),
+                s = 0, e = 0, kept = nil, delays = nil }
   local check = def.check
   if check then
     CONTEXT_ACTION, CONTEXT_PHASE = path, "check"
@@ -181,7 +184,9 @@ local function run(name, params, path, depth)
       K.fail("rejected", reason, { action = path })
     end
   end
-  local act = setmetatable({ name = name }, ACT)
+  -- Sized for the fields act:sub and the end of apply give it (a nil field is
+  -- left out: a rule walking `act` sees what it always saw).
+  local act = setmetatable({ name = name, closed = nil, queue = nil, delays = nil }, ACT)
   rec.s = mark()
   CONTEXT_ACTION, CONTEXT_PHASE = path, "apply"
   setwritable(true, "apply")
@@ -264,14 +269,13 @@ local function goalholds(name)
 end
 
 local function treeof(rec)
-  local node = { name = rec.name, params = rec.params }
-  local subs = rec.subs
+  local subs, out = rec.subs, nil
   if subs ~= EMPTY then
-    local out = {}
+    out = {}
     for i = 1, #subs do out[i] = treeof(subs[i]) end
-    node.subs = out
   end
-  return node
+  if not out then return { name = rec.name, params = rec.params } end
+  return { name = rec.name, params = rec.params, subs = out }
 end
 
 local checkplan = K.checkplan
@@ -292,27 +296,31 @@ local function planof(rec, direction)
       K.fail("error", "sound returned a name that is not UTF-8 text", { action = rec.path, fn = def.sound })
     end
   end
-  local node = { action = rec.name, mode = def.mode, sound = sound }
-  local animate = def.animate
+  local animate, src, own = def.animate, nil, nil
   if animate then
     CONTEXT_ACTION, CONTEXT_PHASE = rec.path, "animate"
     setwritable(false, "animate")
-    local src = def.animsrc
-    node.src = src
+    src = def.animsrc
     if COVER then rulecover(true) end
     local plan = animate(K.anim, GAME, rec.a, direction)
     if COVER then rulecover(false) end
-    if plan ~= nil then node.own = checkplan(plan, src) end
+    if plan ~= nil then own = checkplan(plan, src) end
   end
-  local subs = rec.subs
+  local subs, out, step, delays = rec.subs, nil, nil, nil
   if subs ~= EMPTY then
-    local out = {}
+    out = {}
     for i = 1, #subs do out[i] = planof(subs[i], direction) end
     -- How the subactions are timed: set only when the action staggers or
     -- delays them, so the nodes of other actions carry nothing more.
-    node.subs, node.step, node.delays = out, def.step, rec.delays
+    step, delays = def.step, rec.delays
   end
-  return node
+  -- Made at its size in one constructor (nil fields are left out), the
+  -- smallest that holds what it may carry: a node never grows.
+  if out then
+    return { action = rec.name, mode = def.mode, sound = sound, src = src, own = own, subs = out, step = step, delays = delays }
+  end
+  if animate then return { action = rec.name, mode = def.mode, sound = sound, src = src, own = own } end
+  return { action = rec.name, mode = def.mode, sound = sound }
 end
 
 -- The plan of a performed or undone action; with checks off (`explore
