@@ -355,29 +355,59 @@ function API.valuemove(k, depth)
   return "ok", counts({ value = v, proven = V.cuts == cuts })
 end
 
--- The principal line from the current state: each state's best move by a
--- whole-window search of every move (the table makes it cheap), until the
--- game ends or `most` moves. The game is left at the line's end: the
--- caller's walk.close() rolls it back.
+-- The exact value of the current state `key` for its mover, searched `depth`
+-- moves deep, when the table holds it (an exact entry of that depth, or
+-- proven); else nil.
+local function known(key, depth)
+  local e = VALUE.table[key]
+  if e and e.bound == EXACT and (e.proven or e.depth == depth) then return e.v end
+  return nil
+end
+
+-- The first of `calls` (in legal order) whose value for `seat`, searched
+-- `depth` deep, is the best: with the state's exact value `want` known, a
+-- null window (want - 1, want) around it per move (a move worth `want` or
+-- more is worth exactly `want`, the best), else a whole-window search of
+-- every move. The move's index and its value.
+local function bestmove(calls, key, seat, depth, want)
+  local V = VALUE
+  if want then
+    for k = 1, #calls do
+      local v = child(calls[k], key, seat, depth, want - 1, want, 0)
+      if V.stop then return nil end
+      if v >= want then return k, want end
+    end
+  end
+  local best, bestk = -INF, nil   -- no exact value known (or the table was overwritten): every move, whole window
+  for k = 1, #calls do
+    local v = child(calls[k], key, seat, depth, -INF, INF, 0)
+    if V.stop then return nil end
+    if v > best then best, bestk = v, k end
+  end
+  return bestk, best
+end
+
+-- The principal line from the current state: each state's best move, the
+-- first in legal order (bestmove), until the game ends or `most` moves.
+-- The value of the move played carries to the next state (its value for
+-- its own mover, the distance counted from there). The game is left at the
+-- line's end: the caller's walk.close() rolls it back.
 local function principal(depth, most)
   local V = VALUE
-  local line, ply = {}, 0
-  while ply < most do
+  local line = {}
+  local want = known(hashof(), depth)
+  local r, seat = outcome()
+  while #line < most and not r and seat and not V.stop do
     operation()
-    local r, seat = outcome()
-    if r or not seat or V.stop then break end
     local calls = ops.legal()
     if #calls == 0 then break end
-    local key, best, bestk = hashof(), -INF, nil
-    for k = 1, #calls do
-      local v = child(calls[k], key, seat, depth - ply, -INF, INF, 0)
-      if V.stop then break end
-      if v > best then best, bestk = v, k end
-    end
+    local bestk, v = bestmove(calls, hashof(), seat, depth - #line, want)
     if V.stop then break end
     line[#line + 1] = bestk
     perform(calls[bestk])
-    ply = ply + 1
+    local moved = seat
+    r, seat = outcome()
+    want = not r and seat and totable(seat == moved and v or -v, 1) or nil
   end
   return line
 end
