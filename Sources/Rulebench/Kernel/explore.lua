@@ -23,10 +23,10 @@ local tonumber, tointeger = tonumber, math.tointeger
 --
 -- Returns "ok", the counts per depth and the finished games: { finished
 -- = the sequences of each length from 0 (the start) to depth - 1 that end
--- at a state with no legal call or a reached goal (the walk goes on past a
--- goal), ended = the hashes of the states they end at, a list per length };
--- or "undo" and the problems of an undo that did not restore the state.
--- Any other failure raises. Either way EXPLORED.path is the path to the failure, and the walk's actions are
+-- at a state with no legal call, ended = the hashes of the states they end
+-- at, a list per length }; or "undo" and the problems of an undo that did
+-- not restore the state. Any other failure raises. Either
+-- way EXPLORED.path is the path to the failure, and the walk's actions are
 -- undone from the journal (here, or by abort when an error unwound): the
 -- state is the one explore started from.
 local operation = K.C.operation or function() end
@@ -45,22 +45,6 @@ function K.unwindexplore()
   if EXPLORING then unwind() end
 end
 
--- Whether the game is finished at the current state although it offers a
--- call: one of the pack's goals holds (each run read-only, as a goal always
--- runs; in name order). A state with no legal call or a reached goal ends
--- a finished game, for this walk and `explore --unique`'s (unique.lua).
-local GOALSOF, GOALNAMES      -- the pack whose goal names are kept, and the names
-local function goalreached()
-  local pack = K.ops.pack()
-  if GOALSOF ~= pack then GOALSOF, GOALNAMES = pack, K.sortedkeys(pack.goals or {}) end
-  local goal = K.ops.goal
-  for i = 1, #GOALNAMES do
-    if goal(GOALNAMES[i]) then return true end
-  end
-  return false
-end
-K.goalreached = goalreached
-
 -- explore(depth, strict)
 function API.explore(depth, strict)
   strict = strict ~= "0"
@@ -75,7 +59,7 @@ function API.explore(depth, strict)
   local function visit(level)
     operation()
     local calls = legalcalls()
-    if #calls == 0 or goalreached() then   -- a finished game: the sequences of length level - 1 that reach it end here
+    if #calls == 0 then   -- a finished game: the sequences of length level - 1 that reach it end here
       finished[level] = finished[level] + 1
       local hash = hashof()
       if not seen[level][hash] then seen[level][hash] = true; ended[level][#ended[level] + 1] = hash end
