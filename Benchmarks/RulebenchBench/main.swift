@@ -253,10 +253,11 @@ if [2, 3].contains(CommandLine.arguments.count), CommandLine.arguments[1] == "--
 }
 
 /// `rulebench-bench --solve`: only row (8).
-if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--value" {
+if (2...4).contains(CommandLine.arguments.count), CommandLine.arguments[1] == "--value" {
     print("| measurement | value | note |")
     print("|---|---|---|")
-    try ValueBench.rows()
+    let extra = CommandLine.arguments.dropFirst(2)
+    try ValueBench.rows(rounds: extra.compactMap { Int($0) }.first ?? 5, budgeted: !extra.contains("unbudgeted"))
     exit(0)
 }
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--solve" {

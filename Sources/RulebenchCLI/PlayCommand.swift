@@ -49,7 +49,7 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .customLong("as"), help: ArgumentHelp("Play as this seat of a pack with seats: its calls, its view of the state (`state`, `hash`), its undo turn; what reads the whole state is refused.", valueName: "seat"))
     var seat: String?
 
-    @Option(name: .customLong("bot"), help: ArgumentHelp("A seat the program plays, SEAT=KIND (repeatable): KIND random, greedy, alphabeta[:DEPTH] or mcts[:PLAYOUTS] (docs/bots.md). Bots move at the start and after each of your moves.", valueName: "seat=kind"))
+    @Option(name: .customLong("bot"), help: ArgumentHelp("A seat the program plays, SEAT=KIND (repeatable): KIND random, greedy, alphabeta[:DEPTH[:STATES]] or mcts[:PLAYOUTS[:MOVES]] (docs/bots.md). Bots move at the start and after each of your moves.", valueName: "seat=kind"))
     var botSeats: [String] = []
 
     /// The `--bot` pairs, read.

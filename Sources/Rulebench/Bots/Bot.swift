@@ -14,8 +14,10 @@
 ///   moves deep, deepening one move at a time within a budget of STATES
 ///   states (the last round finished decides; the pack's `result`; equally
 ///   good calls picked as `random` picks).
-/// - `mcts:PLAYOUTS`: Monte Carlo tree search (UCT) of PLAYOUTS seeded random
-///   playouts to the game's end (`MonteCarloSearch`); the most visited call.
+/// - `mcts:PLAYOUTS[:MOVES]`: Monte Carlo tree search (UCT) of PLAYOUTS seeded
+///   random playouts to the game's end (`MonteCarloSearch`), within a budget
+///   of MOVES moves performed (a playout the budget cuts short is dropped);
+///   the most visited call.
 public struct Bot: Sendable, Hashable, CustomStringConvertible {
     /// Which bot, with its one parameter.
     public enum Kind: Sendable, Hashable {
@@ -26,14 +28,22 @@ public struct Bot: Sendable, Hashable, CustomStringConvertible {
     }
 
     public let kind: Kind
-    /// `alphabeta`'s budget: the most states it searches for one move. A
-    /// count of work, not a time: the same call on every machine, and a
-    /// bound on how long a move holds the thread (a match room's among them).
+    /// The bot's budget for one move: the most states `alphabeta` searches,
+    /// the most moves `mcts` performs (each undone after); unused by the
+    /// others. A count of work, not a time: the same call on every machine,
+    /// and a bound on how long a move holds the thread (a match room's among them).
     public let nodeBudget: Int
 
-    public init(_ kind: Kind, nodeBudget: Int = Bot.defaultNodeBudget) {
+    /// A bot of `kind` with `nodeBudget` (nil: the kind's default budget).
+    public init(_ kind: Kind, nodeBudget: Int? = nil) {
         self.kind = kind
-        self.nodeBudget = nodeBudget
+        self.nodeBudget = nodeBudget ?? Self.defaultBudget(of: kind)
+    }
+
+    /// The budget a bot of `kind` has without one written.
+    public static func defaultBudget(of kind: Kind) -> Int {
+        if case .mcts = kind { return defaultMoveBudget }
+        return defaultNodeBudget
     }
 
     /// The depth `alphabeta` searches without one given.
@@ -46,23 +56,29 @@ public struct Bot: Sendable, Hashable, CustomStringConvertible {
     public static let defaultPlayouts = 200
     /// The largest playouts an `mcts` bot takes.
     public static let largestPlayouts = 100_000
+    /// The moves `mcts` performs for a move without a number given: 200
+    /// playouts of 250 moves (tic-tac-toe's default search performs fewer than 2,000).
+    public static let defaultMoveBudget = 50_000
+    /// The largest budget of moves an `mcts` bot takes (as `alphabeta`'s of states).
+    public static let largestMoveBudget = 10_000_000
     /// The kinds, as a bot is written without its parameter.
     public static let names = ["random", "greedy", "alphabeta", "mcts"]
     /// How a bot is written, for messages.
     public static let forms = "random, greedy, alphabeta[:DEPTH[:STATES]] (DEPTH 1 to \(GameValue.largestDepth), "
-        + "STATES 1 to \(largestNodeBudget), default \(defaultNodeBudget)), mcts[:PLAYOUTS] (1 to \(largestPlayouts))"
+        + "STATES 1 to \(largestNodeBudget), default \(defaultNodeBudget)), mcts[:PLAYOUTS[:MOVES]] (PLAYOUTS 1 to \(largestPlayouts), "
+        + "MOVES 1 to \(largestMoveBudget), default \(defaultMoveBudget))"
 
     /// A bot as written: `random`, `greedy`, `alphabeta`, `alphabeta:9`,
-    /// `alphabeta:9:20000`, `mcts`, `mcts:400`; nil for anything else.
+    /// `alphabeta:9:20000`, `mcts`, `mcts:400`, `mcts:400:20000`; nil for anything else.
     public init?(spec: String) {
         var parts = spec.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-        var budget = Self.defaultNodeBudget
+        var budget: Int?
         if parts.count == 3 {
-            guard parts[0] == "alphabeta", let states = Int(parts[2]), (1...Self.largestNodeBudget).contains(states) else { return nil }
-            budget = states
+            let largest = [("alphabeta", Self.largestNodeBudget), ("mcts", Self.largestMoveBudget)].first { $0.0 == parts[0] }?.1
+            guard let largest, let work = Int(parts[2]), (1...largest).contains(work) else { return nil }
+            budget = work
             parts.removeLast()
         }
-        nodeBudget = budget
         let number = parts.count == 2 ? Int(parts[1]) : nil
         if parts.count == 2, number == nil { return nil }
         switch parts[0] {
@@ -78,6 +94,7 @@ public struct Bot: Sendable, Hashable, CustomStringConvertible {
             kind = .mcts(playouts: playouts)
         default: return nil
         }
+        nodeBudget = budget ?? Self.defaultBudget(of: kind)
     }
 
     /// The bot as written (`alphabeta:9`): what `init(spec:)` reads back.
@@ -87,7 +104,8 @@ public struct Bot: Sendable, Hashable, CustomStringConvertible {
         case .greedy: return "greedy"
         case .alphabeta(let depth) where nodeBudget == Self.defaultNodeBudget: return "alphabeta:\(depth)"
         case .alphabeta(let depth): return "alphabeta:\(depth):\(nodeBudget)"
-        case .mcts(let playouts): return "mcts:\(playouts)"
+        case .mcts(let playouts) where nodeBudget == Self.defaultMoveBudget: return "mcts:\(playouts)"
+        case .mcts(let playouts): return "mcts:\(playouts):\(nodeBudget)"
         }
     }
 
@@ -114,7 +132,8 @@ public struct Bot: Sendable, Hashable, CustomStringConvertible {
             let ties = mine.filter { $0.value == best }
             return ties[random.below(ties.count)].call
         case .mcts(let playouts):
-            return try MonteCarloSearch(game: game, seat: seat, playouts: playouts).best(among: calls, random: &random)
+            var search = MonteCarloSearch(game: game, seat: seat, playouts: playouts, moveBudget: nodeBudget)
+            return try search.best(among: calls, random: &random)
         }
     }
 

@@ -6,7 +6,9 @@ import Foundation
 /// made the move). Every move is performed through the checked engine and
 /// undone with strict verification (`Game.perform`, `Game.undo`); the game is
 /// back where it was when `best` returns. Deterministic for the generator
-/// it is given: no clock, no hash order.
+/// it is given: no clock, no hash order. Its work is bounded by `moveBudget`,
+/// the moves performed in all (the tree's and the playouts'): a playout the
+/// budget cuts short is undone and dropped, its reward never counted.
 ///
 /// Two seats taking turns: a node's mover is the bot's seat when the seat
 /// has a call there, else the other; a game without seats is the bot's alone.
@@ -14,6 +16,20 @@ struct MonteCarloSearch {
     let game: Game
     let seat: String?
     let playouts: Int
+    /// The most moves performed for one choice.
+    let moveBudget: Int
+    /// The moves performed so far.
+    private(set) var moves = 0
+    /// The playouts finished (and counted) so far.
+    private(set) var finishedPlayouts = 0
+
+    init(game: Game, seat: String?, playouts: Int, moveBudget: Int) {
+        self.game = game
+        self.seat = seat
+        self.playouts = playouts
+        self.moveBudget = moveBudget
+    }
+
     /// A playout ends after this many moves even if the game goes on (a draw).
     static let longestPlayout = 400
     /// UCB1's exploration constant, √2.
@@ -38,31 +54,43 @@ struct MonteCarloSearch {
         }
     }
 
-    /// The most visited of `calls` after the playouts (ties: the first).
-    func best(among calls: [ActionCall], random: inout FuzzRandom) throws(RulebenchError) -> ActionCall {
+    /// The most visited of `calls` after the playouts, or as many as the
+    /// budget of moves finishes (ties: the first).
+    mutating func best(among calls: [ActionCall], random: inout FuzzRandom) throws(RulebenchError) -> ActionCall {
         let root = Node(calls: calls, botMoves: true)
         let start = game.history.cursor
         defer { game.unwind(to: start) }
         for _ in 0..<playouts {
-            try playout(root, random: &random)
+            let finished = try playout(root, random: &random)
             // Each move undone, strictly verified: a mismatch throws (`defer` then takes the game back as far as it can).
             while game.history.cursor > start { try game.undo() }
+            guard finished else { break }
+            finishedPlayouts += 1
         }
         var chosen = 0
         for index in calls.indices where root.childVisits[index] > root.childVisits[chosen] { chosen = index }
         return calls[chosen]
     }
 
+    /// Performs `call` when the budget has a move left; false when spent.
+    private mutating func step(_ call: ActionCall) throws(RulebenchError) -> Bool {
+        guard moves < moveBudget else { return false }
+        moves += 1
+        try game.perform(call)
+        return true
+    }
+
     /// One playout: down the tree by UCB1, one node added, random moves to
-    /// the end, the reward carried back up. The caller undoes its moves.
-    private func playout(_ root: Node, random: inout FuzzRandom) throws(RulebenchError) {
+    /// the end, the reward carried back up; false (nothing carried back)
+    /// when the budget of moves ran out first. The caller undoes its moves.
+    private mutating func playout(_ root: Node, random: inout FuzzRandom) throws(RulebenchError) -> Bool {
         var path: [(node: Node, index: Int)] = []
         var node = root
         var reward: Double?
         while true {
             let index = pick(node, random: &random)
             path.append((node, index))
-            try game.perform(node.calls[index])
+            guard try step(node.calls[index]) else { return false }
             if let ended = try ending() { reward = ended; break }
             if let next = node.children[index] {
                 node = next
@@ -75,12 +103,16 @@ struct MonteCarloSearch {
             break
         }
         let score: Double
-        if let reward { score = reward } else { score = try rollout(random: &random) }
+        if let reward { score = reward } else {
+            guard let rolled = try rollout(random: &random) else { return false }
+            score = rolled
+        }
         for (node, index) in path {
             node.visits += 1
             node.childVisits[index] += 1
             node.childReward[index] += node.botMoves ? score : 1 - score
         }
+        return true
     }
 
     /// A child not yet tried (the first, in order), else the best by UCB1 (ties: a seeded pick).
@@ -118,13 +150,13 @@ struct MonteCarloSearch {
         return mine > 0 ? 1 : mine < 0 ? 0 : 0.5
     }
 
-    /// Seeded random moves to the game's end; the bot seat's reward.
-    private func rollout(random: inout FuzzRandom) throws(RulebenchError) -> Double {
+    /// Seeded random moves to the game's end; the bot seat's reward, or nil when the budget ran out first.
+    private mutating func rollout(random: inout FuzzRandom) throws(RulebenchError) -> Double? {
         for _ in 0..<Self.longestPlayout {
             if let ended = try ending() { return ended }
             let calls = try game.legalActions()
             if calls.isEmpty { return 0.5 }
-            try game.perform(calls[random.below(calls.count)])
+            guard try step(calls[random.below(calls.count)]) else { return nil }
         }
         return try ending() ?? 0.5
     }

@@ -75,13 +75,15 @@ local function mover()
   return one
 end
 
--- The scores of a finished game by seat, or nil while play goes on.
-local function result()
+-- The scores of a finished game by seat, or nil while play goes on;
+-- `seats` the game's seats when known (the search asks once: K.actors
+-- asks `turn` too).
+local function result(seats)
   local fn = ops.pack().result
   readonly("result")
   local r = fn(K.game)
   if r == nil then return nil end
-  local seats = K.actors() or { SOLO }
+  seats = seats or K.actors() or { SOLO }
   local scores = {}
   if r == "draw" then
     for _, s in ipairs(seats) do scores[s] = 0 end
@@ -111,6 +113,14 @@ local function result()
     K.fail("error", "result returned " .. K.show(r) .. " (nil while play goes on; a seat that won, \"draw\", or a table of scores by seat)", { fn = fn })
   end
   return scores
+end
+
+-- The game's result now and, while play goes on, the seat to move: one
+-- question per state (`result`, then `turn` only when it is nil).
+local function outcome()
+  local r = result(VALUE.seats)
+  if r then return r, nil end
+  return nil, mover()
 end
 
 -- How the position looks to `seat`, as a value (at most SCALE / 4 either way); 0 without `appraise`.
@@ -165,25 +175,22 @@ local function takeback(call, key)
   return false
 end
 
--- The moves of the state `key` for `seat`, best first: the table's best
--- move, then by appraisal (when the pack appraises, the state is near the
--- root and enough is left to search below to pay for it), then in legal order.
-local function ordered(calls, key, seat, depth, ply)
-  local order = {}
-  for k = 1, #calls do order[k] = k end
-  local e = VALUE.table[key]
-  local score = {}
-  if ply < ORDER_PLIES and depth >= 3 and ops.pack().appraise then
-    for k = 1, #calls do
-      if not play(calls[k]) then return nil end
-      local r = result()
-      local who = not r and mover()
-      if VALUE.stop then return nil end
-      score[k] = r and final(r, seat, 0) or (who == seat and appraisal(seat) or -appraisal(who))
-      if takeback(calls[k], key) then return nil end
-    end
+-- The moves of the state `key` for `seat` by appraisal, best first: the
+-- table's best move (`first`), then by appraisal, then in legal order. Only
+-- when the pack appraises, the state is near the root and enough is left
+-- to search below to pay for it; else nil: the table's best move, then the
+-- others in legal order (`nth`), with no table made.
+local function ordered(calls, key, seat, depth, ply, first)
+  if ply >= ORDER_PLIES or depth < 3 or not ops.pack().appraise then return false end
+  local order, score = {}, {}
+  for k = 1, #calls do
+    order[k] = k
+    if not play(calls[k]) then return nil end
+    local r, who = outcome()
+    if VALUE.stop then return nil end
+    score[k] = r and final(r, seat, 0) or (who == seat and appraisal(seat) or -appraisal(who))
+    if takeback(calls[k], key) then return nil end
   end
-  local first = e and e.best
   sort(order, function(a, b)
     if a == first or b == first then return a == first and b ~= first end
     local x, y = score[a] or 0, score[b] or 0
@@ -191,6 +198,15 @@ local function ordered(calls, key, seat, depth, ply)
     return a < b
   end)
   return order
+end
+
+-- The index of the i-th move without an appraised order: the table's best
+-- move `first` (when there is one) first, then the others in legal order.
+local function nth(i, first)
+  if not first then return i end
+  if i == 1 then return first end
+  if i <= first then return i - 1 end
+  return i
 end
 
 ---------------------------------------------------------------- the search
@@ -202,12 +218,11 @@ local function child(call, key, seat, depth, alpha, beta, ply)
   if not hash then return 0 end
   VALUE.path[#VALUE.path + 1] = call
   local v
-  local r = result()
+  local r, who = outcome()
   if r then
     v = final(r, seat, ply + 1)
     VALUE.finished = VALUE.finished + 1
   else
-    local who = mover()
     if VALUE.stop then return 0 end
     if not who then
       VALUE.stop = { kind = "stuck", why = "no seat may move and result returned nil: a finished game's result says who won (or \"draw\")" }
@@ -252,11 +267,12 @@ function search(key, depth, alpha, beta, ply, seat)
     V.stop = { kind = "stuck", why = "no legal call and result returned nil: a finished game's result says who won (or \"draw\")" }
     return 0
   end
-  local order = ordered(calls, key, seat, depth, ply)
-  if not order then return 0 end
+  local first = e and e.best
+  local order = ordered(calls, key, seat, depth, ply, first)
+  if order == nil then return 0 end
   local cuts, start, best, bestk = V.cuts, alpha, -INF, nil
-  for i = 1, #order do
-    local k = order[i]
+  for i = 1, #calls do
+    local k = order and order[i] or nth(i, first)
     local v = child(calls[k], key, seat, depth, alpha, beta, ply)
     if V.stop then return 0 end
     if v > best then best, bestk = v, k end
@@ -264,8 +280,11 @@ function search(key, depth, alpha, beta, ply, seat)
     if alpha >= beta then break end
   end
   local bound = best <= start and UPPER or best >= beta and LOWER or EXACT
-  if e or KEPT.count < TABLE_MOST then
-    if not e then KEPT.count = KEPT.count + 1 end
+  if e then   -- the state's entry, rewritten in place
+    e.v, e.bound, e.depth, e.proven, e.best = totable(best, ply), bound, depth, V.cuts == cuts, bestk
+    V.stored = V.stored + 1
+  elseif KEPT.count < TABLE_MOST then
+    KEPT.count = KEPT.count + 1
     V.table[key] = { v = totable(best, ply), bound = bound, depth = depth, proven = V.cuts == cuts, best = bestk }
     V.stored = V.stored + 1
   end
@@ -302,10 +321,10 @@ function API.valuebegin(budget)
   local seats = K.actors()
   if seats and #seats > 2 then return "seats", encode(seats) end
   if not KEPT or KEPT.pack ~= pack then KEPT = { pack = pack, entries = {}, count = 0 } end
-  VALUE = { table = KEPT.entries, budget = tointeger(tonumber(budget)) or INF, nodes = 0, performs = 0, hits = 0, stored = 0, finished = 0, cuts = 0, path = {} }
+  VALUE = { table = KEPT.entries, budget = tointeger(tonumber(budget)) or INF, nodes = 0, performs = 0, hits = 0, stored = 0, finished = 0, cuts = 0, path = {},
+            seats = seats or { SOLO } }
   walk.open()
-  local r = result()
-  local seat = not r and mover()
+  local r, seat = outcome()
   operation()
   local calls = not r and seat and ops.legal() or {}
   walk.close()
@@ -336,30 +355,59 @@ function API.valuemove(k, depth)
   return "ok", counts({ value = v, proven = V.cuts == cuts })
 end
 
--- The principal line from the current state: each state's best move by a
--- whole-window search of every move (the table makes it cheap), until the
--- game ends or `most` moves. The game is left at the line's end: the
--- caller's walk.close() rolls it back.
+-- The exact value of the current state `key` for its mover, searched `depth`
+-- moves deep, when the table holds it (an exact entry of that depth, or
+-- proven); else nil.
+local function known(key, depth)
+  local e = VALUE.table[key]
+  if e and e.bound == EXACT and (e.proven or e.depth == depth) then return e.v end
+  return nil
+end
+
+-- The first of `calls` (in legal order) whose value for `seat`, searched
+-- `depth` deep, is the best: with the state's exact value `want` known, a
+-- null window (want - 1, want) around it per move (a move worth `want` or
+-- more is worth exactly `want`, the best), else a whole-window search of
+-- every move. The move's index and its value.
+local function bestmove(calls, key, seat, depth, want)
+  local V = VALUE
+  if want then
+    for k = 1, #calls do
+      local v = child(calls[k], key, seat, depth, want - 1, want, 0)
+      if V.stop then return nil end
+      if v >= want then return k, want end
+    end
+  end
+  local best, bestk = -INF, nil   -- no exact value known (or the table was overwritten): every move, whole window
+  for k = 1, #calls do
+    local v = child(calls[k], key, seat, depth, -INF, INF, 0)
+    if V.stop then return nil end
+    if v > best then best, bestk = v, k end
+  end
+  return bestk, best
+end
+
+-- The principal line from the current state: each state's best move, the
+-- first in legal order (bestmove), until the game ends or `most` moves.
+-- The value of the move played carries to the next state (its value for
+-- its own mover, the distance counted from there). The game is left at the
+-- line's end: the caller's walk.close() rolls it back.
 local function principal(depth, most)
   local V = VALUE
-  local line, ply = {}, 0
-  while ply < most do
+  local line = {}
+  local want = known(hashof(), depth)
+  local r, seat = outcome()
+  while #line < most and not r and seat and not V.stop do
     operation()
-    if result() then break end
-    local seat = mover()
-    if not seat or V.stop then break end
     local calls = ops.legal()
     if #calls == 0 then break end
-    local key, best, bestk = hashof(), -INF, nil
-    for k = 1, #calls do
-      local v = child(calls[k], key, seat, depth - ply, -INF, INF, 0)
-      if V.stop then break end
-      if v > best then best, bestk = v, k end
-    end
+    local bestk, v = bestmove(calls, hashof(), seat, depth - #line, want)
     if V.stop then break end
     line[#line + 1] = bestk
     perform(calls[bestk])
-    ply = ply + 1
+    local moved = seat
+    r, seat = outcome()
+    want = not r and seat and totable(seat == moved and v or -v, 1) or nil
   end
   return line
 end
