@@ -220,6 +220,7 @@ function Act:sub(name, params, options) end
 ---@field label? string Words for people (the studio's accessible name; default the id).
 ---@field aliases? (string|integer)[] Other values a call's params name it by (a tile's cell, a card's place); a call also names a node by its id and, when it gives no `names`, by the whole part after its first ":" (`player = "p1"` names "pawn:p1"; "disc:3:1" is named by "3:1", never by 1).
 ---@field names? table<string, string|integer>|table<string, string|integer>[] The calls that name it, by their params: `{ column = 3 }` is named by `drop column=3` (every param given must match), a list of such tables by a call matching any (`{ { from = "e2" }, { to = "e2" } }`).
+---@field movable? boolean True on a piece a person moves (a pawn): the studio lets it be dragged onto a target, a node its legal calls also name. Default false: never dragged; a click still selects it.
 
 ---------------------------------------------------------------- animation plans
 

@@ -1,8 +1,9 @@
 import Rulebench
 
 /// The animation of the last step a page saw crossed (or the opening): what
-/// the page plays on the board (the library's keyframes: the page only
-/// interpolates them) and draws as a timeline chart with a playhead.
+/// the page plays on the board (the library's poses, `PoseReel`: the page
+/// draws the sample of each frame's time and computes no pose) and draws as
+/// a timeline chart with a playhead.
 ///
 /// Its JSON is built once, when the step is crossed, not again for every
 /// position sent: a plan of 20k tweens is charted once.
@@ -11,8 +12,8 @@ struct StudioAnimation {
     let label: String
     /// "do" or "undo" (an undo plays the mirrored plan).
     let direction: String
-    /// The animation as the page reads it: its length in seconds, the timeline
-    /// (runs of target.property, sounds, cues, at their times) and its SVG chart.
+    /// The animation as the page reads it: its length in seconds, its SVG chart
+    /// and its poses (every node's pose sampled at a fixed rate, sounds and cues at their times).
     let json: JSONValue
 
     /// - Parameters:
@@ -25,7 +26,7 @@ struct StudioAnimation {
         json = .object([
             ("label", .string(label)), ("direction", .string(direction)), ("duration", .double(timeline.duration)),
             ("chart", .string(timeline.svg(title: label, undo: direction == "undo"))),
-            ("keyframes", keyframes.flatMap { try? JSONValue.parse($0.json()) } ?? .null),
+            ("poses", keyframes.flatMap { try? JSONValue.parse(PoseReel($0).json()) } ?? .null),
         ])
     }
 }

@@ -1,20 +1,36 @@
-"""Animation under Playwright's clock: the page plays the library's keyframes at their times.
+"""Animation under Playwright's clock: the page draws the library's poses at their times.
 
 The expected places come from the scenes themselves (where the view puts a token before and
-after, and the square nodes in between), never from numbers written here.
+after, and the square nodes in between) or from the poses the library sent (`animation.poses`,
+a PoseReel: every node's pose sampled at a fixed rate), never from numbers or curves written here.
 """
+import math
 import re
 
 from harness import revision, wait_for_revision_after
 from playwright.sync_api import expect
-
-EASE_IN_OUT = lambda t: 2 * t * t if t < 0.5 else 1 - 2 * (1 - t) * (1 - t)  # noqa: E731 (the plan's easing)
 
 
 def node(page, node_id):
     page.evaluate("window.studioBoard.drawNow()")
     g = page.locator(f'#board g[data-id="{node_id}"]')
     return float(g.get_attribute("data-x")), float(g.get_attribute("data-y"))
+
+
+def poses(page):
+    """The step's poses as the library sent them."""
+    return page.evaluate("window.studioPosition.animation.poses")
+
+
+def sample(reel, seconds):
+    """The sample the page shows at a time: the nearest (PoseReel.sample(at:); JavaScript's Math.round)."""
+    return max(0, min(reel["count"] - 1, math.floor(seconds * reel["rate"] + 0.5)))
+
+
+def run_at(reel, node_id, i):
+    """A track's run at sample i: [start] (hidden) or [start, look, x, y, opacity, rotation, scale, frame]."""
+    runs = next(t for t in reel["tracks"] if t["id"] == node_id)["runs"]
+    return [r for r in runs if r[0] <= i][-1]
 
 
 def open_paused(context, *args):
@@ -44,7 +60,9 @@ def test_a_tween_is_at_its_start_midpoint_and_end_at_0_half_and_the_duration(con
     assert node(page, "token:p1") == start
     page.clock.run_for(125)                  # D/2 of the 0.25 s tween
     x, y = node(page, "token:p1")
-    assert abs(x - (start[0] + (end[0] - start[0]) * EASE_IN_OUT(0.5))) < 1e-6 and y == start[1], (x, y)
+    reel = poses(page)
+    _, _, px, py, *_ = run_at(reel, "token:p1", sample(reel, 0.125))
+    assert (x, y) == (px, py) and start[0] < x < end[0] and y == start[1], (x, y, px, py)
     # The timeline chart's playhead is at D/2 of the chart's time axis.
     head = page.evaluate("""() => {
         const plot = document.querySelector('#timeline #plot'), chart = document.querySelector('#timeline svg');
@@ -57,6 +75,42 @@ def test_a_tween_is_at_its_start_midpoint_and_end_at_0_half_and_the_duration(con
     page.clock.run_for(125)
     assert node(page, "token:p1") == end
     assert page.evaluate("document.body.dataset.playing") == "false"
+
+
+def test_every_node_is_drawn_at_the_pose_the_library_sent_for_the_time_not_one_of_its_own(context):
+    """Pose once: at any time (also between two samples, where a page easing the keys itself would
+    differ) every drawn node is the library's pose of the nearest sample, exactly: its place, opacity,
+    rotation, scale and sprite frame. Sample i is NodeTrack.pose at i / rate (PoseReelTests)."""
+    page, _ = open_paused(context, "scenarios/desert/equipment-jetpack-flies-with-a-passenger.yaml")
+    perform(page, "Undo")
+    finish(page, 1)
+    perform(page, "Redo")                    # the flight: two pawns eased across the board, flame frames
+    reel = poses(page)
+    assert reel["rate"] == 60 and reel["duration"] > 0.3, (reel["rate"], reel["duration"])
+    clock = Clock(page)
+    places = set()
+    for ms in range(0, int(reel["duration"] * 1000), 13):   # 13 ms: times between samples too
+        clock.at(ms / 1000)
+        i = sample(reel, ms / 1000)
+        drawn = page.evaluate("""() => ({ sample: Number(document.body.dataset.sample),
+            nodes: [...document.querySelectorAll('#board g.node')].map(g => [g.dataset.id, Number(g.dataset.x),
+                Number(g.dataset.y), Number(g.dataset.opacity), g.dataset.frame ? Number(g.dataset.frame) : null,
+                g.getAttribute('transform').match(/-?\\d+(?:\\.\\d+)?(?:e[+-]?\\d+)?/g).map(Number)]) })""")
+        assert drawn["sample"] == i, (ms, drawn["sample"], i)
+        shown = {}
+        for track in reel["tracks"]:
+            run = run_at(reel, track["id"], i)
+            if len(run) > 1:
+                shown[track["id"]] = run
+        assert sorted(n[0] for n in drawn["nodes"]) == sorted(shown), ms
+        for node_id, x, y, opacity, frame, transform in drawn["nodes"]:
+            _, look, px, py, popacity, rotation, scale, pframe = shown[node_id]
+            assert (x, y, opacity) == (px, py, popacity), (ms, node_id, (x, y, opacity), (px, py, popacity))
+            assert transform == [px, py, rotation, scale], (ms, node_id, transform)
+            assert frame == (pframe if reel["looks"][look].get("sprite") else None), (ms, node_id, frame, pframe)
+            if node_id == "pawn:p1":
+                places.add((x, y))
+    assert len(places) > 10, "the flyer moved across the board, sample by sample"
 
 
 def test_tweens_in_sequence_hop_square_by_square_and_undo_starts_where_the_do_ended(context):
@@ -165,16 +219,15 @@ def test_a_sprite_shows_each_frame_at_its_time_and_cues_and_sounds_fire(context)
     perform(page, "Undo")
     finish(page, 1)
     perform(page, "Redo")                       # the flight: the flame frames of the pawn's atlas
-    keys = page.evaluate("window.studioPosition.animation.keyframes")
-    track = next(t for t in keys["tracks"] if t["id"] == "pawn:p1")
-    assert track["frame"], "the jetpack plan steps the flyer's sprite"
+    keys = poses(page)
+    runs = next(t for t in keys["tracks"] if t["id"] == "pawn:p1")["runs"]
+    changes = [r for before, r in zip(runs, runs[1:]) if r[7] != before[7]]
+    assert {r[7] for r in changes} >= {2, 3, 4}, "the jetpack plan steps the flyer's sprite through its flame frames"
     clock = Clock(page)
-    for key in track["frame"]:
-        clock.at(key["time"] + 0.001)
-        look = track["before"] if key["time"] + 0.001 < track["change"] else track["after"]
-        expected = key.get("frame", look["sprite"]["frame"])
+    for run in changes:
+        clock.at(math.ceil(run[0] / keys["rate"] * 1000) / 1000)
         shown = page.locator('#board g[data-id="pawn:p1"]').get_attribute("data-frame")
-        assert shown == str(expected), f"frame at {key['time']}: {shown}, planned {expected}"
+        assert shown == str(run[7]), f"frame at sample {run[0]}: {shown}, posed {run[7]}"
     finish(page, keys["duration"])
     chips = page.eval_on_selector_all("#cues span", "spans => spans.map(s => [s.dataset.kind, s.dataset.name, Number(s.dataset.time), Number(s.dataset.firedAt)])")
     planned = sorted([("cue", c["name"], c["time"]) for c in keys["cues"]] + [("sound", s["name"], s["time"]) for s in keys["sounds"]])
@@ -192,17 +245,19 @@ def test_the_opening_plays_when_the_page_opens(context):
     page.clock.pause_at(10_000)             # before the page opens: the opening must not run away
     context.open("set")
     assert page.evaluate("document.body.dataset.playing") == "true"
-    keys = page.evaluate("window.studioPosition.animation.keyframes")
+    keys = poses(page)
     assert page.evaluate("window.studioPosition.animation.label") == "the opening"
-    moving = [t for t in keys["tracks"] if len(t["place"]) >= 2]
+    moving = [t for t in keys["tracks"] if len({(r[2], r[3]) for r in t["runs"] if len(r) > 1}) >= 2]
     assert moving, "the opening deal moves cards"
     track = moving[-1]
-    first, last = track["place"][0], track["place"][-1]
+    shown = [r for r in track["runs"] if len(r) > 1]
+    first, last = shown[0], shown[-1]
+    assert track["runs"][0] != first, "the last card dealt is hidden until its flight starts"
     clock = Clock(page)
-    clock.at(first["time"])
-    assert node(page, track["id"]) == (first["x"], first["y"])
+    clock.at(math.ceil(first[0] / keys["rate"] * 1000) / 1000)
+    assert node(page, track["id"]) == (first[2], first[3])
     finish(page, keys["duration"])
-    assert node(page, track["id"]) == (last["x"], last["y"])
+    assert node(page, track["id"]) == (last[2], last[3])
 
 
 # Records each sound the page starts (the media element's own play() still runs): what reaches the audio API.
@@ -234,7 +289,7 @@ def test_mute_plays_no_sound_while_the_cues_still_show_and_unmuted_plays_them(co
     perform(page, "Undo")
     finish(page, 1)
     perform(page, "Redo")                       # the flight: sounds and cues, with the desert's sound files
-    keys = page.evaluate("window.studioPosition.animation.keyframes")
+    keys = poses(page)
     assert keys["sounds"] and keys["cues"], "the jetpack plan has sounds and cues"
     finish(page, keys["duration"])
     files = sound_files(page, len(keys["sounds"]))

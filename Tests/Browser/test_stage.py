@@ -1,6 +1,7 @@
 """The studio as a stage: the board is the page, moves on the board, the keyboard, and behaviour that
 follows the game (a narrowing and an error cleared when it moves, "Undo turn" at step 0, checks said in
 words, live edit keeping every step, a do-only fanfare silent on undo)."""
+import re
 import tempfile
 from pathlib import Path
 
@@ -8,7 +9,8 @@ from harness import click_and_wait, copied_pack, revision, wait_for_revision_aft
 from playwright.sync_api import expect
 
 # A pack whose calls name the board's cells: `move` one cell either way (one call per target), and
-# `jump` two cells on, soft or hard (two calls per target: a choice).
+# `jump` two cells on, soft or hard (two calls per target: a choice). Piece b is `movable` (dragged
+# onto a target); piece a is not (moved by clicking it, then a target).
 HOPS_PACK = """return {
   name = "hops", version = "1.0", description = "Two pieces on a row of six cells.",
   setup = function(game) game.at = { a = 2, b = 6 } end,
@@ -21,7 +23,7 @@ HOPS_PACK = """return {
       end
       for _, name in ipairs({ "a", "b" }) do
         add{ id = "piece:" .. name, x = 40 + (game.at[name] - 1) * 60, y = 40, w = 30, h = 30, shape = "circle",
-             color = "#333333", layer = 1, label = "piece " .. name }
+             color = "#333333", layer = 1, label = "piece " .. name, movable = name == "b" }
       end
     end,
   },
@@ -191,6 +193,46 @@ def test_dragging_a_piece_onto_a_target_performs_the_move(context):
         page.mouse.up()
         wait_for_revision_after(page, before)
         expect(at(page, "b")).to_have_attribute("data-value", "5")
+
+
+def test_only_a_node_the_view_marks_movable_starts_a_drag(context):
+    page = context.page
+    with tempfile.TemporaryDirectory() as folder:
+        context.open(str(hops_pack(folder)), cwd=folder)
+        expect(page.locator('#board g[data-movable="true"]')).to_have_count(1)
+        expect(page.locator('#board g[data-id="piece:b"]')).to_have_attribute("data-movable", "true")
+        frame = page.locator("#board-frame")
+
+        def drag(piece_id, cell_id):
+            piece = page.locator(f'#board g[data-id="{piece_id}"]').bounding_box()
+            cell = page.locator(f'#board g[data-id="{cell_id}"]').bounding_box()
+            page.mouse.move(piece["x"] + piece["width"] / 2, piece["y"] + piece["height"] / 2)
+            page.mouse.down()
+            page.mouse.move(cell["x"] + cell["width"] / 2, cell["y"] + 8, steps=8)
+            dragging = "dragging" in (frame.get_attribute("class") or "")
+            page.mouse.up()
+            return dragging
+
+        # Piece a (not movable) has targets (cells 1, 3, 4), yet pressing it and moving onto cell 3 drags nothing.
+        assert not drag("piece:a", "cell:3"), "a node without `movable` started a drag"
+        expect(page.locator("#narrow")).to_have_text("")
+        # Clicking it, then cell 1, still moves it: had the drag moved it to 3, cell 1 would be no target of it.
+        page.locator('#board g[data-id="piece:a"]').click()
+        before = revision(page)
+        page.locator('#board g[data-id="cell:1"]').click()
+        wait_for_revision_after(page, before)
+        expect(at(page, "a")).to_have_attribute("data-value", "1")
+        expect(page.get_by_label("History")).to_have_attribute("max", "1")
+        # Piece b (movable) drags.
+        before = revision(page)
+        assert drag("piece:b", "cell:5")
+        wait_for_revision_after(page, before)
+        expect(at(page, "b")).to_have_attribute("data-value", "5")
+    # The desert marks its pawns movable, and nothing else.
+    context.open("desert")
+    movable = page.locator('#board g[data-movable="true"]')
+    expect(movable).not_to_have_count(0)
+    assert all(i.startswith("pawn:") for i in movable.evaluate_all("gs => gs.map(g => g.dataset.id)"))
 
 
 def test_a_nodes_narrowing_and_a_refused_calls_error_clear_when_the_game_moves(context):
@@ -376,13 +418,114 @@ def test_a_node_appearing_in_a_step_is_hidden_until_its_first_run_not_shown_at_i
     expect(part).to_have_count(0)
     press(page, "ArrowRight")                 # the redo: its fade-in starts once the tile has turned
     page.wait_for_function("document.body.dataset.playing === 'true'")
-    track = page.evaluate("window.studioPosition.animation.keyframes.tracks.find(t => t.id === 'part:propeller')")
-    assert track.get("before") is None and track["appear"] > 0, track
+    reel = page.evaluate("window.studioPosition.animation.poses")
+    runs = next(t for t in reel["tracks"] if t["id"] == "part:propeller")["runs"]
+    appear = next(r[0] for r in runs if len(r) > 1) / reel["rate"]
+    assert len(runs[0]) == 1 and appear > 0, runs[:3]
     page.evaluate("window.studioBoard.drawNow()")
     expect(part).to_have_count(0)             # not its final look from the start
-    page.clock.run_for(int(track["appear"] * 1000) + 20)
+    page.clock.run_for(int(appear * 1000) + 20)
     page.evaluate("window.studioBoard.drawNow()")
     assert float(part.get_attribute("data-opacity")) < 0.2, part.get_attribute("data-opacity")
     page.clock.run_for(2000)
     page.wait_for_function("document.body.dataset.playing === 'false'")
     expect(part).to_have_attribute("data-opacity", "1")
+
+
+# A pack whose `plant` step adds a flag its plan does not animate (the plan only waits 0.4 s): the flag
+# must fade in over the step, as a desert tile's new sand does, and fade out over the undo.
+FLAG_PACK = """return {
+  name = "flag", version = "1.0", description = "A flag planted without an animation of its own.",
+  setup = function(game) game.planted = false end,
+  view = {
+    size = { 200, 100 },
+    scene = function(game, add)
+      add{ id = "ground", x = 100, y = 80, w = 180, h = 20, color = "#7a5" }
+      if game.planted then add{ id = "flag", x = 100, y = 40, w = 30, h = 40, color = "#c33", opacity = 0.8 } end
+    end,
+  },
+}
+"""
+FLAG_PLANT = """return {
+  params = {},
+  legal = function(game, emit) if not game.planted then emit{} end end,
+  apply = function(game) game.planted = true end,
+  animate = function(anim, game, a, direction)
+    if direction == "undo" then return nil end
+    return anim.wait(0.4)
+  end,
+}
+"""
+
+
+def test_a_node_a_step_adds_without_animating_it_fades_in_over_the_step(context):
+    page = context.clocked_page()
+    with tempfile.TemporaryDirectory() as folder:
+        pack = Path(folder) / "flag"
+        (pack / "actions").mkdir(parents=True)
+        (pack / "pack.lua").write_text(FLAG_PACK)
+        (pack / "actions" / "plant.lua").write_text(FLAG_PLANT)
+        context.open(str(pack), cwd=folder)
+        page.clock.pause_at(10_000)
+        flag = page.locator('#board g[data-id="flag"]')
+
+        def opacity():
+            page.evaluate("window.studioBoard.drawNow()")
+            return float(flag.get_attribute("data-opacity"))
+
+        click_and_wait(page, "plant")
+        page.wait_for_function("document.body.dataset.playing === 'true'")
+        assert opacity() == 0, "not its final look from the start: invisible"
+        page.clock.run_for(200)                   # half the 0.4 s step: half its own opacity of 0.8
+        assert abs(opacity() - 0.4) < 0.8 / 24 + 1e-9, opacity()   # within a sample (1/60 s of 0.4 s)
+        page.clock.run_for(300)
+        page.wait_for_function("document.body.dataset.playing === 'false'")
+        assert opacity() == 0.8
+        # The undo's mirrored plan: it fades out over the step, then is gone.
+        click_and_wait(page, "Undo")
+        page.wait_for_function("document.body.dataset.playing === 'true'")
+        assert opacity() == 0.8
+        page.clock.run_for(200)
+        assert abs(opacity() - 0.4) < 0.8 / 24 + 1e-9, opacity()
+        page.clock.run_for(300)
+        page.wait_for_function("document.body.dataset.playing === 'false'")
+        expect(flag).to_have_count(0)
+
+
+def test_the_set_pack_ships_its_sounds_and_the_studio_plays_them(context):
+    from test_animation import RECORD_PLAYS   # the page's sound log: what reaches the audio API
+    import subprocess
+    import sys
+    from harness import REPOSITORY
+    # The files are the project's own: exactly what scripts/make-set-sounds.py synthesizes.
+    made = subprocess.run([sys.executable, str(REPOSITORY / "scripts" / "make-set-sounds.py"), "--check"],
+                          capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    page = context.clocked_page()
+    page.add_init_script(RECORD_PLAYS)
+    context.open("set")
+    page.clock.pause_at(10_000)
+    page.clock.run_for(3000)                       # the opening deal
+    page.wait_for_function("document.body.dataset.playing === 'false'")
+    take = page.locator("#legal button", has_text="take").first.text_content()
+    click_and_wait(page, take)
+    page.clock.run_for(3000)
+    page.wait_for_function("document.body.dataset.playing === 'false'")
+    sounds = page.locator("#cues span.sound")
+    expect(sounds).to_have_count(4)                # the take's swish, a card for each refill
+    for index in range(4):
+        expect(sounds.nth(index)).to_have_attribute("data-file", re.compile(r"^/sound/(swish|card)$"))
+    expect(page.locator("#cues span.missing")).to_have_count(0)
+    assert sorted(page.evaluate("window.soundsPlayed")) == ["/sound/card"] * 3 + ["/sound/swish"]
+    # Each file loads and decodes as audio (a WAV of the pack, served as audio).
+    decoded = page.evaluate("""async () => {
+        const out = {};
+        for (const name of ['swish', 'card']) {
+            const response = await fetch(`/sound/${name}`);
+            const audio = await new OfflineAudioContext(1, 8000, 8000).decodeAudioData(await response.arrayBuffer());
+            out[name] = { type: response.headers.get('content-type'), seconds: audio.duration };
+        }
+        return out;
+    }""")
+    for name, sound in decoded.items():
+        assert sound["type"].startswith("audio/") and 0.05 < sound["seconds"] < 0.5, (name, sound)

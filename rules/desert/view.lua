@@ -4,7 +4,8 @@
 -- hand:P (a player's line in the panel), turn, supply, airship.
 -- A face-down tile is drawn from what every seat sees of it (its back, its
 -- sand): nothing here reads the face of a tile that is not excavated.
--- The art in art/ is the pack's own (SVG drawn for it).
+-- The art in art/ is the pack's own (SVG drawn for it). Pawns are `movable`:
+-- the studio lets a person drag one onto a tile; nothing else is dragged.
 local D = require "desert"
 
 local CELL, GAP, EDGE = 96, 6, 16
@@ -80,6 +81,7 @@ local function pawns(game, add)
     local centre_y = EDGE + (pos.row - 1) * (CELL + GAP) + CELL / 2
     add { id = "pawn:" .. name, x = centre_x + (k - (#here + 1) / 2) * 24, y = centre_y + 14, w = 28, h = 36,
           shape = "circle", color = ROLE_COLOUR[p.role], sprite = { atlas = "pawn", frame = "stand" }, layer = 3,
+          movable = true,   -- drag a pawn onto a tile: the move (or the choice of calls) naming both
           label = name .. " (" .. p.role .. ") at " .. p.cell .. ", water " .. p.water }
   end
 end

@@ -71,6 +71,8 @@ local pack = {
     background = "#f2efe6",
     grid = { columns = 6, rows = 3, cell = 76, gap = 6, x = 8, y = 8 },
     atlases = { cards = { image = "art/cards.svg", width = 40, height = 60, count = 81, columns = 9 } },
+    -- The actions' sounds (take: swish, refill: card), synthesized by scripts/make-set-sounds.py.
+    sounds = "sounds",
     scene = function(game, add)
       if #game.deck > 0 then
         add{ id = "deck", col = 1, row = 2, w = 46, h = 69, shape = "round", color = "#34495e", stroke = "#1b2631",

@@ -84,6 +84,7 @@ extension SceneNode {
                       var params: [String: String] = [:]
                       for entry in try set.entries() { params[entry.key.description] = try entry.value.string() }
                       return params
-                  })
+                  },
+                  movable: try n.optional("movable")?.bool() ?? false)
     }
 }

@@ -234,13 +234,17 @@ public struct SceneNode: Hashable, Sendable, Codable {
     /// names the node when it holds every param of one. Empty: the node is
     /// named by its id, the part of it after the first `:` and its aliases.
     public var names: [[String: String]]
+    /// Whether a host lets a person drag it onto a target (a node its legal
+    /// calls also name): the view's `movable = true` on a piece that moves.
+    /// False: it is never dragged (a click still selects it).
+    public var movable: Bool
 
     /// A node; the defaults are the view's.
     public init(id: String, x: Double, y: Double, col: Double? = nil, row: Double? = nil, width: Double = 32,
                 height: Double = 32, shape: Shape = .rect, color: String? = nil, stroke: String? = nil,
                 text: String? = nil, textColor: String? = nil, image: String? = nil, sprite: SceneSprite? = nil,
                 layer: Int = 0, opacity: Double = 1, rotation: Double = 0, scale: Double = 1, label: String? = nil,
-                aliases: [String] = [], names: [[String: String]] = []) {
+                aliases: [String] = [], names: [[String: String]] = [], movable: Bool = false) {
         self.id = id
         self.x = x
         self.y = y
@@ -262,6 +266,7 @@ public struct SceneNode: Hashable, Sendable, Codable {
         self.label = label
         self.aliases = aliases
         self.names = names
+        self.movable = movable
     }
 
     /// Where it is.

@@ -26,7 +26,8 @@ local ATLAS = { image = "string", width = "number", height = "number", count = "
                 names = "table" }
 local NODE = { id = true, col = true, row = true, x = true, y = true, w = true, h = true, shape = true,
                color = true, stroke = true, text = true, textcolor = true, image = true, sprite = true,
-               layer = true, opacity = true, rotation = true, scale = true, label = true, aliases = true, names = true }
+               layer = true, opacity = true, rotation = true, scale = true, label = true, aliases = true, names = true,
+               movable = true }
 local SHAPES = K.WORDSET.shape
 -- The largest coordinate or size a view may give, in pixels: a board far
 -- larger than any screen is a mistake, and a bound keeps sums finite.
@@ -314,6 +315,9 @@ local function checknode(node, seen, info)
     if not ok then fault("node " .. node.id .. ": 'aliases' is a list of strings and whole numbers a call's params name it by") end
   end
   if node.image ~= nil and not packpath(node.image) then fault("node " .. node.id .. ": image must be a path inside the pack folder") end
+  if node.movable ~= nil and type(node.movable) ~= "boolean" then
+    fault("node " .. node.id .. ": 'movable' is true (a piece the studio lets you drag to a target) or false, not " .. K.show(node.movable))
+  end
   local copy = {}
   for k, v in next, node do copy[k] = v end
   if node.aliases then

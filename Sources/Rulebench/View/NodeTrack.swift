@@ -1,6 +1,6 @@
 // One node's keyframes in a step, and how to read them at a time.
 //
-// Reading rules (the studio page does exactly the same):
+// Reading rules:
 // - A channel's keys are in time order. Between key i and key i + 1 the
 //   value goes from key i's to key i + 1's along key i + 1's easing (the
 //   curve of the segment arriving at a key); keys at one time jump.
@@ -11,7 +11,12 @@
 //   sprite's atlas, or its look's own frame where the key has none.
 // - The look (text, colour, image, size, ...) is `before` until `change`,
 //   `after` from then; the node is shown from `appear` (if any) and hidden
-//   from `vanish` (if any).
+//   from `vanish` (if any). A node that comes or goes in a step whose plan
+//   does not animate it fades in (or out) over the whole step: opacity keys
+//   from 0 (or to 0).
+//
+// These rules are read here only: a host draws the poses this computes
+// (PoseReel: every node's pose sampled at a fixed rate), never the keys.
 
 /// A point at a time.
 public struct PointKey: Hashable, Sendable, Codable {
@@ -73,7 +78,7 @@ public struct NodeTrack: Hashable, Sendable, Codable {
     public func pose(at time: Double) -> SceneNode? {
         if let appear, time < appear { return nil }
         if let vanish, time >= vanish { return nil }
-        guard var node = time < change ? (before ?? after) : (after ?? before) else { return nil }
+        guard var node = look(at: time) else { return nil }
         if let point = Self.point(place, at: time) {
             node.x = point.x
             node.y = point.y
@@ -83,6 +88,12 @@ public struct NodeTrack: Hashable, Sendable, Codable {
         node.scale = Self.number(scale, at: time) ?? node.scale
         if let key = frame.last(where: { $0.time <= time }), let shown = key.frame { node.sprite?.frame = shown }
         return node
+    }
+
+    /// The look (`before` or `after`) the node shows at `time`, before its
+    /// channels place and turn it; nil when it has neither.
+    func look(at time: Double) -> SceneNode? {
+        time < change ? (before ?? after) : (after ?? before)
     }
 
     /// Where a segment between two keys is at `time`: the earlier key, the
@@ -133,6 +144,14 @@ extension NodeTrack {
         place = builder.placeKeys(id: id, events: events.filter { context.placeProperties.contains($0.property ?? "") },
                                   from: before?.point, to: after?.point, context: context)
         opacity = builder.numberKeys(events, property: "opacity", look: look?.opacity ?? 1)
+        // A node that comes or goes in a step whose plan does not animate it (a desert tile's new sand)
+        // fades in from invisible, or out to invisible, over the whole step: never its final look from
+        // the start, never a pop at the end.
+        let duration = context.timeline.duration
+        if events.isEmpty, !context.opening, duration > 0, (before == nil) != (after == nil), let look {
+            appear = nil
+            opacity = builder.fadeKeys(duration: duration, opacity: look.opacity, in: before == nil)
+        }
         rotation = builder.numberKeys(events, property: "rotation", look: look?.rotation ?? 0)
         scale = builder.numberKeys(events, property: "scale", look: look?.scale ?? 1)
         let atlas = look?.sprite.flatMap { sprite in atlases.first { $0.name == sprite.atlas } }
@@ -209,6 +228,14 @@ struct KeyBuilder {
             }
         }
         return Self.inTimeOrder(keys, time: \.time)
+    }
+
+    /// A fade over a whole step of `duration`: from 0 to the look's `opacity`
+    /// (`in`), or from it to 0; no keys when the budget is spent.
+    mutating func fadeKeys(duration: Double, opacity: Double, in fadesIn: Bool) -> [NumberKey] {
+        guard budget.take(2) else { return [] }
+        return [NumberKey(time: 0, value: fadesIn ? 0 : opacity, easing: .linear),
+                NumberKey(time: duration, value: fadesIn ? opacity : 0, easing: .linear)]
     }
 
     /// Keys sorted by time; keys at one time keep the order they were made in.

@@ -1,61 +1,37 @@
 // The board both pages draw (the studio's and the match page of `rulebench serve`): a view's
-// scene as SVG, each node at its pose in a step's keyframes (the page only interpolates the
-// keyframes the library computed, by the reading rules of Sources/Rulebench/View/NodeTrack.swift),
-// and the glide between two scenes for a step that comes without keyframes. Draws only: it keeps
-// no state, opens no socket and reads no clock; its callers own time and what is shown.
+// scene as SVG, a step's animation as the poses the library computed (Sources/Rulebench/View/
+// PoseReel.swift: every node's pose sampled at a fixed rate; this module picks a sample and draws
+// it, and computes no pose and no easing), and the glide between two scenes for a step that comes
+// without poses. Draws only: it keeps no state, opens no socket and reads no clock; its callers own
+// time and what is shown.
 
 const SVG = 'http://www.w3.org/2000/svg';
-export const easings = {
-  linear: (t) => t,
-  easeIn: (t) => t * t,
-  easeOut: (t) => 1 - (1 - t) * (1 - t),
-  easeInOut: (t) => (t < 0.5 ? 2 * t * t : 1 - 2 * (1 - t) * (1 - t)),
-};
 
-// MARK: Reading keyframes (NodeTrack.pose)
+// MARK: Playing a step (the library's poses)
 
-function segment(keys, time) {
-  let index = -1;
-  for (let i = 0; i < keys.length; i++) if (keys[i].time <= time) index = i;
-  if (index < 0) return null;
-  const key = keys[index];
-  if (index + 1 >= keys.length) return [key, key, 0];
-  const next = keys[index + 1];
-  const span = next.time - key.time;
-  return [key, next, span > 0 ? easings[next.easing]((time - key.time) / span) : 1];
+/// The sample of a step's reel shown at `time` (seconds from its start): the nearest one
+/// (PoseReel.sample(at:)).
+export function reelSample(reel, time) {
+  return Math.max(0, Math.min(reel.count - 1, Math.round(time * reel.rate)));
 }
 
-function point(keys, time) {
-  if (!keys.length) return null;
-  const s = segment(keys, time);
-  if (!s) return { x: keys[0].x, y: keys[0].y };
-  const [a, b, f] = s;
-  return { x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f };
-}
-
-function number(keys, time) {
-  if (!keys.length || time > keys[keys.length - 1].time) return null;
-  const s = segment(keys, time);
-  if (!s) return null;
-  const [a, b, f] = s;
-  return a.value + (b.value - a.value) * f;
-}
-
-export function pose(track, time) {
-  if (track.appear != null && time < track.appear) return null;
-  if (track.vanish != null && time >= track.vanish) return null;
-  const look = time < track.change ? (track.before || track.after) : (track.after || track.before);
-  if (!look) return null;
-  const node = { ...look, sprite: look.sprite ? { ...look.sprite } : undefined };
-  const p = point(track.place, time);
-  if (p) { node.x = p.x; node.y = p.y; }
-  node.opacity = number(track.opacity, time) ?? node.opacity;
-  node.rotation = number(track.rotation, time) ?? node.rotation;
-  node.scale = number(track.scale, time) ?? node.scale;
-  let frame = null;
-  for (const key of track.frame) if (key.time <= time) frame = key;
-  if (frame && frame.frame != null && node.sprite) node.sprite.frame = frame.frame;
-  return node;
+/// The nodes of sample `i` of a reel, as the library posed them: each track's run at `i` (the last one
+/// starting at or before it) is `[start]` (hidden) or `[start, look, x, y, opacity, rotation, scale,
+/// frame]`, drawn as its look at that place. Nothing is computed here: the poses are the library's.
+export function reelNodes(reel, i) {
+  const nodes = [];
+  for (const track of reel.tracks) {
+    const runs = track.runs;
+    let low = 0, high = runs.length;
+    while (low < high) { const mid = (low + high) >> 1; if (runs[mid][0] <= i) low = mid + 1; else high = mid; }
+    const run = low ? runs[low - 1] : null;
+    if (!run || run.length === 1) continue;
+    const [, look, x, y, opacity, rotation, scale, frame] = run;
+    const node = { ...reel.looks[look], x, y, opacity, rotation, scale };
+    if (node.sprite) node.sprite = { ...node.sprite, frame: frame ?? node.sprite.frame };
+    nodes.push(node);
+  }
+  return nodes;
 }
 
 // MARK: Drawing
@@ -93,7 +69,8 @@ function sprite(node, atlases, asset) {
 function drawNode(node, atlases, options) {
   const g = element('g', {
     class: 'node', 'data-id': node.id, 'data-x': node.x, 'data-y': node.y, 'data-opacity': node.opacity,
-    'data-frame': node.sprite ? node.sprite.frame : null, role: 'img', 'aria-label': node.label || node.id,
+    'data-frame': node.sprite ? node.sprite.frame : null, 'data-movable': node.movable ? 'true' : null,
+    role: 'img', 'aria-label': node.label || node.id,
     transform: `translate(${node.x} ${node.y}) rotate(${node.rotation}) scale(${node.scale})`, opacity: node.opacity,
   });
   const shape = outline(node);
@@ -123,11 +100,12 @@ export function drawScene(board, nodes, frame, options) {
 
 // MARK: Between two scenes
 
-/// The nodes a fraction `f` (0 to 1, eased) of the way from scene `before` to scene `after`, for a step
-/// that comes with no keyframes (a peer's step): a node in both glides from its old place and fades
-/// to its new opacity; a new node fades in; a node gone fades out.
+/// The nodes a fraction `f` (0 to 1) of the way from scene `before` to scene `after`, for a step that
+/// comes with no poses (a peer's step on the match page): a node in both glides straight and evenly
+/// from its old place and fades to its new opacity; a new node fades in; a node gone fades out. (A
+/// cross-fade of two scenes, not a plan's pose: it has no easing, which the library alone defines.)
 export function between(before, after, f) {
-  const e = easings.easeInOut(Math.max(0, Math.min(1, f)));
+  const e = Math.max(0, Math.min(1, f));
   const old = new Map(before.map((n) => [n.id, n]));
   const kept = new Set(after.map((n) => n.id));
   const mix = (a, b) => a + (b - a) * e;

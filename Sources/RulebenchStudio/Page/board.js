@@ -1,16 +1,18 @@
 // The studio's board: the view's scene drawn by the shared board module (/scene.js), and each
-// step's animation played from the keyframes the library computed. Time is performance.now()
-// scaled by the speed control, driven by requestAnimationFrame, so a test's clock controls it exactly.
+// step's animation played from the poses the library computed (the server sends every node's pose
+// sampled at a fixed rate; each frame draws the sample nearest its time, computing no pose). Time is
+// performance.now() scaled by the speed control, driven by requestAnimationFrame, so a test's clock
+// controls it exactly.
 
 import { onPosition } from './studio.js';
-import { pose, drawScene } from './scene.js';
+import { drawScene, reelNodes, reelSample } from './scene.js';
 import { fitBoard } from './stage.js';
 import { decorate } from './moves.js';
 
 const $ = (id) => document.getElementById(id);
 
 let scene = null;        // the scene after the step (what shows when the animation ends)
-let playing = null;      // { keyframes, duration, start, fired: Set }
+let playing = null;      // { reel, duration, start, fired: Set }
 const soundFiles = new Map();   // sound name -> whether the pack has a file for it
 // A click on a node is heard by moves.js (one listener on the board, which is drawn again every frame).
 const drawing = { asset: (path) => `/pack/${path}` };
@@ -31,7 +33,7 @@ function speed() { return Number($('speed').value) || 1; }
 function now() { return ((performance.now() - playing.start) / 1000) * playing.speed; }
 
 function play(animation) {
-  playing = { keyframes: animation.keyframes, duration: animation.keyframes.duration, start: performance.now(), speed: speed(), fired: new Set() };
+  playing = { reel: animation.poses, duration: animation.poses.duration, start: performance.now(), speed: speed(), fired: new Set() };
   $('cues').replaceChildren();
   document.body.dataset.playing = 'true';
   frame();
@@ -41,10 +43,12 @@ function frame() {
   if (!playing) return;
   cancelAnimationFrame(playing.request);
   const time = Math.min(now(), playing.duration);
-  const k = playing.keyframes;
-  draw(k.tracks.map((t) => pose(t, time)).filter(Boolean), scene);
-  fire(k.sounds, 'sound', time);
-  fire(k.cues, 'cue', time);
+  const reel = playing.reel;
+  const sample = reelSample(reel, time);
+  draw(reelNodes(reel, sample), scene);
+  document.body.dataset.sample = String(sample);
+  fire(reel.sounds, 'sound', time);
+  fire(reel.cues, 'cue', time);
   playhead(time);
   if (time >= playing.duration) {
     playing = null;
@@ -160,7 +164,7 @@ onPosition((position) => {
   if (position.viewError) $('board').textContent = position.viewError;
   showAnimation(position);
   playing = null;
-  if (position.animation && position.animation.keyframes && scene) play(position.animation);
+  if (position.animation && position.animation.poses && scene) play(position.animation);
   else if (scene || !position.viewError) draw(scene ? scene.nodes : [], scene);
 });
 
@@ -170,5 +174,5 @@ window.studioBoard = { drawNow: () => { if (playing) frame(); } };
 
 $('replay').addEventListener('click', () => {
   const last = window.studioPosition;
-  if (last && last.animation && last.animation.keyframes) play(last.animation);
+  if (last && last.animation && last.animation.poses) play(last.animation);
 });

@@ -1,7 +1,9 @@
 // Moves on the board: a node hovered or selected lights the nodes its legal calls also name (its
 // targets); clicking a target performs the call when exactly one call names both, and offers the
-// choice when several do (a promotion, a jetpack with or without a passenger); dragging a node onto a
-// target does the same. Which call names which node is the server's (each legal call lists its nodes,
+// choice when several do (a promotion, a jetpack with or without a passenger); dragging a node the
+// view marks movable (`movable = true`: a pawn, a piece; drawn with data-movable) onto a target does
+// the same. Any other node is never dragged: pressing it and moving the pointer does nothing, and a
+// click selects it as before. Which call names which node is the server's (each legal call lists its nodes,
 // by the library's SceneNode.isNamed); this module only matches those lists. The list of calls stays.
 
 import { onPosition, onSelection, narrow, select, selected, send } from './studio.js';
@@ -87,7 +89,7 @@ function closeChoice() { $('choice').hidden = true; }
 
 // A press on a node, by its id: the board is drawn again every frame while a step plays, so the element
 // pressed may be gone when the button is released, and no click event would come; the id stays.
-let press = null;        // { from, x, y, dragging }
+let press = null;        // { from, x, y, movable, dragging }
 
 function nodeAt(x, y) {
   const hit = document.elementFromPoint(x, y);
@@ -97,10 +99,12 @@ function nodeAt(x, y) {
 function wire() {
   $('board').addEventListener('pointerdown', (e) => {
     const g = e.target.closest('g.node');
-    press = e.button === 0 && g ? { from: g.dataset.id, x: e.clientX, y: e.clientY, dragging: false } : null;
+    press = e.button === 0 && g
+      ? { from: g.dataset.id, x: e.clientX, y: e.clientY, movable: g.dataset.movable === 'true', dragging: false } : null;
   });
   document.addEventListener('pointermove', (e) => {
-    if (press && !press.dragging && Math.hypot(e.clientX - press.x, e.clientY - press.y) > 6 && targets(press.from).size) {
+    if (press && press.movable && !press.dragging && Math.hypot(e.clientX - press.x, e.clientY - press.y) > 6
+        && targets(press.from).size) {
       press.dragging = true;
       if (selected() !== press.from) select(press.from);
       $('board-frame').classList.add('dragging');

@@ -192,6 +192,8 @@ final class ViewCheckTests: XCTestCase {
             ("sprite = { atlas = \"pawn\", frame = \"jump\" }", "atlas pawn has no frame \"jump\""),
             ("image = \"../secret.png\"", "image must be a path inside the pack folder"),
             ("aliases = { true }", "'aliases' is a list of strings and whole numbers"),
+            ("movable = \"yes\"", "'movable' is true (a piece the studio lets you drag to a target) or false, not \"yes\""),
+            ("movable = 1", "'movable' is true (a piece the studio lets you drag to a target) or false, not 1"),
             ("colour = \"red\"", "unknown field 'colour' (did you mean 'color'?)"),
         ]
         for (field, message) in cases {

@@ -103,7 +103,9 @@ final class PlanKeyframesTests: XCTestCase {
 
     /// What the plan does not animate changes when the plan ends; a node it
     /// animates takes its new look when its last run ends; a node that
-    /// leaves the scene is hidden then.
+    /// comes or leaves unanimated fades in from invisible (never its final
+    /// look from the start) or out to invisible over the step, and is hidden
+    /// at its end when it left.
     func testLooksChangeWhenTheirRunsEnd() throws {
         let plan = AnimationPlan.sequence([move("a", "x", "y", 1), .wait(1)])
         let before = scene([node("a", 0, 0, text: "1"), node("score", 0, 0, text: "0"), node("gone", 0, 0)])
@@ -114,10 +116,30 @@ final class PlanKeyframesTests: XCTestCase {
         XCTAssertEqual(keys.track("a")?.pose(at: 1)?.text, "2")
         XCTAssertEqual(keys.track("score")?.pose(at: 1.99)?.text, "0")
         XCTAssertEqual(keys.track("score")?.pose(at: 2)?.text, "1")
-        XCTAssertNotNil(keys.track("gone")?.pose(at: 1.99))
+        XCTAssertEqual(keys.track("gone")?.pose(at: 0)?.opacity, 1)
+        XCTAssertEqual(keys.track("gone")?.pose(at: 1)?.opacity, 0.5)
         XCTAssertNil(keys.track("gone")?.pose(at: 2))
-        XCTAssertNil(keys.track("new")?.pose(at: 1.99))
-        XCTAssertNotNil(keys.track("new")?.pose(at: 2))
+        XCTAssertNil(keys.track("new")?.appear)
+        XCTAssertEqual(keys.track("new")?.pose(at: 0)?.opacity, 0)
+        XCTAssertEqual(keys.track("new")?.pose(at: 1)?.opacity, 0.5)
+        XCTAssertEqual(keys.track("new")?.pose(at: 1.5)?.opacity, 0.75)
+        XCTAssertEqual(keys.track("new")?.pose(at: 2)?.opacity, 1)
+        XCTAssertEqual(keys.nodes(at: 3).first { $0.id == "new" }?.opacity, 1)
+    }
+
+    /// A node that comes with its own look's opacity fades to that, not to 1;
+    /// the opening (no scene before) fades nothing in: it is set up.
+    func testAnUnanimatedNewNodeFadesToItsOwnOpacity() throws {
+        var sand = node("sand", 0, 0)
+        sand.opacity = 0.8
+        let plan = AnimationPlan.sequence([move("a", "x", "y", 1)])
+        let keys = PlanKeyframes(timeline: Timeline(plan: plan), before: scene([node("a", 0, 0)]),
+                                 after: scene([node("a", 10, 0), sand]))
+        XCTAssertEqual(keys.track("sand")?.pose(at: 0)?.opacity, 0)
+        XCTAssertEqual(try XCTUnwrap(keys.track("sand")?.pose(at: 0.5)?.opacity), 0.4, accuracy: 1e-12)
+        XCTAssertEqual(keys.track("sand")?.pose(at: 1)?.opacity, 0.8)
+        let opening = PlanKeyframes(timeline: Timeline(plan: plan), before: nil, after: scene([node("a", 10, 0), sand]))
+        XCTAssertEqual(opening.track("sand")?.pose(at: 0)?.opacity, 0.8)
     }
 
     /// A frame run steps through the atlas at its frame rate, repeated, then

@@ -173,6 +173,21 @@ final class SceneTests: XCTestCase {
         XCTAssertEqual(scene.placeProperties, ["cell", "holder"])
         XCTAssertEqual(scene.sounds, "sounds")
         XCTAssertEqual(PackChecker.missingFiles(scene, game: game), [])
+        // The view's `movable = true` reaches the scene on pawns alone (the studio drags nothing else).
+        XCTAssertEqual(scene.nodes.filter(\.movable).map(\.id), ["pawn:p1", "pawn:p2", "pawn:p3"])
+        XCTAssertTrue(try XCTUnwrap(scene.json()).contains("\"movable\":true"))
+    }
+
+    /// The set pack ships the sounds its actions play (swish, card): none is missing.
+    func testTheSetPacksSoundsAreItsOwnFiles() throws {
+        let game = try Self.game("rules/set")
+        let scene = try XCTUnwrap(try game.scene())
+        XCTAssertEqual(scene.sounds, "sounds")
+        XCTAssertEqual(PackChecker.missingFiles(scene, game: game), [])
+        for name in ["swish", "card"] {
+            XCTAssertEqual(game.soundFile(named: name, in: scene)?.lastPathComponent, "\(name).wav")
+        }
+        XCTAssertFalse(scene.nodes.contains(where: \.movable), "a set is picked, not dragged")
     }
 
     /// The cards pack's deal: six draws a tenth of a second apart, each card
