@@ -22,7 +22,7 @@ enum KernelSource {
     static let modules: [Module] = [
         .init(name: "core", source: PackageResources.core_lua, receives: ["C"]),
         .init(name: "splitmix", source: PackageResources.splitmix_lua, receives: []),
-        .init(name: "protocol", source: PackageResources.protocol_lua, receives: ["core"]),
+        .init(name: "protocol", source: PackageResources.protocol_lua, receives: []),
         .init(name: "state", source: PackageResources.state_lua, receives: ["core"]),
         .init(name: "identity", source: PackageResources.identity_lua, receives: ["core"]),
         .init(name: "rulebench", source: PackageResources.rulebench_lua, receives: ["core", "splitmix", "state"]),
@@ -32,7 +32,7 @@ enum KernelSource {
               receives: ["core", "state", "identity", "sandbox", "anim"]),
         .init(name: "engine", source: PackageResources.engine_lua,
               receives: ["core", "splitmix", "state", "identity", "rulebench", "sandbox", "anim", "packload"]),
-        .init(name: "history", source: PackageResources.history_lua, receives: ["core", "protocol", "state", "engine"]),
+        .init(name: "history", source: PackageResources.history_lua, receives: ["core", "state", "engine"]),
         .init(name: "view", source: PackageResources.view_lua,
               receives: ["core", "protocol", "state", "sandbox", "packload", "engine"]),
         .init(name: "seats", source: PackageResources.seats_lua,

@@ -24,9 +24,9 @@
 -- run again leaves it as it was, and the kernel's walks (explore, solve),
 -- which stage nothing, never touch it.
 
--- Receives: core, protocol, state, engine (KernelSource.swift).
+-- Receives: core, state, engine (KernelSource.swift).
 -- Returns the `history` table; fills engine's committed.
-local core, protocol, state, engine = ...
+local core, state, engine = ...
 local API, ops = core.API, engine.ops
 local same, valuehash, encode, decode, hashof = core.C.same, core.C.valuehash, core.encode, core.decode, state.hash
 local cprotect, countedprotect, release, ERRMETA = core.C.protect, core.C.countedprotect, core.C.release, core.C.errormeta

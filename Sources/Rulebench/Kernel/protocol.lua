@@ -12,9 +12,8 @@
 -- Invariant: a word the kernel sends is listed here; a word listed here is
 -- one Swift knows (and the other way round).
 
--- Receives: core (KernelSource.swift).
+-- Receives nothing.
 -- Returns its table `M`.
-local core = ...
 local M = {}
 
 M.WORDS = {

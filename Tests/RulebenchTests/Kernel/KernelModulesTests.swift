@@ -27,6 +27,8 @@ final class KernelModulesTests: XCTestCase {
         for module in KernelSource.modules {
             let head = LuaFreeNames.head(of: try Self.source(module.name))
             XCTAssertEqual(head, module.receives, "\(module.name).lua's first line against KernelSource.modules")
+            let used = LuaFreeNames.scan(try Self.source(module.name)).used
+            XCTAssertEqual(head.filter { !used.contains($0) }, [], "\(module.name).lua receives modules it never uses")
         }
     }
 
@@ -185,6 +187,12 @@ enum LuaFreeNames {
 
     /// The names `source` reads or writes without declaring them anywhere.
     static func free(in source: String) -> Set<String> {
+        let names = scan(source)
+        return names.used.subtracting(names.declared)
+    }
+
+    /// The names `source` uses (reads, writes, calls) and those it declares.
+    static func scan(_ source: String) -> (used: Set<String>, declared: Set<String>) {
         let t = tokens(source)
         var declared: Set<String> = [], used: Set<String> = []
         var braces: [String] = []
@@ -236,6 +244,6 @@ enum LuaFreeNames {
             }
             i += 1
         }
-        return used.subtracting(declared)
+        return (used, declared)
     }
 }
