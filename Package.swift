@@ -2,8 +2,8 @@
 import PackageDescription
 
 /// The kernel's Lua files (Sources/Rulebench/Kernel/*.lua), beside the Swift half of each service.
-let kernelLua = ["core", "splitmix", "protocol", "state", "identity", "sandbox", "anim", "rulebench", "packload", "engine",
-                 "history", "seats", "explore", "devaids", "coverage", "solve", "unique", "value", "view", "choose", "fuzz"]
+let kernelLua = ["core", "splitmix", "protocol", "state", "identity", "rulebench", "sandbox", "anim", "packload", "engine",
+                 "history", "view", "seats", "explore", "devaids", "solve", "unique", "value", "choose", "fuzz", "coverage", "kernel"]
 
 let package = Package(
     name: "Rulebench",

@@ -152,24 +152,37 @@ typedef struct RBKernelLoad {
     const char *const *sources;
     const size_t *lengths;
     const char *const *chunknames;
+    const int *argument_counts; /* per chunk: how many arguments it receives */
+    const int *arguments;       /* all chunks' arguments, in order (see below) */
 } RBKernelLoad;
 
-/* The kernel is a list of chunks. The first is called with the C helpers;
- * every later one with what the first returned (the kernel's shared table).
- * What the last returns is the table of functions rb_call reaches. */
+/* The kernel is a list of chunks, each a module: chunk i is called with the
+ * results its arguments name (0: the C helpers; k >= 1: what chunk k - 1
+ * returned), each of a chunk loaded before it, so the modules' dependencies
+ * point one way (KernelSource.swift lists them). Every chunk returns a
+ * table; what the last returns is the table of functions rb_call reaches. */
 static int rb_load_kernel_protected(lua_State *L) {
     RBKernelLoad *load = (RBKernelLoad *)lua_touserdata(L, 1);
     rb_open_libraries(L);
+    lua_createtable(L, load->count + 1, 0); /* slot 2: the results, [1] the helpers */
+    rb_push_helpers(L);
+    lua_rawseti(L, 2, 1);
+    const int *argument = load->arguments;
     for (int i = 0; i < load->count; i++) {
         if (luaL_loadbufferx(L, load->sources[i], load->lengths[i], load->chunknames[i], "t") != LUA_OK)
             return lua_error(L);
-        if (i == 0) rb_push_helpers(L); else lua_pushvalue(L, 2);
-        lua_call(L, 1, 1);
-        if (i == 0 && !lua_istable(L, 2))  /* slot 2 keeps the shared table */
-            return luaL_error(L, "the kernel's first chunk did not return a table");
-        if (i > 0 && i < load->count - 1) lua_settop(L, 2);
+        int n = load->argument_counts[i];
+        luaL_checkstack(L, n, "kernel chunk arguments");
+        for (int a = 0; a < n; a++, argument++) {
+            if (*argument < 0 || *argument > i)
+                return luaL_error(L, "%s receives a chunk not loaded before it (%d)", load->chunknames[i], *argument);
+            lua_rawgeti(L, 2, *argument + 1);
+        }
+        lua_call(L, n, 1);
+        if (!lua_istable(L, -1)) return luaL_error(L, "%s did not return a table", load->chunknames[i]);
+        lua_rawseti(L, 2, i + 2);
     }
-    if (!lua_istable(L, -1)) return luaL_error(L, "the kernel's last chunk did not return a table");
+    lua_rawgeti(L, 2, load->count + 1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RB_KERNEL_KEY);
     return 0;
 }
@@ -185,10 +198,10 @@ static RBStatus rb_status(RBVM *vm, int status) {
 }
 
 RBStatus rb_load_kernel(RBVM *vm, int count, const char *const *sources, const size_t *lengths,
-                        const char *const *chunknames) {
+                        const char *const *chunknames, const int *argument_counts, const int *arguments) {
     lua_State *L = vm->L;
     lua_settop(L, 0);
-    RBKernelLoad load = {count, sources, lengths, chunknames};
+    RBKernelLoad load = {count, sources, lengths, chunknames, argument_counts, arguments};
     lua_pushcfunction(L, rb_msgh);
     lua_pushcfunction(L, rb_load_kernel_protected);
     lua_pushlightuserdata(L, &load);

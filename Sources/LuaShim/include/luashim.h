@@ -102,12 +102,13 @@ RBReruns rb_reruns(RBVM *vm);
 void rb_watch_pause(int paused);
 
 /// Compiles and runs the kernel's chunks (text only, never bytecode), in order.
-/// The first chunk is called with the C helpers and returns the kernel's shared
-/// table; each later chunk is called with that table. The last chunk returns
-/// the table of functions that rb_call reaches. On failure the error message
-/// is left on the stack.
+/// Chunk i is called with `argument_counts[i]` arguments, the next entries of
+/// `arguments`: 0 names the C helpers, k >= 1 what chunk k - 1 returned (a
+/// chunk loaded before i, or the load fails). Every chunk returns a table; the
+/// last one's is the table of functions that rb_call reaches. On failure the
+/// error message is left on the stack.
 RBStatus rb_load_kernel(RBVM *vm, int count, const char *const *sources, const size_t *lengths,
-                        const char *const *chunknames);
+                        const char *const *chunknames, const int *argument_counts, const int *arguments);
 
 /// What the watchdog may do with a user call that runs past its allowance;
 /// the caller names it for each call (Swift's `KernelEntry`, the kernel's

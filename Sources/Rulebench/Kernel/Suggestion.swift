@@ -4,7 +4,7 @@
 /// goals, params in action files): the candidate nearest by edit distance,
 /// case ignored and a swap of two neighbours counted as one edit, when it is
 /// at most a third of the candidate's length away (1 to 3 edits) or starts
-/// with what was written. The kernel's `K.suggest` (`Kernel/core.lua`)
+/// with what was written. The kernel's `core.suggest` (`Kernel/core.lua`)
 /// applies the same rule to the names Lua checks.
 enum Suggestion {
     /// The closest of `candidates` to `word`, when it is close enough to be a likely typo.

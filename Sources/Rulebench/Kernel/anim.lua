@@ -11,16 +11,19 @@
 -- every call that is not plainly valid (and every table with a metatable),
 -- so the checks and error messages are these.
 
-local K = ...
+-- Receives: core, protocol, state (KernelSource.swift).
+-- Returns its table `M`.
+local core, protocol, state = ...
+local M = {}
 local type, next, error, tostring, ipairs = type, next, error, tostring, ipairs
 local math_type, huge = math.type, math.huge
 local utf8len = utf8.len
 
-local EASINGS = K.WORDSET.easing
+local EASINGS = protocol.WORDSET.easing
 local KINDS = { tween = true, frames = true, wait = true, sound = true, cue = true,
                 sequence = true, parallel = true, stagger = true }
 
-local function fault(message) error(K.where(2) .. message, 0) end
+local function fault(message) error(core.where(2) .. message, 0) end
 
 local function fields(spec, allowed, what)
   if type(spec) ~= "table" then fault(what .. " expects a table of fields") end
@@ -28,7 +31,7 @@ local function fields(spec, allowed, what)
     if type(k) == "string" and not allowed[k] then
       local names = {}
       for name in next, allowed do names[#names + 1] = name end
-      fault(what .. ": unknown field '" .. k .. "'" .. K.suggest(k, names))
+      fault(what .. ": unknown field '" .. k .. "'" .. core.suggest(k, names))
     end
   end
 end
@@ -42,17 +45,17 @@ local function number(v, name, what, default)
   return v + 0.0
 end
 
--- The longest time one number of a plan may give (K.PLAN_SECONDS, also
+-- The longest time one number of a plan may give (M.PLAN_SECONDS, also
 -- for a stagger's step and a subaction's delay in engine.lua): with every
 -- time bounded, no sum or product of them (a duration times its repeat
 -- count, a sequence of them, an interval times the items) reaches infinity
 -- or NaN, which a timeline would show as "duration 0 s" and which no redo
 -- could match. animcore.c's AC_MAX_SECONDS is the same number.
-K.PLAN_SECONDS = 1e6
+M.PLAN_SECONDS = 1e6
 local function seconds(v, name, what, default)
   v = number(v, name, what, default)
-  if v and v > K.PLAN_SECONDS then
-    fault(what .. ": '" .. name .. "' must be at most 1000000 seconds (about 11 days), not " .. K.show(v))
+  if v and v > M.PLAN_SECONDS then
+    fault(what .. ": '" .. name .. "' must be at most 1000000 seconds (about 11 days), not " .. core.show(v))
   end
   return v
 end
@@ -78,14 +81,14 @@ local function data(v, name, what)
   local t = type(v)
   if t == "table" then
     local out = {}
-    for k, x in next, K.backing(v) do out[k] = data(x, name, what) end
+    for k, x in next, state.backing(v) do out[k] = data(x, name, what) end
     return out
   end
   if t == "function" or t == "userdata" or t == "thread" then
     fault(what .. ": '" .. name .. "' must be plain data")
   end
   if v ~= v or v == huge or v == -huge then   -- a plan holding NaN never equals itself: redo could not match it
-    fault(what .. ": '" .. name .. "' must hold finite numbers, not " .. (v ~= v and "NaN" or K.show(v)))
+    fault(what .. ": '" .. name .. "' must hold finite numbers, not " .. (v ~= v and "NaN" or core.show(v)))
   end
   return v
 end
@@ -94,7 +97,7 @@ end
 -- built the leaf, found by animcore.c (ac_push_site): nil when the builder
 -- was called in tail position (`return anim.tween{...}`), whose caller's
 -- frame Lua has already dropped, or by a C function (pcall); the action's
--- animate location stands in then. Nil too when K.leafsources is off:
+-- animate location stands in then. Nil too when leafsources is off (setleafsources):
 -- looking a line up costs more than building the leaf, so games that only
 -- check plans (fuzz, explore) turn it off; their reports name the action's
 -- animate function instead.
@@ -126,7 +129,7 @@ function slow.frames(s, src)
   if (s.fps == nil) == (s.duration == nil) then fault("anim.frames: give exactly one of 'fps' and 'duration'") end
   local fps = number(s.fps, "fps", "anim.frames")
   if fps == 0 then fault("anim.frames: 'fps' must be positive") end
-  if fps and fps < 1 / K.PLAN_SECONDS then fault("anim.frames: 'fps' must be at least 0.000001 (a frame lasts at most 1000000 seconds)") end
+  if fps and fps < 1 / M.PLAN_SECONDS then fault("anim.frames: 'fps' must be at least 0.000001 (a frame lasts at most 1000000 seconds)") end
   return { kind = "frames", target = text(s.target, "target", "anim.frames", true),
            property = text(s.property or "frame", "property", "anim.frames", true),
            frames = data(s.frames, "frames", "anim.frames"), fps = fps,
@@ -202,7 +205,12 @@ end
 -- The builders rules call. Each tail-calls its C twin, which stands where
 -- a Lua builder stood on the stack (animcore.c's ac_push_site relies on
 -- it) and takes exactly one argument, as the builders here do.
-local fast = K.C.anim.bind(K, slow)
+-- What the C builders read (animcore.c): `backing`, and `leafsources`, on
+-- when each leaf notes the file:line that made it (setleafsources).
+local BOUND = { backing = state.backing, leafsources = false }
+function M.setleafsources(on) BOUND.leafsources = on end
+function M.leafsources() return BOUND.leafsources end
+local fast = core.C.anim.bind(BOUND, slow)
 local tween, frames, wait, sound, cue = fast.tween, fast.frames, fast.wait, fast.sound, fast.cue
 local sequence, parallel, stagger = fast.sequence, fast.parallel, fast.stagger
 
@@ -222,7 +230,7 @@ end
 function anim.parallel(list) return parallel(list) end
 function anim.stagger(list) return stagger(list) end
 
-K.anim = anim
+M.anim = anim
 
 -- What a plan may hold, found in sorted key order (so the same plan always
 -- names the same value), as animcore.c's `valid` judges it: every number
@@ -238,13 +246,13 @@ local NONFINITE = "every number of a plan must be finite"
 
 local function step(path, k)
   if type(k) == "string" then return path == "" and k or path .. "." .. k end
-  return path .. "[" .. K.show(k) .. "]"
+  return path .. "[" .. core.show(k) .. "]"
 end
 
 -- The backing table of `v` when it is first seen in `role`, else nil.
 local function first(v, role, seen, depth)
   if depth >= 256 then return nil end
-  local t = K.backing(v)
+  local t = state.backing(v)
   local roles = seen[t] or {}
   if roles[role] then return nil end
   roles[role] = true
@@ -259,7 +267,7 @@ local function baddata(v, path, depth, seen)
   end
   local t = type(v) == "table" and first(v, "data", seen, depth)
   if not t then return nil end
-  for _, k in ipairs((K.sortedkeys(t))) do
+  for _, k in ipairs((core.sortedkeys(t))) do
     local at, bad, why = baddata(k, step(path, k) .. " (a key)", depth + 1, seen)
     if not at then at, bad, why = baddata(t[k], step(path, k), depth + 1, seen) end
     if at then return at, bad, why end
@@ -270,20 +278,20 @@ end
 local function badtime(k, v, path)
   local time = TIMES[k]
   if v ~= v or v == huge or v == -huge then return step(path, k), v, NONFINITE end
-  if not (v >= time[1] and v <= K.PLAN_SECONDS) then return step(path, k), v, "a plan's " .. k .. " is " .. time[2] end
+  if not (v >= time[1] and v <= M.PLAN_SECONDS) then return step(path, k), v, "a plan's " .. k .. " is " .. time[2] end
   return nil
 end
 
 local function badplan(plan, path, depth, seen)
   local t = first(plan, "plan", seen, depth)
   if not t then return nil end
-  for _, k in ipairs((K.sortedkeys(t))) do
+  for _, k in ipairs((core.sortedkeys(t))) do
     local v, at, bad, why = t[k], nil, nil, nil
     if type(k) == "string" and type(v) == "number" and TIMES[k] then
       at, bad, why = badtime(k, v, path)
     elseif k == "items" and type(v) == "table" then
       local items = first(v, "items", seen, depth + 1) or {}
-      for _, i in ipairs((K.sortedkeys(items))) do
+      for _, i in ipairs((core.sortedkeys(items))) do
         local item, ipath = items[i], step(step(path, k), i)
         at, bad, why = baddata(i, ipath .. " (a key)", depth + 2, seen)
         if not at then
@@ -307,16 +315,18 @@ end
 -- holding one could never be matched by its redo, and times past 1000000
 -- seconds can sum to infinity; the builders refuse both, and a plan built
 -- by hand is refused here, at the line of the function that returned it.
-function K.checkplan(plan, where, what)
+function M.checkplan(plan, where, what)
   if type(plan) ~= "table" or not KINDS[plan.kind] then
     error(where .. ": " .. (what or "animate") .. " must return a plan built with anim.* (or nil)", 0)
   end
   if fast.valid(plan) ~= true then
     local at, bad, why = badplan(plan, "", 0, {})
     if at then
-      error(where .. ": " .. (what or "animate") .. " returned a plan holding " .. (bad ~= bad and "NaN" or K.show(bad))
+      error(where .. ": " .. (what or "animate") .. " returned a plan holding " .. (bad ~= bad and "NaN" or core.show(bad))
         .. " at " .. at .. ": " .. why .. " (build plans with anim.*, which checks them)", 0)
     end
   end
   return plan
 end
+
+return M

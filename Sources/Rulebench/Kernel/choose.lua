@@ -8,11 +8,14 @@
 -- Its invariant: a run's choices depend only on its seed, the legal calls
 -- offered and the session's play counts, and a fuzz call rolled back takes
 -- its counts back (forgetplays), so it chooses the same when it runs again.
--- fuzz.lua reaches it through K.choose.
+-- fuzz.lua reaches it through M.choose.
 
-local K = ...
-local encode = K.encode
-local valuehash = K.C.valuehash
+-- Receives: core, splitmix, engine (KernelSource.swift).
+-- Returns its table `M`.
+local core, splitmix, engine = ...
+local M = {}
+local encode = core.encode
+local valuehash = core.C.valuehash
 local next, setmetatable = next, setmetatable
 local ult, sort = math.ult, table.sort
 
@@ -22,7 +25,7 @@ local ult, sort = math.ult, table.sort
 -- wrap like UInt64; only comparison and remainder need care.
 local Random = {}
 Random.__index = Random
-local splitmix = K.splitmix
+local splitmix = splitmix.splitmix
 
 local function newrandom(seed) return setmetatable({ state = seed }, Random) end
 
@@ -52,7 +55,7 @@ function Random:chance(p)
   return (self:next() >> 11) * 0x1p-53 < p
 end
 
-K.fuzzrandom = newrandom
+M.fuzzrandom = newrandom
 
 ---------------------------------------------------------------- the random game
 local function copy(t)
@@ -67,7 +70,7 @@ local function swapped(random, legal)
   local call = legal[1 + random:below(#legal)]
   local donor = legal[1 + random:below(#legal)]
   if random:chance(0.3) then return donor.name, call.params end
-  local keys, n = K.sortedkeys(call.params)
+  local keys, n = core.sortedkeys(call.params)
   if n == 0 then return call.name, call.params end
   local key = keys[1 + random:below(n)]
   -- The donor's values in a stable order: by their encoding.
@@ -139,10 +142,10 @@ end
 
 local function bent(random, legal)
   local call = legal[1 + random:below(#legal)]
-  local keys, n = K.sortedkeys(call.params)
+  local keys, n = core.sortedkeys(call.params)
   if n == 0 then return nil end
   local key = keys[1 + random:below(n)]
-  local def = K.ops.pack().actions[call.name]
+  local def = engine.ops.pack().actions[call.name]
   local declared = def and def.spec and def.spec.types[key]
   local value = call.params[key]
   local base = (declared and declared ~= "any") and declared or typeof(value)
@@ -177,7 +180,7 @@ end
 -- offered, so a kind offered once among forty calls (an en-passant capture,
 -- a flight that takes a passenger along) is seldom played even when it is
 -- there. A call's kind is where the rules emitted it, its site (engine.lua,
--- K.emitsites): the lines that called emit, so each branch of a move
+-- engine.emitsites): the lines that called emit, so each branch of a move
 -- generator is a kind of its own. A kind never played in the session is
 -- played as soon as it is offered; otherwise a kind is drawn with odds
 -- inversely proportional to how often it was played. Within the kind, a
@@ -380,5 +383,7 @@ local function begin(random, rare, swarm, shared)
   if rare and swarm then leaveout(random) end
 end
 
-K.choose = { newrandom = newrandom, begin = begin, step = choose, anycall = anycall, forgetplays = forgetplays,
+M.choose = { newrandom = newrandom, begin = begin, step = choose, anycall = anycall, forgetplays = forgetplays,
              played = played }
+
+return M

@@ -3,20 +3,58 @@
 -- costs about ten nanoseconds; a crossing into Swift costs several times
 -- that). Swift calls it once per operation, never per field.
 --
--- It is split into parts by concern; each part is a chunk that receives the
--- shared kernel table `K` and adds to it. This part is the bootstrap: it
--- captures the standard library before any rule can touch it, and defines
--- the helpers every other part uses.
+-- It is split into parts by concern. Each part is a chunk (a module) that
+-- receives the modules it uses as its arguments and returns its own table;
+-- KernelSource.swift lists each part with what it receives, in an order
+-- where every part receives only parts loaded before it (checked there, and
+-- by KernelModulesTests against each file's first line). This part is the
+-- bootstrap: it captures the standard library before any rule can touch it,
+-- and defines the helpers every other part uses.
+--
+-- Receives: C, the C helpers (LuaShim). Returns: the helpers, `API` (the
+-- table of entry points Swift calls, KernelEntry.swift; each part adds its
+-- own), and `late` (below), the one way a part calls a later part.
 
 local C = ...
-local K = { C = C }
+local M = { C = C }
 local API = {}
-K.API = API
+M.API = API
+
+-- Late-bound functions: where a part must call a function of a part loaded
+-- after it (the call would close a cycle), it declares the slot here
+-- (`late(part, names)`, which returns the slots and the part's `provide`);
+-- the later part fills it when it loads, through the earlier part's
+-- `provide` (so it names, in its own head, the part it serves).
+-- kernel.lua checks that every slot is filled before Swift can call.
+local LATE = {}   -- part name -> { slots = the slots, names = { name = true } }
+function M.late(part, names)
+  local slots, declared = {}, {}
+  for i = 1, #names do declared[names[i]] = true end
+  LATE[part] = { slots = slots, names = declared }
+  local function provide(name, f)
+    if not declared[name] or slots[name] ~= nil then
+      error(part .. ": no open late slot '" .. tostring(name) .. "'", 2)
+    end
+    slots[name] = f
+  end
+  return slots, provide
+end
+-- The slots still empty, sorted ("part.name"): none once the kernel is loaded.
+function M.latemissing()
+  local missing = {}
+  for part, late in next, LATE do
+    for name in next, late.names do
+      if late.slots[name] == nil then missing[#missing + 1] = part .. "." .. name end
+    end
+  end
+  table.sort(missing)
+  return missing
+end
 
 -- Capture everything the kernel needs before removing it from the globals.
-K.debug = debug
-K.G = _G
-K.collectgarbage = collectgarbage
+M.debug = debug
+M.G = _G
+M.collectgarbage = collectgarbage
 -- Generational collection: a step makes many short-lived tables (records,
 -- params, plans) beside a long-lived state, which is what it is for; it
 -- doubled explore's speed. Rules cannot change the mode (sandbox.lua).
@@ -27,7 +65,10 @@ local type, pairs, next, error, setmetatable, tostring, select =
       type, pairs, next, error, setmetatable, tostring, select
 local math_type, floor, huge = math.type, math.floor, math.huge
 local format, concat, sort = string.format, table.concat, table.sort
-local getinfo = K.debug.getinfo
+local getinfo = M.debug.getinfo
+-- Defined by state.lua (backing) and identity.lua (tostring, unordered).
+local late, provide = M.late("core", { "backing", "tostring", "unordered" })
+M.provide = provide
 
 -- Kernel error objects: tables marked with the C side's metatable, so the
 -- message handler passes them through without a traceback. Swift reads
@@ -35,15 +76,15 @@ local getinfo = K.debug.getinfo
 -- text. `fields.fn`, when given, is the rule function to blame: its file and
 -- line become the error's location.
 local ERRMETA = C.errormeta
-function K.fail(kind, message, fields)
+function M.fail(kind, message, fields)
   local e = fields or {}
   e.kind, e.message = kind, message
-  if e.fn then e.file, e.line = K.site(e.fn); e.fn = nil end
+  if e.fn then e.file, e.line = M.site(e.fn); e.fn = nil end
   error(setmetatable(e, ERRMETA), 0)
 end
 
 -- The file name of a chunk source, in full (short_src truncates long paths).
-function K.chunkname(source)
+function M.chunkname(source)
   local first = source:sub(1, 1)
   if first == "@" or first == "=" then return source:sub(2) end
   return "[string]"
@@ -51,14 +92,14 @@ end
 
 -- "file:line: " of the innermost frame that belongs to a rule pack, skipping
 -- the kernel's own frames and C functions (table.insert, for instance).
-function K.where(level, limit)
+function M.where(level, limit)
   level = level or 2
   limit = limit and level + limit or math.huge
   while level < limit do
     local info = getinfo(level, "Sl")
     if not info then return "" end
     if info.currentline and info.currentline > 0 and info.source:sub(1, 10) ~= "=rulebench" then
-      return K.chunkname(info.source) .. ":" .. info.currentline .. ": "
+      return M.chunkname(info.source) .. ":" .. info.currentline .. ": "
     end
     level = level + 1
   end
@@ -67,21 +108,21 @@ end
 
 -- "file:line" where a function is defined.
 local DEFINED = setmetatable({}, { __mode = "k" })
-function K.defined(f)
+function M.defined(f)
   if type(f) ~= "function" then return nil end
   local where = DEFINED[f]
   if not where then
     local info = getinfo(f, "S")
-    where = K.chunkname(info.source) .. ":" .. (info.linedefined or 0)
+    where = M.chunkname(info.source) .. ":" .. (info.linedefined or 0)
     DEFINED[f] = where
   end
   return where
 end
 
 -- The file and line where a function is defined, as two values.
-function K.site(f)
+function M.site(f)
   local info = getinfo(f, "S")
-  return K.chunkname(info.source), info.linedefined or 0
+  return M.chunkname(info.source), info.linedefined or 0
 end
 
 -- A total, deterministic order on keys: numbers, then strings, then booleans.
@@ -95,12 +136,12 @@ local function keyless(a, b)
   end
   return (RANK[ta] or 4) < (RANK[tb] or 4)
 end
-K.keyless = keyless
+M.keyless = keyless
 
 -- Keys of one type (the usual case) sort with Lua's native comparison,
 -- which is several times faster than calling `keyless` per comparison.
 -- The third result says whether they did: all strings, or all numbers.
-function K.sortedkeys(t)
+function M.sortedkeys(t)
   local keys, n, kind, mixed = {}, 0, nil, false
   for k in next, t do
     n = n + 1; keys[n] = k
@@ -115,11 +156,11 @@ end
 -- Ordered pairs over a plain table: the order rules see must not depend on
 -- Lua's per-process string hash seed. Returns the iterator triple and, when
 -- the table has two keys of kinds without an order (two tables, or a table
--- and a function, say), those kinds (K.unordered, identity.lua): no order
+-- and a function, say), those kinds (identity.unordered, identity.lua): no order
 -- of them would be the same in every process.
-function K.orderedpairs(t)
-  local keys, n, native = K.sortedkeys(t)
-  local kinds = K.unordered(keys, n, native)
+function M.orderedpairs(t)
+  local keys, n, native = M.sortedkeys(t)
+  local kinds = late.unordered(keys, n, native)
   if kinds then return nil, nil, nil, kinds end
   local i = 0
   return function()
@@ -133,8 +174,8 @@ end
 -- The wire format shared with Swift (decoded in C by C.decode):
 -- n t f | i<int>; | d<16 hex bits> | s<len>:<bytes> | { k v ... }
 -- Encoding is in C (rb_encode): in Lua it cost more than the actions.
-K.encode = C.encode
-K.decode = C.decode
+M.encode = C.encode
+M.decode = C.decode
 
 -- A readable, bounded rendering of a value for messages and diffs.
 local function show(v, depth)
@@ -148,10 +189,10 @@ local function show(v, depth)
     end
     return tostring(v)
   end
-  if t ~= "table" then return K.tostring(v) end   -- no address (identity.lua)
-  local raw = K.backing and K.backing(v) or v
+  if t ~= "table" then return late.tostring(v) end   -- no address (identity.lua)
+  local raw = late.backing and late.backing(v) or v
   if (depth or 0) >= 2 then return "{...}" end
-  local keys, n = K.sortedkeys(raw)
+  local keys, n = M.sortedkeys(raw)
   local parts = {}
   for i = 1, n do
     if i > 6 then parts[#parts + 1] = "..."; break end
@@ -161,7 +202,7 @@ local function show(v, depth)
   end
   return "{" .. concat(parts, ", ") .. "}"
 end
-K.show = show
+M.show = show
 
 -- " (did you mean 'x'?)" for the closest candidate within a small edit distance.
 -- "Did you mean": the same rule as Swift's Suggestion (Kernel/Suggestion.swift):
@@ -185,7 +226,7 @@ local function distance(a, b)
   end
   return previous[#b]
 end
-function K.suggest(word, candidates)
+function M.suggest(word, candidates)
   local lowered = word:lower()
   local best, bestd
   sort(candidates)
@@ -200,4 +241,4 @@ function K.suggest(word, candidates)
   return " (did you mean '" .. best .. "'?)"
 end
 
-return K
+return M

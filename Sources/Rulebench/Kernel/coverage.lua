@@ -3,10 +3,13 @@
 -- and which lines the pack has at all, so that a report can name the lines
 -- and files a fuzz session never reached.
 
-local K = ...
-local API = K.API
-local C = K.C
-local debug = K.debug
+-- Receives: core, engine, fuzz (KernelSource.swift).
+-- Returns its table `M`.
+local core, engine, fuzz = ...
+local M = {}
+local API = core.API
+local C = core.C
+local debug = core.debug
 local type, next, ipairs = type, next, ipairs
 
 -- coverage("1"|"0"|"all"): starts or stops collecting ("all": with the
@@ -14,7 +17,7 @@ local type, next, ipairs = type, next, ipairs
 -- calls in engine.lua misses none). Collected counts stay until the Lua
 -- state closes.
 function API.coverage(on)
-  K.covering(C.coverage(on ~= "0", on == "all"))
+  engine.covering(C.coverage(on ~= "0", on == "all"))
   return ""
 end
 
@@ -73,7 +76,7 @@ end
 -- defined = { [file] = { line, ... } } (lines the pack has), actions =
 -- { [name] = { performed, undone, redone } } (the fuzzer's counts).
 function API.coveragereport()
-  local pack = K.ops.pack()
+  local pack = engine.ops.pack()
   local defined = {}
   if pack then
     for file, lines in next, definedlines(roots(pack)) do
@@ -83,5 +86,7 @@ function API.coveragereport()
       defined[file] = list
     end
   end
-  return K.encode({ lines = C.coverlines(), defined = defined, actions = K.fuzzcounts or {} })
+  return core.encode({ lines = C.coverlines(), defined = defined, actions = fuzz.fuzzcounts() or {} })
 end
+
+return M

@@ -2,8 +2,14 @@
 -- the runner of the kernel's own tests (Tests/KernelTests/*.lua).
 -- Neither runs in a game's ordinary work; neither changes the state.
 
-local K = ...
-local API = K.API
+-- Receives: core (KernelSource.swift).
+-- Returns its table `M`; late slots testview.
+local core = ...
+local M = {}
+local API = core.API
+-- Defined by kernel.lua: the tests' view of every part (testview).
+local late, provide = core.late("devaids", { "testview" })
+M.provide = provide
 local type, next, pcall, tostring, setmetatable, load, error = type, next, pcall, tostring, setmetatable, load, error
 local math_type = math.type
 
@@ -13,13 +19,13 @@ local math_type = math.type
 -- instruction budget is 0 (the budget's own hook would be replaced).
 local PROFILE
 function API.profile(on)
-  local debug = K.debug
+  local debug = core.debug
   if on == "1" then
     PROFILE = {}
     local counts, getinfo = PROFILE, debug.getinfo
     debug.sethook(function()
       local info = getinfo(2, "S")
-      local key = K.chunkname(info.source) .. ":" .. info.linedefined
+      local key = core.chunkname(info.source) .. ":" .. info.linedefined
       counts[key] = (counts[key] or 0) + 1
     end, "", 1)
     return ""
@@ -27,11 +33,12 @@ function API.profile(on)
   debug.sethook()
   local counts = PROFILE or {}
   PROFILE = nil
-  return K.encode(counts)
+  return core.encode(counts)
 end
 
 -- Runs a kernel test file (Tests/KernelTests/*.lua, by KernelLuaTests):
--- the chunk gets K, API and the protocol as Swift declares it (`swift`:
+-- the chunk gets K (kernel.lua's read-only view of every part), API and
+-- the protocol as Swift declares it (`swift`:
 -- { entries = { name -> { mode, restart, abort } }, words = { group -> list } },
 -- KernelEntry.table), over the kernel's own globals plus two helpers:
 -- fails(f, pattern) asserts that f raises an error matching pattern, and
@@ -54,9 +61,11 @@ function API.selftest(chunkname, source, protocol)
       error("expected an error matching '" .. pattern .. "', got: " .. message(e), 2)
     end
   end
-  local env = setmetatable({ fails = fails, same = same }, { __index = K.G })
+  local env = setmetatable({ fails = fails, same = same }, { __index = core.G })
   local chunk, err = load(source, "@" .. chunkname, "t", env)
   if not chunk then error(err, 0) end
-  chunk(K, API, protocol and K.decode(protocol))
+  chunk(late.testview, API, protocol and core.decode(protocol))
   return ""
 end
+
+return M

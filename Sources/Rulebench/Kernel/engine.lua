@@ -13,37 +13,51 @@
 -- commit, so its abort finds the operation pending, and a budget that runs
 -- out late can never leave bookkeeping half done.
 
-local K = ...
-local API = K.API
+-- Receives: core, splitmix, state, identity, rulebench, sandbox, anim, packload (KernelSource.swift).
+-- Returns its table `M`; late slots seatgame, committed, historylast,
+-- historycursor, unwindexplore, onabort; fills sandbox's rulecover; packload's context, covered, emitter
+-- and rulecover.
+local core, splitmix, state, identity, rulebench, sandbox, anim, packload = ...
+local M = {}
+local API = core.API
+-- Defined by seats.lua (seatgame), history.lua (committed, historylast,
+-- historycursor), explore.lua (unwindexplore) and fuzz.lua (onabort): the
+-- parts above the engine.
+local late, provide = core.late("engine", { "seatgame", "committed", "historylast", "historycursor", "unwindexplore", "onabort" })
+M.provide = provide
 local type, next, error, ipairs, tostring, tointeger = type, next, error, ipairs, tostring, math.tointeger
 local math_type = math.type
 local sort, concat = table.sort, table.concat
 
 -- The state's functions, captured once: the hot path below calls them for
--- every action, and an upvalue costs less than a field of K.
-local setwritable, mark, serial, hashof = K.setwritable, K.mark, K.serial, K.hash
-local rollback, revert, truncate, plain, textcopy = K.rollback, K.revert, K.truncate, K.plain, K.textcopy
-local decode, encode = K.decode, K.encode
+-- every action, and an upvalue costs less than a field of a module.
+local setwritable, mark, serial, hashof = state.setwritable, state.mark, state.serial, state.hash
+local rollback, revert, truncate, plain, textcopy = state.rollback, state.revert, state.truncate, state.plain, state.textcopy
+local decode, encode = core.decode, core.encode
 local utf8len = utf8.len
 
 local LEGAL               -- the list legal() is filling
-local SITES               -- emitted calls carry their site (see K.emitsites)
-local emitsite, rulecover, release = K.C.emitsite, K.C.rulecover, K.C.release
+local SITES               -- emitted calls carry their site (see M.emitsites)
+local emitsite, rulecover, release = core.C.emitsite, core.C.rulecover, core.C.release
 -- Coverage is collected: every call of rule code is bracketed by
 -- rulecover(true) and rulecover(false), so the C line hook runs only in
 -- rule code (shim_private.h, rb_line_mask). A new place that calls rule code
 -- brackets it too, or its lines go uncounted (CoverageTests compares the
 -- bracketed counts with a hook on everywhere).
 local COVER = false
-function K.covering(on) COVER = on end
+function M.covering(on) COVER = on end
 -- For the kernel's other files (a module's top level runs from sandbox.lua).
-function K.rulecover(open) if COVER then rulecover(open) end end
+function M.rulecover(open) if COVER then rulecover(open) end end
 -- Invariants run and plans are built (off: `explore --no-invariants`).
 local CHECKS = true
-local PACKS = K.packs     -- id -> pack (packload.lua)
+local GAMEOPTIONS         -- the current game's merged options (gameoptions())
+local LEAKCHECKS          -- fuzz.lua's no-leak probes on (configure)
+function M.gameoptions() return GAMEOPTIONS end
+function M.leakchecks() return LEAKCHECKS end
+local PACKS = packload.packs     -- id -> pack (packload.lua)
 local PACK                -- the pack of the current game
 local ACTIONS             -- PACK.actions
-local GAME                -- the root state table of the current game (K.game)
+local GAME                -- the root state table of the current game (state.game())
 -- The records of the performed actions that are no history entries, oldest
 -- first: a walk's (explore, solve) and a replay's, above the history's
 -- applied entries (history.lua), which are the records of the actions
@@ -59,8 +73,8 @@ local CONTEXT_ACTION, CONTEXT_PHASE = "", ""
 local function context(action, phase)
   CONTEXT_ACTION, CONTEXT_PHASE = action, phase
 end
-K.context = context                  -- packload.lua's loading sets it too
-function K.covered() return COVER end
+M.context = context                  -- packload.lua's loading sets it too
+function M.covered() return COVER end
 
 -- One record reused by every operation: the operation's kind, where its
 -- journal began, and (for perform and undo) the action record.
@@ -70,12 +84,12 @@ local OPERATION = { op = nil, mark = 0, rec = nil }
 -- history: those the last record's apply (or setup) handed out are kept,
 -- any after them (a read-only call's, an undone or failed action's) are
 -- forgotten. A record keeps its count in `kept` (see run).
-local ids = K.ids
+local ids = identity.ids
 local SETUPIDS = 0
 -- The record undo would take back (nil at the start), and how many
 -- records are applied: the history's applied entries and RECS.
-local function top() return RECS[#RECS] or K.history.last() end
-local function depth() return #RECS + K.history.cursor() end
+local function top() return RECS[#RECS] or late.historylast() end
+local function depth() return #RECS + late.historycursor() end
 
 local function settleids()
   if ids.n == ids.base then return end     -- the rules numbered nothing
@@ -91,11 +105,11 @@ local function begin(op)
 end
 
 local commitcall          -- defined with API.commit, used by the operations before it
-local RNG = K.RNG          -- the game's key of the random generator (rulebench.lua)
-local merged = K.merged
+local RNG = rulebench.RNG          -- the game's key of the random generator (rulebench.lua)
+local merged = packload.merged
 
 ---------------------------------------------------------------- running actions
-local checkparams = K.checkparams   -- the one param check (packload.lua)
+local checkparams = packload.checkparams   -- the one param check (packload.lua)
 
 -- paramproblem(name, params): what perform would say of these params,
 -- without performing (the one param check: scenarios ask it before they
@@ -107,21 +121,21 @@ function API.paramproblem(name, encoded)
   if not def then return "" end   -- an unknown action is the caller's to word
   local ok, e = pcall(checkparams, def, decode(encoded), name)
   if ok then return "" end
-  if getmetatable(e) ~= K.C.errormeta then error(e, 0) end
+  if getmetatable(e) ~= core.C.errormeta then error(e, 0) end
   return encode({ message = e.message, param = e.param, problem = e.problem })
 end
 
 -- The options of act:sub: only `delay`, a finite number of seconds >= 0.
 local function suboptions(options)
-  if type(options) ~= "table" then error(K.where(3) .. "act:sub: options must be a table such as { delay = 0.1 }", 0) end
+  if type(options) ~= "table" then error(core.where(3) .. "act:sub: options must be a table such as { delay = 0.1 }", 0) end
   for k in next, options do
     if k ~= "delay" then
-      error(K.where(3) .. "act:sub: unknown option " .. K.show(k) .. " (the options are: delay)", 0)
+      error(core.where(3) .. "act:sub: unknown option " .. core.show(k) .. " (the options are: delay)", 0)
     end
   end
   local delay = options.delay
-  if delay ~= nil and (type(delay) ~= "number" or delay ~= delay or delay < 0 or delay > K.PLAN_SECONDS) then
-    error(K.where(3) .. "act:sub: delay must be a finite number of seconds, from 0 to 1000000", 0)
+  if delay ~= nil and (type(delay) ~= "number" or delay ~= delay or delay < 0 or delay > anim.PLAN_SECONDS) then
+    error(core.where(3) .. "act:sub: delay must be a finite number of seconds, from 0 to 1000000", 0)
   end
   return delay and delay + 0.0
 end
@@ -134,11 +148,11 @@ ACT.__metatable = "an action context"
 -- returns. `options.delay` (seconds) starts its animation that much later
 -- than `subanimations` places it.
 function ACT:sub(name, params, options)
-  if self.closed then error(K.where(2) .. "act:sub can only be called while apply runs", 0) end
+  if self.closed then error(core.where(2) .. "act:sub can only be called while apply runs", 0) end
   if type(name) ~= "string" or not ACTIONS[name] then
-    error(K.where(2) .. "unknown subaction " .. K.show(name) .. K.suggest(tostring(name), K.sortedkeys(ACTIONS)), 0)
+    error(core.where(2) .. "unknown subaction " .. core.show(name) .. core.suggest(tostring(name), core.sortedkeys(ACTIONS)), 0)
   end
-  if params ~= nil and type(params) ~= "table" then error(K.where(2) .. "act:sub: params must be a table", 0) end
+  if params ~= nil and type(params) ~= "table" then error(core.where(2) .. "act:sub: params must be a table", 0) end
   local queue = self.queue
   if not queue then queue = {}; self.queue = queue end
   local n = #queue + 1
@@ -155,13 +169,13 @@ end
 -- name, def, params (as given), a (the copy the rule sees), subs, path,
 -- serial0 (tables created after it are new), s and e (its journal span).
 local function run(name, params, path, depth)
-  if depth > 64 then K.fail("error", "subactions nested more than 64 deep", { action = path }) end
+  if depth > 64 then core.fail("error", "subactions nested more than 64 deep", { action = path }) end
   local def = ACTIONS[name]
   if not def then
-    K.fail("unknown", "unknown action '" .. tostring(name) .. "'" .. K.suggest(tostring(name), K.sortedkeys(ACTIONS)), { action = path })
+    core.fail("unknown", "unknown action '" .. tostring(name) .. "'" .. core.suggest(tostring(name), core.sortedkeys(ACTIONS)), { action = path })
   end
   if depth == 0 and def.internal then
-    K.fail("rejected", "'" .. name .. "' is an internal action: it runs only as part of another action (act:sub), "
+    core.fail("rejected", "'" .. name .. "' is an internal action: it runs only as part of another action (act:sub), "
       .. "never on its own", { action = path })
   end
   if def.spec or type(params) ~= "table" then checkparams(def, params, path) end
@@ -179,9 +193,9 @@ local function run(name, params, path, depth)
     if COVER then rulecover(false) end
     if reason ~= nil and reason ~= false then
       if type(reason) ~= "string" then
-        K.fail("error", "check must return nil or a reason string, not a " .. type(reason), { action = path, fn = check })
+        core.fail("error", "check must return nil or a reason string, not a " .. type(reason), { action = path, fn = check })
       end
-      K.fail("rejected", reason, { action = path })
+      core.fail("rejected", reason, { action = path })
     end
   end
   -- Sized for the fields act:sub and the end of apply give it (a nil field is
@@ -230,8 +244,8 @@ local function checkinvariants()
     CONTEXT_ACTION, CONTEXT_PHASE = inv.label, "invariant"
     local ok, message = inv.fn(GAME)
     if ok ~= true then
-      local why = ok == false and (message ~= nil and K.tostring(message) or "it returned false")
-        or ("it returned " .. K.show(ok) .. " (an invariant returns true, or false and a message)")
+      local why = ok == false and (message ~= nil and identity.tostring(message) or "it returned false")
+        or ("it returned " .. core.show(ok) .. " (an invariant returns true, or false and a message)")
       first = first or inv
       lines = lines or {}
       lines[#lines + 1] = "invariant '" .. inv.name .. "' failed: " .. why:gsub("\n", " ")
@@ -239,7 +253,7 @@ local function checkinvariants()
   end
   if COVER then rulecover(false) end
   if first then
-    K.fail("invariant", concat(lines, "\n"), { invariant = first.name, fn = first.fn })
+    core.fail("invariant", concat(lines, "\n"), { invariant = first.name, fn = first.fn })
   end
 end
 
@@ -250,8 +264,8 @@ local function goalholds(name)
   local goals = PACK.goals
   local fn = goals[name]
   if not fn then
-    local names = K.sortedkeys(goals)
-    K.fail("unknown", "unknown goal '" .. tostring(name) .. "'" .. K.suggest(tostring(name), names)
+    local names = core.sortedkeys(goals)
+    core.fail("unknown", "unknown goal '" .. tostring(name) .. "'" .. core.suggest(tostring(name), names)
       .. (#names > 0 and " (goals: " .. concat(names, ", ") .. ")"
           or " (the pack declares no goals: add goals = { name = function(game) return ... end } to pack.lua)"))
   end
@@ -263,7 +277,7 @@ local function goalholds(name)
   local holds = fn(GAME)
   if COVER then rulecover(false) end
   if holds ~= true and holds ~= false then
-    K.fail("error", "goal '" .. name .. "' returned " .. K.show(holds) .. " (a goal returns true or false)", { fn = fn })
+    core.fail("error", "goal '" .. name .. "' returned " .. core.show(holds) .. " (a goal returns true or false)", { fn = fn })
   end
   return holds
 end
@@ -278,7 +292,7 @@ local function treeof(rec)
   return { name = rec.name, params = rec.params, subs = out }
 end
 
-local checkplan = K.checkplan
+local checkplan = anim.checkplan
 
 local function planof(rec, direction)
   local def = rec.def
@@ -290,10 +304,10 @@ local function planof(rec, direction)
     sound = sound(GAME, rec.a, direction)
     if COVER then rulecover(false) end
     if sound ~= nil and type(sound) ~= "string" then
-      K.fail("error", "sound must return a sound name or nil", { action = rec.path, fn = def.sound })
+      core.fail("error", "sound must return a sound name or nil", { action = rec.path, fn = def.sound })
     end
     if sound and not utf8len(sound) then
-      K.fail("error", "sound returned a name that is not UTF-8 text", { action = rec.path, fn = def.sound })
+      core.fail("error", "sound returned a name that is not UTF-8 text", { action = rec.path, fn = def.sound })
     end
   end
   local animate, src, own = def.animate, nil, nil
@@ -302,7 +316,7 @@ local function planof(rec, direction)
     setwritable(false, "animate")
     src = def.animsrc
     if COVER then rulecover(true) end
-    local plan = animate(K.anim, GAME, rec.a, direction)
+    local plan = animate(anim.anim, GAME, rec.a, direction)
     if COVER then rulecover(false) end
     if plan ~= nil then own = checkplan(plan, src) end
   end
@@ -337,9 +351,9 @@ local function openingof(game, opts)
   local opening = PACK.opening
   context("setup", "opening")
   setwritable(false, "opening")
-  local src = K.defined(opening)
+  local src = core.defined(opening)
   if COVER then rulecover(true) end
-  local plan = opening(K.anim, game, opts)
+  local plan = opening(anim.anim, game, opts)
   if COVER then rulecover(false) end
   local node = { action = "setup", mode = "parallel", src = src }
   if plan ~= nil then node.own = checkplan(plan, src, "opening") end
@@ -364,9 +378,9 @@ local function undorec(rec, strict, problems)
   if COVER then rulecover(false) end
   setwritable(false, "undo")
   if not strict then return problems end
-  local diffs = K.verify(rec.s, rec.e, us, mark(), rec.serial0)
+  local diffs = state.verify(rec.s, rec.e, us, mark(), rec.serial0)
   if diffs then
-    local file, line = K.site(undo)
+    local file, line = core.site(undo)
     problems = problems or {}
     problems[#problems + 1] = { action = rec.path, file = file, line = line, diffs = diffs }
     revert(us, mark())         -- back to the state right after apply...
@@ -379,14 +393,14 @@ end
 -- Every operation on a game starts here, so numbers a read-only call
 -- handed out before are forgotten first (settleids).
 local function nogame()
-  if not K.game or not PACK then K.fail("error", "no game is running") end
+  if not state.game() or not PACK then core.fail("error", "no game is running") end
   if ids.n ~= ids.base then settleids() end
 end
 
 local function reloadpack(id)
   PACK = nil
   ids.forget(0)    -- numbered afresh, as in a new Lua state
-  K.reload(id)
+  packload.reload(id)
   return ""
 end
 
@@ -394,13 +408,13 @@ local function newgame(id, seed, options)
   PACK = PACKS[id]
   ACTIONS = PACK.actions
   RECS = {}
-  local game = K.newroot()
+  local game = state.newroot()
   GAME = game
   begin("setup")
-  local opts = merged(PACK.options, K.decode(options))
-  K.gameoptions = opts          -- the view's grid and size functions read them (view.lua)
-  K.setwritable(true, "setup")
-  game[RNG] = K.mix(tointeger(tonumber(seed)) ~ 0x5eed5eed5eed5eed)
+  local opts = merged(PACK.options, core.decode(options))
+  GAMEOPTIONS = opts          -- the view's grid and size functions read them (view.lua)
+  state.setwritable(true, "setup")
+  game[RNG] = splitmix.mix(tointeger(tonumber(seed)) ~ 0x5eed5eed5eed5eed)
   ids.newgame()
   SETUPIDS = ids.n              -- what an abort goes back to until setup ends
   if PACK.setup then
@@ -410,11 +424,11 @@ local function newgame(id, seed, options)
     if COVER then rulecover(false) end
   end
   SETUPIDS = ids.n
-  K.setwritable(false, "after setup")
-  K.seatgame(PACK, opts)   -- seats.lua: this game's seats (none for a pack without them)
+  state.setwritable(false, "after setup")
+  late.seatgame(PACK, opts)   -- seats.lua: this game's seats (none for a pack without them)
   checkinvariants()
-  if PACK.opening then return K.hash(), encode(openingof(game, opts)) end
-  return K.hash()
+  if PACK.opening then return state.hash(), encode(openingof(game, opts)) end
+  return state.hash()
 end
 
 -- perform(name, params, expected, reply): `expected` is nil or "" or, for
@@ -444,7 +458,7 @@ end
 local function undo(strict, encoded)
   nogame()
   local rec = top()
-  if not rec then K.fail("error", "nothing to undo") end
+  if not rec then core.fail("error", "nothing to undo") end
   begin("undo")
   local problems = undorec(rec, strict, nil)
   local plan = planorbare(rec, "undo")
@@ -480,37 +494,37 @@ function API.goalestimate(name)
   CONTEXT_PHASE = CONTEXT_ACTION
   local h = fn(GAME)
   if type(h) ~= "number" or h ~= h or h < 0 or h == math.huge then
-    K.fail("error", "goal '" .. name .. "': estimate returned " .. K.show(h)
+    core.fail("error", "goal '" .. name .. "': estimate returned " .. core.show(h)
       .. " (an estimate returns the moves still needed: a number, 0 or more)", { fn = fn })
   end
   return string.format("%.17g", h)
 end
 
-local nottext = K.nottext   -- the params JSON text cannot carry (packload.lua)
+local nottext = packload.nottext   -- the params JSON text cannot carry (packload.lua)
 
 -- The site of a kind the rules named (emit's second argument): a hash of
 -- the action's name and the kind (C.fnv, the bridge's one text hash), so
 -- the same name is the same kind wherever it is emitted from, and no
 -- address or folder reaches it.
-local fnv = K.C.fnv
+local fnv = core.C.fnv
 local function namedsite(action, kind)
   return fnv(action .. "\0" .. kind)
 end
 
 -- emitter(name): the emit function of action `name`, made once when the
 -- action loads (packload.lua) and reused by every legal enumeration.
-function K.emitter(name)
+function M.emitter(name)
   -- emit(params, kind): `kind`, when given, names the guided search's kind
   -- of the call (see namedsite); without it the kind is the emitting line.
   local kinds = {}
   return function(params, kind)
-    if type(params) ~= "table" then error(K.where(2) .. "emit expects a param table", 0) end
+    if type(params) ~= "table" then error(core.where(2) .. "emit expects a param table", 0) end
     if kind ~= nil and type(kind) ~= "string" then
-      error(K.where(2) .. "emit: the kind (second argument) must be a string naming the kind of move, not a "
+      error(core.where(2) .. "emit: the kind (second argument) must be a string naming the kind of move, not a "
         .. type(kind), 0)
     end
     local out = LEGAL
-    if not out then error(K.where(2) .. "emit can only be called while legal runs", 0) end
+    if not out then error(core.where(2) .. "emit can only be called while legal runs", 0) end
     local call = { name = name, params = textcopy(params, true) or nottext(params) }
     if SITES then
       if kind then
@@ -550,7 +564,7 @@ end
 -- emitsites(on): while on (and coverage is collected), each legal call
 -- carries `site`, the edge of rule code that emitted it (C.coversite): the
 -- fuzzer's guided search tells rare kinds of move by it (fuzz.lua).
-function K.emitsites(on) SITES = on end
+function M.emitsites(on) SITES = on end
 
 function API.legal()
   nogame()
@@ -560,18 +574,18 @@ end
 function API.render()
   nogame()
   if not PACK.render then return "" end
-  K.setwritable(false, "render")
+  state.setwritable(false, "render")
   context("render", "render")
   if COVER then rulecover(true) end
-  local text = PACK.render(K.game)
+  local text = PACK.render(state.game())
   if COVER then rulecover(false) end
-  if type(text) ~= "string" then K.fail("error", "render must return a string", { fn = PACK.render }) end
+  if type(text) ~= "string" then core.fail("error", "render must return a string", { fn = PACK.render }) end
   return text
 end
 
 -- generate(id, seed, params): the options of a new level, from the pack's
 -- `generate(rng, params)` with a generator seeded by `seed` alone
--- (rulebench.lua's K.generator); "" when the pack declares no generate.
+-- (rulebench.lua's rulebench.generator); "" when the pack declares no generate.
 -- No game is read or written: the options are checked by the setup they
 -- are given to, which is the caller's next call.
 function API.generate(id, seed, params)
@@ -579,14 +593,14 @@ function API.generate(id, seed, params)
   if not pack.generate then return "" end
   context("generate", "generate")
   if COVER then rulecover(true) end
-  local options = pack.generate(K.generator(tointeger(tonumber(seed))), decode(params))
+  local options = pack.generate(rulebench.generator(tointeger(tonumber(seed))), decode(params))
   if COVER then rulecover(false) end
   if type(options) ~= "table" then
-    K.fail("error", "generate must return the new level's options as a table, not " .. K.show(options), { fn = pack.generate })
+    core.fail("error", "generate must return the new level's options as a table, not " .. core.show(options), { fn = pack.generate })
   end
   for k in next, options do
     if type(k) ~= "string" then
-      K.fail("error", "generate must return options named by strings, not " .. K.show(k), { fn = pack.generate })
+      core.fail("error", "generate must return options named by strings, not " .. core.show(k), { fn = pack.generate })
     end
   end
   return encode(options)
@@ -609,22 +623,22 @@ end
 -- for abort to roll back whole.
 function API.commit()
   local p = PENDING
-  K.setwritable(false, "")
+  state.setwritable(false, "")
   if not p then return end
   local op, rec = p.op, p.rec
   if op == "perform" then
-    local entry = K.history.committed(op, rec)
+    local entry = late.committed(op, rec)
     if not entry then RECS[#RECS + 1] = rec elseif entry ~= rec then adopt(entry, rec) end
   elseif op == "undo" and rec == RECS[#RECS] then
     RECS[#RECS] = nil
   else
-    K.history.committed(op, rec)
+    late.committed(op, rec)
   end
   PENDING = nil
   if op == "setup" or op == "set" then
-    K.truncate(0)
+    state.truncate(0)
   elseif op == "undo" then
-    K.truncate(rec.s)
+    state.truncate(rec.s)
   end
 end
 
@@ -660,25 +674,25 @@ end
 -- failed operation is two crossings, itself and this.
 function API.abort()
   local running = encode({ action = CONTEXT_ACTION, phase = CONTEXT_PHASE })
-  K.setwritable(false, "")
-  K.closeloads()
-  if PENDING then K.rollback(PENDING.mark) end
+  state.setwritable(false, "")
+  sandbox.closeloads()
+  if PENDING then state.rollback(PENDING.mark) end
   PENDING = nil
-  K.unwindexplore()     -- explore.lua: a walk an error stopped
+  late.unwindexplore()     -- explore.lua: a walk an error stopped
   settleids()
-  if K.onabort then K.onabort() end
+  if late.onabort then late.onabort() end
   return running
 end
 
 -- The operations, for the calls Swift makes (history.lua) and the kernel's
 -- own loops (fuzz.lua): each is one user operation, followed by commit or abort.
-K.ops = {
+M.ops = {
   perform = perform,        -- (name, params, expected, reply) -> hash, tree, plan
   undo = undo,              -- (strict, encoded or "values") -> hash, plan, problems or nil
   commit = API.commit,
   commitcall = commitcall,  -- () -> whether it committed (the end of a call from Swift)
   abort = function()
-    K.setwritable(false, ""); K.closeloads(); if PENDING then rollback(PENDING.mark) end; PENDING = nil; settleids()
+    state.setwritable(false, ""); sandbox.closeloads(); if PENDING then rollback(PENDING.mark) end; PENDING = nil; settleids()
   end,
   legal = legalcalls,       -- () -> { {name, params}, ... }
   goal = goalholds,         -- (name) -> true or false (the state read-only)
@@ -693,7 +707,7 @@ K.ops = {
 
 -- The engine's steps for explore.lua's walk, each as an operation of its
 -- own begins, runs and settles (see explore.lua).
-K.steps = {
+M.steps = {
   nogame = nogame, legal = legalcalls, run = run, invariants = checkinvariants, plan = planorbare, undorec = undorec,
   begin = function(op) if ids.n ~= ids.base then settleids() end; begin(op) end,
   -- A walk's operation ends without commit: its record is pushed or popped here.
@@ -703,11 +717,11 @@ K.steps = {
   records = function() return RECS end,
 }
 
-function API.hash() return K.hash() end
+function API.hash() return state.hash() end
 
 function API.get(keys)
   nogame()
-  return K.encode(K.lookup(K.decode(keys)))
+  return core.encode(state.lookup(core.decode(keys)))
 end
 
 -- Writes a value at a path before the first action (scenario overrides).
@@ -716,36 +730,36 @@ end
 -- the first missing part, as a misspelled path would silently make one.
 function API.set(keys, value, create)
   nogame()
-  if depth() > 0 then K.fail("error", "the state can be set only before the first action") end
+  if depth() > 0 then core.fail("error", "the state can be set only before the first action") end
   begin("set")
-  keys = K.decode(keys)
-  K.setwritable(true, "a state override")
-  local t = K.game
+  keys = core.decode(keys)
+  state.setwritable(true, "a state override")
+  local t = state.game()
   for i = 1, #keys - 1 do
     local nextt = t[keys[i]]
     if nextt == nil and create == "0" then
       local names = {}
-      for k in next, K.backing(t) do if type(k) == "string" then names[#names + 1] = k end end
+      for k in next, state.backing(t) do if type(k) == "string" then names[#names + 1] = k end end
       sort(names)
-      K.fail("path", K.joinpath({ table.unpack(keys, 1, i) }) .. " does not exist"
-        .. K.suggest(tostring(keys[i]), names) .. "; write `create: true` under setup to create missing tables")
+      core.fail("path", state.joinpath({ table.unpack(keys, 1, i) }) .. " does not exist"
+        .. core.suggest(tostring(keys[i]), names) .. "; write `create: true` under setup to create missing tables")
     end
     if nextt == nil then t[keys[i]] = {}; nextt = t[keys[i]] end
     if type(nextt) ~= "table" then
-      K.fail("path", K.joinpath({ table.unpack(keys, 1, i) }) .. " is " .. K.show(nextt) .. ", not a table")
+      core.fail("path", state.joinpath({ table.unpack(keys, 1, i) }) .. " is " .. core.show(nextt) .. ", not a table")
     end
     t = nextt
   end
-  t[keys[#keys]] = K.decode(value)
-  K.setwritable(false, "")
-  local hash = K.hash()
+  t[keys[#keys]] = core.decode(value)
+  state.setwritable(false, "")
+  local hash = state.hash()
   commitcall()
   return hash
 end
 
 function API.depth() return depth() end
 
-function API.gc() K.collectgarbage("collect") end
+function API.gc() core.collectgarbage("collect") end
 
 -- Settings fixed for the life of a game. leafsources: "1" to record the
 -- file:line of every animation leaf (for conflict reports and timelines).
@@ -753,10 +767,16 @@ function API.gc() K.collectgarbage("collect") end
 -- and animation plans off (`explore --no-invariants`, which counts moves
 -- only; undo is verified all the same).
 function API.configure(leafsources, seedednext, checks, leaks)
-  K.leafsources = leafsources == "1"
-  K.seedednext = seedednext == "1"   -- a test's planted hole (Game.Configuration.plantsSeededNext)
+  anim.setleafsources(leafsources == "1")
+  sandbox.setseedednext(seedednext == "1")   -- a test's planted hole (Game.Configuration.plantsSeededNext)
   CHECKS = checks ~= "0"
-  K.leakchecks = leaks ~= "0"        -- fuzz.lua's no-leak probes in a seated game (seats.lua)
+  LEAKCHECKS = leaks ~= "0"        -- fuzz.lua's no-leak probes in a seated game (seats.lua)
 end
 
-return API
+sandbox.provide("rulecover", M.rulecover)
+packload.provide("context", M.context)
+packload.provide("covered", M.covered)
+packload.provide("emitter", M.emitter)
+packload.provide("rulecover", M.rulecover)
+
+return M

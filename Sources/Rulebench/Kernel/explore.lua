@@ -1,18 +1,21 @@
 -- The walk of `rulebench explore`: every sequence of legal actions up to a
 -- depth, performed and undone inside the kernel with the engine's own steps
--- (K.steps, engine.lua), one crossing for the whole walk.
+-- (engine.steps, engine.lua), one crossing for the whole walk.
 --
 -- Invariant: whatever happens (an undo that does not restore, a rule's
 -- error, the budget), the state and the history are the ones the walk
--- started from when it returns or when abort has run (K.unwindexplore).
+-- started from when it returns or when abort has run (M.unwindexplore).
 
-local K = ...
-local API = K.API
-local steps = K.steps
+-- Receives: core, state, engine (KernelSource.swift).
+-- Returns its table `M`; fills engine's unwindexplore.
+local core, state, engine = ...
+local M = {}
+local API = core.API
+local steps = engine.steps
 local nogame, legalcalls, run, checkinvariants = steps.nogame, steps.legal, steps.run, steps.invariants
 local planorbare, undorec, begin, push, pop = steps.plan, steps.undorec, steps.begin, steps.push, steps.pop
-local rollback, mark, truncate, hashof, setwritable = K.rollback, K.mark, K.truncate, K.hash, K.setwritable
-local encode = K.encode
+local rollback, mark, truncate, hashof, setwritable = state.rollback, state.mark, state.truncate, state.hash, state.setwritable
+local encode = core.encode
 local tonumber, tointeger = tonumber, math.tointeger
 
 -- explore(depth): every sequence of legal actions up to `depth` from the
@@ -29,7 +32,7 @@ local tonumber, tointeger = tonumber, math.tointeger
 -- way EXPLORED.path is the path to the failure, and the walk's actions are
 -- undone from the journal (here, or by abort when an error unwound): the
 -- state is the one explore started from.
-local operation = K.C.operation or function() end
+local operation = core.C.operation or function() end
 local EXPLORED = { path = {} }
 local EXPLORING                  -- { recs = #RECS, mark = journal mark } while a walk runs
 
@@ -41,7 +44,7 @@ local function unwind()
 end
 
 -- Abort's part (engine.lua): a walk an error unwound is undone from the journal.
-function K.unwindexplore()
+function M.unwindexplore()
   if EXPLORING then unwind() end
 end
 
@@ -103,3 +106,7 @@ end
 function API.explored()
   return encode(EXPLORED.path)
 end
+
+engine.provide("unwindexplore", M.unwindexplore)
+
+return M

@@ -20,21 +20,25 @@
 -- checks that need Swift (animation timelines, saving and replaying the
 -- history) run once per run.
 
-local K = ...
-local API = K.API
-local ops = K.ops
-local release = K.C.release
+-- Receives: core, state, engine, history, seats, choose (KernelSource.swift).
+-- Returns its table `M`; fills engine's onabort.
+local core, state, engine, history, seats, choose = ...
+local M = {}
+local probeshare, probeshared = seats.probeshare, seats.probeshared   -- `seats` is a list in leaks()
+local API = core.API
+local ops = engine.ops
+local release = core.C.release
 -- One operation of the loop, and a failed one's record for Swift (history.lua).
-local protect, failure = K.protectop, K.failure
-local hashof, mark, rollback, encode, decode = K.hash, K.mark, K.rollback, K.encode, K.decode
-local same, valuehash, coveredges = K.C.same, K.C.valuehash, K.C.coveredges
-local takeedges, seeedges = K.C.takeedges, K.C.seeedges
+local protect, failure = history.protectop, history.failure
+local hashof, mark, rollback, encode, decode = state.hash, state.mark, state.rollback, core.encode, core.decode
+local same, valuehash, coveredges = core.C.same, core.C.valuehash, core.C.coveredges
+local takeedges, seeedges = core.C.takeedges, core.C.seeedges
 -- How each step is chosen (choose.lua).
-local CHOOSE = K.choose
+local CHOOSE = choose.choose
 
 ---------------------------------------------------------------- one run
 local RUN            -- the run in progress: outcomes, trace, plans, ...
-local HISTORY = K.history   -- the game's history (history.lua): the run plays in it
+local HISTORY = history   -- the game's history (history.lua): the run plays in it
 -- Plans seen, so Swift judges each distinct plan once: the plan's 128-bit
 -- hash (C.valuehash) -> its id. Only hashes are kept: keeping the plans
 -- made the collector walk them all.
@@ -87,7 +91,7 @@ end
 -- param out of the range legal emits, of the wrong type, or swapped from
 -- another call; choose.lua), for the coverage report: name -> counts.
 local COUNTS = {}
-K.fuzzcounts = COUNTS
+function M.fuzzcounts() return COUNTS end
 local TRIED = { range = "outofrange", type = "wrongtype" }
 
 local function count(name, what)
@@ -231,13 +235,13 @@ local function runstep(index, step)
     end
     RUN.outcomes[index] = { kind = "redone", n = n }
   else
-    K.fail("error", "unknown fuzz step " .. K.show(op))
+    core.fail("error", "unknown fuzz step " .. core.show(op))
   end
   return nil
 end
 
 -- The seats' no-leak probes of one state share its side as it is
--- (K.probeshare, seats.lua). After a step, what they shared is kept for
+-- (seats.probeshare, seats.lua). After a step, what they shared is kept for
 -- the probes before the next step, which start from the same state
 -- (KEPT), and the legal calls they listed there are the next step's
 -- (LISTED, taken by legalnow). Both are cleared before each step runs and
@@ -261,9 +265,9 @@ end
 -- (a rearranged state the rules refuse) finds nothing. `step` is the
 -- do step about to run, or nil after a step; returns a finding or nil.
 local function leaks(index, step, kept)
-  local seats = K.leakchecks and K.seatnames()
+  local seats = engine.leakchecks() and seats.seatnames()
   if not seats then return nil end
-  K.probeshare(kept)
+  probeshare(kept)
   local found = nil
   for _, seat in ipairs(seats) do
     local ok, leak
@@ -279,7 +283,7 @@ local function leaks(index, step, kept)
       break
     end
   end
-  local shared = K.probeshared()
+  local shared = probeshared()
   if not step and not found and shared then LISTED, KEPT = shared.calls, shared end
   return found
 end
@@ -292,7 +296,7 @@ end
 -- `reads`, or nil.
 local function unread(reads, step)
   for i = 1, #reads do
-    if K.lookup(reads[i]) == nil then
+    if state.lookup(reads[i]) == nil then
       return { property = "sequenceTextsRead", what = "after", call = step and callof(step) or nil, read = i }
     end
   end
@@ -391,16 +395,16 @@ local function resumeto(p)
   local target = p > 0 and last and last.counts[p] or 0
   if not (last and p <= last.clean and HISTORY.count() == last.count and HISTORY.last() == last.top
           and HISTORY.count() >= target and hashof() == HISTORY.current()) then
-    K.fail("error", "a fuzz run can resume only within the last run's first performs")
+    core.fail("error", "a fuzz run can resume only within the last run's first performs")
   end
   while HISTORY.cursor() > target do
-    if undoone() then K.fail("error", "a fuzz run could not resume: an undo went wrong") end
+    if undoone() then core.fail("error", "a fuzz run could not resume: an undo went wrong") end
   end
   while HISTORY.cursor() < target do
-    if redoone() then K.fail("error", "a fuzz run could not resume: a redo went wrong") end
+    if redoone() then core.fail("error", "a fuzz run could not resume: a redo went wrong") end
   end
   if HISTORY.last() ~= (p > 0 and last.tops[p] or nil) then
-    K.fail("error", "a fuzz run could not resume: the history changed below its step " .. p)
+    core.fail("error", "a fuzz run could not resume: the history changed below its step " .. p)
   end
   HISTORY.droptail()
   last.clean = p
@@ -423,7 +427,7 @@ function API.fuzz(request)
   base = base or 0
   LAST = nil
   if base == 0 and (ops.depth() ~= 0 or HISTORY.count() ~= 0) then
-    K.fail("error", "a fuzz run starts from a game with no history")
+    core.fail("error", "a fuzz run starts from a game with no history")
   end
   STARTED = mark()
   NEWPLANS, LISTED, KEPT = {}, nil, nil
@@ -435,7 +439,7 @@ function API.fuzz(request)
   local random = CHOOSE.newrandom(request.choices or 0)
   local legals = request.recordlegal and {} or nil
   local rare = request.rare or false
-  K.emitsites(rare)
+  engine.emitsites(rare)
   local share = request.share
   CHOOSE.begin(random, rare, request.leaveout, share and share.kinds)
   local result = { valid = true }
@@ -509,7 +513,7 @@ function API.fuzz(request)
   -- Where the game stands: a resume checks nothing moved it since.
   last.count, last.top = HISTORY.count(), HISTORY.last()
   LAST = last
-  K.emitsites(false)
+  engine.emitsites(false)
   release()   -- no rule code from here on: the reply is not under the budget
   result.steps = chosen and after(steps, base) or nil
   result.outcomes, result.trace, result.plans = after(RUN.outcomes, base), after(RUN.trace, base), RUN.plans
@@ -534,7 +538,7 @@ local REPLAYING      -- the journal mark a replay started from
 local REPLAYED       -- the journal mark the last replay began at (see API.replayabort)
 
 function API.replay(steps)
-  if ops.depth() ~= 0 then K.fail("error", "a replay starts from a game with no history") end
+  if ops.depth() ~= 0 then core.fail("error", "a replay starts from a game with no history") end
   steps = decode(steps)
   REPLAYING = mark()
   REPLAYED = REPLAYING
@@ -594,11 +598,11 @@ function API.replayabort() rollbackto(REPLAYED) end
 
 -- An abort while a run or a replay is in progress (a call that failed in
 -- the middle): back to the state it started from.
-function K.onabort()
+function M.onabort()
   LAST, LISTED, KEPT = nil, nil, nil
   forgetverified()
-  K.probeshared()
-  K.emitsites(false)
+  seats.probeshared()
+  engine.emitsites(false)
   if RUN then
     forgetnewplans()
     CHOOSE.forgetplays()
@@ -607,4 +611,6 @@ function K.onabort()
   if start then backto(start, RUN ~= nil) end
 end
 
-return API
+engine.provide("onabort", M.onabort)
+
+return M

@@ -30,14 +30,16 @@
 -- run again leaves it as it was, and the kernel's walks (explore, solve),
 -- which stage nothing, never touch it.
 
-local K = ...
-local API, ops = K.API, K.ops
-local same, valuehash, encode, decode, hashof = K.C.same, K.C.valuehash, K.encode, K.decode, K.hash
-local cprotect, countedprotect, release, ERRMETA = K.C.protect, K.C.countedprotect, K.C.release, K.C.errormeta
+-- Receives: core, state, engine (KernelSource.swift).
+-- Returns the `history` table; fills engine's committed, historylast and
+-- historycursor.
+local core, state, engine = ...
+local API, ops = core.API, engine.ops
+local same, valuehash, encode, decode, hashof = core.C.same, core.C.valuehash, core.encode, core.decode, state.hash
+local cprotect, countedprotect, release, ERRMETA = core.C.protect, core.C.countedprotect, core.C.release, core.C.errormeta
 local type, next, rawequal, getmetatable, math_type = type, next, rawequal, getmetatable, math.type
 
 local history = {}
-K.history = history
 
 local INITIAL = ""        -- the state hash after setup (and any state overrides)
 local ENTRIES = {}
@@ -279,7 +281,7 @@ end
 -- The strict redo's comparison of what a redo of `original` gave with
 -- what it gave the first time (the same form: tables with tables, encoded
 -- with encoded). Nil, or the mismatch report { what, action, expected,
--- actual } (`what` a word of K.WORDS.redo; values decoded for showing).
+-- actual } (`what` a word of protocol.WORDS.redo; values decoded for showing).
 function history.difference(original, hash, tree, plan)
   local what, expected, actual
   -- An entry a resumed fuzz run kept from the run before is encoded.
@@ -365,18 +367,18 @@ end
 -- back and run again counted, so its verdict is exact and only it runs
 -- twice, not the whole loop. Results in locals, not a table: this runs for
 -- every operation.
-function K.protectop(f, ...)
+function history.protectop(f, ...)
   local ok, a, b, c = cprotect(f, ...)
   if ok ~= "again" then return ok, a, b, c end
   ops.abort()
   return countedprotect(f, ...)
 end
-local protect = K.protectop
+local protect = history.protectop
 
 -- What Swift needs to rebuild a failed operation's error exactly as if it
 -- had made the call itself: the cause, the kernel error object's fields or
 -- the message with its traceback, and what was running.
-function K.failure(err, cause)
+function history.failure(err, cause)
   local action, phase = ops.context()
   local out = { cause = cause, action = action, phase = phase }
   if type(err) == "table" and rawequal(getmetatable(err), ERRMETA) then
@@ -390,7 +392,7 @@ function K.failure(err, cause)
   end
   return out
 end
-local failure = K.failure
+local failure = history.failure
 
 ---------------------------------------------------------------- Game's operations
 -- Each is one call from Swift, committed in that call (ops.commitcall);
@@ -427,7 +429,7 @@ end
 -- the entry's call (callof) and the position.
 function API.redo(strict)
   local original = ENTRIES[CURSOR + 1]
-  if not original then K.fail("error", "nothing to redo") end
+  if not original then core.fail("error", "nothing to redo") end
   local at = CURSOR + 1
   strict = strict == "1"
   local hash, tree, plan = ops.perform(original.name, original.params, strict and original.hash or nil)
@@ -491,7 +493,7 @@ function API.position(from)
 end
 
 -- Travel's reply is flat: each step adds its results to `out` after a
--- word of K.WORDS.travel, no record to build, encode and decode per step
+-- word of protocol.WORDS.travel, no record to build, encode and decode per step
 -- (a rewind runs one step per entry).
 
 -- A step of travel that failed (protectop's error and cause): "failed" and
@@ -564,8 +566,8 @@ function API.travel(strict, kind, target)
   elseif kind == "seatturn" then target = history.seatturn()
   elseif kind == "rewind" then target = 0
   elseif seeking then target = math.tointeger(tonumber(target))
-  else K.fail("error", "unknown travel " .. K.show(kind)) end
-  if not target or target < 0 or target > #ENTRIES then K.fail("error", "no history position " .. K.show(target)) end
+  else core.fail("error", "unknown travel " .. core.show(kind)) end
+  if not target or target < 0 or target > #ENTRIES then core.fail("error", "no history position " .. core.show(target)) end
   local out, n, stop = {}, 0, false
   while not stop and CURSOR > target do n, stop = undostep(out, n, strict, seeking) end
   while not stop and CURSOR < target do n, stop = redostep(out, n, strict) end
@@ -573,5 +575,9 @@ function API.travel(strict, kind, target)
   out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5] = where()
   return table.unpack(out, 1, n + 5)
 end
+
+engine.provide("committed", history.committed)
+engine.provide("historylast", history.last)
+engine.provide("historycursor", history.cursor)
 
 return history

@@ -28,9 +28,12 @@
 -- counter it never wrote. Nor is it in the state hash: a number is a
 -- consequence of the history, which the hash already follows step by step.
 
-local K = ...
+-- Receives: core (KernelSource.swift).
+-- Returns its table `M`; fills core's tostring and unordered.
+local core = ...
+local M = {}
 local type, next, rawget, ipairs = type, next, rawget, ipairs
-local tostring, setmetatable, getmetatable = tostring, setmetatable, K.debug.getmetatable
+local tostring, setmetatable, getmetatable = tostring, setmetatable, core.debug.getmetatable
 
 ---------------------------------------------------------------- identities
 local NUMBER = setmetatable({}, { __mode = "k" })   -- object -> its number
@@ -39,7 +42,7 @@ local HOLDER = setmetatable({}, { __mode = "v" })   -- number -> object (to forg
 -- loading handed out (kept by every game). Fields, not locals: the engine
 -- reads them on every operation (ids.n == ids.base: nothing to forget).
 local ids = { n = 0, base = 0 }
-K.ids = ids
+M.ids = ids
 
 -- Forgets every number above n: the objects are numbered afresh when asked again.
 function ids.forget(n)
@@ -56,7 +59,7 @@ function ids.newgame() ids.forget(ids.base) end
 
 -- The kinds of value whose plain tostring is an address.
 local ADDRESSED = { table = true, ["function"] = true, thread = true, userdata = true }
-K.addressed = ADDRESSED
+M.addressed = ADDRESSED
 
 -- tostring as rules see it: Lua's, except for an address.
 local function identity(v)
@@ -76,18 +79,18 @@ local function identity(v)
   end
   return name .. ": #" .. number
 end
-K.tostring = identity
+M.tostring = identity
 
 ---------------------------------------------------------------- order
 -- Keys that have no order of their own (their order would follow addresses).
 local UNORDERED = { table = "tables", ["function"] = "functions", thread = "coroutines", userdata = "userdata" }
 local KINDS = { "table", "function", "thread", "userdata" }
 
--- Nil when `keys` (sorted by K.sortedkeys) has an order that is the same in
+-- Nil when `keys` (sorted by core.sortedkeys) has an order that is the same in
 -- every process; else what makes it unordered ("tables", "tables and
 -- functions"): two keys of kinds that order only by address. One such key
 -- alone sorts after all others.
-function K.unordered(keys, n, native)
+function M.unordered(keys, n, native)
   if native then return nil end
   local count, seen = 0, {}
   for j = 1, n do
@@ -113,8 +116,8 @@ local function snapshot(t, extra, refuse)
     for key in next, t do from[key] = true end
     from[extra] = true
   end
-  local keys, n, native = K.sortedkeys(from)
-  local kinds = K.unordered(keys, n, native)
+  local keys, n, native = core.sortedkeys(from)
+  local kinds = M.unordered(keys, n, native)
   if kinds then refuse(kinds) end
   local at = {}
   for i = 1, n do at[keys[i]] = i end
@@ -123,11 +126,11 @@ local function snapshot(t, extra, refuse)
   return snap
 end
 
--- next(t, k) over a plain table, in the order of K.sortedkeys. A walk
+-- next(t, k) over a plain table, in the order of core.sortedkeys. A walk
 -- sorts the keys once, when it starts (next(t) or next(t, nil)); the
 -- steps after look their key up. A table with no key or one key is
 -- answered without sorting (`next(t) == nil` stays cheap).
-function K.orderednext(t, k, refuse)
+function M.orderednext(t, k, refuse)
   local snap, i
   if k == nil then
     local first = next(t)
@@ -157,9 +160,14 @@ end
 -- two Lua states exactly when their string hash seeds place the keys
 -- differently (the fuzzer's second state must differ from the first; see
 -- SeedVariedReplay.swift). Kernel data only: rules never see raw next.
-function K.API.hashorder()
+function core.API.hashorder()
   local t, out = {}, {}
   for i = 1, 12 do t["key" .. i] = i end
   for k in next, t do out[#out + 1] = k:sub(4) end
   return table.concat(out, ",")
 end
+
+core.provide("tostring", M.tostring)
+core.provide("unordered", M.unordered)
+
+return M

@@ -1,7 +1,7 @@
 -- Loading packs: pack.lua's manifest, the action files, the options, and
 -- the merge of a pack with the pack it extends.
 --
--- Owns PACKS (id -> pack; engine.lua reads it as K.packs) and every check
+-- Owns PACKS (id -> pack; engine.lua reads it as packload.packs) and every check
 -- of what a pack declares, each raised as a "load" error at the file and,
 -- when it can be found, the line.
 -- Invariant: a pack's files are compiled once; loading it again (reload)
@@ -10,17 +10,23 @@
 -- during a game: engine.lua reads the finished pack (actions, invariants,
 -- goals, options).
 
-local K = ...
-local API = K.API
+-- Receives: core, state, identity, sandbox, anim (KernelSource.swift).
+-- Returns its table `M`; late slots context, covered, emitter, rulecover, finishseats.
+local core, state, identity, sandbox, anim = ...
+local M = {}
+local API = core.API
+-- Defined by engine.lua (context, covered, emitter, rulecover) and seats.lua (finishseats).
+local late, provide = core.late("packload", { "context", "covered", "emitter", "rulecover", "finishseats" })
+M.provide = provide
 local type, next, ipairs, tostring, tonumber, load = type, next, ipairs, tostring, tonumber, load
 local math_type = math.type
 local sort, concat = table.sort, table.concat
 local utf8len = utf8.len
-local ids = K.ids
-local plain, textcopy = K.plain, K.textcopy
+local ids = identity.ids
+local plain, textcopy = state.plain, state.textcopy
 
 local PACKS = {}          -- id -> pack
-K.packs = PACKS
+M.packs = PACKS
 
 local MANIFEST = { name = "string", version = "string", extends = "string", options = "table",
                    setup = "function", invariants = "table", render = "function", description = "string",
@@ -34,7 +40,7 @@ local ACTION = { params = "table", legal = "function", check = "function", apply
 local PARAM_TYPES = { string = true, integer = true, number = true, boolean = true, table = true, any = true }
 
 -- A load error in `file` (at `line`, when known).
-local function loadfail(file, message, line) K.fail("load", message, { file = file, line = line }) end
+local function loadfail(file, message, line) core.fail("load", message, { file = file, line = line }) end
 
 -- The first line of `source` that assigns `field` (`field = ...` at the
 -- start of a line), so a load error about a field's value can point at it.
@@ -59,7 +65,7 @@ local function checkfields(t, spec, file, what, source)
   for k, v in next, t do
     local want = spec[k]
     if not want then
-      loadfail(file, "unknown field '" .. tostring(k) .. "' in " .. what .. K.suggest(tostring(k), K.sortedkeys(spec)),
+      loadfail(file, "unknown field '" .. tostring(k) .. "' in " .. what .. core.suggest(tostring(k), core.sortedkeys(spec)),
         fieldline(source, tostring(k)))
     end
     local got = type(v)
@@ -85,13 +91,13 @@ end
 
 -- Runs a compiled chunk of the pack in the pack's current globals.
 local function run_chunk(pack, chunkname, chunk)
-  K.debug.setupvalue(chunk, 1, pack.env)     -- a load's only upvalue is _ENV
-  K.context(chunkname, "loading")
-  K.setwritable(false, "loading " .. chunkname)
-  if not K.covered() then return chunk() end
-  K.rulecover(true)
+  core.debug.setupvalue(chunk, 1, pack.env)     -- a load's only upvalue is _ENV
+  late.context(chunkname, "loading")
+  state.setwritable(false, "loading " .. chunkname)
+  if not late.covered() then return chunk() end
+  late.rulecover(true)
   local result = chunk()
-  K.rulecover(false)
+  late.rulecover(false)
   return result
 end
 
@@ -103,7 +109,7 @@ local function checkgoal(name, goal, chunkname, source)
   for k, f in next, goal do
     if not GOAL[k] or type(f) ~= "function" then
       loadfail(chunkname, "goal '" .. name .. "' is a table of functions: holds (required), estimate and dead_end (optional); "
-        .. K.show(k) .. " is not one of them", fieldline(source, name))
+        .. core.show(k) .. " is not one of them", fieldline(source, name))
     end
   end
   if not goal.holds then
@@ -124,7 +130,7 @@ local function definemanifest(pack)
       if type(name) == "string" and field == "goals" and type(f) == "table" then
         checkgoal(name, f, chunkname, pack.source)
       elseif type(name) ~= "string" or type(f) ~= "function" then
-        loadfail(chunkname, "'" .. field .. "' maps names to functions (entry " .. K.show(name) .. " is not)",
+        loadfail(chunkname, "'" .. field .. "' maps names to functions (entry " .. core.show(name) .. " is not)",
           fieldline(pack.source, type(name) == "string" and name or field))
       end
     end
@@ -136,11 +142,11 @@ end
 function API.definepack(id, dir, chunkname, source)
   local pack = { id = id, dir = dir, file = chunkname, modules = {}, compiled = {}, loading = true,
                  own = {}, actionfiles = {}, source = source }
-  pack.env = K.newenv(pack)
+  pack.env = sandbox.newenv(pack)
   PACKS[id] = pack
   pack.manifestchunk = compile(pack, chunkname, source)
   local manifest = definemanifest(pack)
-  return K.encode({ name = manifest.name, version = manifest.version, extends = manifest.extends })
+  return core.encode({ name = manifest.name, version = manifest.version, extends = manifest.extends })
 end
 
 -- Checks a `params` declaration and compiles it once, so that running an
@@ -150,7 +156,7 @@ local function compileparams(spec, file, source)
   for k, v in next, spec do
     local base = type(v) == "string" and v:gsub("%?$", "")
     if type(k) ~= "string" or not base or not PARAM_TYPES[base] then
-      loadfail(file, "params." .. tostring(k) .. " must be one of string, integer, number, boolean, table, any (add ? for optional), not " .. K.show(v),
+      loadfail(file, "params." .. tostring(k) .. " must be one of string, integer, number, boolean, table, any (add ? for optional), not " .. core.show(v),
         fieldline(source, tostring(k)) or fieldline(source, "params"))
     end
     types[k] = base
@@ -166,22 +172,22 @@ end
 -- naming the param and the problem. Only called once a problem was seen.
 local function paramfault(def, params, path)
   local types = def.spec.types
-  for _, k in ipairs(K.sortedkeys(params)) do
+  for _, k in ipairs(core.sortedkeys(params)) do
     local base, v = types[k], params[k]
     if not base then
-      local names = K.sortedkeys(def.params)
-      K.fail("params", "'" .. path .. "' has no param '" .. tostring(k) .. "'" .. K.suggest(tostring(k), names)
+      local names = core.sortedkeys(def.params)
+      core.fail("params", "'" .. path .. "' has no param '" .. tostring(k) .. "'" .. core.suggest(tostring(k), names)
         .. " (declared: " .. concat(names, ", ") .. ")", { action = path, param = tostring(k), problem = "undeclared" })
     end
     if not (base == "any" or type(v) == base or (base == "integer" and math_type(v) == "integer")) then
-      K.fail("params", "param '" .. k .. "' of '" .. path .. "' must be " .. base .. ", not " .. K.show(v),
+      core.fail("params", "param '" .. k .. "' of '" .. path .. "' must be " .. base .. ", not " .. core.show(v),
         { action = path, param = k, problem = "type" })
     end
   end
 end
 
 local function checkparams(def, params, path)
-  if type(params) ~= "table" then K.fail("params", "params of '" .. path .. "' must be a table", { action = path }) end
+  if type(params) ~= "table" then core.fail("params", "params of '" .. path .. "' must be a table", { action = path }) end
   local spec = def.spec
   if not spec then return end
   local types = spec.types
@@ -195,13 +201,13 @@ local function checkparams(def, params, path)
   for i = 1, #required do
     local k = required[i]
     if params[k] == nil then
-      K.fail("params", "'" .. path .. "' needs param '" .. k .. "' (" .. def.params[k] .. ")",
+      core.fail("params", "'" .. path .. "' needs param '" .. k .. "' (" .. def.params[k] .. ")",
         { action = path, param = k, problem = "missing" })
     end
   end
 end
-K.checkparams = checkparams   -- engine.lua runs it before every action
-K.fieldline = fieldline       -- view.lua points its load errors at a field's line
+M.checkparams = checkparams   -- engine.lua runs it before every action
+M.fieldline = fieldline       -- view.lua points its load errors at a field's line
 
 -- Raises the error for emitted params that JSON text cannot carry exactly
 -- (histories and findings save params as JSON, and `replay` must perform
@@ -211,28 +217,28 @@ K.fieldline = fieldline       -- view.lua points its load errors at a field's li
 -- rule's emit (the caller's caller).
 local function nottext(params)
   local copy = plain(params)
-  for _, k in ipairs(K.sortedkeys(copy)) do
+  for _, k in ipairs(core.sortedkeys(copy)) do
     local name, bad, what = "a param name", nil, nil
     if type(k) ~= "string" then
-      bad, what = k, type(k) == "number" and "the position " .. K.show(k) or "a " .. type(k) .. " key"
+      bad, what = k, type(k) == "number" and "the position " .. core.show(k) or "a " .. type(k) .. " key"
     else
       _, bad, what = textcopy({ [k] = true })
       if not what then _, bad, what = textcopy(copy[k]); name = "param '" .. k .. "'" end
     end
     if type(bad) == "string" then
-      error(K.where(3) .. "emit: " .. name .. " holds a string that is not UTF-8 text (" .. what
+      error(core.where(3) .. "emit: " .. name .. " holds a string that is not UTF-8 text (" .. what
         .. "); params are saved as JSON text: keep bytes as a list of numbers (string.byte)", 0)
     elseif what and type(k) ~= "string" then
-      error(K.where(3) .. "emit: params are named by strings, not by " .. what
+      error(core.where(3) .. "emit: params are named by strings, not by " .. what
         .. " (a saved history names each param): write emit({ name = value }), a list inside one param", 0)
     elseif what then
-      error(K.where(3) .. "emit: " .. name .. " holds " .. what .. ", which a saved history (JSON text) cannot carry"
+      error(core.where(3) .. "emit: " .. name .. " holds " .. what .. ", which a saved history (JSON text) cannot carry"
         .. " exactly; emit finite numbers, strings, booleans and tables keyed by strings or integers", 0)
     end
   end
   return copy
 end
-K.nottext = nottext   -- engine.lua's emit raises it
+M.nottext = nottext   -- engine.lua's emit raises it
 
 -- Runs an action file and checks the action it returns.
 local function defineaction(pack, name, chunkname, chunk, source)
@@ -247,7 +253,7 @@ local function defineaction(pack, name, chunkname, chunk, source)
   end
   local mode = def.subanimations or "parallel"
   if mode ~= "parallel" and mode ~= "sequence" and mode ~= "stagger" then
-    loadfail(chunkname, "subanimations must be \"parallel\", \"sequence\" or \"stagger\", not " .. K.show(mode),
+    loadfail(chunkname, "subanimations must be \"parallel\", \"sequence\" or \"stagger\", not " .. core.show(mode),
       fieldline(source, "subanimations"))
   end
   local step = def.stagger
@@ -256,7 +262,7 @@ local function defineaction(pack, name, chunkname, chunk, source)
       loadfail(chunkname, "stagger (seconds between subactions' starts) needs subanimations = \"stagger\"",
         fieldline(source, "stagger"))
     end
-    if type(step) ~= "number" or step ~= step or step < 0 or step > K.PLAN_SECONDS then
+    if type(step) ~= "number" or step ~= step or step < 0 or step > anim.PLAN_SECONDS then
       loadfail(chunkname, "stagger must be a finite number of seconds, from 0 to 1000000", fieldline(source, "stagger"))
     end
   end
@@ -270,9 +276,9 @@ local function defineaction(pack, name, chunkname, chunk, source)
   -- The step between staggered subactions, sent with the plan nodes of the
   -- action that have subactions (nil, so absent, for the other modes).
   copy.step = mode == "stagger" and (step or 0.1) + 0.0 or nil
-  copy.animsrc = K.defined(def.animate)
+  copy.animsrc = core.defined(def.animate)
   -- One emit function per action, reused by every legal enumeration (engine.lua).
-  copy.emit = K.emitter(name)
+  copy.emit = late.emitter(name)
   pack.own[name] = copy
 end
 
@@ -303,16 +309,16 @@ end
 local function compileoptions(options, file, source)
   local defaults, types = {}, {}
   for name, v in next, options do
-    if type(name) ~= "string" then loadfail(file, "options are named by strings, not " .. K.show(name), fieldline(source, "options")) end
+    if type(name) ~= "string" then loadfail(file, "options are named by strings, not " .. core.show(name), fieldline(source, "options")) end
     if isoptionspec(v) then
       local base = v.type:gsub("%?$", "")
       if not PARAM_TYPES[base] then
-        loadfail(file, "options." .. name .. ".type must be one of string, integer, number, boolean, table, any, not " .. K.show(v.type),
+        loadfail(file, "options." .. name .. ".type must be one of string, integer, number, boolean, table, any, not " .. core.show(v.type),
           fieldline(source, name))
       end
       local d = v.default
       if d ~= nil and base ~= "any" and type(d) ~= base and not (base == "integer" and math_type(d) == "integer") then
-        loadfail(file, "options." .. name .. ".default must be " .. base .. ", not " .. K.show(d), fieldline(source, name))
+        loadfail(file, "options." .. name .. ".default must be " .. base .. ", not " .. core.show(d), fieldline(source, name))
       end
       types[name], defaults[name] = base, d
     else
@@ -342,8 +348,8 @@ local function describe(pack)
   end
   local invariants = {}
   for i, inv in ipairs(pack.invariantlist) do invariants[i] = inv.name end
-  return K.encode({ name = pack.name, version = pack.version, actions = actions, options = pack.options,
-                    optiontypes = pack.optiontypes, goals = K.sortedkeys(pack.goals),
+  return core.encode({ name = pack.name, version = pack.version, actions = actions, options = pack.options,
+                    optiontypes = pack.optiontypes, goals = core.sortedkeys(pack.goals),
                     invariants = invariants, setup = pack.setup ~= nil, render = pack.render ~= nil,
                     description = pack.manifest.description })
 end
@@ -367,8 +373,8 @@ local function finish(id, baseid)
   pack.result = m.result or (base and base.result)       -- value.lua: who won a finished game
   pack.appraise = m.appraise or (base and base.appraise) -- value.lua: how a position looks to a seat
   pack.generate = m.generate or (base and base.generate)
-  K.finishseats(pack, base, m)   -- seats.lua: seats, turn, secrets
-  pack.actionnames = K.sortedkeys(pack.actions)
+  late.finishseats(pack, base, m)   -- seats.lua: seats, turn, secrets
+  pack.actionnames = core.sortedkeys(pack.actions)
   -- The actions a player may perform: legal() lists only these; an
   -- internal action runs only as a subaction.
   pack.playernames = {}
@@ -376,7 +382,7 @@ local function finish(id, baseid)
     if not pack.actions[name].internal then pack.playernames[#pack.playernames + 1] = name end
   end
   pack.invariantlist = {}
-  for _, name in ipairs(K.sortedkeys(pack.invariants)) do
+  for _, name in ipairs(core.sortedkeys(pack.invariants)) do
     pack.invariantlist[#pack.invariantlist + 1] = { name = name, fn = pack.invariants[name], label = "invariant " .. name }
   end
   pack.loading = false
@@ -393,7 +399,7 @@ end
 -- outside the game state (module-level tables, upvalues) starts afresh, as
 -- in a new Lua state, for a fraction of the cost of compiling it again.
 local function reload(pack)
-  pack.env = K.newenv(pack)
+  pack.env = sandbox.newenv(pack)
   pack.modules, pack.own, pack.loading = {}, {}, true
   definemanifest(pack)
   if pack.base then reload(pack.base) end
@@ -402,5 +408,7 @@ local function reload(pack)
 end
 
 -- engine.lua's: the merge of options, and loading a pack again (reloadpack).
-K.merged = merged
-function K.reload(id) reload(PACKS[id]) end
+M.merged = merged
+function M.reload(id) reload(PACKS[id]) end
+
+return M

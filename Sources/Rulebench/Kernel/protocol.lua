@@ -12,9 +12,11 @@
 -- Invariant: a word the kernel sends is listed here; a word listed here is
 -- one Swift knows (and the other way round).
 
-local K = ...
+-- Receives nothing.
+-- Returns its table `M`.
+local M = {}
 
-K.WORDS = {
+M.WORDS = {
   -- A finding's property (fuzz.lua): the kernel checks the first eight; the
   -- last four are checked in Swift, around the kernel's runs.
   property = { "undoRestores", "redoReproduces", "undoMirrorsDo", "failureChangesNothing", "legalIsAllowed",
@@ -43,7 +45,7 @@ K.WORDS = {
   -- How value.lua's search began and why a value call stopped short.
   valuestart = { "ok", "over", "none", "seats", "stuck", "turn" },
   valuestop = { "ok", "chance", "undo", "stuck", "turn", "budget" },
-  -- An error object's kind (core.lua's K.fail); the last five are the
+  -- An error object's kind (core.lua's core.fail); the last five are the
   -- bridge's own (a Lua error of rule code, and what stopped a call).
   errorkind = { "rejected", "invariant", "params", "unknown", "path", "load", "error",
                 "script", "instructionBudget", "memoryCap", "wallClock", "interrupted" },
@@ -58,9 +60,11 @@ K.WORDS = {
 
 -- Each group as a set (word -> true), for the kernel's own checks of a word
 -- it is given (anim.lua's easings, view.lua's shapes).
-K.WORDSET = {}
-for group, words in next, K.WORDS do
+M.WORDSET = {}
+for group, words in next, M.WORDS do
   local set = {}
   for _, word in ipairs(words) do set[word] = true end
-  K.WORDSET[group] = set
+  M.WORDSET[group] = set
 end
+
+return M

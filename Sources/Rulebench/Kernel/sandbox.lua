@@ -11,14 +11,24 @@
 -- Globals can be set while a pack loads; once the game runs they are frozen,
 -- because nothing would undo them.
 
-local K = ...
-local C = K.C
-local G = K.G
+-- Receives: core, state, identity, rulebench (KernelSource.swift).
+-- Returns its table `M`; late slots rulecover.
+local core, state, identity, rulebench = ...
+local M = {}
+local C = core.C
+local orderednext = identity.orderednext   -- (bound here: a local below takes the name `identity`)
+-- Defined by engine.lua: coverage of rule lines, when it is on.
+local late, provide = core.late("sandbox", { "rulecover" })
+M.provide = provide
+-- A test's planted hole (Game.Configuration.plantsSeededNext): the rules' `next` unseeded.
+local SEEDEDNEXT = false
+function M.setseedednext(on) SEEDEDNEXT = on end
+local G = core.G
 local type, next, error, pcall, select, tostring = type, next, error, pcall, select, tostring
 local rawget, rawset, rawlen, setmetatable, getmetatable = rawget, rawset, rawlen, setmetatable, getmetatable
-local rawgetmetatable = K.debug.getmetatable
+local rawgetmetatable = core.debug.getmetatable
 local concat = table.concat
-local NODE = K.NODE
+local NODE = state.NODE
 
 -- Nobody may reach the string metatable: it is shared by every pack and the kernel.
 local STRINGMETA = rawgetmetatable("")
@@ -54,7 +64,7 @@ STRINGMETA.__metatable = "the string metatable is protected"
 local PATTERN_LIMIT = 1e7
 local byte, floor = string.byte, math.floor
 local find, match, gmatch, gsub = string.find, string.match, string.gmatch, string.gsub
-local getinfo, charge = K.debug.getinfo, C.charge
+local getinfo, charge = core.debug.getinfo, C.charge
 
 -- The index just after the set that starts at i ('['), or nil when it is malformed.
 local function setend(p, i)
@@ -143,7 +153,7 @@ local function patterncost(n, s, iterating, m)
 end
 
 local function overdrawn(budget)
-  error(K.where(2) .. "instruction budget exceeded (" .. tostring(budget) .. " instructions)", 0)
+  error(core.where(2) .. "instruction budget exceeded (" .. tostring(budget) .. " instructions)", 0)
 end
 
 -- Raises when the call must not run; charges the budget otherwise.
@@ -164,7 +174,7 @@ local function guard(subject, pattern, plain, iterating)
       -- (`return string.find(...)`) also leaves a kernel frame above.
       local wrapper, caller = getinfo(2, "t"), getinfo(3, "S")
       if not wrapper.istailcall and caller and caller.source:sub(1, 10) == "=rulebench" then return end
-      error(K.where(2) .. "pattern " .. K.show(#pattern > 40 and pattern:sub(1, 40) .. "..." or pattern)
+      error(core.where(2) .. "pattern " .. core.show(#pattern > 40 and pattern:sub(1, 40) .. "..." or pattern)
         .. " is too costly on a subject of " .. n .. " characters: its backtracking could take "
         .. (cost == cost and cost < 1e300 and string.format("%.3g", cost) or "unbounded") .. " steps (the limit is "
         .. string.format("%.0e", PATTERN_LIMIT) .. "); use fewer '-', '*' or '+' items, an anchor, or a shorter subject", 0)
@@ -176,12 +186,12 @@ local function guard(subject, pattern, plain, iterating)
   end
 end
 
--- K.match(s, p): string.match for the kernel's own fixed pattern `p` on a
+-- M.match(s, p): string.match for the kernel's own fixed pattern `p` on a
 -- string `s` (often the rules' own), charged to the budget as the same
 -- call through the string metatable is (guard's cost, a kernel caller's
 -- exemption past the limit included), without guard's checks of its
 -- arguments and calls: the redactions of views and plans make it per string.
-function K.match(s, p)
+function M.match(s, p)
   local sh = SHAPES[p] or shape(p)
   if not sh then return match(s, p) end
   local n, m = #s, #p
@@ -198,9 +208,9 @@ function K.match(s, p)
   return match(s, p)
 end
 
--- K.hasplain(s, p): whether plain text `p` occurs in `s` (string.find's
+-- M.hasplain(s, p): whether plain text `p` occurs in `s` (string.find's
 -- plain search), charged as guard charges the same call.
-function K.hasplain(s, p)
+function M.hasplain(s, p)
   local m = #p
   local c = (#s + 1) * (m > 1 and m or 1)
   if c >= 16 then
@@ -257,10 +267,10 @@ end
 C.chargework(STRING, "string")
 
 -- string.format: "%s" of a table, a function or a coroutine would show its
--- address; it shows its identity instead (K.tostring, identity.lua). "%p"
+-- address; it shows its identity instead (identity.tostring, identity.lua). "%p"
 -- is nothing but an address, so it is refused. Which arguments a format
 -- string converts with %s or %p is worked out once per format string.
-local format, identity, ADDRESSED = STRING.format, K.tostring, K.addressed   -- format: the charged one
+local format, identity, ADDRESSED = STRING.format, identity.tostring, identity.addressed   -- format: the charged one
 local FORMATS, NFORMATS = {}, 0                      -- format string -> its %s/%p arguments (or false)
 
 -- The arguments of `f` converted by %s (their index) and %p (minus their
@@ -300,7 +310,7 @@ function STRING.format(f, ...)
   for j = 1, #shape do
     local index = shape[j]
     if index < 0 then
-      error(K.where(2) .. "string.format('%p') shows a memory address, which differs from run to run; "
+      error(core.where(2) .. "string.format('%p') shows a memory address, which differs from run to run; "
         .. "use tostring(value), which numbers tables, functions and coroutines per game", 0)
     end
     local v = select(index, ...)
@@ -323,15 +333,13 @@ local function copy(t, except)
   return out
 end
 
-local function fault(message) error(K.where(2) .. message, 0) end
+local function fault(message) error(core.where(2) .. message, 0) end
 
 local LIBRARIES   -- read-only library faces (see readonly below)
 
-local orderednext = K.orderednext
-
--- `kinds` (K.unordered) have no order that is the same in every process.
+-- `kinds` (identity.unordered) have no order that is the same in every process.
 local function unorderedfault(walker, kinds)
-  error(K.where(2) .. walker .. " has no stable order for a table whose keys are " .. kinds .. " (it would follow"
+  error(core.where(2) .. walker .. " has no stable order for a table whose keys are " .. kinds .. " (it would follow"
     .. " memory addresses, which differ from run to run); key it by strings or numbers, or keep a list and use ipairs", 0)
 end
 local function refusenext(kinds) unorderedfault("next", kinds) end
@@ -352,7 +360,7 @@ local function safe_pairs(t)
   if type(t) == "table" then
     local mt = rawgetmetatable(t)
     if mt == nil or rawget(mt, "__pairs") == nil then
-      local iterate, state, start, unordered = K.orderedpairs(t)
+      local iterate, state, start, unordered = core.orderedpairs(t)
       if unordered then unorderedfault("pairs", unordered) end
       return iterate, state, start
     end
@@ -409,7 +417,7 @@ local function safe_collectgarbage(option)
     fault("collectgarbage('" .. tostring(option) .. "') is not available to rules"
       .. (GC_WHY[option] and ": " .. GC_WHY[option] or ""))
   end
-  if option ~= "isrunning" then K.collectgarbage("collect") end
+  if option ~= "isrunning" then core.collectgarbage("collect") end
   return answer
 end
 
@@ -498,7 +506,7 @@ local function readonly(pack, name, lib)
       fault("'" .. name .. "." .. tostring(k) .. "' assigned while the game runs; the libraries are read-only"
         .. " then (nothing would undo the change); set up helpers of your own in a module instead")
     end,
-    __pairs = function() return K.orderedpairs(lib) end,
+    __pairs = function() return core.orderedpairs(lib) end,
     __len = function() return rawlen(lib) end,
     __metatable = "the " .. name .. " library",
   })
@@ -547,7 +555,7 @@ end
 local GC_CHARGED = { collect = true, step = true }   -- each a full collection (safe_collectgarbage)
 local function charged_collectgarbage(option, ...)
   if GC_CHARGED[option or "collect"] then
-    spend(floor(K.collectgarbage("count") * 16))   -- 16 instructions a KiB of heap walked
+    spend(floor(core.collectgarbage("count") * 16))   -- 16 instructions a KiB of heap walked
   end
   return safe_collectgarbage(option, ...)
 end
@@ -559,10 +567,10 @@ C.chargework(BASE, "base")
 
 local function library(pack)
   local math_ = copy(MATH)
-  math_.random = function(m, n) return K.rulebench.random(K.game, m, n) end
+  math_.random = function(m, n) return rulebench.rulebench.random(state.game(), m, n) end
   math_.randomseed = function() fault("the engine seeds the random generator; see require 'rulebench'") end
   return {
-    assert = BASE.assert, error = error, ipairs = ipairs, next = K.seedednext and next or safe_next, pairs = safe_pairs,
+    assert = BASE.assert, error = error, ipairs = ipairs, next = SEEDEDNEXT and next or safe_next, pairs = safe_pairs,
     pcall = pcall, xpcall = safe_xpcall, select = BASE.select, tonumber = BASE.tonumber, tostring = identity,
     type = type, rawequal = rawequal, rawget = safe_rawget, rawset = safe_rawset,
     rawlen = safe_rawlen, setmetatable = safe_setmetatable, getmetatable = getmetatable,
@@ -584,11 +592,11 @@ end
 -- The module loads under way, innermost last. A load that an exhausted
 -- budget stopped cannot finish its own bookkeeping (the count hook then
 -- raises at every instruction), so the kernel closes them after the
--- operation is rolled back (K.closeloads, from abort): the module is not
+-- operation is rolled back (M.closeloads, from abort): the module is not
 -- loaded, and the globals are frozen again.
 local OPENLOADS = {}
 
-function K.closeloads()
+function M.closeloads()
   for i = #OPENLOADS, 1, -1 do
     local open = OPENLOADS[i]
     open.pack.modules[open.name] = nil
@@ -626,7 +634,7 @@ local function requirer(pack)
       end
       p.compiled[name] = chunk
     end
-    K.debug.setupvalue(chunk, 1, p.env)   -- the pack's current globals
+    core.debug.setupvalue(chunk, 1, p.env)   -- the pack's current globals
     p.modules[name] = LOADING
     local wasloading = p.loading
     p.loading = true
@@ -634,9 +642,9 @@ local function requirer(pack)
     OPENLOADS[#OPENLOADS + 1] = open
     -- Its top level cannot yield: a load left suspended in a coroutine
     -- would keep the globals open for the rest of the game.
-    K.rulecover(true)
+    late.rulecover(true)
     local ok, result = pcall(C.callnoyield, chunk, name)
-    K.rulecover(false)
+    late.rulecover(false)
     OPENLOADS[#OPENLOADS] = nil
     p.loading = wasloading
     if not ok then
@@ -651,9 +659,9 @@ local function requirer(pack)
     return result
   end
   return function(name)
-    if name == "rulebench" then return K.rulebench end
+    if name == "rulebench" then return rulebench.rulebench end
     if type(name) ~= "string" or not validname(name) then
-      fault("require loads only this pack's modules and 'rulebench'; " .. K.show(name) .. " is not a module name")
+      fault("require loads only this pack's modules and 'rulebench'; " .. core.show(name) .. " is not a module name")
     end
     local module = find(pack, name)
     if module == nil then
@@ -665,7 +673,7 @@ local function requirer(pack)
 end
 
 -- A fresh globals table for a pack.
-function K.newenv(pack)
+function M.newenv(pack)
   local base = library(pack)
   local env = {}
   base.load = safe_load_for(env)
@@ -682,3 +690,5 @@ function K.newenv(pack)
   })
   return env
 end
+
+return M

@@ -19,17 +19,21 @@
 -- (`twinof`). A pack without `seats` pays nothing here: SEATS is nil
 -- and history.lua's hook is unset.
 
-local K = ...
-local API, ops, history = K.API, K.ops, K.history
+-- Receives: core, splitmix, state, rulebench, sandbox, anim, packload, engine,
+-- history, view (KernelSource.swift).
+-- Returns its table `M`; fills packload's finishseats; engine's seatgame.
+local core, splitmix, state, rulebench, sandbox, anim, packload, engine, history, view = ...
+local M = {}
+local API, ops, history = core.API, engine.ops, history
 local type, next, ipairs, tostring, error = type, next, ipairs, tostring, error
-local backing, isnode, encode, decode = K.backing, K.isnode, K.encode, K.decode
+local backing, isnode, encode, decode = state.backing, state.isnode, core.encode, core.decode
 local concat = table.concat
-local RNG = K.RNG
-local kmatch, hasplain = K.match, K.hasplain   -- string.match and a plain find, charged as the rules' are (sandbox.lua)
+local RNG = rulebench.RNG
+local kmatch, hasplain = sandbox.match, sandbox.hasplain   -- string.match and a plain find, charged as the rules' are (sandbox.lua)
 
 -- What a seat's view holds in place of a hidden slot's value.
 local HIDDEN = "(hidden)"
-K.HIDDEN = HIDDEN
+M.HIDDEN = HIDDEN
 
 local SEATS          -- the current game's seats in order (nil: the pack declares none)
 local SEATSET        -- seat -> true
@@ -37,11 +41,11 @@ local LASTVIEWS      -- seat -> { hash, plan, changes, barrier } of the last sea
 
 ---------------------------------------------------------------- declarations
 local function seatfail(pack, field, message)
-  K.fail("load", message, { file = pack.file, line = K.fieldline(pack.source, field) })
+  core.fail("load", message, { file = pack.file, line = packload.fieldline(pack.source, field) })
 end
 
 -- packload.lua's finish: the seat declarations of `pack` (its own, else its base's).
-function K.finishseats(pack, base, m)
+function M.finishseats(pack, base, m)
   pack.seatdecl = m.seats or (base and base.seatdecl)
   pack.turn = m.turn or (base and base.turn)
   pack.secrets = m.secrets or (base and base.secrets)
@@ -55,14 +59,14 @@ end
 local function checkedseats(list, fn)
   local where = fn and { fn = fn } or nil
   if type(list) ~= "table" or #list == 0 then
-    K.fail("error", "seats must be a list of seat names such as { \"p1\", \"p2\" }, not " .. K.show(list), where)
+    core.fail("error", "seats must be a list of seat names such as { \"p1\", \"p2\" }, not " .. core.show(list), where)
   end
   local out, set = {}, {}
   for i, name in ipairs(list) do
     if type(name) ~= "string" or name == "" then
-      K.fail("error", "seat " .. i .. " must be a non-empty string, not " .. K.show(name), where)
+      core.fail("error", "seat " .. i .. " must be a non-empty string, not " .. core.show(name), where)
     end
-    if set[name] then K.fail("error", "seat " .. name .. " is named twice", where) end
+    if set[name] then core.fail("error", "seat " .. name .. " is named twice", where) end
     out[i], set[name] = name, true
   end
   return out, set
@@ -72,17 +76,17 @@ local beforestep   -- the hook history.lua runs around a seated perform (below)
 
 -- engine.lua's newgame, after setup: this game's seats (from the options
 -- when `seats` is a function), or none.
-function K.seatgame(pack, options)
+function M.seatgame(pack, options)
   local decl = pack.seatdecl
   SEATS, SEATSET, LASTVIEWS = nil, nil, nil
   if decl == nil then history.seathook(nil); return end
   local list = decl
   if type(decl) == "function" then
-    K.setwritable(false, "seats")
+    state.setwritable(false, "seats")
     ops.setcontext("setup", "seats")
-    K.rulecover(true)
-    list = decl(K.plain(options))
-    K.rulecover(false)
+    engine.rulecover(true)
+    list = decl(state.plain(options))
+    engine.rulecover(false)
   end
   SEATS, SEATSET = checkedseats(list, type(decl) == "function" and decl or nil)
   history.seathook(beforestep)
@@ -92,17 +96,17 @@ local function pack() return ops.pack() end
 
 local function knownseat(seat)
   if not SEATS then
-    K.fail("error", "the pack declares no seats (add seats = { \"p1\", \"p2\" } to pack.lua to play as a seat)")
+    core.fail("error", "the pack declares no seats (add seats = { \"p1\", \"p2\" } to pack.lua to play as a seat)")
   end
   if type(seat) ~= "string" or not SEATSET[seat] then
-    local named = type(seat) == "string" and "'" .. seat .. "'" or K.show(seat)
-    K.fail("unknown", "unknown seat " .. named .. K.suggest(tostring(seat), SEATS) .. " (seats: " .. concat(SEATS, ", ") .. ")")
+    local named = type(seat) == "string" and "'" .. seat .. "'" or core.show(seat)
+    core.fail("unknown", "unknown seat " .. named .. core.suggest(tostring(seat), SEATS) .. " (seats: " .. concat(SEATS, ", ") .. ")")
   end
 end
 
 -- A rule function of the seat declarations, run with the state read-only.
 local function readonly(what, phase)
-  K.setwritable(false, phase)
+  state.setwritable(false, phase)
   ops.setcontext(what, phase)
 end
 
@@ -132,24 +136,24 @@ local function actors()
   local turn = pack().turn
   if not turn then return SEATSET, nil end
   readonly("turn", "turn")
-  K.rulecover(true)
-  local who, reason = turn(K.game)
-  K.rulecover(false)
+  engine.rulecover(true)
+  local who, reason = turn(state.game())
+  engine.rulecover(false)
   local set, wrong, what = seatset(who)
   if wrong == "kind" then
-    K.fail("error", "turn must return a seat, a list of seats or nil, not " .. K.show(what), { fn = turn })
+    core.fail("error", "turn must return a seat, a list of seats or nil, not " .. core.show(what), { fn = turn })
   elseif wrong == "seat" then
-    K.fail("error", "turn returned " .. K.show(what) .. ", which is not a seat", { fn = turn })
+    core.fail("error", "turn returned " .. core.show(what) .. ", which is not a seat", { fn = turn })
   end
   if reason ~= nil and type(reason) ~= "string" then
-    K.fail("error", "turn's second result is the reason others may not act: a string, not " .. K.show(reason), { fn = turn })
+    core.fail("error", "turn's second result is the reason others may not act: a string, not " .. core.show(reason), { fn = turn })
   end
   return set, reason
 end
 
 -- The game's seats (nil without) and the set that may act now: what the
 -- value search (value.lua) and explore ask of each state.
-function K.actors()
+function M.actors()
   if not SEATS then return nil, nil end
   return SEATS, (actors())
 end
@@ -165,11 +169,11 @@ local function performer(name, params)
   if type(seat) == "string" then return params[seat] end
   if type(seat) == "function" then
     readonly(name, "seat")
-    K.rulecover(true)
-    local who = seat(K.game, K.plain(params))
-    K.rulecover(false)
+    engine.rulecover(true)
+    local who = seat(state.game(), state.plain(params))
+    engine.rulecover(false)
     if who ~= nil and (type(who) ~= "string" or not SEATSET[who]) then
-      K.fail("error", "seat of '" .. name .. "' must return a seat or nil, not " .. K.show(who), { fn = seat })
+      core.fail("error", "seat of '" .. name .. "' must return a seat or nil, not " .. core.show(who), { fn = seat })
     end
     return who
   end
@@ -198,7 +202,7 @@ local function refuse(name, params, seat)
   knownseat(seat)
   local set, reason = actors()
   local why = refusal(name, params, seat, set, reason)
-  if why then K.fail("rejected", why, { action = name }) end
+  if why then core.fail("rejected", why, { action = name }) end
 end
 
 -- The legal calls `seat` may make: every legal call the seat is not refused.
@@ -226,21 +230,21 @@ local function declared()
   if not secrets then return hid end
   readonly("secrets", "secrets")
   local function secret(t, key, owners)
-    if not isnode(t) then error(K.where(2) .. "secret: the first argument must be a table of the game state", 0) end
+    if not isnode(t) then error(core.where(2) .. "secret: the first argument must be a table of the game state", 0) end
     local set, wrong, what = seatset(owners)
     if wrong == "kind" then
-      error(K.where(2) .. "secret: the third argument names the seat (or list of seats) that sees it, not " .. K.show(what), 0)
+      error(core.where(2) .. "secret: the third argument names the seat (or list of seats) that sees it, not " .. core.show(what), 0)
     elseif wrong == "seat" then
-      error(K.where(2) .. "secret: " .. K.show(what) .. " is not a seat", 0)
+      error(core.where(2) .. "secret: " .. core.show(what) .. " is not a seat", 0)
     end
     local rec = hid[t]
     if not rec then rec = {}; hid[t] = rec end
     if key == nil then rec.all = set else rec.keys = rec.keys or {}; rec.keys[key] = set end
   end
-  K.rulecover(true)
-  local result = secrets(K.game, secret)
-  K.rulecover(false)
-  if result ~= nil then K.fail("error", "secrets marks slots with secret(...) and returns nothing", { fn = secrets }) end
+  engine.rulecover(true)
+  local result = secrets(state.game(), secret)
+  engine.rulecover(false)
+  if result ~= nil then core.fail("error", "secrets marks slots with secret(...) and returns nothing", { fn = secrets }) end
   return hid
 end
 
@@ -283,7 +287,7 @@ end
 -- in the view as in the state, and its term is its node's own, which the
 -- barrier keeps. So a view's hash costs the marked tables' slots, not the
 -- state's.
-local SC, NODE = K.C.state, K.NODE
+local SC, NODE = core.C.state, state.NODE
 local slotterm, termof, termsum, sumhash = SC.slotterm, SC.term, SC.termsum, SC.sumhash
 
 -- The node records of the marked tables (`hid`) and of the tables above them.
@@ -315,7 +319,7 @@ end
 
 -- The hash of `seat`'s view now, with the marks `hid` (and their tree, `above`).
 local function viewhash(seat, hid, above)
-  return sumhash(viewsum(NODE[K.game], seat, hid, above or markedtree(hid), true))
+  return sumhash(viewsum(NODE[state.game()], seat, hid, above or markedtree(hid), true))
 end
 
 -- The word of a scalar a plan may name: a string, or an integer's digits
@@ -361,7 +365,7 @@ end
 -- read from the marked tables alone (a marked table inside a hidden slot
 -- adds nothing the slot's leaves do not): into `set`.
 local function hiddenwords(seat, hid, set)
-  local root = NODE[K.game]
+  local root = NODE[state.game()]
   for t, rec in next, hid do
     local m = NODE[t]
     while m.up do m = m.up end
@@ -410,7 +414,7 @@ local function redactor(secretword)
     end
     if type(v) ~= "table" then return v end
     local out = {}
-    for _, k in ipairs(K.sortedkeys(v)) do out[k] = walk(v[k], k) end
+    for _, k in ipairs(core.sortedkeys(v)) do out[k] = walk(v[k], k) end
     return out
   end
   return function(v)
@@ -441,12 +445,12 @@ local function namessecret(v, key, secretword)
 end
 
 ---------------------------------------------------------------- a seated step
--- The kernel tests' switch (K.seatsreference): every seat's view of a
+-- The kernel tests' switch (M.seatsreference): every seat's view of a
 -- step computed on its own, and the secret words found by walking every
 -- slot of both views, as before the shortcuts (`twinof`, `unseen`), to
 -- compare with them.
 local REFERENCE = false
-function K.seatsreference(on) REFERENCE = on and true or false end
+function M.seatsreference(on) REFERENCE = on and true or false end
 
 -- Whether seats a and b may see alike every slot the marks `hid` name:
 -- every owner set holds both or neither. Then `hidden` answers alike for
@@ -512,7 +516,7 @@ local function snapshot(seats)
       hiddenw[seat] = twin and hiddenw[twin] or hiddenwords(seat, hid, {})
     end
   end
-  return { rng = backing(K.game)[RNG], marks = marks, hid = seats and hid, hiddenw = hiddenw, mark = K.mark() }
+  return { rng = backing(state.game())[RNG], marks = marks, hid = seats and hid, hiddenw = hiddenw, mark = state.mark() }
 end
 
 -- Whether a mark hid something from `seat` that the marks `after` show it.
@@ -544,7 +548,7 @@ end
 -- from it before (a tile turned face up, a scout's look). "generator",
 -- "secret" or nil.
 local function barrier(before, hid)
-  if backing(K.game)[RNG] ~= before.rng then return "generator" end
+  if backing(state.game())[RNG] ~= before.rng then return "generator" end
   local marks = before.marks
   for i = 1, #marks do
     local m = marks[i]
@@ -577,7 +581,7 @@ end
 -- marks before and after, the node records a write or a mark reached
 -- and those above them (`dirty`), and the marked tables' tree now.
 local function stepcontext(before, hid)
-  local first = K.written(before.mark)
+  local first = state.written(before.mark)
   local dirty = {}
   local function up(m) while m and not dirty[m] do dirty[m] = true; m = m.up end end
   for m in next, first do up(m) end
@@ -592,7 +596,7 @@ local function stepcontext(before, hid)
     if not f then return m.b end
     local out = {}
     for k, v in next, m.b do out[k] = v end
-    for k, old in next, f do if old == K.NIL then out[k] = nil else out[k] = old end end
+    for k, old in next, f do if old == state.NIL then out[k] = nil else out[k] = old end end
     return out
   end
   return ctx
@@ -612,7 +616,7 @@ local function viewdiff(ctx, seat, tb, ta, keys, out)
   local both = {}
   for k in next, b do both[k] = true end
   for k in next, a do both[k] = true end
-  local union = K.sortedkeys(both)
+  local union = core.sortedkeys(both)
   local depth = #keys + 1
   for i = 1, #union do
     local k = union[i]
@@ -626,7 +630,7 @@ local function viewdiff(ctx, seat, tb, ta, keys, out)
       elseif x ~= y then
         if type(x) == "table" then x = viewof(x, seat, ctx.hidb, false, ctx.content) end
         if type(y) == "table" then y = viewof(y, seat, ctx.hid, false) end
-        out[#out + 1] = { path = K.joinpath(keys), before = x, after = y }
+        out[#out + 1] = { path = state.joinpath(keys), before = x, after = y }
       end
       keys[depth] = nil
     end
@@ -651,7 +655,7 @@ local function hiddenchanges(before, hid, seat, out)
         if v ~= nil and hidden(rec, k, seat) and hidden(now, k, seat) and slotvalue(v) ~= old then any = true; break end
       end
       if any then
-        local path = K.pathof(K.NODE[t])
+        local path = state.pathof(state.NODE[t])
         if not path:find("^%(detached") then found[#found + 1] = path end
       end
     end
@@ -718,13 +722,13 @@ local function secretwords(before, ctx, seat, named)
   end
   if left == 0 then return secret end
   if not REFERENCE then
-    left = unseen(K.game, seat, ctx.hid, true, secret, left, backing)
-    if left > 0 then unseen(K.game, seat, ctx.hidb, true, secret, left, ctx.content) end
+    left = unseen(state.game(), seat, ctx.hid, true, secret, left, backing)
+    if left > 0 then unseen(state.game(), seat, ctx.hidb, true, secret, left, ctx.content) end
     return secret
   end
   for _, read in ipairs({ { hid = ctx.hid }, { hid = ctx.hidb, content = ctx.content } }) do
     local seen = {}
-    words(K.game, seat, read.hid, true, {}, seen, read.content)
+    words(state.game(), seat, read.hid, true, {}, seen, read.content)
     local any = false
     for w in next, secret do
       if seen[w] then secret[w] = nil else any = true end
@@ -742,7 +746,7 @@ end
 -- the plan's words (planwords).
 local function seatstep(before, ctx, seat, plan, named)
   local secret = secretwords(before, ctx, seat, named)
-  local changes = hiddenchanges(before, ctx.hid, seat, viewdiff(ctx, seat, K.game, K.game, {}, {}))
+  local changes = hiddenchanges(before, ctx.hid, seat, viewdiff(ctx, seat, state.game(), state.game(), {}, {}))
   return { hash = viewhash(seat, ctx.hid, ctx.above), plan = redact(plan, function(w) return secret[w] ~= nil end),
            changes = changes }
 end
@@ -845,7 +849,7 @@ function API.seatview(seat)
   ops.nogame()
   if seat ~= "" or not SEATS then knownseat(seat) end
   local hid = declared()
-  return encode({ state = viewof(K.game, seat, hid, true), hash = viewhash(seat, hid) })
+  return encode({ state = viewof(state.game(), seat, hid, true), hash = viewhash(seat, hid) })
 end
 
 -- viewhash(seat): the hash of the seat's view (seat "": the public one),
@@ -866,7 +870,7 @@ local function secretnow(seat, hid)
     if not candidates[w] then return false end
     if not h then
       h, s = {}, {}
-      words(K.game, seat, hid, true, h, s)
+      words(state.game(), seat, hid, true, h, s)
     end
     return h[w] and not s[w]
   end
@@ -907,7 +911,7 @@ function API.seatscene(seat)
 end
 
 -- The current game's seats (nil without), for fuzz.lua's probes.
-function K.seatnames() return SEATS end
+function M.seatnames() return SEATS end
 
 ---------------------------------------------------------------- the no-leak probe
 -- The slots hidden from `seat`, grouped by table: { t, keys } for each
@@ -917,10 +921,10 @@ local function hiddengroups(seat, hid)
   local groups = {}
   for t, rec in next, hid do
     local keys = {}
-    for _, k in ipairs(K.sortedkeys(backing(t))) do
+    for _, k in ipairs(core.sortedkeys(backing(t))) do
       if hidden(rec, k, seat) then keys[#keys + 1] = k end
     end
-    if #keys >= 2 then groups[#groups + 1] = { t = t, keys = keys, path = K.pathof(K.NODE[t]) } end
+    if #keys >= 2 then groups[#groups + 1] = { t = t, keys = keys, path = state.pathof(state.NODE[t]) } end
   end
   table.sort(groups, function(a, b) return a.path < b.path end)
   return groups
@@ -963,12 +967,12 @@ local ALIKE
 -- before, nothing written since). probeshared() after them: what they
 -- shared (nil when nothing was), closed; its `calls` are the state's
 -- legal calls when the probes listed them.
-function K.probeshare(kept)
-  SHARED = not K.covered() and (kept or {}) or nil
+function M.probeshare(kept)
+  SHARED = not engine.covered() and (kept or {}) or nil
   ALIKE = SHARED and {} or nil
 end
 
-function K.probeshared()
+function M.probeshared()
   local shared = SHARED
   SHARED, ALIKE = nil, nil
   return shared
@@ -1071,15 +1075,15 @@ end
 -- way; returns the paths rearranged.
 local function rearrange(seat, salt)
   local groups = groupsof(seat)
-  K.setwritable(true, "a leak probe")
-  local game = K.game
-  game[RNG] = K.mix(backing(game)[RNG] ~ salt)
+  state.setwritable(true, "a leak probe")
+  local game = state.game()
+  game[RNG] = splitmix.mix(backing(game)[RNG] ~ salt)
   local paths = { "_rng" }
   for i, g in ipairs(groups) do
     rotate(g, 1 + (salt + i) % (#g.keys - 1))
     paths[#paths + 1] = g.path
   end
-  K.setwritable(false, "")
+  state.setwritable(false, "")
   return paths
 end
 
@@ -1088,8 +1092,8 @@ end
 -- plan encoded, the changes encoded }, by seat.
 local function stepviews(seats, name, params)
   local before = snapshot(seats)
-  local rec = K.steps.run(name, params, name, 0)
-  local plan = K.steps.plan(rec, "do")
+  local rec = engine.steps.run(name, params, name, 0)
+  local plan = engine.steps.plan(rec, "do")
   local ctx, named, out = stepcontext(before, declared()), planwords(plan, nil, {}), {}
   for i, seat in ipairs(seats) do
     -- A seat that sees alike with one before it, before and after the step, shares its view (as beforestep's).
@@ -1115,15 +1119,15 @@ end
 local function stepviewnow(seat, name, params)
   local s = SHARED
   if not s then
-    K.steps.begin("probe")
+    engine.steps.begin("probe")
     local view, plan, changes = stepview(seat, name, params)
-    K.steps.drop()
+    engine.steps.drop()
     return view, plan, changes
   end
   if not s.steps then
-    K.steps.begin("probe")
+    engine.steps.begin("probe")
     s.steps = stepviews(SEATS, name, params)
-    K.steps.drop()
+    engine.steps.drop()
   end
   return table.unpack(s.steps[seat], 1, 3)
 end
@@ -1139,7 +1143,7 @@ local function shownrearranged(seat, salt)
   local kept = takealike(seat, salt, "leak")
   if kept then return kept.paths, kept[1], kept[2], kept[3] end
   local alike = alikeafter(seat)
-  K.steps.begin("probe")
+  engine.steps.begin("probe")
   local paths = rearrange(seat, salt)
   local view, calls, scene
   if #alike == 0 then
@@ -1152,7 +1156,7 @@ local function shownrearranged(seat, salt)
       if ok then ALIKE[other] = { salt = salt, kind = "leak", paths = paths, v, c, sc } end
     end
   end
-  K.steps.drop()
+  engine.steps.drop()
   return paths, view, calls, scene
 end
 
@@ -1167,10 +1171,10 @@ local function steprearranged(seat, name, params, salt)
   if kept then return kept.paths, true, kept[1], kept[2], kept[3] end
   local seats = alikeafter(seat)
   table.insert(seats, 1, seat)
-  K.steps.begin("probe")
+  engine.steps.begin("probe")
   local paths = rearrange(seat, salt)
   local ok, views = pcall(stepviews, seats, name, params)
-  K.steps.drop()
+  engine.steps.drop()
   if not ok then return paths, false, views end
   for i = 2, #seats do
     ALIKE[seats[i]] = { salt = salt, kind = "step", paths = paths, table.unpack(views[seats[i]], 1, 3) }
@@ -1184,10 +1188,10 @@ end
 -- seat was shown in the state as it is and in the rearranged one.
 
 -- The file:line of the rule code `level` calls up (kernel frames skipped).
-local function site(level) return K.where(level + 1):match("^(.*): $") end
+local function site(level) return core.where(level + 1):match("^(.*): $") end
 
 local function isrejection(err)
-  return type(err) == "table" and getmetatable(err) == K.C.errormeta and err.kind == "rejected"
+  return type(err) == "table" and getmetatable(err) == core.C.errormeta and err.kind == "rejected"
 end
 
 -- f() in the state as it is, then in the one rearranged for `seat` from
@@ -1195,10 +1199,10 @@ end
 local function twice(seat, salt, f)
   local out = {}
   for run = 1, 2 do
-    K.steps.begin("probe")
+    engine.steps.begin("probe")
     if run == 2 then rearrange(seat, salt) end
     local ok, result = pcall(f)
-    K.steps.drop()
+    engine.steps.drop()
     if not ok and not isrejection(result) then error(result, 0) end
     out[run] = ok and result or nil
   end
@@ -1215,7 +1219,7 @@ local function firstdiff(a, b, keys)
   local both = {}
   for k in next, a do both[k] = true end
   for k in next, b do both[k] = true end
-  for _, k in ipairs(K.sortedkeys(both)) do
+  for _, k in ipairs(core.sortedkeys(both)) do
     keys[#keys + 1] = k
     if firstdiff(a[k], b[k], keys) then return keys end
     keys[#keys] = nil
@@ -1227,7 +1231,7 @@ end
 local function sceneline(seat, salt)
   local function scene()
     local encoded = seatscene(seat, declared())
-    return { nodes = encoded ~= "" and decode(encoded).nodes or {}, sites = K.scenesites or {} }
+    return { nodes = encoded ~= "" and decode(encoded).nodes or {}, sites = view.scenesites() or {} }
   end
   local s0, s1 = twice(seat, salt, scene)
   local d = s0 and s1 and firstdiff(s0.nodes, s1.nodes, {})
@@ -1244,7 +1248,7 @@ local function callsline(seat, salt)
       if emit then
         saved[def] = emit
         def.emit = function(params, kind)
-          lines[#lines + 1] = { name = name, params = type(params) == "table" and K.plain(params) or params, line = site(2) }
+          lines[#lines + 1] = { name = name, params = type(params) == "table" and state.plain(params) or params, line = site(2) }
           return emit(params, kind)
         end
       end
@@ -1264,15 +1268,15 @@ local function callsline(seat, salt)
 end
 
 -- The plan's leak: the source of the first leaf of the plan that differs
--- (K.leafsources has the builders note where each leaf was made).
+-- (anim.setleafsources has the builders note where each leaf was made).
 local function planline(seat, name, params, salt)
-  local before = K.leafsources
-  K.leafsources = true
+  local before = anim.leafsources()
+  anim.setleafsources(true)
   local ok, p0, p1 = pcall(twice, seat, salt, function()
     local _, plan = stepview(seat, name, params)
     return decode(plan)
   end)
-  K.leafsources = before
+  anim.setleafsources(before)
   if not ok then error(p0, 0) end
   local d = p0 and p1 and firstdiff(p0, p1, {})
   if not d then return nil end
@@ -1296,12 +1300,12 @@ local function changesline(seat, name, params, salt)
       local write = m.__newindex
       saved[m] = write
       m.__newindex = function(p, k, v)
-        writes[#writes + 1] = { path = K.pathof(m, k), line = site(2) }
+        writes[#writes + 1] = { path = state.pathof(m, k), line = site(2) }
         return write(p, k, v)
       end
-      for _, v in next, m.b do if isnode(v) then wrap(K.NODE[v]) end end
+      for _, v in next, m.b do if isnode(v) then wrap(state.NODE[v]) end end
     end
-    for t in next, declared() do wrap(K.NODE[t]) end
+    for t in next, declared() do wrap(state.NODE[t]) end
     local ok, err, _, changes = pcall(stepview, seat, name, params)
     for m, write in next, saved do m.__newindex = write end
     if not ok then error(err, 0) end
@@ -1354,7 +1358,7 @@ function API.stepprobe(seat, name, params, salt)
   local view0, plan0, changes0 = stepviewnow(seat, name, params)
   local paths, ok, view1, plan1, changes1 = steprearranged(seat, name, params, salt)
   if not ok then
-    if type(view1) == "table" and getmetatable(view1) == K.C.errormeta and view1.kind == "rejected" then return "" end
+    if type(view1) == "table" and getmetatable(view1) == core.C.errormeta and view1.kind == "rejected" then return "" end
     error(view1, 0)
   end
   if view1 ~= view0 then return "" end
@@ -1365,4 +1369,7 @@ function API.stepprobe(seat, name, params, salt)
   return encode({ seat = seat, what = what, slots = paths, line = line })
 end
 
-return K
+packload.provide("finishseats", M.finishseats)
+engine.provide("seatgame", M.seatgame)
+
+return M

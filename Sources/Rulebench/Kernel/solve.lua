@@ -28,19 +28,22 @@
 -- search as it was before the state it was expanding.
 --
 -- solveprobe is `check`'s test of an estimate. The walk of `explore
--- --unique` (unique.lua) uses the same steps, through K.walk.
+-- --unique` (unique.lua) uses the same steps, through M.walk.
 --
 -- Every step is the engine's own: the checked perform (check, apply,
 -- subactions, invariants, animation plan) and a strictly verified undo,
 -- each its own operation under the instruction budget, as explore does.
 -- Goals, estimates and dead ends run read-only, as goals always have.
 
-local K = ...
-local API = K.API
-local ops = K.ops
-local hashof, mark, rollback, encode, decode, plain, backing = K.hash, K.mark, K.rollback, K.encode, K.decode, K.plain, K.backing
-local setwritable = K.setwritable
-local operation = K.C.operation or function() end
+-- Receives: core, state, engine (KernelSource.swift).
+-- Returns its table `M`.
+local core, state, engine = ...
+local M = {}
+local API = core.API
+local ops = engine.ops
+local hashof, mark, rollback, encode, decode, plain, backing = state.hash, state.mark, state.rollback, core.encode, core.decode, state.plain, state.backing
+local setwritable = state.setwritable
+local operation = core.C.operation or function() end
 local tonumber, tointeger, next, type, mathtype, sort = tonumber, math.tointeger, next, type, math.type, table.sort
 
 local SPAN = 1 << 24        -- moves per state that `up` can name (legal lists are far shorter)
@@ -120,7 +123,7 @@ local function ask(fn, what)
   operation()
   setwritable(false, what)
   local ctx = "goal '" .. SEARCH.goal .. "' " .. what
-  return fn(K.game), ctx
+  return fn(state.game()), ctx
 end
 
 local function goal()
@@ -133,7 +136,7 @@ local function estimate()
   if not fn then return 0 end
   local h = ask(fn, "estimate")
   if type(h) ~= "number" or h ~= h or h < 0 or h == math.huge then
-    K.fail("error", "goal '" .. SEARCH.goal .. "': estimate returned " .. K.show(h)
+    core.fail("error", "goal '" .. SEARCH.goal .. "': estimate returned " .. core.show(h)
       .. " (an estimate returns the moves still needed: a number, 0 or more)", { fn = fn })
   end
   return h
@@ -144,7 +147,7 @@ local function deadend()
   if not fn then return false end
   local dead = ask(fn, "dead_end")
   if dead ~= true and dead ~= false then
-    K.fail("error", "goal '" .. SEARCH.goal .. "': dead_end returned " .. K.show(dead) .. " (it returns true or false)", { fn = fn })
+    core.fail("error", "goal '" .. SEARCH.goal .. "': dead_end returned " .. core.show(dead) .. " (it returns true or false)", { fn = fn })
   end
   return dead
 end
@@ -175,10 +178,10 @@ end
 -- The game becomes the open state `e`.
 local function restore(e)
   setwritable(true, "the solver's restore")
-  sync(K.game, e.snap)
+  sync(state.game(), e.snap)
   setwritable(false, "")
   if keyof() ~= e.key then
-    K.fail("error", "the solver wrote a state back and its hash differs: a kernel bug")
+    core.fail("error", "the solver wrote a state back and its hash differs: a kernel bug")
   end
 end
 
@@ -198,7 +201,7 @@ end
 local function entry(n, key, g, h)
   local S = SEARCH
   S.order = S.order + 1
-  return { n = n, key = key, g = g, h = h, f = cost(g, h), order = S.order, snap = plain(K.game) }
+  return { n = n, key = key, g = g, h = h, f = cost(g, h), order = S.order, snap = plain(state.game()) }
 end
 
 ---------------------------------------------------------------- expanding one state
@@ -240,7 +243,7 @@ local function reach(e, k, born)
 end
 
 -- The checked perform of `call`, as its own operation; returns the state's
--- hash after it (its hex text, as K.hash gives it).
+-- hash after it (its hex text, as state.hash gives it).
 local function perform(call)
   operation()
   local hash = ops.perform(call.name, call.params, nil, "hash")
@@ -249,7 +252,7 @@ local function perform(call)
 end
 
 -- The strictly verified undo of `call`, as its own operation; the state
--- must be back to the hash `key` (keyof's integer, or K.hash's hex text).
+-- must be back to the hash `key` (keyof's integer, or state.hash's hex text).
 -- Returns the problems, or nil.
 local function undo(call, key)
   operation()
@@ -365,7 +368,7 @@ local function unwind()
 end
 
 local function begincall()
-  if not SEARCH then K.fail("error", "no search is running") end
+  if not SEARCH then core.fail("error", "no search is running") end
   WALK = { mark = mark(), recs = #ops.records() }
 end
 
@@ -380,7 +383,7 @@ local MODES = { breadth = fifo, best = heap, depth = lifo }
 -- goal holds at the start ("breadth"/"best"/"depth", "true"/"false").
 function API.solvebegin(goalname, bound, table, maxdepth, how)
   local pack = ops.pack()
-  if not pack or not K.game then K.fail("error", "no game is running") end
+  if not pack or not state.game() then core.fail("error", "no game is running") end
   if not pack.goals[goalname] then ops.goal(goalname) end   -- raises "unknown goal", with the names
   local spec = pack.goals[goalname]
   local parts = type(spec) == "table" and spec or {}
@@ -472,7 +475,7 @@ end
 -- solveline(): the line found (or, after a failed step, the line to where
 -- it failed), as calls: played again from the start through the engine.
 function API.solveline()
-  if not SEARCH then K.fail("error", "no search is running") end
+  if not SEARCH then core.fail("error", "no search is running") end
   local S = SEARCH
   local moves, last = {}, nil
   if S.found then
@@ -493,7 +496,7 @@ end
 -- "dead" when solvebegin pruned it ("open" else): the start of a search
 -- spread over workers.
 function API.solvesnap()
-  return hashof(), encode(plain(K.game)), SEARCH and SEARCH.open.size == 0 and "dead" or "open"
+  return hashof(), encode(plain(state.game())), SEARCH and SEARCH.open.size == 0 and "dead" or "open"
 end
 
 -- A worker's record of the states it has met (handed to it or reached),
@@ -539,7 +542,7 @@ local function children(hex, snap, depth, out)
     meet(S, key)
     out[#out + 1] = child
     out[#out + 1] = kind
-    out[#out + 1] = kind == "open" and encode(plain(K.game)) or ""
+    out[#out + 1] = kind == "open" and encode(plain(state.game())) or ""
     local problems = undo(calls[k], e.key)
     if problems then
       S.problems = problems
@@ -626,7 +629,7 @@ function API.solveprobe(goalname, depth, bound)
   end
   SEARCH = nil
   if not worst then return "ok" end
-  worst.file, worst.line = K.site(spec.estimate)
+  worst.file, worst.line = core.site(spec.estimate)
   worst.estimate = nil   -- sent as text (shown): it may be a float
   return "over", encode(worst)
 end
@@ -639,7 +642,7 @@ end
 
 -- What `explore --unique`'s walk (unique.lua) shares with the search: a
 -- call begins with open() and ends with close() (abort closes it too).
-K.walk = {
+M.walk = {
   keyof = keyof, restore = restore, perform = perform, undo = undo, replay = replay,
   open = function() WALK = { mark = mark(), recs = #ops.records() } end,
   close = function() unwind(); setwritable(false, "") end,
@@ -653,4 +656,4 @@ function API.abort()
   return running
 end
 
-return API
+return M

@@ -4,12 +4,14 @@
 -- draws and a run's choices depend only on their seeds. Lua's integers wrap
 -- like UInt64 and its `>>` is a logical shift, so the arithmetic is exact.
 --
--- The chunk receives a table and adds `mix` (the finalizer) and `splitmix`
--- (one step) to it: the kernel's `K`, and the plain-Lua harness of the
--- benchmarks (Benchmarks/RulebenchBench/PlainLua.swift), which plays the
--- same games without the engine.
+-- The chunk returns a table of `mix` (the finalizer) and `splitmix` (one
+-- step), for the kernel and for the plain-Lua harness of the benchmarks
+-- (Benchmarks/RulebenchBench/PlainLua.swift), which plays the same games
+-- without the engine.
 
-local K = ...
+-- Receives nothing (the benchmarks' plain-Lua harness loads it too).
+-- Returns its table `M`.
+local M = {}
 local GOLD, M1, M2 = 0x9e3779b97f4a7c15, 0xbf58476d1ce4e5b9, 0x94d049bb133111eb
 
 -- One step of the generator from `state`: the next state and its 64 bits.
@@ -29,5 +31,6 @@ local function mix(z)
   return bits
 end
 
-K.mix, K.splitmix = mix, splitmix
-return K
+M.mix, M.splitmix = mix, splitmix
+
+return M

@@ -25,8 +25,11 @@
 -- which is what later journal-based undos rely on. By induction over the
 -- tree, equal dirty slots mean an equal state.
 
-local K = ...
-local C = K.C
+-- Receives: core (KernelSource.swift).
+-- Returns its table `M`; fills core's backing.
+local core = ...
+local M = {}
+local C = core.C
 local SC = C.state                                 -- statecore.c: barrier, journal, hash, verify
 local type, next, error, setmetatable, tostring = type, next, error, setmetatable, tostring
 local math_type, huge, tointeger = math.type, math.huge, math.tointeger
@@ -35,8 +38,9 @@ local format, concat, sort, insert = string.format, table.concat, table.sort, ta
 local NODE = setmetatable({}, { __mode = "k" })   -- proxy -> its metatable (the node record)
 local NIL = {}                                     -- the journal's stand-in for an absent value
 local J = {}                                       -- journal: node, key, old value; SC.mark() slots used
+local GAME                                         -- the root proxy of the current game (game())
 local ROOT                                         -- node record of the game root
-K.NODE, K.NIL = NODE, NIL
+M.NODE, M.NIL = NODE, NIL
 
 ---------------------------------------------------------------- hashing
 -- The hash lives in statecore.c; the random generator's mixing, in splitmix.lua.
@@ -62,11 +66,11 @@ local function makenode(proxy, b)
   return m
 end
 
-function K.isnode(v) return NODE[v] ~= nil end
-function K.backing(v) local m = NODE[v]; return m and m.b or v end
+function M.isnode(v) return NODE[v] ~= nil end
+function M.backing(v) local m = NODE[v]; return m and m.b or v end
 
 ---------------------------------------------------------------- value checks
-local function fault(message) error(K.where(2) .. message, 0) end
+local function fault(message) error(core.where(2) .. message, 0) end
 
 local function normkey(k)
   local t = type(k)
@@ -75,7 +79,7 @@ local function normkey(k)
     if math_type(k) == "integer" then return k end
     local i = tointeger(k)
     if i then return i end
-    fault("a state key must be a string or an integer, not " .. K.show(k))
+    fault("a state key must be a string or an integer, not " .. core.show(k))
   end
   fault("a state key must be a string or an integer, not a " .. t)
 end
@@ -216,18 +220,18 @@ end
 ---------------------------------------------------------------- journal operations
 -- All in statecore.c: the journal's length, the writable flag and the phase
 -- live there, next to the barrier that reads them.
-K.setwritable = SC.setwritable   -- (flag, phase): phase kept when nil
-K.phase = SC.phase
-K.mark = SC.mark
-K.serial = SC.serial
+M.setwritable = SC.setwritable   -- (flag, phase): phase kept when nil
+M.phase = SC.phase
+M.mark = SC.mark
+M.serial = SC.serial
 -- rollback(to): undoes every write after `to`, newest first. Exact by construction.
-K.rollback = SC.rollback
+M.rollback = SC.rollback
 -- revert(from, to): writes back the old values of the entries in [from, to),
 -- newest first, as new journal entries, so that the caller can still roll the
 -- whole operation back. Used for undo-by-journal and for repairs.
-K.revert = SC.revert
+M.revert = SC.revert
 -- truncate(to): forgets entries after `to` without undoing them.
-K.truncate = SC.truncate
+M.truncate = SC.truncate
 
 ---------------------------------------------------------------- paths
 local function segment(k, first)
@@ -236,18 +240,18 @@ local function segment(k, first)
   return "[" .. format("%q", k) .. "]"
 end
 
-function K.joinpath(keys)
+function M.joinpath(keys)
   local out = {}
   for i = 1, #keys do out[i] = segment(keys[i], i == 1) end
   return concat(out)
 end
 
 -- The path of slot k of node m, through parent links.
-function K.pathof(m, k)
+function M.pathof(m, k)
   local keys = {}
   if k ~= nil then keys[1] = k end
   while m.up do insert(keys, 1, m.key); m = m.up end
-  local path = K.joinpath(keys)
+  local path = M.joinpath(keys)
   if m ~= ROOT then return "(detached table)." .. path end
   return path
 end
@@ -260,19 +264,19 @@ local function plain(v, depth)
   if type(v) ~= "table" then return v end
   depth = depth or 0
   if depth > 200 then fault("a value nested more than 200 levels deep (or a cycle) cannot be copied") end
-  local b = K.backing(v)
+  local b = M.backing(v)
   local out = {}
   for k, x in next, b do out[k] = plain(x, depth + 1) end
   return out
 end
 -- statecore.c gets the journal, the sentinel, the slow barrier, the key
 -- order for __pairs, and this copy, which it calls to raise the error for a
--- value nested too deeply. K.plain is the same copy in C.
-SC.init(J, NIL, write, K.sortedkeys, plain)
-K.plain = SC.plain
+-- value nested too deeply. M.plain is the same copy in C.
+SC.init(J, NIL, write, core.sortedkeys, plain)
+M.plain = SC.plain
 -- textcopy(v): the same copy for values that leave the kernel as JSON text
 -- (emitted params): nil, the string, what is wrong, for one that is not UTF-8.
-K.textcopy = SC.textcopy
+M.textcopy = SC.textcopy
 
 -- The value a node had before the writes summarised in `first`.
 local function before(v, first)
@@ -297,10 +301,10 @@ end
 
 ---------------------------------------------------------------- verification
 local function difference(m, k, want, have, first)
-  local d = { path = K.pathof(m, k) }
+  local d = { path = M.pathof(m, k) }
   local wantv = before(want, first)
   local havev = plain(have)
-  d.before, d.after = K.show(wantv), K.show(havev)
+  d.before, d.after = core.show(wantv), core.show(havev)
   if type(want) == "table" and type(have) == "table" and deepsame(wantv, havev) then
     d.note = "a copy with the same contents: undo must put back the original table (keep it on the action object)"
   end
@@ -310,7 +314,7 @@ end
 -- Compares every slot written in [ds, de) or [us, ue) with its value before
 -- ds. Slots of tables created after `serial0` are skipped: they did not exist
 -- before, and if one is still reachable, the slot that holds it differs.
-function K.verify(ds, de, us, ue, serial0)
+function M.verify(ds, de, us, ue, serial0)
   if SC.clean(ds, de, us, ue, serial0) then return nil end   -- the usual case, decided in C
   local first, slots, ns = {}, {}, 0
   local function scan(s, e)
@@ -347,7 +351,7 @@ end
 -- The slots written since journal mark `from`, each with its value then
 -- (the first entry of each slot; NIL for an absent one): node record ->
 -- { key -> old value }. What a step wrote, for seats.lua's views of it.
-function K.written(from)
+function M.written(from)
   local first = {}
   for i = from, SC.mark() - 3, 3 do
     local m, k = J[i + 1], J[i + 2]
@@ -359,25 +363,31 @@ function K.written(from)
 end
 
 ---------------------------------------------------------------- the root
-function K.newroot()
-  K.truncate(0)
+function M.newroot()
+  M.truncate(0)
   SC.forgetmemo()   -- the old game's long strings must not outlive it (statecore.c)
   local proxy = {}
   ROOT = makenode(proxy, {})
-  K.game = proxy
+  GAME = proxy
   return proxy
 end
 
-function K.hash()
+function M.game() return GAME end
+
+function M.hash()
   return SC.hash(ROOT)
 end
 
 -- Resolves a list of keys from the root; returns the value or nil.
-function K.lookup(keys)
-  local v = K.game
+function M.lookup(keys)
+  local v = GAME
   for i = 1, #keys do
     if type(v) ~= "table" then return nil end
-    v = K.backing(v)[keys[i]]
+    v = M.backing(v)[keys[i]]
   end
   return v
 end
+
+core.provide("backing", M.backing)
+
+return M

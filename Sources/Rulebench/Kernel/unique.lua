@@ -11,15 +11,18 @@
 --   finished, ended       per depth expanded: the sequences that end there
 --               (a state with no legal call: a finished game) and the
 --               distinct states they end at
--- Each step is the search's own (Kernel/solve.lua, through K.walk): a state
+-- Each step is the search's own (Kernel/solve.lua, through solve.walk): a state
 -- written back from its copy, the checked perform, the verified undo.
 
-local K = ...
-local API = K.API
-local ops, encode, decode, plain, hashof = K.ops, K.encode, K.decode, K.plain, K.hash
-local walk = K.walk
+-- Receives: core, state, engine, solve (KernelSource.swift).
+-- Returns its table `M`.
+local core, state, engine, solve = ...
+local M = {}
+local API = core.API
+local ops, encode, decode, plain, hashof = engine.ops, core.encode, core.decode, state.plain, state.hash
+local walk = solve.walk
 local keyof, restore, perform, undo, replay = walk.keyof, walk.restore, walk.perform, walk.undo, walk.replay
-local operation = K.C.operation or function() end
+local operation = core.C.operation or function() end
 local tonumber, tointeger = tonumber, math.tointeger
 
 local UNIQUE   -- the walk in progress (see uniquebegin)
@@ -32,9 +35,9 @@ end
 -- uniquebegin(depth, bound): a walk `depth` moves deep from the current
 -- state, keeping at most `bound` states in all.
 function API.uniquebegin(depth, bound)
-  if not K.game then K.fail("error", "no game is running") end
+  if not state.game() then core.fail("error", "no game is running") end
   UNIQUE = { depth = tointeger(tonumber(depth)) or 0, bound = tointeger(tonumber(bound)) or 0, kept = 0,
-             layer = { { key = keyof(), snap = plain(K.game), paths = 1 } }, at = 1, nxt = {}, order = {},
+             layer = { { key = keyof(), snap = plain(state.game()), paths = 1 } }, at = 1, nxt = {}, order = {},
              sequences = {}, distinct = {}, finished = {}, ended = {} }
   return ""
 end
@@ -45,10 +48,10 @@ local function uniquechild(e, k, born)
   local b = born.map[key] or U.nxt[key]
   if not b then
     if U.kept + #born >= U.bound then
-      K.fail("error", "explore --unique keeps every distinct state, and it reached its bound of " .. U.bound
+      core.fail("error", "explore --unique keeps every distinct state, and it reached its bound of " .. U.bound
         .. " states: lower --depth, or raise the bound with --max-states (each a copy of the state)")
     end
-    b = { key = key, snap = plain(K.game), paths = 0, up = e, k = k, new = true }
+    b = { key = key, snap = plain(state.game()), paths = 0, up = e, k = k, new = true }
   end
   if not born.map[key] then
     born.map[key] = b
@@ -106,7 +109,7 @@ end
 -- uniquestep(n): expands up to n states. Returns "more", "done" or "undo"
 -- (then the problems), and the counts of the depths finished, encoded.
 function API.uniquestep(n)
-  if not UNIQUE then K.fail("error", "no walk is running") end
+  if not UNIQUE then core.fail("error", "no walk is running") end
   local U = UNIQUE
   walk.open()
   local status
@@ -153,7 +156,7 @@ end
 -- time in its call). "undo" when an undo did not restore a state. The game
 -- is back where it was either way.
 function API.uniquechildren(last, ...)
-  if not K.game then K.fail("error", "no game is running") end
+  if not state.game() then core.fail("error", "no game is running") end
   local args, out, copied = { ... }, { "ok" }, {}
   last = last == "1"
   walk.open()
@@ -167,7 +170,7 @@ function API.uniquechildren(last, ...)
       perform(calls[k])
       local hex = hashof()
       out[#out + 1] = hex
-      out[#out + 1] = (last or copied[hex]) and "" or encode(plain(K.game))
+      out[#out + 1] = (last or copied[hex]) and "" or encode(plain(state.game()))
       copied[hex] = true
       if undo(calls[k], e.key) then
         walk.close()
@@ -185,4 +188,4 @@ function API.uniqueend()
   return ""
 end
 
-return API
+return M

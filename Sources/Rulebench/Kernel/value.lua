@@ -3,7 +3,7 @@
 --
 -- Negamax with alpha-beta over the game's own steps: each move performed
 -- through the checked engine and undone with strict verification (the
--- search's steps, K.walk, as solve.lua and unique.lua take them), one
+-- search's steps, solve.walk, as solve.lua and unique.lua take them), one
 -- operation each under the instruction budget. The pack declares
 -- `result(game)`: nil while play goes on, else the seat that won, "draw",
 -- or a table of whole-number scores by seat (two seats: summing to 0). The
@@ -25,14 +25,17 @@
 -- A move that draws from the game's random generator is chance: the value
 -- would hang on the seed, so the search stops there and says so.
 
-local K = ...
-local API = K.API
-local ops, encode, backing = K.ops, K.encode, K.backing
-local walk = K.walk
+-- Receives: core, state, rulebench, engine, seats, solve (KernelSource.swift).
+-- Returns its table `M`.
+local core, state, rulebench, engine, seats, solve = ...
+local M = {}
+local API = core.API
+local ops, encode, backing = engine.ops, core.encode, state.backing
+local walk = solve.walk
 local perform, undo, replay = walk.perform, walk.undo, walk.replay
-local hashof = K.hash
-local setwritable = K.setwritable
-local operation = K.C.operation or function() end
+local hashof = state.hash
+local setwritable = state.setwritable
+local operation = core.C.operation or function() end
 local tonumber, tointeger, type, next, mathtype, sort = tonumber, math.tointeger, type, next, math.type, table.sort
 
 local SCALE = 1 << 10          -- a score's unit: above every distance (plies are at most 200)
@@ -62,7 +65,7 @@ end
 
 -- The seat to move now, or nil when none may (the game acts by itself, or is over).
 local function mover()
-  local seats, set = K.actors()
+  local seats, set = seats.actors()
   if not seats then return SOLO end
   local one
   for s in next, set do
@@ -76,14 +79,14 @@ local function mover()
 end
 
 -- The scores of a finished game by seat, or nil while play goes on;
--- `seats` the game's seats when known (the search asks once: K.actors
--- asks `turn` too).
-local function result(seats)
+-- `known` the game's seats when known (the search asks once:
+-- seats.actors asks `turn` too).
+local function result(known)
   local fn = ops.pack().result
   readonly("result")
-  local r = fn(K.game)
+  local r = fn(state.game())
   if r == nil then return nil end
-  seats = seats or K.actors() or { SOLO }
+  local seats = known or seats.actors() or { SOLO }
   local scores = {}
   if r == "draw" then
     for _, s in ipairs(seats) do scores[s] = 0 end
@@ -94,23 +97,23 @@ local function result(seats)
       known = known or s == r
     end
     if not known then
-      K.fail("error", "result returned " .. K.show(r) .. ", which is not a seat (a seat that won, \"draw\", or a table of scores by seat)", { fn = fn })
+      core.fail("error", "result returned " .. core.show(r) .. ", which is not a seat (a seat that won, \"draw\", or a table of scores by seat)", { fn = fn })
     end
   elseif type(r) == "table" then
     local sum = 0
     for _, s in ipairs(seats) do
       local v = r[s]
       if mathtype(v) ~= "integer" or v > MOST_SCORE or v < -MOST_SCORE then
-        K.fail("error", "result's score of " .. s .. " is " .. K.show(v) .. " (each seat's score is a whole number from -2^40 to 2^40)", { fn = fn })
+        core.fail("error", "result's score of " .. s .. " is " .. core.show(v) .. " (each seat's score is a whole number from -2^40 to 2^40)", { fn = fn })
       end
       scores[s] = v
       sum = sum + v
     end
     if #seats == 2 and sum ~= 0 then
-      K.fail("error", "result's scores sum to " .. sum .. ": --value searches games where one seat's gain is the other's loss (scores summing to 0)", { fn = fn })
+      core.fail("error", "result's scores sum to " .. sum .. ": --value searches games where one seat's gain is the other's loss (scores summing to 0)", { fn = fn })
     end
   else
-    K.fail("error", "result returned " .. K.show(r) .. " (nil while play goes on; a seat that won, \"draw\", or a table of scores by seat)", { fn = fn })
+    core.fail("error", "result returned " .. core.show(r) .. " (nil while play goes on; a seat that won, \"draw\", or a table of scores by seat)", { fn = fn })
   end
   return scores
 end
@@ -128,9 +131,9 @@ local function appraisal(seat)
   local fn = ops.pack().appraise
   if not fn then return 0 end
   readonly("appraise")
-  local a = fn(K.game, seat ~= SOLO and seat or nil)
+  local a = fn(state.game(), seat ~= SOLO and seat or nil)
   if type(a) ~= "number" or a ~= a or a < -1 or a > 1 then
-    K.fail("error", "appraise returned " .. K.show(a) .. " (how good the position is for the seat: a number from -1 to 1)", { fn = fn })
+    core.fail("error", "appraise returned " .. core.show(a) .. " (how good the position is for the seat: a number from -1 to 1)", { fn = fn })
   end
   return math.floor(a * (SCALE // 4))
 end
@@ -151,10 +154,10 @@ local function fromtable(v, ply) if v >= SCALE // 2 then return v - ply elseif v
 -- Performs `call` (checked); the state's hash after it, or nil with a stop
 -- when it drew from the generator.
 local function play(call)
-  local rng = backing(K.game)[K.RNG]
+  local rng = backing(state.game())[rulebench.RNG]
   local hash = perform(call)
   VALUE.performs = VALUE.performs + 1
-  if backing(K.game)[K.RNG] ~= rng then
+  if backing(state.game())[rulebench.RNG] ~= rng then
     VALUE.stop = { kind = "chance", why = "action '" .. call.name .. "' drew from the game's random generator (rulebench.random): "
       .. "a move of chance, whose outcome hangs on the seed. --value searches games without chance: deal or roll in setup, "
       .. "or make the outcome a seat's choice" }
@@ -316,9 +319,9 @@ end
 -- two; "stuck" when no seat may move and the game is not over.
 function API.valuebegin(budget)
   local pack = ops.pack()
-  if not pack or not K.game then K.fail("error", "no game is running") end
+  if not pack or not state.game() then core.fail("error", "no game is running") end
   if not pack.result then return "none", encode({}) end
-  local seats = K.actors()
+  local seats = seats.actors()
   if seats and #seats > 2 then return "seats", encode(seats) end
   if not KEPT or KEPT.pack ~= pack then KEPT = { pack = pack, entries = {}, count = 0 } end
   VALUE = { table = KEPT.entries, budget = tointeger(tonumber(budget)) or INF, nodes = 0, performs = 0, hits = 0, stored = 0, finished = 0, cuts = 0, path = {},
@@ -343,7 +346,7 @@ end
 -- below), counts }, or the stop's kind and its record.
 function API.valuemove(k, depth)
   local V = VALUE
-  if not V or not V.root then K.fail("error", "no value search is running") end
+  if not V or not V.root then core.fail("error", "no value search is running") end
   k, depth = tointeger(tonumber(k)), tointeger(tonumber(depth)) or 1
   local R = V.root
   walk.open()
@@ -417,7 +420,7 @@ end
 -- kind when it stopped.
 function API.valueline(k, depth)
   local V = VALUE
-  if not V or not V.root then K.fail("error", "no value search is running") end
+  if not V or not V.root then core.fail("error", "no value search is running") end
   k, depth = tointeger(tonumber(k)), tointeger(tonumber(depth)) or 1
   V.path, V.stop, V.budget = {}, nil, INF   -- a line is searched within the table the search filled: no budget
   walk.open()
@@ -453,4 +456,4 @@ function API.valueend()
   return ""
 end
 
-return API
+return M

@@ -11,13 +11,18 @@
 -- are ordered: `pairs` is), so it is a pure function of the state. Swift
 -- (Kernel/Kernel+View.swift, into Kernel/Scene.swift) reads the reply and turns grid places into pixels.
 
-local K = ...
-local API = K.API
+-- Receives: core, protocol, state, sandbox, packload, engine (KernelSource.swift).
+-- Returns its table `M`.
+local core, protocol, state, sandbox, packload, engine = ...
+local M = {}
+local SCENESITES   -- the file:line of each node's add in the last scene built (scenesites())
+function M.scenesites() return SCENESITES end
+local API = core.API
 local type, next, error, ipairs, tostring = type, next, error, ipairs, tostring
-local plain = K.plain
+local plain = state.plain
 local math_type, huge = math.type, math.huge
 local utf8len = utf8.len
-local kmatch = K.match   -- string.match, charged as the rules' is (sandbox.lua)
+local kmatch = sandbox.match   -- string.match, charged as the rules' is (sandbox.lua)
 
 local VIEW = { scene = "function", places = "table", grid = "shape", size = "shape", background = "string",
                atlases = "table", sounds = "string" }
@@ -28,7 +33,7 @@ local NODE = { id = true, col = true, row = true, x = true, y = true, w = true, 
                color = true, stroke = true, text = true, textcolor = true, image = true, sprite = true,
                layer = true, opacity = true, rotation = true, scale = true, label = true, aliases = true, names = true,
                movable = true }
-local SHAPES = K.WORDSET.shape
+local SHAPES = protocol.WORDSET.shape
 -- The largest coordinate or size a view may give, in pixels: a board far
 -- larger than any screen is a mistake, and a bound keeps sums finite.
 local LIMIT = 1e6
@@ -49,8 +54,8 @@ end
 
 -- A problem with the declarations: at the line of `field` in pack.lua.
 local function declfail(owner, field, message)
-  local line = K.fieldline(owner.source, field) or K.fieldline(owner.source, "view")
-  K.fail("error", message, { file = owner.file, line = line })
+  local line = packload.fieldline(owner.source, field) or packload.fieldline(owner.source, "view")
+  core.fail("error", message, { file = owner.file, line = line })
 end
 
 local KINDS = { integer = "a whole number from -1000000 to 1000000", number = "a number between -1000000 and 1000000",
@@ -67,10 +72,10 @@ local function fields(owner, t, spec, what, required)
   for k, v in next, t do
     local want = spec[k]
     if not want then
-      local names = K.sortedkeys(spec)
-      declfail(owner, tostring(k), "unknown field '" .. tostring(k) .. "' in " .. what .. K.suggest(tostring(k), names))
+      local names = core.sortedkeys(spec)
+      declfail(owner, tostring(k), "unknown field '" .. tostring(k) .. "' in " .. what .. core.suggest(tostring(k), names))
     end
-    if not typed(v, want) then declfail(owner, k, what .. "." .. k .. " must be " .. (KINDS[want] or "a " .. want) .. ", not " .. K.show(v)) end
+    if not typed(v, want) then declfail(owner, k, what .. "." .. k .. " must be " .. (KINDS[want] or "a " .. want) .. ", not " .. core.show(v)) end
   end
   for _, k in ipairs(required or {}) do
     if t[k] == nil then declfail(owner, what:match("[%w_]+$") or k, what .. " needs '" .. k .. "'") end
@@ -110,7 +115,7 @@ local function checkbackground(owner, v, info)
   if iscolour(v) then info.background = v return end
   if isimage(v) then info.backgroundimage = v return end
   declfail(owner, "background", "view.background must be a colour (\"#1e2a38\", \"white\", \"rgb(30, 42, 56)\") "
-    .. "or an image of the pack (\"art/board.png\"), not " .. K.show(v))
+    .. "or an image of the pack (\"art/board.png\"), not " .. core.show(v))
 end
 
 local function checkatlases(owner, atlases)
@@ -143,12 +148,12 @@ end
 local function shapeof(owner, v, field)
   local f = v[field]
   if type(f) ~= "function" then return f end
-  K.rulecover(true)
-  local shape = f(K.game, plain(K.gameoptions or {}))
-  K.rulecover(false)
+  engine.rulecover(true)
+  local shape = f(state.game(), plain(engine.gameoptions() or {}))
+  engine.rulecover(false)
   if type(shape) ~= "table" then
     declfail(owner, field, "view." .. field .. "(game, options) must return a table "
-      .. (field == "grid" and "{ columns, rows, cell, gap, x, y }" or "{ width, height }") .. ", not " .. K.show(shape))
+      .. (field == "grid" and "{ columns, rows, cell, gap, x, y }" or "{ width, height }") .. ", not " .. core.show(shape))
   end
   return plain(shape)   -- a plain copy, also of a table of the state (`return game.layout`)
 end
@@ -195,14 +200,14 @@ local function declared(pack)
 end
 
 ---------------------------------------------------------------- nodes
--- K.where skips the kernel's frames: the line is the rule's `add{...}`.
-local function fault(message) error(K.where(2) .. message, 0) end
+-- core.where skips the kernel's frames: the line is the rule's `add{...}`.
+local function fault(message) error(core.where(2) .. message, 0) end
 
 local function number(node, k, low)
   local v = node[k]
   if v == nil then return end
   if type(v) ~= "number" or v ~= v or v <= -LIMIT or v >= LIMIT then
-    fault("node " .. node.id .. ": '" .. k .. "' must be a finite number, not " .. K.show(v))
+    fault("node " .. node.id .. ": '" .. k .. "' must be a finite number, not " .. core.show(v))
   end
   if low and v < low then fault("node " .. node.id .. ": '" .. k .. "' must be at least " .. low) end
 end
@@ -210,7 +215,7 @@ end
 local function text(node, k)
   local v = node[k]
   if v ~= nil and (type(v) ~= "string" or not utf8len(v)) then
-    fault("node " .. tostring(node.id) .. ": '" .. k .. "' must be UTF-8 text, not " .. K.show(v))
+    fault("node " .. tostring(node.id) .. ": '" .. k .. "' must be UTF-8 text, not " .. core.show(v))
   end
 end
 
@@ -219,7 +224,7 @@ local function colour(node, k)
   local v = node[k]
   if v == nil then return end
   if not iscolour(v) then
-    fault("node " .. node.id .. ": '" .. k .. "' must be a colour such as \"#c8a24b\" or \"white\", not " .. K.show(v))
+    fault("node " .. node.id .. ": '" .. k .. "' must be a colour such as \"#c8a24b\" or \"white\", not " .. core.show(v))
   end
 end
 
@@ -229,7 +234,7 @@ local function sprite(node, atlases)
   if type(s) ~= "table" or type(s.atlas) ~= "string" then fault("node " .. node.id .. ": sprite is { atlas = name, frame = n or name }") end
   local a = atlases[s.atlas]
   if not a then
-    fault("node " .. node.id .. ": no atlas '" .. s.atlas .. "' in view.atlases" .. K.suggest(s.atlas, K.sortedkeys(atlases)))
+    fault("node " .. node.id .. ": no atlas '" .. s.atlas .. "' in view.atlases" .. core.suggest(s.atlas, core.sortedkeys(atlases)))
   end
   local f = s.frame == nil and 1 or s.frame
   if math_type(f) == "integer" then
@@ -239,7 +244,7 @@ local function sprite(node, atlases)
   for i, name in ipairs(a.names) do
     if name == f then return { atlas = s.atlas, frame = i } end
   end
-  fault("node " .. node.id .. ": atlas " .. s.atlas .. " has no frame " .. K.show(f) .. K.suggest(tostring(f), a.names))
+  fault("node " .. node.id .. ": atlas " .. s.atlas .. " has no frame " .. core.show(f) .. core.suggest(tostring(f), a.names))
 end
 
 -- One way a call names a node: param name -> the value's text, or nil
@@ -271,7 +276,7 @@ local function callnames(node)
   end
   if not ok or #list ~= entries then
     fault("node " .. node.id .. ": 'names' says which calls name it, by their params: { column = 3 }, or a list of "
-      .. "such tables ({ { from = \"e2\" }, { to = \"e2\" } }), each param a string or a whole number, not " .. K.show(names))
+      .. "such tables ({ { from = \"e2\" }, { to = \"e2\" } }), each param a string or a whole number, not " .. core.show(names))
   end
   return list
 end
@@ -282,13 +287,13 @@ local TEXTS, COLOURS = { "text", "label" }, { "color", "stroke", "textcolor" }
 
 -- Checks one node as `add` receives it and returns its plain copy.
 local function checknode(node, seen, info)
-  if type(node) ~= "table" then fault("add expects a node table, not " .. K.show(node)) end
+  if type(node) ~= "table" then fault("add expects a node table, not " .. core.show(node)) end
   if type(node.id) ~= "string" or node.id == "" or not utf8len(node.id) then
-    fault("a node needs an 'id' (text such as \"token:p1\"), not " .. K.show(node.id))
+    fault("a node needs an 'id' (text such as \"token:p1\"), not " .. core.show(node.id))
   end
-  if seen[node.id] then fault("two nodes have the id " .. K.show(node.id) .. " (the first at " .. seen[node.id] .. ")") end
+  if seen[node.id] then fault("two nodes have the id " .. core.show(node.id) .. " (the first at " .. seen[node.id] .. ")") end
   for k in next, node do
-    if not NODE[k] then fault("node " .. node.id .. ": unknown field '" .. tostring(k) .. "'" .. K.suggest(tostring(k), K.sortedkeys(NODE))) end
+    if not NODE[k] then fault("node " .. node.id .. ": unknown field '" .. tostring(k) .. "'" .. core.suggest(tostring(k), core.sortedkeys(NODE))) end
   end
   local grid, pixels = node.col ~= nil or node.row ~= nil, node.x ~= nil or node.y ~= nil
   if grid == pixels or (grid and (node.col == nil or node.row == nil)) or (pixels and (node.x == nil or node.y == nil)) then
@@ -300,10 +305,10 @@ local function checknode(node, seen, info)
   number(node, "opacity", 0)
   if node.opacity and node.opacity > 1 then fault("node " .. node.id .. ": 'opacity' is 0..1") end
   if node.layer ~= nil and not typed(node.layer, "integer") then
-    fault("node " .. node.id .. ": 'layer' must be " .. KINDS.integer .. ", not " .. K.show(node.layer))
+    fault("node " .. node.id .. ": 'layer' must be " .. KINDS.integer .. ", not " .. core.show(node.layer))
   end
   if node.shape ~= nil and not SHAPES[node.shape] then
-    fault("node " .. node.id .. ": unknown shape " .. K.show(node.shape) .. K.suggest(tostring(node.shape), K.sortedkeys(SHAPES)))
+    fault("node " .. node.id .. ": unknown shape " .. core.show(node.shape) .. core.suggest(tostring(node.shape), core.sortedkeys(SHAPES)))
   end
   for _, k in ipairs(TEXTS) do text(node, k) end
   for _, k in ipairs(COLOURS) do colour(node, k) end
@@ -316,7 +321,7 @@ local function checknode(node, seen, info)
   end
   if node.image ~= nil and not packpath(node.image) then fault("node " .. node.id .. ": image must be a path inside the pack folder") end
   if node.movable ~= nil and type(node.movable) ~= "boolean" then
-    fault("node " .. node.id .. ": 'movable' is true (a piece the studio lets you drag to a target) or false, not " .. K.show(node.movable))
+    fault("node " .. node.id .. ": 'movable' is true (a piece the studio lets you drag to a target) or false, not " .. core.show(node.movable))
   end
   local copy = {}
   for k, v in next, node do copy[k] = v end
@@ -331,41 +336,41 @@ end
 
 ---------------------------------------------------------------- the kernel's calls
 local function readonly(phase)
-  K.ops.nogame()
-  K.setwritable(false, phase)
-  K.ops.setcontext("view", phase)
+  engine.ops.nogame()
+  state.setwritable(false, phase)
+  engine.ops.setcontext("view", phase)
 end
 
 local function call(f, ...)
-  K.rulecover(true)
+  engine.rulecover(true)
   local a, b = f(...)
-  K.rulecover(false)
+  engine.rulecover(false)
   return a, b
 end
 
 -- The scene of the current state: the declarations and the nodes, encoded;
 -- "" when the pack has no view. `nosites` true (the no-leak probes, from
--- Lua only) leaves out each node's add site (K.scenesites), which only a
+-- Lua only) leaves out each node's add site (scenesites()), which only a
 -- leak's finding reads (seats.lua's sceneline asks again with them).
 function API.scene(nosites)
   readonly("view")
-  local v, info = declared(K.ops.pack())
+  local v, info = declared(engine.ops.pack())
   if not v then return "" end
   local nodes, seen, sites = {}, {}, {}
   local function add(node)
     local copy = checknode(node, seen, info)
-    local site = nosites ~= true and K.where(2):match("^(.*): $") or "?"
+    local site = nosites ~= true and core.where(2):match("^(.*): $") or "?"
     seen[copy.id] = site
     local n = #nodes + 1
     nodes[n], sites[n] = copy, site
   end
-  K.scenesites = sites   -- the file:line of each node's add, for a leak's finding (seats.lua)
-  local result = call(v.scene, K.game, add)
+  SCENESITES = sites   -- the file:line of each node's add, for a leak's finding (seats.lua)
+  local result = call(v.scene, state.game(), add)
   if result ~= nil then
-    K.fail("error", "view.scene adds nodes with add{...} and returns nothing", { fn = v.scene })
+    core.fail("error", "view.scene adds nodes with add{...} and returns nothing", { fn = v.scene })
   end
   info.nodes = nodes
-  return K.encode(info)
+  return core.encode(info)
 end
 
 -- A place as view.places gives it: { col, row } on the grid or { x, y }.
@@ -374,7 +379,7 @@ local function checkplace(place, r, f, info)
   local ok = (typed(col, "number") and typed(row, "number") and x == nil and y == nil and info.grid)
     or (typed(x, "number") and typed(y, "number") and col == nil and row == nil)
   if not ok then
-    K.fail("error", "view.places." .. r.property .. " gave " .. K.show(place) .. " for " .. K.show(r.value)
+    core.fail("error", "view.places." .. r.property .. " gave " .. core.show(place) .. " for " .. core.show(r.value)
       .. ": a place is { col = c, row = r } on view.grid or { x = x, y = y } in pixels", { fn = f })
   end
   return { col = col, row = row, x = x, y = y }
@@ -385,22 +390,24 @@ end
 -- { x, y }), or false when the view maps no such property.
 function API.viewplaces(encoded)
   readonly("view places")
-  local v, info = declared(K.ops.pack())
+  local v, info = declared(engine.ops.pack())
   local out = {}
-  for i, r in ipairs(K.decode(encoded)) do
+  for i, r in ipairs(core.decode(encoded)) do
     local f = v and v.places and v.places[r.property]
     local place = false
     if type(f) == "function" then
-      place = call(f, K.game, r.value, r.target)
+      place = call(f, state.game(), r.value, r.target)
       if place == nil then
         place = false                              -- no place for this value: the route is cut evenly there
       elseif type(place) ~= "table" then
-        K.fail("error", "view.places." .. r.property .. " must return { col = c, row = r }, { x = x, y = y } or nil for "
-          .. K.show(r.value) .. ", not " .. K.show(place), { fn = f })
+        core.fail("error", "view.places." .. r.property .. " must return { col = c, row = r }, { x = x, y = y } or nil for "
+          .. core.show(r.value) .. ", not " .. core.show(place), { fn = f })
       end
       if place then place = checkplace(place, r, f, info) end
     end
     out[i] = place
   end
-  return K.encode(out)
+  return core.encode(out)
 end
+
+return M

@@ -130,16 +130,18 @@ final class LuaVM {
     /// reaches the Lua thread's own verdict on a call that ran long in wall time.
     static func pauseWatchdog(_ paused: Bool) { rb_watch_pause(paused ? 1 : 0) }
 
-    /// A chunk of Lua source and the name its errors and tracebacks show.
+    /// A chunk of Lua source, the name its errors and tracebacks show, and
+    /// what it is called with: 0 the C helpers, k >= 1 what chunk k - 1
+    /// returned (a chunk before it).
     struct Chunk {
         let name: String
         let source: [UInt8]
+        let arguments: [Int32]
     }
 
-    /// Creates a state and loads `kernel` into it: the first chunk is called
-    /// with the C helpers and returns a shared table, every later chunk is
-    /// called with that table, and the last one returns the functions that
-    /// `call` reaches.
+    /// Creates a state and loads `kernel` into it: each chunk is called with
+    /// its arguments and returns a table, and the last one's holds the
+    /// functions that `call` reaches.
     init(memoryCap: Int, instructionBudget: Int64, host: LuaHost, kernel: [Chunk]) throws {
         let context = Unmanaged.passUnretained(box).toOpaque()
         guard let vm = rb_open(memoryCap, context, { context, operation, argument, length, out in
@@ -173,7 +175,8 @@ final class LuaVM {
         defer { names.forEach { free($0) } }
         let status = withArguments(kernel.map(\.source)) { sources, lengths in
             names.map { UnsafePointer($0) }.withUnsafeBufferPointer { chunknames in
-                rb_load_kernel(vm, Int32(kernel.count), sources, lengths, chunknames.baseAddress)
+                rb_load_kernel(vm, Int32(kernel.count), sources, lengths, chunknames.baseAddress,
+                               kernel.map { Int32($0.arguments.count) }, kernel.flatMap(\.arguments))
             }
         }
         if status != RB_OK { throw failure(status) }

@@ -1,5 +1,5 @@
 /// The string format values cross the bridge in (see wire.c, rb_decode,
-/// and the kernel's K.encode):
+/// and the kernel's core.encode):
 ///
 ///     n  t  f            nil, true, false
 ///     i<digits>;         integer

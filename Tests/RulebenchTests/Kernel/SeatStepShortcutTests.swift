@@ -4,7 +4,7 @@ import XCTest
 /// A seated step's views take shortcuts (seats.lua: a seat that sees
 /// alike with an earlier one shares its view, `twinof`; the secret words
 /// of a plan are looked for only until each is found seen, `unseen`); the
-/// kernel keeps the full computation behind `K.seatsreference(true)`. Over
+/// kernel keeps the full computation behind `seats.seatsreference(true)`. Over
 /// seeded games of the desert (its seats alike but for a terrascope's look)
 /// and of cards (each hand its owner's), every seat's view of every step,
 /// the fast way, must be exactly the full computation's.

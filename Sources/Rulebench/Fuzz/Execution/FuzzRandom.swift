@@ -1,5 +1,5 @@
 // The one SplitMix64 generator of the Swift side. Invariant: its bits are
-// those of the kernel's `K.splitmix` (Kernel/splitmix.lua) for the same
+// those of the kernel's `splitmix.splitmix` (Kernel/splitmix.lua) for the same
 // seed, so a run chosen in Lua and one chosen here agree step for step.
 
 /// A deterministic pseudo-random generator for the fuzzer (SplitMix64).
