@@ -3,8 +3,9 @@
 // Owns: the write barrier (`__newindex` of every state proxy) for scalar
 // values, `__len` and `__pairs` of state proxies, the journal's append,
 // rollback, revert and truncate, the incremental state hash (and the terms
-// of it a seat's view hash adds up, for seats.lua), and the fast pass of
-// undo verification. state.lua keeps what is rare or needs Lua:
+// of it a seat's view hash adds up, for seats.lua), the count of slot
+// changes (seats.lua keeps the marks of `secrets` while it stands), and
+// the fast pass of undo verification. state.lua keeps what is rare or needs Lua:
 // every error message (the barrier hands anything unusual to state.lua's own
 // `write`, so messages and their "file:line: " stay exactly as they were),
 // adopting a table value, paths, and the diff records of a failed
