@@ -20,6 +20,7 @@
 //        rulebench-bench --server              only row (11): a hostile client's cost to the studio's server
 //        rulebench-bench --match               only row (12): calls through Match + SQLite store, memory per idle match
 //        rulebench-bench --serve-load          only row (13): rulebench-serve, 200 desert matches x 2 clients over loopback
+//        rulebench-bench --serve-steps ROUNDS MATCHES [profile]   row (13)'s server work a call, in process, no budget (callgrind)
 //        rulebench-bench --levels              only row (15): generate 100 pipes levels 5x5 (--jobs 1, 2), then run them
 import Foundation
 import Rulebench
@@ -308,6 +309,13 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--match" {
 /// `rulebench-bench --serve-load`: only row (13), `rulebench-serve` under load over loopback.
 if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--serve-load" {
     try ServeLoadBench.rows()
+    exit(0)
+}
+
+/// `rulebench-bench --serve-steps ROUNDS MATCHES [profile]`: row (13)'s server work a call, in process (ServeStepBench).
+if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "--serve-steps",
+   let rounds = Int(CommandLine.arguments[2]), let matches = Int(CommandLine.arguments[3]) {
+    try ServeStepBench.run(rounds: rounds, matches: matches, profile: CommandLine.arguments.dropFirst(4).first == "profile")
     exit(0)
 }
 

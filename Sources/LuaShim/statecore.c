@@ -3,8 +3,9 @@
 // Owns: the write barrier (`__newindex` of every state proxy) for scalar
 // values, `__len` and `__pairs` of state proxies, the journal's append,
 // rollback, revert and truncate, the incremental state hash (and the terms
-// of it a seat's view hash adds up, for seats.lua), and the fast pass of
-// undo verification. state.lua keeps what is rare or needs Lua:
+// of it a seat's view hash adds up, for seats.lua), the count of slot
+// changes (seats.lua keeps the marks of `secrets` while it stands), and
+// the fast pass of undo verification. state.lua keeps what is rare or needs Lua:
 // every error message (the barrier hands anything unusual to state.lua's own
 // `write`, so messages and their "file:line: " stay exactly as they were),
 // adopting a table value, paths, and the diff records of a failed
@@ -70,6 +71,7 @@ typedef struct SCNode {
 typedef struct SCCore {
     lua_Integer jn;     /* journal slots used, three per write */
     lua_Integer serial; /* nodes created so far */
+    lua_Integer changes; /* slots changed so far (sc_put), never reset: seats.lua's marks are fresh while it stands */
     lua_Integer memo;   /* entries in the memo of long strings' hashes */
     size_t memo_bytes;  /* and the bytes of those strings */
     int writable;
@@ -250,6 +252,7 @@ static void sc_put(lua_State *L, SCCore *core, int mi, SCNode *node, int bi, int
     lua_pushvalue(L, ki);
     lua_pushvalue(L, vi);
     lua_rawset(L, bi);   /* may raise (memory); then nothing has changed */
+    core->changes++;
     if (ot == LUA_TTABLE) d -= sc_detach(L, oi);
     if (vt == LUA_TTABLE) d += sc_attach(L, mi, node, ki, kh, vi);
     if ((ot == LUA_TNIL) != (vt == LUA_TNIL)) {   /* the key set changed: pairs re-sorts */
@@ -658,6 +661,11 @@ static int sc_mark(lua_State *L) {
     return 1;
 }
 
+static int sc_changes(lua_State *L) {
+    lua_pushinteger(L, sc_core(L)->changes);
+    return 1;
+}
+
 static int sc_serial(lua_State *L) {
     lua_pushinteger(L, sc_core(L)->serial);
     return 1;
@@ -916,7 +924,7 @@ void rb_open_statecore(lua_State *L) {
         {"truncate", sc_truncate}, {"clean", sc_clean},       {"hash", sc_hash},
         {"plain", sc_plain},       {"textcopy", sc_textcopy},   {"forgetmemo", sc_forgetmemo},
         {"slotterm", sc_slotterm}, {"term", sc_termof},       {"termsum", sc_termsum},
-        {"sumhash", sc_sumhash},
+        {"sumhash", sc_sumhash},   {"changes", sc_changes},
         {NULL, NULL}};
     int helpers = lua_gettop(L);
     lua_newtable(L);

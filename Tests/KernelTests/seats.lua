@@ -45,6 +45,14 @@ API.addaction("s", "roll", "s/actions/roll.lua", [[local rb = require "rulebench
 return { apply = function(g) g.rolled = rb.random(g, 6) end }]])
 API.finishpack("s", "")
 local function params(t) return K.encode(t or {}) end
+-- A seated perform's views, decoded, each twin ({ twin = seat }) as the view it shares.
+local function stepviewsof(encoded)
+  local views = K.decode(encoded)
+  for seat, view in pairs(views) do
+    if view.twin then views[seat] = assert(views[view.twin], seat .. "'s twin " .. view.twin .. " is missing") end
+  end
+  return views
+end
 
 API.newgame("s", "1", params())
 assert(same(K.decode(API.seats()), { "p1", "p2" }), "the seats come from the options")
@@ -71,7 +79,7 @@ assert(v1.state.deck[5] == K.HIDDEN and #v1.state.deck == 5 and v1.state._rng ==
 assert(v1.hash ~= h0 and #v1.hash == 16 and v1.hash == API.viewhash("p1"))
 local _, _, _, drawbarrier, views = API.performas("draw", params({ player = "p1" }), "p1", "1")
 assert(drawbarrier == "secret")
-views = K.decode(views)
+views = stepviewsof(views)
 local p1, p2 = K.decode(API.seatview("p1")), K.decode(API.seatview("p2"))
 assert(p1.state.hands.p1[1] == "e", "the owner sees its card")
 assert(p2.state.hands.p1[1] == K.HIDDEN, "the other seat sees a card back")
@@ -91,7 +99,7 @@ assert(changesof(views.p1.changes) == "deck.5: (hidden) -> nil; hands.p1.1: nil 
 assert(changesof(views.p2.changes) == "deck.5: (hidden) -> nil; hands.p1.1: nil -> (hidden)", changesof(views.p2.changes))
 -- A cut of the face-down deck: every seat learns that its hidden slots changed, not how.
 local _, _, _, _, cut = API.performas("cut", params(), "p1", "1")
-cut = K.decode(cut)
+cut = stepviewsof(cut)
 assert(changesof(cut.p2.changes) == "deck: (hidden) -> (hidden)", changesof(cut.p2.changes))
 assert(cut.p2.barrier == "secret")
 API.undo("1")
@@ -176,7 +184,7 @@ for step = 1, 300 do
   pick = (pick * 1103515245 + 12345) % 2147483648
   local call = calls[pick % #calls + 1]
   local _, _, _, _, stepviews = API.performas(call.name, K.encode(call.params), call.params.who, "1")
-  stepviews = K.decode(stepviews)
+  stepviews = stepviewsof(stepviews)
   for _, seat in ipairs({ "p1", "p2" }) do
     local after = K.decode(API.seatview(seat))
     local view = stepviews[seat]
@@ -246,3 +254,26 @@ for i, case in ipairs {
     fails(function() API.seatview("p1") end, case.says)
   end
 end
+
+-- The marks of the state as it stands are kept while no slot changes
+-- (seats.lua's `declared`): a served step (a perform as a seat with views,
+-- then every seat's calls) runs `secrets` once, after the step; the next
+-- step's snapshot, the views' hashes and the scenes reuse it. Any write,
+-- an undo's included, makes them read again, and they say what a run would.
+API.newgame("s", "1", params())
+local spack = K.ops.pack()
+local secretsof, runs = spack.secrets, 0
+spack.secrets = function(...) runs = runs + 1; return secretsof(...) end
+API.performas("count", params(), "p1", "1")
+API.legalbyseat()
+assert(runs == 2, "a new game's first step reads the marks before it and after: " .. runs)
+runs = 0
+API.performas("draw", params({ player = "p1" }), "p1", "1")
+API.legalbyseat()
+local hashes = { p1 = API.viewhash("p1"), p2 = API.viewhash("p2"), [""] = API.viewhash("") }
+assert(runs == 1, "the step's marks serve the next step and the views' hashes: " .. runs)
+API.undo("1")
+assert(API.viewhash("p1") ~= hashes.p1 and runs == 2, "an undo's rollback makes the marks read again: " .. runs)
+API.performas("draw", params({ player = "p1" }), "p1", "1")
+for seat, hash in pairs(hashes) do assert(API.viewhash(seat) == hash, "seat '" .. seat .. "' after the step again") end
+spack.secrets = secretsof

@@ -28,8 +28,20 @@ extension Kernel {
         let barrier = String(decoding: strings[3], as: UTF8.self)
         var seen: [String: SeatStepView] = [:]
         if views {
+            // A seat whose view is an earlier seat's (seats.lua's `twinof`) is sent as that seat's name: decoded once.
+            var twins: [(seat: String, of: String)] = []
             for (key, value) in try KernelReply(.performAs, strings[4], result: 5).entries() {
-                seen[key.description] = try SeatStepView(value)
+                if let twin = try value.optionalString("twin") {
+                    twins.append((key.description, twin))
+                } else {
+                    seen[key.description] = try SeatStepView(value)
+                }
+            }
+            for twin in twins {
+                guard let view = seen[twin.of] else {
+                    throw Kernel.replyMismatch(.performAs, "", "seat \(twin.seat)'s view is seat \(twin.of)'s, which the reply lacks")
+                }
+                seen[twin.seat] = view
             }
         }
         return SeatedPerformReply(perform: perform, barrier: barrier.isEmpty ? nil : barrier, views: seen)

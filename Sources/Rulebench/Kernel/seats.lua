@@ -37,7 +37,9 @@ M.HIDDEN = HIDDEN
 
 local SEATS          -- the current game's seats in order (nil: the pack declares none)
 local SEATSET        -- seat -> true
-local LASTVIEWS      -- seat -> { hash, plan, changes, barrier } of the last seated perform
+local LASTVIEWS      -- seat -> { hash, plan, changes, barrier } of the last seated perform, or { twin = seat } sharing that seat's
+local FRESH = { at = -1 }   -- the marks of the state as it stands (declared, below)
+local REFERENCE = false     -- the kernel tests' reference mode (M.seatsreference, below)
 
 ---------------------------------------------------------------- declarations
 local function seatfail(pack, field, message)
@@ -78,7 +80,7 @@ local beforestep   -- the hook history.lua runs around a seated perform (below)
 -- when `seats` is a function), or none.
 function M.seatgame(pack, options)
   local decl = pack.seatdecl
-  SEATS, SEATSET, LASTVIEWS = nil, nil, nil
+  SEATS, SEATSET, LASTVIEWS, FRESH = nil, nil, nil, { at = -1 }
   if decl == nil then history.seathook(nil); return end
   local list = decl
   if type(decl) == "function" then
@@ -224,7 +226,7 @@ end
 -- (empty: no seat). `secret(t)` hides every slot of t, `secret(t, key)` one;
 -- a third argument names the seat (or list of seats) that still sees it.
 -- A slot's own mark overrides its table's.
-local function declared()
+local function runsecrets()
   local secrets = pack().secrets
   local hid = {}
   if not secrets then return hid end
@@ -245,6 +247,29 @@ local function declared()
   local result = secrets(state.game(), secret)
   engine.rulecover(false)
   if result ~= nil then core.fail("error", "secrets marks slots with secret(...) and returns nothing", { fn = secrets }) end
+  return hid
+end
+
+-- The marks of the state as it stands, kept while it stands: `secrets`
+-- runs with the state read-only and reads nothing else, so its marks are
+-- the same until a slot changes (statecore's count of changes, which every
+-- write, rollback and revert moves) or the game is another. A served step
+-- reads them before it and after, and the next step before it again:
+-- `secrets` runs once a step. `words` keeps, for the same marks, each
+-- seat's words only hidden slots hold (hiddenwords, below). Not kept in
+-- the kernel tests' reference mode (K.seatsreference), nor while coverage
+-- is collected (each run of `secrets` counts its lines).
+local changes = core.C.state.changes
+
+local function declared()
+  local at, game = changes(), state.game()
+  if FRESH.at == at and FRESH.game == game then
+    if pack().secrets then readonly("secrets", "secrets") end   -- as a run of `secrets` leaves the state
+    return FRESH.hid
+  end
+  local hid = runsecrets()
+  if REFERENCE or engine.covered() then return hid end
+  FRESH = { at = at, game = game, hid = hid, words = {} }
   return hid
 end
 
@@ -378,6 +403,16 @@ local function hiddenwords(seat, hid, set)
   return set
 end
 
+-- hiddenwords of `seat` into a new set, kept with the marks of the state
+-- as it stands when `hid` are they and no slot changed since (declared):
+-- read only, never filled further.
+local function hiddenwordsof(seat, hid)
+  if hid ~= FRESH.hid or FRESH.at ~= changes() or FRESH.game ~= state.game() then return hiddenwords(seat, hid, {}) end
+  local set = FRESH.words[seat]
+  if not set then set = hiddenwords(seat, hid, {}); FRESH.words[seat] = set end
+  return set
+end
+
 -- A plan's fields that name its structure, never the game's things.
 local STRUCTURE = { kind = true, action = true, mode = true, easing = true, property = true, src = true, sound = true }
 
@@ -449,8 +484,7 @@ end
 -- step computed on its own, and the secret words found by walking every
 -- slot of both views, as before the shortcuts (`twinof`, `unseen`), to
 -- compare with them.
-local REFERENCE = false
-function M.seatsreference(on) REFERENCE = on and true or false end
+function M.seatsreference(on) REFERENCE = on and true or false; FRESH = { at = -1 } end
 
 -- Whether seats a and b may see alike every slot the marks `hid` name:
 -- every owner set holds both or neither. Then `hidden` answers alike for
@@ -465,6 +499,32 @@ local function alike(hid, a, b)
       end
     end
   end
+  return true
+end
+
+-- Whether two owner sets (nil: none) hold the same seats.
+local function sameowners(a, b)
+  if a == b then return true end
+  if a == nil or b == nil then return false end
+  for s in next, a do if not b[s] then return false end end
+  for s in next, b do if not a[s] then return false end end
+  return true
+end
+
+-- Whether a table's marks a and b (nil: unmarked) hide the same slots from
+-- the same seats: then `hidden` answers alike for every slot and seat.
+-- Never in the reference mode (K.seatsreference), which walks every mark.
+local function samemark(a, b)
+  if REFERENCE then return false end
+  if a == b then return true end
+  if a == nil or b == nil or not sameowners(a.all, b.all) then return false end
+  local ka, kb = a.keys, b.keys
+  if ka == kb then return true end
+  if ka == nil or kb == nil then return false end
+  for k, owners in next, ka do
+    if not sameowners(owners, kb[k]) or kb[k] == nil then return false end
+  end
+  for k in next, kb do if ka[k] == nil then return false end end
   return true
 end
 
@@ -513,7 +573,7 @@ local function snapshot(seats)
     hiddenw = {}
     for i, seat in ipairs(seats) do
       local twin = twinof(seats, i, hid)
-      hiddenw[seat] = twin and hiddenw[twin] or hiddenwords(seat, hid, {})
+      hiddenw[seat] = twin and hiddenw[twin] or hiddenwordsof(seat, hid)
     end
   end
   return { rng = backing(state.game())[RNG], marks = marks, hid = seats and hid, hiddenw = hiddenw, mark = state.mark() }
@@ -559,8 +619,11 @@ local function barrier(before, hid)
         if slotvalue(backing(t)[k]) ~= v then return "secret" end
       end
     end
-    for _, seat in ipairs(SEATS) do
-      if uncovered(rec, hid[t], seat, t) then return "secret" end
+    -- Marks that hide the same slots from the same seats after the step show nothing.
+    if not samemark(rec, hid[t]) then
+      for _, seat in ipairs(SEATS) do
+        if uncovered(rec, hid[t], seat, t) then return "secret" end
+      end
     end
   end
   return nil
@@ -578,16 +641,20 @@ end
 
 -- What every seat's view of the step is read from: the slots written
 -- (state.lua's written: node record -> { key -> value before }), the
--- marks before and after, the node records a write or a mark reached
--- and those above them (`dirty`), and the marked tables' tree now.
+-- marks before and after, the node records a write reached and those
+-- above them (`written`), those and the node records whose marks changed
+-- (a slot shown or hidden without a write: samemark) and those above
+-- them (`dirty`), and the marked tables' tree now. A table no write
+-- reached holds the same slots and subtree hashes as before the step.
 local function stepcontext(before, hid)
   local first = state.written(before.mark)
-  local dirty = {}
-  local function up(m) while m and not dirty[m] do dirty[m] = true; m = m.up end end
-  for m in next, first do up(m) end
-  for t in next, before.hid do up(NODE[t]) end
-  for t in next, hid do up(NODE[t]) end
-  local ctx = { first = first, dirty = dirty, hidb = before.hid, hid = hid, above = markedtree(hid) }
+  local written, dirty = {}, {}
+  local function up(m, set) while m and not set[m] do set[m] = true; m = m.up end end
+  for m in next, first do up(m, written) end
+  for m in next, written do dirty[m] = true end
+  for t, rec in next, before.hid do if not samemark(rec, hid[t]) then up(NODE[t], dirty) end end
+  for t in next, hid do if before.hid[t] == nil then up(NODE[t], dirty) end end   -- marked by the step
+  local ctx = { first = first, written = written, dirty = dirty, hidb = before.hid, hid = hid, above = markedtree(hid) }
   -- The slots of table t before the step: its backing table, or (when
   -- the step wrote it) a copy with the values before.
   ctx.content = function(t)
@@ -644,11 +711,12 @@ end
 -- sorted by path: the seat may know that something it cannot see changed
 -- there, never what. A slot that appeared or left is the views' change
 -- already; a table the step detached is left out (its slot is its parent's).
-local function hiddenchanges(before, hid, seat, out)
-  local found = {}
+local function hiddenchanges(before, ctx, seat, out)
+  local hid, found = ctx.hid, {}
   for _, m in ipairs(before.marks) do
     local t, rec, now = m.t, m.rec, hid[m.t]
-    if now then
+    -- A table no write reached holds the values it held (m.slots): skipped, but in the reference mode.
+    if now and (REFERENCE or ctx.written[NODE[t]]) then
       local b, any = backing(t), false
       for k, old in next, m.slots do
         local v = b[k]
@@ -715,7 +783,7 @@ end
 -- seat sees looked for (after the step, then before it), and only until
 -- every such word is found seen.
 local function secretwords(before, ctx, seat, named)
-  local hb, ha = before.hiddenw[seat], hiddenwords(seat, ctx.hid, {})
+  local hb, ha = before.hiddenw[seat], hiddenwordsof(seat, ctx.hid)
   local secret, left = {}, 0
   for w in next, named do
     if hb[w] or ha[w] then secret[w], left = true, left + 1 end
@@ -746,9 +814,11 @@ end
 -- the plan's words (planwords).
 local function seatstep(before, ctx, seat, plan, named)
   local secret = secretwords(before, ctx, seat, named)
-  local changes = hiddenchanges(before, ctx.hid, seat, viewdiff(ctx, seat, state.game(), state.game(), {}, {}))
-  return { hash = viewhash(seat, ctx.hid, ctx.above), plan = redact(plan, function(w) return secret[w] ~= nil end),
-           changes = changes }
+  local changes = hiddenchanges(before, ctx, seat, viewdiff(ctx, seat, state.game(), state.game(), {}, {}))
+  -- A plan that names no word secret from the seat is its own redaction (the redactor would copy it unchanged).
+  local seen = plan
+  if REFERENCE or next(secret) ~= nil then seen = redact(plan, function(w) return secret[w] ~= nil end) end
+  return { hash = viewhash(seat, ctx.hid, ctx.above), plan = seen, changes = changes }
 end
 
 -- Whether the next perform is one as a seat (performas) whose reply
@@ -773,15 +843,17 @@ beforestep = function()
     LASTBARRIER = mark
     if not withviews then return mark end
     if type(plan) == "string" then plan = decode(plan) end
-    local ctx, named, views = stepcontext(before, hid), planwords(plan, nil, {}), {}
+    local ctx, named, views, sent = stepcontext(before, hid), planwords(plan, nil, {}), {}, {}
     for i, seat in ipairs(SEATS) do
-      -- A seat that sees alike with one before it, before and after the step, shares its view.
+      -- A seat that sees alike with one before it, before and after the
+      -- step, shares its view: sent as the name of that seat, read once.
       local twin = twinof(SEATS, i, before.hid, hid)
       local view = twin and views[twin] or seatstep(before, ctx, seat, plan, named)
       view.barrier = mark
       views[seat] = view
+      sent[seat] = twin and { twin = twin } or view
     end
-    LASTVIEWS = views
+    LASTVIEWS = sent
     return mark
   end
 end
@@ -797,8 +869,8 @@ end
 -- (a rejection, nothing changed) when the seat may not make it; else as
 -- perform, with the step's players' undo barrier ("" when none) and, when
 -- `views` is not "0", each seat's view of the step encoded (seat -> {
--- hash, plan, changes, barrier }; "" without) after the plan, then the
--- position. A match's replay asks for no views: it checks hashes only.
+-- hash, plan, changes, barrier }, or { twin = seat } for a seat whose view
+-- is that earlier seat's; "" without) after the plan, then the position. A match's replay asks for no views: it checks hashes only.
 function API.performas(name, params, seat, views)
   ops.nogame()
   refuse(name, decode(params), seat)
@@ -865,7 +937,7 @@ end
 -- hidden slot, and maybe more) rule most strings out; the whole state is
 -- walked for the words the seat sees only when a string is one of them.
 local function secretnow(seat, hid)
-  local candidates, h, s = hiddenwords(seat, hid, {}), nil, nil
+  local candidates, h, s = hiddenwordsof(seat, hid), nil, nil
   return function(w)
     if not candidates[w] then return false end
     if not h then
