@@ -13,10 +13,14 @@ extension Explorer {
         throws(ExplorationFailure) -> DividedCounts {
         precondition(distinctBound == nil, "a divided walk does not count distinct states")
         let first: [ActionCall]
-        do { first = try game.legalActions() } catch { throw ExplorationFailure(path: [], error: error) }
+        let finished: Bool
+        do {
+            first = try game.legalActions()
+            finished = try Self.isFinished(game, legal: first)
+        } catch { throw ExplorationFailure(path: [], error: error) }
         var result = DividedCounts(counts: Counts(nodes: []), byFirstAction: [])
         result.counts.add(0, at: 0)
-        if first.isEmpty { result.counts.finish(1, at: 0, in: [game.stateHash]) }
+        if finished { result.counts.finish(1, at: 0, in: [game.stateHash]) }
         for (index, call) in first.enumerated() where !shouldStop() {
             let below = try subtree(after: call, shouldStop: shouldStop)
             result.add(call, below: below, depth: depth)

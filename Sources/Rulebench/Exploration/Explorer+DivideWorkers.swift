@@ -31,7 +31,11 @@ extension Explorer {
         throws(ExplorationFailure) -> DividedCounts {
         precondition(distinctBound == nil, "a divided walk does not count distinct states")
         let first: [ActionCall]
-        do { first = try game.legalActions() } catch { throw ExplorationFailure(path: [], error: error) }
+        let finished: Bool
+        do {
+            first = try game.legalActions()
+            finished = try Self.isFinished(game, legal: first)
+        } catch { throw ExplorationFailure(path: [], error: error) }
         let paths = cut(below: first, workers: pool.workers)
         let depth = depth
         let failed = StopFlag()
@@ -57,7 +61,7 @@ extension Explorer {
             })
         var result = DividedCounts(counts: Counts(nodes: []), byFirstAction: [])
         result.counts.add(0, at: 0)
-        if first.isEmpty { result.counts.finish(1, at: 0, in: [game.stateHash]) }
+        if finished { result.counts.finish(1, at: 0, in: [game.stateHash]) }
         var index = 0
         while index < results.count {
             // The subtree below one first action: its own, or its second actions' added up.
@@ -86,7 +90,8 @@ extension Explorer {
 
     /// The paths the walk is cut at when it goes a level lower: each first
     /// action with each action legal after it, in the order a walk visits
-    /// them. A first action after which nothing is legal, or whose perform,
+    /// them. A first action after which the game is finished (nothing is
+    /// legal, or a goal holds), or whose perform,
     /// legal list or undo fails, stays whole, as do those after a failure:
     /// its worker meets the failure again in the one-walk order.
     private func secondLevel(below first: [ActionCall]) -> [[ActionCall]] {
@@ -96,8 +101,10 @@ extension Explorer {
             do {
                 try game.perform(call)
                 let second = try game.legalActions()
+                // A finished state (no call, or a goal reached) is walked whole: its walk counts it.
+                let whole = try Self.isFinished(game, legal: second)
                 try game.undo()
-                paths += second.isEmpty ? [[call]] : second.map { [call, $0] }
+                paths += whole ? [[call]] : second.map { [call, $0] }
             } catch {
                 game.unwind(to: start)
                 return paths + first[offset...].map { [$0] }

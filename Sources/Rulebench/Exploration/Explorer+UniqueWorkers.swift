@@ -53,7 +53,7 @@ extension Explorer {
     /// a worker failed (or its game could not be made).
     private func expand(_ layer: [UniqueLevels.Open], last: Bool, on pool: WorkerPool,
                         makeGame: @escaping @Sendable () throws(RulebenchError) -> Game,
-                        shouldStop: @escaping @Sendable () -> Bool) -> [[[Kernel.SolveState]]]?? {
+                        shouldStop: @escaping @Sendable () -> Bool) -> [[Kernel.Expansion]]?? {
         let size = max(1, min(Self.uniqueBatchLimit, layer.count / (pool.workers * 8)))
         let batches = stride(from: 0, to: layer.count, by: size).map { Array(layer[$0..<min($0 + size, layer.count)].map(\.state)) }
         let failed = StopFlag()
@@ -61,7 +61,7 @@ extension Explorer {
             count: batches.count,
             makeWorker: { _ in Result { () throws(RulebenchError) in try makeGame() } },
             shouldStop: { shouldStop() || failed.isSet },
-            body: { made, index -> [[Kernel.SolveState]]? in
+            body: { made, index -> [Kernel.Expansion]? in
                 let children = try? made.get().kernel.uniqueChildren(of: batches[index], last: last)
                 if children == nil { failed.set() }
                 return children
@@ -91,7 +91,7 @@ struct UniqueLevels {
     private var kept = 0
     private(set) var sequences: [Int] = []
     private var distinct: [Int] = []
-    /// Per depth expanded (from 0): the sequences ending at a state with no legal call, and those states.
+    /// Per depth expanded (from 0): the sequences ending at a finished state (no legal call, or a goal reached), and those states.
     private var finished: [Int] = [], endings: [Int] = []
 
     init(start: Kernel.SolveState, bound: Int) {
@@ -108,20 +108,21 @@ struct UniqueLevels {
     }
 
     /// Merges the children of every state of the layer (`shares`: per
-    /// batch, per state, per action: the state an action reaches, by its
+    /// batch, per state, whether it is finished and, per action, the state an action reaches, by its
     /// hash, and its plain copy, empty at the walk's last depth and when the
     /// same hash came earlier in the worker's call), which become the next
     /// layer. False
     /// when the bound is reached (unique.lua's check: before a new state,
     /// the states kept plus the distinct children of the state being
     /// expanded, new or not, reach the bound).
-    mutating func merge(_ shares: [[[Kernel.SolveState]]]) -> Bool {
+    mutating func merge(_ shares: [[Kernel.Expansion]]) -> Bool {
         var next: [Open] = [], at: [UInt64: Int] = [:]
         var parents = layer.makeIterator()
         var ended = (sequences: 0, states: 0)
-        for children in shares.joined() {
+        for expansion in shares.joined() {
+            let children = expansion.children
             guard let parent = parents.next() else { return false }
-            if children.isEmpty { ended = (Self.add(ended.sequences, parent.paths), ended.states + 1) }
+            if expansion.finished { ended = (Self.add(ended.sequences, parent.paths), ended.states + 1) }
             var born: Set<UInt64> = [], new = 0
             for child in children {
                 if let index = at[child.key] {

@@ -204,8 +204,22 @@ public struct Explorer {
         let legal: [ActionCall]
         do { legal = try game.legalActions() } catch { throw ExplorationFailure(path: path, error: error) }
         counts.add(0, at: level)   // the level was reached, even if nothing is legal there
-        if legal.isEmpty { counts.finish(1, at: level, in: [game.stateHash]) }
+        do {
+            if try Self.isFinished(game, legal: legal) { counts.finish(1, at: level, in: [game.stateHash]) }
+        } catch { throw ExplorationFailure(path: path, error: error) }
         return legal[...]
+    }
+
+    /// Whether `game` ends a finished game where it stands, `legal` its
+    /// legal calls there: no call, or one of the pack's goals holds (the
+    /// walk goes on past a goal). The kernel's walks ask the same
+    /// (explore.lua, `goalreached`).
+    static func isFinished(_ game: Game, legal: [ActionCall]) throws(RulebenchError) -> Bool {
+        if legal.isEmpty { return true }
+        for goal in game.pack.goals {
+            if try game.goalHolds(goal) { return true }
+        }
+        return false
     }
 
     /// Undoes the last action of the path and drops it.

@@ -187,24 +187,34 @@ extension Kernel {
         }
     }
 
+    /// A state expanded by a worker of `explore --unique --jobs N`: the
+    /// states its legal actions reach, in order, and whether it ends a
+    /// finished game (no legal call, or one of the pack's goals holds).
+    struct Expansion: Sendable {
+        let children: [SolveState]
+        let finished: Bool
+    }
+
     /// The children of `states` for `explore --unique --jobs N` (unique.lua,
     /// `uniquechildren`): per state, per legal action in order, the state
     /// reached; without copies when `last` (the walk's last depth). Nil when
     /// an undo did not restore a state; a rule's error throws. The game is
     /// where it was afterwards either way.
-    func uniqueChildren(of states: [SolveState], last: Bool) throws(RulebenchError) -> [[SolveState]]? {
+    func uniqueChildren(of states: [SolveState], last: Bool) throws(RulebenchError) -> [Expansion]? {
         let reply = try call(.uniqueChildren, [Array((last ? "1" : "0").utf8)] + states.flatMap { [$0.hex, $0.snapshot] })
         guard String(decoding: reply.first ?? [], as: UTF8.self) == "ok" else { return nil }
-        var all: [[SolveState]] = [], index = 1
+        var all: [Expansion] = [], index = 1
         while index < reply.count {
             let moves = try KernelReply.integer(.uniqueChildren, reply[index], result: index + 1)
-            guard moves >= 0, index + 2 * moves < reply.count else {
-                throw Kernel.replyMismatch(.uniqueChildren, "result \(index + 1)", "not a count of the moves that follow")
+            let finished = index + 1 < reply.count ? String(decoding: reply[index + 1], as: UTF8.self) : ""
+            guard moves >= 0, finished == "0" || finished == "1", index + 1 + 2 * moves < reply.count else {
+                throw Kernel.replyMismatch(.uniqueChildren, "result \(index + 1)", "not a count of the moves that follow and whether the state is finished")
             }
-            all.append(try (0..<moves).map { move throws(RulebenchError) in
-                try SolveState(hex: reply[index + 1 + 2 * move], snapshot: reply[index + 2 + 2 * move], entry: .uniqueChildren)
-            })
-            index += 1 + 2 * moves
+            let children = try (0..<moves).map { move throws(RulebenchError) in
+                try SolveState(hex: reply[index + 2 + 2 * move], snapshot: reply[index + 3 + 2 * move], entry: .uniqueChildren)
+            }
+            all.append(Expansion(children: children, finished: finished == "1"))
+            index += 2 + 2 * moves
         }
         return all
     }

@@ -257,6 +257,9 @@ local function checkinvariants()
   end
 end
 
+-- Each goal's name as an error's context names it ("goal 'NAME'"), made once.
+local GOALCONTEXT = {}
+
 -- Whether goal `name` of the pack holds now. A goal runs as an invariant
 -- does, with the state read-only, and answers true or false; anything
 -- else is the rule's mistake, reported with the goal's file and line.
@@ -271,8 +274,10 @@ local function goalholds(name)
   end
   if type(fn) == "table" then fn = fn.holds end
   setwritable(false, "a goal")
-  CONTEXT_ACTION = "goal '" .. name .. "'"
-  CONTEXT_PHASE = CONTEXT_ACTION
+  local context = GOALCONTEXT[name]
+  if not context then context = "goal '" .. name .. "'"; GOALCONTEXT[name] = context end
+  CONTEXT_ACTION = context
+  CONTEXT_PHASE = context
   if COVER then rulecover(true) end
   local holds = fn(GAME)
   if COVER then rulecover(false) end
@@ -280,6 +285,19 @@ local function goalholds(name)
     core.fail("error", "goal '" .. name .. "' returned " .. core.show(holds) .. " (a goal returns true or false)", { fn = fn })
   end
   return holds
+end
+
+-- Whether any goal of the pack holds now (each run as goalholds runs it,
+-- in name order): with no legal call, what ends a finished game in
+-- explore's walks (explore.lua, unique.lua). A pack without goals pays a
+-- table lookup.
+local GOALSOF, GOALNAMES      -- the pack whose goal names are kept, and the names
+local function anygoal()
+  if GOALSOF ~= PACK then GOALSOF, GOALNAMES = PACK, core.sortedkeys(PACK.goals or {}) end
+  for i = 1, #GOALNAMES do
+    if goalholds(GOALNAMES[i]) then return true end
+  end
+  return false
 end
 
 local function treeof(rec)
@@ -696,6 +714,7 @@ M.ops = {
   end,
   legal = legalcalls,       -- () -> { {name, params}, ... }
   goal = goalholds,         -- (name) -> true or false (the state read-only)
+  anygoal = anygoal,        -- () -> whether any goal holds (explore's finished games)
   depth = depth,             -- () -> how many records are applied (history's and RECS)
   records = function() return RECS end,   -- the records above the history (a walk's, a replay's)
   setrecords = function(list) RECS = list end,

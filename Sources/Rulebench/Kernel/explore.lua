@@ -26,10 +26,10 @@ local tonumber, tointeger = tonumber, math.tointeger
 --
 -- Returns "ok", the counts per depth and the finished games: { finished
 -- = the sequences of each length from 0 (the start) to depth - 1 that end
--- at a state with no legal call, ended = the hashes of the states they end
--- at, a list per length }; or "undo" and the problems of an undo that did
--- not restore the state. Any other failure raises. Either
--- way EXPLORED.path is the path to the failure, and the walk's actions are
+-- at a state with no legal call or a reached goal (the walk goes on past a
+-- goal), ended = the hashes of the states they end at, a list per length };
+-- or "undo" and the problems of an undo that did not restore the state.
+-- Any other failure raises. Either way EXPLORED.path is the path to the failure, and the walk's actions are
 -- undone from the journal (here, or by abort when an error unwound): the
 -- state is the one explore started from.
 local operation = core.C.operation or function() end
@@ -48,6 +48,10 @@ function M.unwindexplore()
   if EXPLORING then unwind() end
 end
 
+-- A state with no legal call or a reached goal (engine's anygoal) ends a
+-- finished game, for this walk and `explore --unique`'s (unique.lua).
+local goalreached = engine.ops.anygoal
+
 -- explore(depth, strict)
 function API.explore(depth, strict)
   strict = strict ~= "0"
@@ -62,7 +66,7 @@ function API.explore(depth, strict)
   local function visit(level)
     operation()
     local calls = legalcalls()
-    if #calls == 0 then   -- a finished game: the sequences of length level - 1 that reach it end here
+    if #calls == 0 or goalreached() then   -- a finished game: the sequences of length level - 1 that reach it end here
       finished[level] = finished[level] + 1
       local hash = hashof()
       if not seen[level][hash] then seen[level][hash] = true; ended[level][#ended[level] + 1] = hash end

@@ -9,7 +9,8 @@
 --               entry and the move that first reached it: the line to a failure) }
 --   sequences, distinct   the counts of each depth finished
 --   finished, ended       per depth expanded: the sequences that end there
---               (a state with no legal call: a finished game) and the
+--               (a state with no legal call or a reached goal, engine's anygoal:
+--               a finished game) and the
 --               distinct states they end at
 -- Each step is the search's own (Kernel/solve.lua, through solve.walk): a state
 -- written back from its copy, the checked perform, the verified undo.
@@ -67,7 +68,7 @@ local function uniqueexpand(e)
   U.current = e
   operation()
   local calls = ops.legal()
-  if #calls == 0 then   -- a finished game: its sequences end here (depth 0 is the start)
+  if #calls == 0 or ops.anygoal() then   -- a finished game: its sequences end here (depth 0 is the start)
     local level = #U.sequences + 1
     U.finished[level] = add(U.finished[level] or 0, e.paths)
     U.ended[level] = (U.ended[level] or 0) + 1
@@ -149,7 +150,8 @@ end
 -- the states of each depth, their order and their counts live in Swift:
 -- the children of each state handed (its hash and plain copy), with the
 -- walk's own steps (the state written back, the checked perform, the
--- verified undo). "ok", then for each state its number of moves and, per
+-- verified undo). "ok", then for each state its number of moves, "1" when
+-- it ends a finished game (no move, or a reached goal) else "0", and, per
 -- move, the child's hash and its plain copy: "" when `last` is "1" (the
 -- walk's last depth is never expanded) or when the hash came earlier in
 -- this call (the first time a state is met in order is always the first
@@ -166,6 +168,7 @@ function API.uniquechildren(last, ...)
     operation()
     local calls = ops.legal()
     out[#out + 1] = tostring(#calls)
+    out[#out + 1] = (#calls == 0 or ops.anygoal()) and "1" or "0"
     for k = 1, #calls do
       perform(calls[k])
       local hex = hashof()

@@ -10,9 +10,10 @@
 return {
   name = "river",
   version = "1",
-  options = { missionaries = 3, boat = 2 },
+  options = { missionaries = 3, boat = 2, badgoals = false },
 
   setup = function(game, options)
+    game.badgoals = options.badgoals
     game.total = options.missionaries
     game.boat = options.boat
     game.left = { m = options.missionaries, c = options.missionaries }
@@ -31,10 +32,10 @@ return {
 
   goals = {
     crossed = function(game) return game.left.m == 0 and game.left.c == 0 end,
-    -- for the tests: a goal that never holds, and goals that break the rules
+    -- for the tests: a goal that never holds, and (option badgoals) goals that break the rules
     never = function(game) return false end,
-    broken = function(game) return game.left.m end,
-    writes = function(game) game.side = "left"; return true end,
+    broken = function(game) if game.badgoals then return game.left.m end return false end,
+    writes = function(game) if game.badgoals then game.side = "left"; return true end return false end,
   },
 
   render = function(game)
