@@ -260,3 +260,69 @@ local found = final({ slip, mark, mark }, 1)
 assert(found.rewound and found.rewound.property == "undoRestores" and found.rewound.undos == 3,
        "the unverified shared entry's undo is checked")
 API.fuzzabort()
+
+-- Plans on the checked step (engine.lua's keyedplan, history.difference):
+-- a plan's key is taken in the walk that checks its last animation, and
+-- the strict redo compares keys. No shortcut may hide a change, and a
+-- plan's check fails at the step and with the message it always did.
+local function planrun(id, source, program)
+  API.definepack(id, id, id .. "/pack.lua", [[ return { name = "]] .. id .. [[", setup = function(game) game.n = 0 end } ]])
+  API.addaction(id, "m", id .. "/actions/m.lua", source)
+  API.finishpack(id, "")
+  API.newgame(id, "1", K.encode({}))
+  API.commit()
+  local reply = K.decode((API.fuzz(K.encode({ program = program, final = true }))))
+  API.fuzzabort()
+  return reply
+end
+-- Action m queues itself once as a subaction (`child`); its animate is
+-- `ANIMATE` below, with `calls` counting the calls for "do".
+local function packof(animate)
+  return [[
+local kept, calls = nil, 0
+return { params = { child = "boolean?" }, legal = function(game, emit) emit{} end,
+         apply = function(game, a, act) game.n = game.n + 1; if not a.child then act:sub("m", { child = true }) end end,
+         animate = function(anim, game, a, direction)
+           if direction == "undo" then return nil end
+           if a.child then calls = calls + 1 end
+]] .. animate .. [[
+         end }
+]]
+end
+local steps = { { op = "do", name = "m", params = {} }, { op = "undo", n = 1 }, { op = "redo", n = 1 } }
+local function redofinding(reply)
+  local f = reply.finding
+  return f and f.property == "redoReproduces" and f.step == 3 and f
+end
+
+-- The same plan each time: no finding (a new table, the same content).
+assert(planrun("p0", packof([[ return anim.tween{ target = "t", property = "x", from = 0, to = 1, duration = 1 } ]]), steps)
+  .finding == nil)
+-- The child's animate changes the plan the parent's returned (a reference
+-- kept in an upvalue), differently each time: the redo's plan differs,
+-- though each animation, when it was checked, was the same.
+local found = redofinding(planrun("p1", packof([[
+           if a.child then
+             if kept then kept.to = calls end
+             return nil
+           end
+           kept = anim.tween{ target = "t", property = "x", from = 0, to = 1, duration = 1 }
+           return kept ]]), steps))
+assert(found and found.mismatch.what == "animation plan", "a plan changed after its check is compared as it ends")
+-- The same animation, played by the parent the first time and by the
+-- child the second: the plans differ though they hold the same leaf.
+found = redofinding(planrun("p2", packof([[
+           local t = anim.tween{ target = "t", property = "x", from = 0, to = 1, duration = 1 }
+           if a.child then return calls == 2 and t or nil end
+           return calls == 0 and t or nil ]]), steps))
+assert(found and found.mismatch.what == "animation plan", "the same leaf elsewhere is another plan")
+-- A plan built by hand that holds NaN the second time: the redo fails at
+-- its step with the check's message, as the perform's would.
+found = redofinding(planrun("p3", packof([[
+           if a.child then return { kind = "wait", duration = calls == 1 and 1.0 or 0 / 0 } end ]]), steps))
+assert(found and found.failure and found.failure.text:find("returned a plan holding NaN at duration: every number of a plan must be finite", 1, true),
+       "the redo's plan is checked")
+-- And one that is out of range the first time fails the do, at step 1.
+found = planrun("p4", packof([[ return { kind = "wait", duration = 1.0, delay = -1 } ]]), steps).finding
+assert(found and found.step == 1 and found.property == "legalIsAllowed"
+       and found.failure.text:find("returned a plan holding -1 at delay: a plan's delay is 0 to 1000000 seconds", 1, true))

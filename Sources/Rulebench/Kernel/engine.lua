@@ -311,11 +311,25 @@ local function treeof(rec)
 end
 
 local checkplan = anim.checkplan
+local plankey = core.C.plankey
 
-local function planof(rec, direction)
+-- A plan's key (valuehash's bits), for the fuzzer's loop: its id and the
+-- strict redo's comparison (fuzz.lua, history.lua). Walking the plan once
+-- more costs about what building it did, so the key of the plan the last
+-- `animate` returned is taken in the walk that checks it (checkplan with
+-- `hashed`, only where it may be the last: a node with no subactions,
+-- last among its siblings) and kept here (KEYED, KEY) while no rule code
+-- has run since: a later sound function or animate could change a plan
+-- it kept a reference to, so each drops it. C.plankey then takes that
+-- plan's hash from here and walks the rest.
+local HASHED = false        -- the build under way wants a key (perform's "keyed")
+local KEYED, KEY = nil, nil
+
+local function planof(rec, direction, last)
   local def = rec.def
   local sound = def.sound
   if sound and type(sound) == "function" then
+    KEYED = nil
     CONTEXT_ACTION, CONTEXT_PHASE = rec.path, "sound"
     setwritable(false, "sound")
     if COVER then rulecover(true) end
@@ -329,19 +343,24 @@ local function planof(rec, direction)
     end
   end
   local animate, src, own = def.animate, nil, nil
+  local subs, out, step, delays = rec.subs, nil, nil, nil
   if animate then
+    KEYED = nil
     CONTEXT_ACTION, CONTEXT_PHASE = rec.path, "animate"
     setwritable(false, "animate")
     src = def.animsrc
     if COVER then rulecover(true) end
     local plan = animate(anim.anim, GAME, rec.a, direction)
     if COVER then rulecover(false) end
-    if plan ~= nil then own = checkplan(plan, src) end
+    if plan ~= nil then
+      own, KEY = checkplan(plan, src, nil, HASHED and last and subs == EMPTY)
+      if KEY then KEYED = own end
+    end
   end
-  local subs, out, step, delays = rec.subs, nil, nil, nil
   if subs ~= EMPTY then
     out = {}
-    for i = 1, #subs do out[i] = planof(subs[i], direction) end
+    local n = #subs
+    for i = 1, n do out[i] = planof(subs[i], direction, last and i == n) end
     -- How the subactions are timed: set only when the action staggers or
     -- delays them, so the nodes of other actions carry nothing more.
     step, delays = def.step, rec.delays
@@ -357,9 +376,18 @@ end
 
 -- The plan of a performed or undone action; with checks off (`explore
 -- --no-invariants`), a bare node: no sound, animate or subaction is run.
-local function planorbare(rec, direction)
-  if CHECKS then return planof(rec, direction) end
+-- `hashed`: keep the key of the plan's last animation (see KEYED).
+local function planorbare(rec, direction, hashed)
+  HASHED, KEYED = hashed or false, nil
+  if CHECKS then return planof(rec, direction, true) end
   return { action = rec.name, mode = rec.def.mode }
+end
+
+-- The plan of a perform with its key (C.plankey: nil where valuehash
+-- would refuse the plan, so the caller's valuehash raises where it did).
+local function keyedplan(rec)
+  local plan = planorbare(rec, "do", true)
+  return plan, plankey(plan, KEYED, KEY)
 end
 
 -- The opening animation: the pack's `opening(anim, game, options)` run
@@ -455,13 +483,19 @@ end
 -- run them again. The plan is always built (a failing `animate` fails the
 -- action); `reply` says what comes back with the hash: nil, the subaction
 -- tree and the plan encoded (for Swift); "values", the two as Lua tables
--- (the fuzzer's loop compares them in C); "hash", nothing else.
+-- (the fuzzer's loop compares them in C); "keyed", the same and the plan's
+-- key (keyedplan); "hash", nothing else.
 local function perform(name, params, expected, reply)
   nogame()
   begin("perform")
   local rec = run(name, params, name, 0)
   local hash = hashof()
   if expected == nil or expected == "" or hash ~= expected then checkinvariants() end
+  if reply == "keyed" then
+    local plan, key = keyedplan(rec)
+    PENDING.rec = rec
+    return hash, treeof(rec), plan, key
+  end
   local plan = planorbare(rec, "do")
   PENDING.rec = rec
   if reply == nil then return hash, encode(treeof(rec)), encode(plan) end
@@ -705,7 +739,7 @@ end
 -- The operations, for the calls Swift makes (history.lua) and the kernel's
 -- own loops (fuzz.lua): each is one user operation, followed by commit or abort.
 M.ops = {
-  perform = perform,        -- (name, params, expected, reply) -> hash, tree, plan
+  perform = perform,        -- (name, params, expected, reply) -> hash, tree, plan, key ("keyed")
   undo = undo,              -- (strict, encoded or "values") -> hash, plan, problems or nil
   commit = API.commit,
   commitcall = commitcall,  -- () -> whether it committed (the end of a call from Swift)

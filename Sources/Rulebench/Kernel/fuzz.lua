@@ -61,10 +61,11 @@ end
 local NEWPLANS = {}   -- the hashes the current fuzz call added (see forgetnewplans)
 
 -- Also returns the key, which the entry keeps (`plankey`): its plan is
--- hashed once, here, and a redo's plan is compared by its hash first
--- (history.difference).
-local function planid(plan)
-  local key = valuehash(plan)
+-- hashed once, and a redo's plan is compared by its hash first
+-- (history.difference). `key` is the one the perform took (engine.lua's
+-- keyedplan), nil where valuehash refuses the plan: it raises here then.
+local function planid(plan, key)
+  key = key or valuehash(plan)
   local id = PLANIDS[key]
   if id then return id, false, key end
   if PLANCOUNT >= 20000 then PLANIDS, PLANCOUNT = {}, 0 end
@@ -103,14 +104,16 @@ end
 -- Performs a step's call ("do" or "try"); returns a finding or nil.
 local function performstep(index, step)
   local before = HISTORY.current()
-  local ok, hash, tree, plan = protect(ops.perform, step.name, step.params, nil, "values")
+  -- A do's plan gets its key (for planid); a try's is never looked at.
+  local ok, hash, tree, plan, key = protect(ops.perform, step.name, step.params, nil, step.op == "do" and "keyed" or "values")
   if ok then
     HISTORY.stageperform(step.name, step.params, hash, tree, plan)
     ops.commit()
     RUN.outcomes[index] = { kind = "performed", hash = hash }
     count(step.name, "performed")
     if step.op == "do" then
-      local id, new, key = planid(plan)
+      local id, new
+      id, new, key = planid(plan, key)
       HISTORY.last().plankey = key
       local list = RUN.plans
       list[#list + 1] = { step = index, id = id, plan = new and RUN.raw(encode(plan)) or nil }
@@ -134,8 +137,9 @@ end
 
 -- Undoes the last applied entry as Game.undo does (strict, history.lua's
 -- checks); returns nil, or what went wrong: { failure } or { problems }
--- (the undo took effect).
-local function undoone()
+-- (the undo took effect), or { mirror } unless `nomirror` (a rewind, which
+-- never reports an undo played forwards: it does not look for one).
+local function undoone(nomirror)
   local entry = HISTORY.last()
   local ok, hash, plan, problems = protect(ops.undo, true, "values")
   if not ok then
@@ -148,6 +152,7 @@ local function undoone()
   count(entry.name, "undone")
   problems = problems or HISTORY.undoproblems(entry, hash)
   if problems then return { call = callof(entry), problems = problems } end
+  if nomirror then return nil end
   local forwards = HISTORY.forwards(entry, plan)
   if forwards then return { call = callof(entry), mirror = true, failure = forwards } end
   return nil
@@ -157,13 +162,13 @@ end
 -- comparison); returns nil or what went wrong.
 local function redoone()
   local original = HISTORY.following()
-  local ok, hash, tree, plan = protect(ops.perform, original.name, original.params, original.hash, "values")
+  local ok, hash, tree, plan, key = protect(ops.perform, original.name, original.params, original.hash, "keyed")
   if not ok then
     local err = failure(hash, tree)
     ops.abort()
     return { call = callof(original), failure = err }
   end
-  local mismatch = HISTORY.difference(original, hash, tree, plan)
+  local mismatch = HISTORY.difference(original, hash, tree, plan, key)
   if mismatch then
     ops.abort()
     return { call = callof(original), mismatch = mismatch }
@@ -331,12 +336,12 @@ local function rewind(resumed)
   while HISTORY.cursor() > 0 do
     local index, entry = HISTORY.cursor(), HISTORY.last()
     if resumed and VERIFIED[entry] == index and hashof() == HISTORY.current() then break end
-    local wrong = undoone()
-    undos = undos + 1
-    undone[undos] = entry
     -- An undo played forwards is a finding of the undo steps, where a
     -- reproduction can expect it; rewinding only checks the state.
-    if wrong and not wrong.mirror then wrong.property, wrong.what, wrong.undos = "undoRestores", "rewind", undos; return wrong end
+    local wrong = undoone(true)
+    undos = undos + 1
+    undone[undos] = entry
+    if wrong then wrong.property, wrong.what, wrong.undos = "undoRestores", "rewind", undos; return wrong end
   end
   if HISTORY.cursor() == 0 then
     local hash, initial = hashof(), HISTORY.initial()
