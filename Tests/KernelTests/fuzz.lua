@@ -326,3 +326,30 @@ assert(found and found.failure and found.failure.text:find("returned a plan hold
 found = planrun("p4", packof([[ return { kind = "wait", duration = 1.0, delay = -1 } ]]), steps).finding
 assert(found and found.step == 1 and found.property == "legalIsAllowed"
        and found.failure.text:find("returned a plan holding -1 at delay: a plan's delay is 0 to 1000000 seconds", 1, true))
+-- An undo that plays a later subaction's animation forwards again is
+-- found at the undo step, by its path (the undo's plan is built in the
+-- "mirror" shape: only nodes with a plan, each at its index).
+local twochildren = [[
+return { params = { child = "integer?" }, legal = function(game, emit) emit{} end,
+         apply = function(game, a, act)
+           game.n = game.n + 1
+           if not a.child then act:sub("m", { child = 1 }); act:sub("m", { child = 2 }) end
+         end,
+         animate = function(anim, game, a, direction)
+           if a.child == 1 and direction == "do" then return anim.tween{ target = "t", property = "y", from = 0, to = 1 } end
+           if a.child ~= 2 then return nil end
+           return anim.tween{ target = "t", property = "x", from = 0, to = 1, duration = 1 }
+         end }
+]]
+found = planrun("p5", twochildren, { { op = "do", name = "m", params = {} }, { op = "undo", n = 1 } }).finding
+assert(found and found.property == "undoMirrorsDo" and found.step == 2 and found.failure.action == "m > m", "the second child plays forwards")
+-- A rewind's undo builds its plan for the checks alone: a plan the check
+-- refuses still stops the rewind.
+local rewound = planrun("p6", [[
+return { legal = function(game, emit) emit{} end, apply = function(game) game.n = game.n + 1 end,
+         animate = function(anim, game, a, direction)
+           if direction == "undo" then return { kind = "wait", duration = 0 / 0 } end
+         end }
+]], { { op = "do", name = "m", params = {} } }).rewound
+assert(rewound and rewound.property == "undoRestores" and rewound.undos == 1
+       and rewound.failure.text:find("returned a plan holding NaN at duration", 1, true), "the rewind's undo checks its plan")

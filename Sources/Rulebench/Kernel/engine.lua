@@ -324,6 +324,14 @@ local plankey = core.C.plankey
 -- plan's hash from here and walks the rest.
 local HASHED = false        -- the build under way wants a key (perform's "keyed")
 local KEYED, KEY = nil, nil
+-- What the build under way makes (nil: the whole plan). Either way every
+-- sound function and animate runs and every plan is checked, in the same
+-- order. "checks": no node (a fuzz rewind's undo, which looks at no
+-- plan). "mirror": only the nodes the undo-mirrors-do check reads
+-- (history.forwards), { action, own, subs, n } where an animate returned
+-- a plan or a subaction's did (`subs[i]` nil for the others, `n` their
+-- count), nil elsewhere (a fuzz undo's).
+local SHAPE = nil
 
 local function planof(rec, direction, last)
   local def = rec.def
@@ -357,6 +365,15 @@ local function planof(rec, direction, last)
       if KEY then KEYED = own end
     end
   end
+  if SHAPE then
+    local n, kept = #subs, nil
+    for i = 1, n do
+      local sub = planof(subs[i], direction, false)
+      if sub then kept = kept or {}; kept[i] = sub end
+    end
+    if SHAPE == "checks" or (own == nil and kept == nil) then return nil end
+    return { action = rec.name, own = own, subs = kept, n = n }
+  end
   if subs ~= EMPTY then
     out = {}
     local n = #subs
@@ -376,10 +393,12 @@ end
 
 -- The plan of a performed or undone action; with checks off (`explore
 -- --no-invariants`), a bare node: no sound, animate or subaction is run.
--- `hashed`: keep the key of the plan's last animation (see KEYED).
-local function planorbare(rec, direction, hashed)
-  HASHED, KEYED = hashed or false, nil
+-- `hashed`: keep the key of the plan's last animation (see KEYED);
+-- `shape`: "checks" or "mirror", less than the plan (see SHAPE).
+local function planorbare(rec, direction, hashed, shape)
+  HASHED, KEYED, SHAPE = hashed or false, nil, shape
   if CHECKS then return planof(rec, direction, true) end
+  if shape then return nil end
   return { action = rec.name, mode = rec.def.mode }
 end
 
@@ -504,18 +523,20 @@ local function perform(name, params, expected, reply)
 end
 
 -- undo(strict, encoded): returns the hash after the undo, its plan
--- (encoded when `encoded` is true, as a Lua table when it is "values":
--- the fuzzer compares it with the do plan) and the problems of a strict
--- verification (nil when exact).
+-- (encoded when `encoded` is true, as a Lua table when it is "values";
+-- when it is "mirror" or "checks", what SHAPE says: the fuzzer compares
+-- the mirror with the do plan) and the problems of a strict verification
+-- (nil when exact).
 local function undo(strict, encoded)
   nogame()
   local rec = top()
   if not rec then core.fail("error", "nothing to undo") end
   begin("undo")
   local problems = undorec(rec, strict, nil)
-  local plan = planorbare(rec, "undo")
+  local shaped = encoded == "mirror" or encoded == "checks"
+  local plan = planorbare(rec, "undo", false, shaped and encoded or nil)
   PENDING.rec = rec
-  if encoded == "values" then return hashof(), plan, problems end
+  if encoded == "values" or shaped then return hashof(), plan, problems end
   return hashof(), encoded and encode(plan) or "", problems
 end
 
@@ -740,7 +761,7 @@ end
 -- own loops (fuzz.lua): each is one user operation, followed by commit or abort.
 M.ops = {
   perform = perform,        -- (name, params, expected, reply) -> hash, tree, plan, key ("keyed")
-  undo = undo,              -- (strict, encoded or "values") -> hash, plan, problems or nil
+  undo = undo,              -- (strict, encoded, "values", "mirror" or "checks") -> hash, plan, problems or nil
   commit = API.commit,
   commitcall = commitcall,  -- () -> whether it committed (the end of a call from Swift)
   abort = function()

@@ -138,10 +138,11 @@ end
 -- Undoes the last applied entry as Game.undo does (strict, history.lua's
 -- checks); returns nil, or what went wrong: { failure } or { problems }
 -- (the undo took effect), or { mirror } unless `nomirror` (a rewind, which
--- never reports an undo played forwards: it does not look for one).
+-- never reports an undo played forwards: it does not look for one, and its
+-- undo's plan is built for the plan's checks only).
 local function undoone(nomirror)
   local entry = HISTORY.last()
-  local ok, hash, plan, problems = protect(ops.undo, true, "values")
+  local ok, hash, plan, problems = protect(ops.undo, true, nomirror and "checks" or "mirror")
   if not ok then
     local err = failure(hash, plan)
     ops.abort()

@@ -232,16 +232,19 @@ end
 -- own: an `animate` that returns on undo the very plan it returned on do
 -- (it ignored `direction`) plays the motion forwards again, not backwards.
 -- Nodes whose animate returned nil on undo play the do plan mirrored (in
--- Swift), so only nodes with an undo plan are compared. Returns the
--- offending node's action path, or nil.
+-- Swift), so only nodes with an undo plan are compared. `undone` is the
+-- undo's plan as engine.lua's "mirror" shape makes it: only the nodes with
+-- such a plan and their parents (nil: none), `n` the subactions' count.
+-- Returns the offending node's action path, or nil.
 local function forwardsundo(undone, done, path)
+  if undone == nil then return nil end
   local own = undone.own
   if own ~= nil and done.own ~= nil and moves(own) and same(own, done.own) then return path end
   local subs, dsubs = undone.subs, done.subs
   if subs and dsubs then
-    for i = 1, #subs do
+    for i = 1, undone.n do
       local sub, dsub = subs[i], dsubs[i]
-      if dsub then
+      if sub and dsub then
         local found = forwardsundo(sub, dsub, path .. " > " .. sub.action)
         if found then return found end
       end
@@ -250,9 +253,11 @@ local function forwardsundo(undone, done, path)
   return nil
 end
 
--- The undo-mirrors-do check of an undo of `entry` whose plan (a Lua table)
--- is `plan`: nil, or the failure record naming the node played forwards.
+-- The undo-mirrors-do check of an undo of `entry` whose plan is `plan`
+-- (engine.lua's "mirror" shape): nil, or the failure record naming the
+-- node played forwards.
 function history.forwards(entry, plan)
+  if plan == nil then return nil end
   local done = entry.plan
   if type(done) == "string" then done = decode(done) end
   local path = forwardsundo(plan, done, entry.name)
