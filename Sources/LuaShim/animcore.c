@@ -22,7 +22,6 @@
 #include "animcore.h"
 #include "sizedtable.h"
 #include "utf8text.h"
-#include "valuehash.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -448,60 +447,43 @@ static int ac_min(int a, int b) { return a < b ? a : b; }
 #define AC_CHECK_DEPTH 256
 #define AC_CHECK_TABLES 10000
 
-/* A check under way. `hashing`: the walk also takes the plan's valuehash
- * (valuehash.h), while every value it met is one valuehash reads as this
- * walk does (raw: no table with a metatable, which the check reads through
- * K.backing; no function; nothing deeper than valuehash goes). */
 typedef struct ACCheck ACCheck;
-typedef int (*ACVisit)(lua_State *L, ACCheck *c, int depth, RBHash pair[2]);
-struct ACCheck { int tables; int hashing; };
+typedef int (*ACVisit)(lua_State *L, ACCheck *c, int depth);
+struct ACCheck { int tables; };
 
 /* Calls `visit` on each key and value (at -2 and -1) of the table at
  * `index`, read through K.backing, while it answers 1; returns the last
- * answer (1 when the table is empty), or -1 past the check's bounds. The
- * table's hash goes to `out` while hashing. */
-static int ac_walk(lua_State *L, ACCheck *c, int index, int depth, ACVisit visit, RBHash *out) {
+ * answer (1 when the table is empty), or -1 past the check's bounds. */
+static int ac_walk(lua_State *L, ACCheck *c, int index, int depth, ACVisit visit) {
     if (depth >= AC_CHECK_DEPTH || --c->tables < 0) return -1;
     luaL_checkstack(L, 8, "plan nested too deeply");
     index = lua_absindex(L, index);
-    if (depth > RB_HASH_DEPTH) c->hashing = 0;
     ac_push_backing(L, index);
     int from = lua_gettop(L), verdict = 1;
-    if (!lua_rawequal(L, from, index)) c->hashing = 0; /* a state table: valuehash reads it raw */
-    RBHash sum = RB_HASH_START, pair[2] = {{0, 0}, {0, 0}};
     lua_pushnil(L);
     while (verdict == 1 && lua_next(L, from)) {
-        verdict = visit(L, c, depth, pair);
-        if (c->hashing) rb_hash_fold(&sum, pair[0], pair[1]);
+        verdict = visit(L, c, depth);
         lua_pop(L, 1);
     }
     lua_settop(L, from - 1);
-    if (c->hashing) *out = rb_hash_finish(sum);
     return verdict;
 }
 
-/* The hash of the value at `index`, no table, while hashing. */
-static void ac_hash_scalar(lua_State *L, ACCheck *c, int index, RBHash *out) {
-    if (c->hashing && !rb_hash_scalar(L, index, out)) c->hashing = 0;
-}
-
-static int ac_finite_pair(lua_State *L, ACCheck *c, int depth, RBHash pair[2]);
+static int ac_finite_pair(lua_State *L, ACCheck *c, int depth);
 
 /* 1 when every number in the value at `index` is finite (tables read
  * through K.backing when they have a metatable, as ac_data reads them), 0
  * when one is NaN or infinite, -1 past the check's bounds. */
-static int ac_all_finite(lua_State *L, ACCheck *c, int index, int depth, RBHash *out) {
+static int ac_all_finite(lua_State *L, ACCheck *c, int index, int depth) {
     switch (lua_type(L, index)) {
-    case LUA_TNUMBER:
-        ac_hash_scalar(L, c, index, out);
-        return lua_isinteger(L, index) || isfinite(lua_tonumber(L, index));
-    case LUA_TTABLE: return ac_walk(L, c, index, depth, ac_finite_pair, out);
-    default: ac_hash_scalar(L, c, index, out); return 1;
+    case LUA_TNUMBER: return lua_isinteger(L, index) || isfinite(lua_tonumber(L, index));
+    case LUA_TTABLE: return ac_walk(L, c, index, depth, ac_finite_pair);
+    default: return 1;
     }
 }
 
-static int ac_finite_pair(lua_State *L, ACCheck *c, int depth, RBHash pair[2]) {
-    return ac_min(ac_all_finite(L, c, -2, depth + 1, &pair[0]), ac_all_finite(L, c, -1, depth + 1, &pair[1]));
+static int ac_finite_pair(lua_State *L, ACCheck *c, int depth) {
+    return ac_min(ac_all_finite(L, c, -2, depth + 1), ac_all_finite(L, c, -1, depth + 1));
 }
 
 /* A plan's own time field (anim.lua's TIMES): `duration`, `delay`,
@@ -528,55 +510,38 @@ static int ac_is_items(lua_State *L, int index) {
     return length == 5 && !memcmp(name, "items", 5);
 }
 
-static int ac_plan_pair(lua_State *L, ACCheck *c, int depth, RBHash pair[2]);
+static int ac_plan_pair(lua_State *L, ACCheck *c, int depth);
 
 /* One of a node's `items`: a table is a plan node, anything else data. */
-static int ac_item_pair(lua_State *L, ACCheck *c, int depth, RBHash pair[2]) {
-    int item = lua_type(L, -1) == LUA_TTABLE ? ac_walk(L, c, -1, depth + 1, ac_plan_pair, &pair[1])
-                                             : ac_all_finite(L, c, -1, depth + 1, &pair[1]);
-    return ac_min(ac_all_finite(L, c, -2, depth + 1, &pair[0]), item);
+static int ac_item_pair(lua_State *L, ACCheck *c, int depth) {
+    int item = lua_type(L, -1) == LUA_TTABLE ? ac_walk(L, c, -1, depth + 1, ac_plan_pair) : ac_all_finite(L, c, -1, depth + 1);
+    return ac_min(ac_all_finite(L, c, -2, depth + 1), item);
 }
 
 /* One field of a plan node: a time in range, the `items` each checked as
  * above, any other field data whose numbers are finite. */
-static int ac_plan_pair(lua_State *L, ACCheck *c, int depth, RBHash pair[2]) {
+static int ac_plan_pair(lua_State *L, ACCheck *c, int depth) {
     int time = ac_time_ok(L, -2, -1);
-    if (time != -2) {
-        ac_hash_scalar(L, c, -2, &pair[0]);
-        ac_hash_scalar(L, c, -1, &pair[1]);
-        return time;
-    }
-    if (lua_type(L, -1) == LUA_TTABLE && ac_is_items(L, -2)) {
-        ac_hash_scalar(L, c, -2, &pair[0]);
-        return ac_walk(L, c, -1, depth + 1, ac_item_pair, &pair[1]);
-    }
-    return ac_finite_pair(L, c, depth, pair);
+    if (time != -2) return time;
+    if (lua_type(L, -1) == LUA_TTABLE && ac_is_items(L, -2))
+        return ac_walk(L, c, -1, depth + 1, ac_item_pair);
+    return ac_finite_pair(L, c, depth);
 }
 
-/* valid(plan, hashed): true when the plan holds what a plan may
- * (ac_plan_pair: every number finite, a node's times in range, each table
- * among its `items` a node too; what the builders build always does),
- * false when it does not, nil when only anim.lua's walk can tell.
- * K.checkplan asks it of every plan an animate returns, so a plan built by
- * hand cannot carry NaN (which never equals itself, so no redo could match
- * it) or times whose sums overflow into the redo check. With `hashed`, a
- * valid plan's valuehash follows (hash.c's, bit for bit, taken in the same
- * walk), unless valuehash would read it otherwise or refuse it. The
- * verdict is a function of the plan's contents alone: the walk reads
- * nothing else and changes nothing. */
+/* valid(plan): true when the plan holds what a plan may (ac_plan_pair: every
+ * number finite, a node's times in range, each table among its items a node
+ * too; what the builders build always does), false when it does not, nil
+ * when only anim.lua's walk can tell. K.checkplan asks it of every plan an
+ * animate returns, so a plan built by hand cannot carry NaN (which never
+ * equals itself, so no redo could match it) or times whose sums overflow
+ * into the redo check. */
 static int ac_valid(lua_State *L) {
-    ACCheck check = {AC_CHECK_TABLES, lua_toboolean(L, 2)};
-    RBHash hash;
+    ACCheck check = {AC_CHECK_TABLES};
     lua_settop(L, 1);
-    int verdict = lua_type(L, 1) == LUA_TTABLE ? ac_walk(L, &check, 1, 0, ac_plan_pair, &hash) : 0;
-    if (verdict < 0) {
-        lua_pushnil(L);
-        return 1;
-    }
-    lua_pushboolean(L, verdict);
-    if (verdict != 1 || !check.hashing) return 1;
-    rb_hash_push(L, hash);
-    return 2;
+    int verdict = lua_type(L, 1) == LUA_TTABLE ? ac_walk(L, &check, 1, 0, ac_plan_pair) : 0;
+    if (verdict < 0) lua_pushnil(L);
+    else lua_pushboolean(L, verdict);
+    return 1;
 }
 
 /* ---------- binding ---------- */

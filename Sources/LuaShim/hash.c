@@ -11,7 +11,6 @@
 
 #include "shim_private.h"
 #include "splitmix.h"
-#include "valuehash.h"
 
 #include <lauxlib.h>
 
@@ -43,91 +42,95 @@ int rb_fnv_text(lua_State *L) {
 /* The fuzzer's step loop keeps each action's subaction tree and plan as Lua
  * tables, compares a redo's with the original's, and names each distinct
  * plan by an id (its hash). Encoding both for every perform (to compare bytes) cost a
- * fifth of a checked step; these walk the values once, without sorting
- * or copying. They read tables raw (plans and trees are plain tables).
- *
- * valuehash: a 128-bit hash of a plain value that equal values share
- * (valuehash.h's terms: strings by their bytes, numbers by subtype and
- * exact value, tables by a sum over their pairs, so key order cannot
- * matter). 128 bits, so that a plan can be known by its hash alone:
- * keeping the plans themselves to tell them apart made the collector walk
- * thousands of old tables. */
+ * fifth of a checked step; these two walk the values once, without sorting
+ * or copying. Both read tables raw (plans and trees are plain tables). */
 
-/* Why a value cannot be hashed: a table nested too deep (or a cycle), or a
- * value of type `type`. */
-typedef struct RBHashWalk {
-    int known;               /* stack index of a table whose hash is `key` (0: none) */
-    RBHash key;
-    const char *type;        /* set when a value of this type was refused */
-    int deep;                /* set when a table was nested too deep */
-} RBHashWalk;
+/* A 128-bit hash of a plain value that equal values share: two 64-bit
+ * lanes with different constants, strings by their bytes (FNV-1a), numbers
+ * by subtype and exact value, tables by the wrapping sum of one term per
+ * pair (so key order cannot matter). 128 bits, so that a plan can be known
+ * by its hash alone: keeping the plans themselves to tell them apart made
+ * the collector walk thousands of old tables. */
+typedef struct RBHash {
+    uint64_t a, b;
+} RBHash;
 
-static int rb_hashvalue(lua_State *L, int index, int depth, RBHashWalk *w, RBHash *out) {
-    if (lua_type(L, index) != LUA_TTABLE) {
-        if (rb_hash_scalar(L, index, out)) return 1;
-        w->type = luaL_typename(L, index);
-        return 0;
+static RBHash rb_leafhash(uint64_t x, uint64_t tag) {
+    RBHash h = {rb_mix(x ^ tag), rb_mix((x + RB_SPLITMIX_GAMMA) ^ (tag << 17))};
+    return h;
+}
+
+/* A string's two lanes, eight bytes at a time (the last word zero-padded,
+ * the length folded in, so "ab" and "ab\0" differ): a plan's keys and
+ * texts are most of what valuehash reads, and a byte at a time was a
+ * twentieth of a checked step. Little-endian words: the hash is kept in
+ * one process only (plan ids, the choice of params), never saved. */
+static RBHash rb_stringhash(const unsigned char *s, size_t length) {
+    uint64_t h = 14695981039346656037ULL, g = 0x84222325cbf29ce4ULL;
+    size_t i = 0;
+    for (; i + 8 <= length; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0x100000001b3ULL;
+        h ^= h >> 29;
+        g = (g + w) * 0xff51afd7ed558ccdULL;
+        g ^= g >> 31;
     }
-    if (w->known && lua_rawequal(L, index, w->known)) {
-        *out = w->key;
-        return 1;
-    }
-    if (depth > RB_HASH_DEPTH) {
-        w->deep = 1;
-        return 0;
-    }
-    luaL_checkstack(L, 4, "value nested too deeply");
-    int t = lua_absindex(L, index);
-    RBHash sum = RB_HASH_START;
-    lua_pushnil(L);
-    while (lua_next(L, t)) {
-        RBHash k, v;
-        if (!rb_hashvalue(L, -2, depth + 1, w, &k) || !rb_hashvalue(L, -1, depth + 1, w, &v)) {
-            lua_pop(L, 2);
-            return 0;
+    uint64_t w = 0;
+    memcpy(&w, s + i, length - i);
+    h = (h ^ w) * 0x100000001b3ULL;
+    g = (g + w) * 0xff51afd7ed558ccdULL;
+    RBHash out = {rb_mix(h ^ 5 ^ ((uint64_t)length << 32)), rb_mix(g ^ ((uint64_t)length << 8))};
+    return out;
+}
+
+static RBHash rb_valuehash(lua_State *L, int index, int depth) {
+    switch (lua_type(L, index)) {
+    case LUA_TNIL: return rb_leafhash(0, 1);
+    case LUA_TBOOLEAN: return rb_leafhash((uint64_t)lua_toboolean(L, index), 2);
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, index)) return rb_leafhash((uint64_t)lua_tointeger(L, index), 3);
+        else {
+            double x = (double)lua_tonumber(L, index);
+            uint64_t bits;
+            memcpy(&bits, &x, sizeof bits);
+            return rb_leafhash(bits, 4);
         }
-        rb_hash_fold(&sum, k, v);
-        lua_pop(L, 1);
+    case LUA_TSTRING: {
+        size_t length;
+        const char *s = lua_tolstring(L, index, &length);
+        return rb_stringhash((const unsigned char *)s, length);
     }
-    *out = rb_hash_finish(sum);
-    return 1;
+    case LUA_TTABLE: {
+        if (depth > 200) luaL_error(L, "cannot hash a table nested more than 200 levels (or a cycle)");
+        luaL_checkstack(L, 4, "value nested too deeply");
+        int t = lua_absindex(L, index);
+        RBHash sum = {6, 7};
+        lua_pushnil(L);
+        while (lua_next(L, t)) {
+            RBHash k = rb_valuehash(L, -2, depth + 1);
+            RBHash v = rb_valuehash(L, -1, depth + 1);
+            sum.a += rb_mix(k.a * 31 + v.a);
+            sum.b += rb_mix((k.b ^ 0x5bd1e995) * 37 + (v.b << 1));
+            lua_pop(L, 1);
+        }
+        RBHash out = {rb_mix(sum.a), rb_mix(sum.b ^ 0xabcdef)};
+        return out;
+    }
+    default:
+        luaL_error(L, "cannot hash a %s value", luaL_typename(L, index));
+        return rb_leafhash(0, 0);
+    }
 }
 
 /* valuehash(v): that hash, as a 16-byte string (a table key). */
 int rb_valuehash_call(lua_State *L) {
     luaL_checkany(L, 1);
-    RBHashWalk walk = {0};
-    RBHash h;
-    if (!rb_hashvalue(L, 1, 0, &walk, &h)) {
-        if (walk.deep) return luaL_error(L, "cannot hash a table nested more than 200 levels (or a cycle)");
-        return luaL_error(L, "cannot hash a %s value", walk.type);
-    }
-    rb_hash_push(L, h);
-    return 1;
-}
-
-/* plankey(v, known, key): valuehash(v), where the table `known` (when it is
- * one) is taken to hash to `key` without walking it: the key animcore.c's
- * `valid` gave a plan it checked, when nothing could have changed the plan
- * since. Nil where valuehash would raise, so that the caller's valuehash
- * raises it where it always did. */
-int rb_plankey_call(lua_State *L) {
-    luaL_checkany(L, 1);
-    lua_settop(L, 3);
-    RBHashWalk walk = {0};
-    size_t length = 0;
-    const char *key = lua_type(L, 3) == LUA_TSTRING ? lua_tolstring(L, 3, &length) : NULL;
-    if (lua_type(L, 2) == LUA_TTABLE && length == 16) {
-        walk.known = 2;
-        memcpy(&walk.key.a, key, 8);
-        memcpy(&walk.key.b, key + 8, 8);
-    }
-    RBHash h;
-    if (!rb_hashvalue(L, 1, 0, &walk, &h)) {
-        lua_pushnil(L);
-        return 1;
-    }
-    rb_hash_push(L, h);
+    RBHash h = rb_valuehash(L, 1, 0);
+    char bytes[16];
+    memcpy(bytes, &h.a, 8);
+    memcpy(bytes + 8, &h.b, 8);
+    lua_pushlstring(L, bytes, sizeof bytes);
     return 1;
 }
 

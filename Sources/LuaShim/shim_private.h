@@ -261,7 +261,6 @@ int rb_coverlines(lua_State *L);
 uint64_t rb_hash_file(uint64_t h, const char *path);
 int rb_fnv_text(lua_State *L);
 int rb_valuehash_call(lua_State *L);
-int rb_plankey_call(lua_State *L);
 int rb_same_call(lua_State *L);
 
 /* wire.c */

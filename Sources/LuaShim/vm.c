@@ -129,7 +129,7 @@ static int rb_open_libraries(lua_State *L) {
 /* The C functions handed to the kernel chunk as its argument. */
 static void rb_push_helpers(lua_State *L) {
     static const luaL_Reg helpers[] = {
-        {"host", rb_host_call}, {"valuehash", rb_valuehash_call}, {"plankey", rb_plankey_call}, {"same", rb_same_call},
+        {"host", rb_host_call}, {"valuehash", rb_valuehash_call}, {"same", rb_same_call},
         {"decode", rb_decode}, {"encode", rb_encode},
         {"coverage", rb_coverage}, {"coveredges", rb_coveredges}, {"takeedges", rb_takeedges}, {"seeedges", rb_seeedges}, {"emitsite", rb_emitsite}, {"fnv", rb_fnv_text}, {"rulecover", rb_rulecover}, {"coverlines", rb_coverlines},
         {"charge", rb_charge},

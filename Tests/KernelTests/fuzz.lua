@@ -261,10 +261,11 @@ assert(found.rewound and found.rewound.property == "undoRestores" and found.rewo
        "the unverified shared entry's undo is checked")
 API.fuzzabort()
 
--- Plans on the checked step (engine.lua's keyedplan, history.difference):
--- a plan's key is taken in the walk that checks its last animation, and
--- the strict redo compares keys. No shortcut may hide a change, and a
--- plan's check fails at the step and with the message it always did.
+-- Plans on the checked step: every animate's plan is checked where it
+-- always was, the strict redo compares the whole plan as it ends (a
+-- shortcut that hashed each animation when it was checked would miss a
+-- plan changed later), the undo-mirrors-do check finds a subaction by its
+-- index, and a rewind's undo, which builds no plan, still checks it.
 local function planrun(id, source, program)
   API.definepack(id, id, id .. "/pack.lua", [[ return { name = "]] .. id .. [[", setup = function(game) game.n = 0 end } ]])
   API.addaction(id, "m", id .. "/actions/m.lua", source)

@@ -315,23 +315,18 @@ end
 -- holding one could never be matched by its redo, and times past 1000000
 -- seconds can sum to infinity; the builders refuse both, and a plan built
 -- by hand is refused here, at the line of the function that returned it.
--- With `hashed`, returns after the plan its valuehash (C.valuehash's bits)
--- when the walk that checked it could take it too, else nil: the key of
--- the plan as it is now (engine.lua's planof keeps it while nothing can
--- have changed the plan).
-function M.checkplan(plan, where, what, hashed)
+function M.checkplan(plan, where, what)
   if type(plan) ~= "table" or not KINDS[plan.kind] then
     error(where .. ": " .. (what or "animate") .. " must return a plan built with anim.* (or nil)", 0)
   end
-  local valid, key = fast.valid(plan, hashed)
-  if valid ~= true then
+  if fast.valid(plan) ~= true then
     local at, bad, why = badplan(plan, "", 0, {})
     if at then
       error(where .. ": " .. (what or "animate") .. " returned a plan holding " .. (bad ~= bad and "NaN" or core.show(bad))
         .. " at " .. at .. ": " .. why .. " (build plans with anim.*, which checks them)", 0)
     end
   end
-  return plan, key
+  return plan
 end
 
 return M

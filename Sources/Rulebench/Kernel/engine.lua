@@ -311,19 +311,6 @@ local function treeof(rec)
 end
 
 local checkplan = anim.checkplan
-local plankey = core.C.plankey
-
--- A plan's key (valuehash's bits), for the fuzzer's loop: its id and the
--- strict redo's comparison (fuzz.lua, history.lua). Walking the plan once
--- more costs about what building it did, so the key of the plan the last
--- `animate` returned is taken in the walk that checks it (checkplan with
--- `hashed`, only where it may be the last: a node with no subactions,
--- last among its siblings) and kept here (KEYED, KEY) while no rule code
--- has run since: a later sound function or animate could change a plan
--- it kept a reference to, so each drops it. C.plankey then takes that
--- plan's hash from here and walks the rest.
-local HASHED = false        -- the build under way wants a key (perform's "keyed")
-local KEYED, KEY = nil, nil
 -- What the build under way makes (nil: the whole plan). Either way every
 -- sound function and animate runs and every plan is checked, in the same
 -- order. "checks": no node (a fuzz rewind's undo, which looks at no
@@ -333,11 +320,10 @@ local KEYED, KEY = nil, nil
 -- count), nil elsewhere (a fuzz undo's).
 local SHAPE = nil
 
-local function planof(rec, direction, last)
+local function planof(rec, direction)
   local def = rec.def
   local sound = def.sound
   if sound and type(sound) == "function" then
-    KEYED = nil
     CONTEXT_ACTION, CONTEXT_PHASE = rec.path, "sound"
     setwritable(false, "sound")
     if COVER then rulecover(true) end
@@ -353,22 +339,18 @@ local function planof(rec, direction, last)
   local animate, src, own = def.animate, nil, nil
   local subs, out, step, delays = rec.subs, nil, nil, nil
   if animate then
-    KEYED = nil
     CONTEXT_ACTION, CONTEXT_PHASE = rec.path, "animate"
     setwritable(false, "animate")
     src = def.animsrc
     if COVER then rulecover(true) end
     local plan = animate(anim.anim, GAME, rec.a, direction)
     if COVER then rulecover(false) end
-    if plan ~= nil then
-      own, KEY = checkplan(plan, src, nil, HASHED and last and subs == EMPTY)
-      if KEY then KEYED = own end
-    end
+    if plan ~= nil then own = checkplan(plan, src) end
   end
   if SHAPE then
     local n, kept = #subs, nil
     for i = 1, n do
-      local sub = planof(subs[i], direction, false)
+      local sub = planof(subs[i], direction)
       if sub then kept = kept or {}; kept[i] = sub end
     end
     if SHAPE == "checks" or (own == nil and kept == nil) then return nil end
@@ -376,8 +358,7 @@ local function planof(rec, direction, last)
   end
   if subs ~= EMPTY then
     out = {}
-    local n = #subs
-    for i = 1, n do out[i] = planof(subs[i], direction, last and i == n) end
+    for i = 1, #subs do out[i] = planof(subs[i], direction) end
     -- How the subactions are timed: set only when the action staggers or
     -- delays them, so the nodes of other actions carry nothing more.
     step, delays = def.step, rec.delays
@@ -393,20 +374,12 @@ end
 
 -- The plan of a performed or undone action; with checks off (`explore
 -- --no-invariants`), a bare node: no sound, animate or subaction is run.
--- `hashed`: keep the key of the plan's last animation (see KEYED);
 -- `shape`: "checks" or "mirror", less than the plan (see SHAPE).
-local function planorbare(rec, direction, hashed, shape)
-  HASHED, KEYED, SHAPE = hashed or false, nil, shape
-  if CHECKS then return planof(rec, direction, true) end
+local function planorbare(rec, direction, shape)
+  SHAPE = shape
+  if CHECKS then return planof(rec, direction) end
   if shape then return nil end
   return { action = rec.name, mode = rec.def.mode }
-end
-
--- The plan of a perform with its key (C.plankey: nil where valuehash
--- would refuse the plan, so the caller's valuehash raises where it did).
-local function keyedplan(rec)
-  local plan = planorbare(rec, "do", true)
-  return plan, plankey(plan, KEYED, KEY)
 end
 
 -- The opening animation: the pack's `opening(anim, game, options)` run
@@ -502,19 +475,13 @@ end
 -- run them again. The plan is always built (a failing `animate` fails the
 -- action); `reply` says what comes back with the hash: nil, the subaction
 -- tree and the plan encoded (for Swift); "values", the two as Lua tables
--- (the fuzzer's loop compares them in C); "keyed", the same and the plan's
--- key (keyedplan); "hash", nothing else.
+-- (the fuzzer's loop compares them in C); "hash", nothing else.
 local function perform(name, params, expected, reply)
   nogame()
   begin("perform")
   local rec = run(name, params, name, 0)
   local hash = hashof()
   if expected == nil or expected == "" or hash ~= expected then checkinvariants() end
-  if reply == "keyed" then
-    local plan, key = keyedplan(rec)
-    PENDING.rec = rec
-    return hash, treeof(rec), plan, key
-  end
   local plan = planorbare(rec, "do")
   PENDING.rec = rec
   if reply == nil then return hash, encode(treeof(rec)), encode(plan) end
@@ -534,7 +501,7 @@ local function undo(strict, encoded)
   begin("undo")
   local problems = undorec(rec, strict, nil)
   local shaped = encoded == "mirror" or encoded == "checks"
-  local plan = planorbare(rec, "undo", false, shaped and encoded or nil)
+  local plan = planorbare(rec, "undo", shaped and encoded or nil)
   PENDING.rec = rec
   if encoded == "values" or shaped then return hashof(), plan, problems end
   return hashof(), encoded and encode(plan) or "", problems
@@ -760,7 +727,7 @@ end
 -- The operations, for the calls Swift makes (history.lua) and the kernel's
 -- own loops (fuzz.lua): each is one user operation, followed by commit or abort.
 M.ops = {
-  perform = perform,        -- (name, params, expected, reply) -> hash, tree, plan, key ("keyed")
+  perform = perform,        -- (name, params, expected, reply) -> hash, tree, plan
   undo = undo,              -- (strict, encoded, "values", "mirror" or "checks") -> hash, plan, problems or nil
   commit = API.commit,
   commitcall = commitcall,  -- () -> whether it committed (the end of a call from Swift)

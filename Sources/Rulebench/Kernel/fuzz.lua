@@ -61,11 +61,10 @@ end
 local NEWPLANS = {}   -- the hashes the current fuzz call added (see forgetnewplans)
 
 -- Also returns the key, which the entry keeps (`plankey`): its plan is
--- hashed once, and a redo's plan is compared by its hash first
--- (history.difference). `key` is the one the perform took (engine.lua's
--- keyedplan), nil where valuehash refuses the plan: it raises here then.
-local function planid(plan, key)
-  key = key or valuehash(plan)
+-- hashed once, here, and a redo's plan is compared by its hash first
+-- (history.difference).
+local function planid(plan)
+  local key = valuehash(plan)
   local id = PLANIDS[key]
   if id then return id, false, key end
   if PLANCOUNT >= 20000 then PLANIDS, PLANCOUNT = {}, 0 end
@@ -104,16 +103,14 @@ end
 -- Performs a step's call ("do" or "try"); returns a finding or nil.
 local function performstep(index, step)
   local before = HISTORY.current()
-  -- A do's plan gets its key (for planid); a try's is never looked at.
-  local ok, hash, tree, plan, key = protect(ops.perform, step.name, step.params, nil, step.op == "do" and "keyed" or "values")
+  local ok, hash, tree, plan = protect(ops.perform, step.name, step.params, nil, "values")
   if ok then
     HISTORY.stageperform(step.name, step.params, hash, tree, plan)
     ops.commit()
     RUN.outcomes[index] = { kind = "performed", hash = hash }
     count(step.name, "performed")
     if step.op == "do" then
-      local id, new
-      id, new, key = planid(plan, key)
+      local id, new, key = planid(plan)
       HISTORY.last().plankey = key
       local list = RUN.plans
       list[#list + 1] = { step = index, id = id, plan = new and RUN.raw(encode(plan)) or nil }
@@ -163,13 +160,13 @@ end
 -- comparison); returns nil or what went wrong.
 local function redoone()
   local original = HISTORY.following()
-  local ok, hash, tree, plan, key = protect(ops.perform, original.name, original.params, original.hash, "keyed")
+  local ok, hash, tree, plan = protect(ops.perform, original.name, original.params, original.hash, "values")
   if not ok then
     local err = failure(hash, tree)
     ops.abort()
     return { call = callof(original), failure = err }
   end
-  local mismatch = HISTORY.difference(original, hash, tree, plan, key)
+  local mismatch = HISTORY.difference(original, hash, tree, plan)
   if mismatch then
     ops.abort()
     return { call = callof(original), mismatch = mismatch }

@@ -270,19 +270,15 @@ end
 
 -- Whether `plan` (a Lua table, or encoded) is the plan of entry
 -- `original`: an entry a fuzz run performed keeps its plan's hash
--- (`plankey`, valuehash's bits, taken once for the plan's id in fuzz.lua),
--- so a redo's plan is known by its key (`key`, the perform's, engine.lua's
--- keyedplan; else hashed here, one walk) instead of compared slot by slot
+-- (`plankey`, C.valuehash, taken once for the plan's id in fuzz.lua), so
+-- a redo's plan is hashed (one walk) instead of compared slot by slot
 -- with it (two tables' walks and a lookup per slot); on a different hash,
 -- or a plan valuehash refuses, `same` decides as before.
-local function sameplan(plan, original, key)
-  local kept = original.plankey
-  if kept and type(plan) == "table" then
-    if key == nil then
-      local ok, h = pcall(valuehash, plan)
-      key = ok and h or nil
-    end
-    if key == kept then return true end
+local function sameplan(plan, original)
+  local key = original.plankey
+  if key and type(plan) == "table" then
+    local ok, h = pcall(valuehash, plan)
+    if ok and h == key then return true end
   end
   return same(plan, original.plan)
 end
@@ -291,17 +287,16 @@ end
 -- what it gave the first time (the same form: tables with tables, encoded
 -- with encoded). Nil, or the mismatch report { what, action, expected,
 -- actual } (`what` a word of protocol.WORDS.redo; values decoded for showing).
--- `key`: the redo's plan's key when the perform took it (a table plan).
-function history.difference(original, hash, tree, plan, key)
+function history.difference(original, hash, tree, plan)
   local what, expected, actual
   -- An entry a resumed fuzz run kept from the run before is encoded.
-  if type(original.tree) == "string" and type(tree) == "table" then tree, plan, key = encode(tree), encode(plan), nil end
+  if type(original.tree) == "string" and type(tree) == "table" then tree, plan = encode(tree), encode(plan) end
   -- Encoded, equal strings are equal at once; tables go to `same`.
   if hash ~= original.hash then
     what, expected, actual = "state hash", original.hash, hash
   elseif tree ~= original.tree and not same(tree, original.tree) then
     what, expected, actual = "subaction tree", original.tree, tree
-  elseif plan ~= original.plan and not sameplan(plan, original, key) then
+  elseif plan ~= original.plan and not sameplan(plan, original) then
     what, expected, actual = "animation plan", original.plan, plan
   else
     return nil
@@ -371,15 +366,15 @@ end
 -- A call that runs several operations (the fuzzer's run, `travel` below)
 -- runs each through these, as if Swift had made a call for it.
 
--- One operation (C.protect): true and f's results (four at most:
+-- One operation (C.protect): true and f's results (three at most:
 -- ops.perform's), or false, the error and its cause. An operation the
 -- watched call found suspect (it may have overrun its budget) is rolled
 -- back and run again counted, so its verdict is exact and only it runs
 -- twice, not the whole loop. Results in locals, not a table: this runs for
 -- every operation.
 function history.protectop(f, ...)
-  local ok, a, b, c, d = cprotect(f, ...)
-  if ok ~= "again" then return ok, a, b, c, d end
+  local ok, a, b, c = cprotect(f, ...)
+  if ok ~= "again" then return ok, a, b, c end
   ops.abort()
   return countedprotect(f, ...)
 end
