@@ -1,7 +1,9 @@
 // statecore.c: the hot path of the game state (state.lua), in C.
 //
 // Owns: the write barrier (`__newindex` of every state proxy) for scalar
-// values, `__len` and `__pairs` of state proxies, the journal's append,
+// values, `__len` and `__pairs` of state proxies, table.insert and
+// table.remove on a state table (the elements moved against the backing
+// table, each write the barrier's own), the journal's append,
 // rollback, revert and truncate, the incremental state hash (and the terms
 // of it a seat's view hash adds up, for seats.lua), the count of slot
 // changes (seats.lua keeps the marks of `secrets` while it stands), and
@@ -428,6 +430,188 @@ static int sc_pairs(lua_State *L) {
     lua_pushvalue(L, 1);
     lua_pushnil(L);
     return 3;
+}
+
+/* ---------- table.insert / table.remove on a state table ----------
+ * The library's tinsert and tremove move each element with lua_geti and
+ * lua_seti, and every lua_seti on a proxy is a metamethod call into the
+ * barrier: about 1,900 instructions an element, most of a desert step's
+ * writes. rb_state_shift (workcost.c calls it, after charging the call)
+ * does the same writes in the same order against the backing table, each
+ * one exactly what sc_write does for it: the same journal entry, the same
+ * put, the same hash carried up. An element the barrier would not handle
+ * on its own as a plain scalar (a state table, a long string, a float zero)
+ * takes the barrier itself through lua_seti, as the library does, and so
+ * does the value inserted. Whatever is unusual about the call (not a state
+ * table, read-only, a bad position, a table deeper than a free parent
+ * walk) is left to the library function, whose errors stay its own. */
+
+typedef struct SCShift {
+    SCCore *core;
+    SCNode *node;
+    int mi, bi, ji, nili;   /* the record, its backing table, the journal, the sentinel */
+    int known;              /* whether nexth is the hash of the value the next element finds in its slot */
+    uint64_t nexth;
+} SCShift;
+
+/* Whether the value at i is one the barrier writes without help and the
+ * shift may hash here (nil, a boolean, an integer, a finite nonzero float,
+ * a string not memoised); its hash in *h (0 for nil). */
+static int sc_shiftable(lua_State *L, int i, uint64_t *h) {
+    switch (lua_type(L, i)) {
+    case LUA_TNIL: *h = 0; return 1;
+    case LUA_TBOOLEAN: *h = rb_mix(lua_toboolean(L, i) ? 0x7a7a : 0x7b7b); return 1;
+    case LUA_TNUMBER: {
+        if (lua_isinteger(L, i)) { *h = rb_mix((uint64_t)lua_tointeger(L, i) ^ SC_TAG_I); return 1; }
+        double x = (double)lua_tonumber(L, i);
+        if (x != x || isinf(x) || x == 0) return 0;
+        uint64_t bits;
+        memcpy(&bits, &x, sizeof bits);
+        *h = rb_mix(bits ^ SC_TAG_F);
+        return 1;
+    }
+    case LUA_TSTRING: {
+        size_t length;
+        const char *s = lua_tolstring(L, i, &length);
+        if (length > SC_MEMO_MIN) return 0;
+        *h = rb_mix(sc_fnv(s, length) ^ SC_TAG_S);
+        return 1;
+    }
+    default: return 0;
+    }
+}
+
+/* t[k] = the value at vi, as sc_write does it (sc_journal, then sc_put). */
+static void sc_shiftput(lua_State *L, SCShift *s, lua_Integer k, int vi) {
+    uint64_t oh, vh;
+    lua_rawgeti(L, s->bi, k);                                 /* the value there now */
+    int oi = lua_gettop(L), ot = lua_type(L, oi), vt = lua_type(L, vi);
+    int known = s->known;
+    s->known = 0;
+    if (!s->core->writable || !sc_shiftable(L, vi, &vh)) goto barrier;
+    if (known) oh = s->nexth;
+    else if (!sc_shiftable(L, oi, &oh)) goto barrier;
+    s->known = 1;                                             /* the next element finds this value */
+    s->nexth = vh;
+    if (sc_same(L, oi, vi)) { lua_settop(L, oi - 1); return; }
+    SCCore *core = s->core;
+    lua_Integer n = core->jn;                                 /* sc_journal */
+    lua_pushvalue(L, s->mi);
+    lua_rawseti(L, s->ji, n + 1);
+    lua_pushinteger(L, k);
+    lua_rawseti(L, s->ji, n + 2);
+    lua_pushvalue(L, ot == LUA_TNIL ? s->nili : oi);
+    lua_rawseti(L, s->ji, n + 3);
+    core->jn = n + 3;
+    uint64_t kh = rb_mix((uint64_t)k ^ SC_TAG_K), d = 0;      /* sc_put */
+    if (ot != LUA_TNIL) d -= sc_term(kh, oh);
+    if (vt != LUA_TNIL) d += sc_term(kh, vh);
+    lua_pushvalue(L, vi);
+    lua_rawseti(L, s->bi, k);
+    core->changes++;
+    if ((ot == LUA_TNIL) != (vt == LUA_TNIL)) {
+        lua_pushboolean(L, 0);
+        lua_rawseti(L, s->mi, SC_M_KEYS);
+    }
+    if (d != 0) sc_carry(L, s->node, d);                      /* never charges: the depth was checked */
+    lua_settop(L, oi - 1);
+    return;
+barrier:
+    lua_settop(L, oi - 1);
+    lua_pushvalue(L, vi);
+    lua_seti(L, 1, k);                                        /* the barrier itself (the proxy is at 1) */
+}
+
+/* Sets up s for the state table at index 1, pushing its record, its
+ * barrier and core, its backing table, the journal and the sentinel; 0
+ * (and nothing pushed) when the shift is not one to do here. */
+static int sc_shiftbegin(lua_State *L, SCShift *s) {
+    int top = lua_gettop(L);
+    if (lua_type(L, 1) != LUA_TTABLE || !lua_checkstack(L, 16) || !lua_getmetatable(L, 1)) return 0;
+    s->mi = top + 1;
+    lua_pushliteral(L, "__newindex");
+    if (lua_rawget(L, s->mi) != LUA_TFUNCTION || lua_tocfunction(L, top + 2) != sc_write ||
+        lua_getupvalue(L, top + 2, 1) == NULL) {                /* top + 3: the core */
+        lua_settop(L, top);
+        return 0;
+    }
+    s->core = (SCCore *)lua_touserdata(L, top + 3);
+    lua_rawgeti(L, s->mi, SC_M_NODE);
+    s->node = (SCNode *)lua_touserdata(L, top + 4);
+    lua_settop(L, top + 3);                                     /* the record keeps the node alive */
+    lua_Integer depth = 0;
+    if (s->node != NULL)
+        for (const SCNode *n = s->node; n->up != NULL; n = n->up) depth++;
+    /* A walk up more parents than SC_FREE_DEPTH is charged, by the barrier. */
+    if (s->core == NULL || s->node == NULL || !s->core->writable || depth > SC_FREE_DEPTH) {
+        lua_settop(L, top);
+        return 0;
+    }
+    lua_rawgeti(L, s->mi, SC_M_B);
+    s->bi = top + 4;
+    lua_getiuservalue(L, top + 3, SC_UV_J);
+    s->ji = top + 5;
+    lua_getiuservalue(L, top + 3, SC_UV_NIL);
+    s->nili = top + 6;
+    s->known = 0;
+    return 1;
+}
+
+/* table.insert(t, [pos,] v) on a state table: t[i] = t[i - 1] from the end
+ * down to pos, then t[pos] = v, as ltablib.c's tinsert. */
+static int sc_shiftinsert(lua_State *L, SCShift *s, int top) {
+    lua_Integer e = (lua_Integer)((lua_Unsigned)lua_rawlen(L, s->bi) + 1u), pos;
+    int vi = top;
+    if (top == 2) {
+        pos = e;
+    } else if (top == 3) {
+        int isnum;
+        pos = lua_tointegerx(L, 2, &isnum);
+        if (!isnum || (lua_Unsigned)pos - 1u >= (lua_Unsigned)e) return -1;   /* the library's error */
+    } else {
+        return -1;
+    }
+    for (lua_Integer i = e; i > pos; i--) {
+        lua_rawgeti(L, s->bi, i - 1);
+        sc_shiftput(L, s, i, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, vi);
+    lua_seti(L, 1, pos);   /* the value inserted: the barrier itself */
+    lua_settop(L, top);
+    return 0;
+}
+
+/* table.remove(t [, pos]) on a state table: the value at pos, then t[pos] =
+ * t[pos + 1] up to the end, then the last slot emptied, as ltablib.c's tremove. */
+static int sc_shiftremove(lua_State *L, SCShift *s, int top) {
+    lua_Integer size = (lua_Integer)lua_rawlen(L, s->bi), pos = size;
+    if (top >= 2 && !lua_isnoneornil(L, 2)) {
+        int isnum;
+        pos = lua_tointegerx(L, 2, &isnum);
+        if (!isnum) return -1;
+    }
+    if (pos != size && (lua_Unsigned)pos - 1u > (lua_Unsigned)size) return -1;   /* the library's error */
+    lua_rawgeti(L, s->bi, pos);   /* the result */
+    int ri = lua_gettop(L);
+    for (; pos < size; pos++) {
+        lua_rawgeti(L, s->bi, pos + 1);
+        sc_shiftput(L, s, pos, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+    sc_shiftput(L, s, pos, lua_gettop(L));
+    lua_settop(L, ri);
+    return 1;
+}
+
+int rb_state_shift(lua_State *L, int insert) {
+    int top = lua_gettop(L);
+    SCShift s;
+    if (!sc_shiftbegin(L, &s)) return -1;
+    int results = insert ? sc_shiftinsert(L, &s, top) : sc_shiftremove(L, &s, top);
+    if (results < 0) lua_settop(L, top);
+    return results;
 }
 
 /* ---------- functions for state.lua ---------- */
