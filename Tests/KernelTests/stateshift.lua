@@ -77,6 +77,7 @@ end
 local function run(lib, op, where)
   local h0, from, changes0, serial0 = K.hash(), K.mark(), SC.changes(), K.serial()
   local before = K.plain(game.list)
+  for _ in pairs(game.list) do end   -- the sorted keys cached: a change of the key set must clear them
   local ok, results = pcall(function() return table.pack(op(lib, game.list)) end)
   local got = outcome(from, changes0, ok and results or { error = tostring(results) })
   local done = K.mark()
