@@ -446,70 +446,98 @@ static int sc_pairs(lua_State *L) {
  * table, read-only, a bad position, a table deeper than a free parent
  * walk) is left to the library function, whose errors stay its own. */
 
+/* A scalar the shift handles, read once: its kind (a Lua type, or
+ * SC_FLOAT for a float), its bits (an integer's, a float's, a boolean),
+ * a string's bytes, and its hash as the barrier computes it. */
+enum { SC_FLOAT = LUA_NUMTYPES + 1 };
+typedef struct SCScalar {
+    int kind;
+    uint64_t bits;
+    const char *s;
+    size_t length;
+    uint64_t h;
+} SCScalar;
+
 typedef struct SCShift {
     SCCore *core;
     SCNode *node;
     int mi, bi, ji, nili;   /* the record, its backing table, the journal, the sentinel */
-    int known;              /* whether nexth is the hash of the value the next element finds in its slot */
-    uint64_t nexth;
+    int known;              /* whether `next` is the value the next element finds in its slot */
+    SCScalar next;
 } SCShift;
 
 /* Whether the value at i is one the barrier writes without help and the
  * shift may hash here (nil, a boolean, an integer, a finite nonzero float,
- * a string not memoised); its hash in *h (0 for nil). */
-static int sc_shiftable(lua_State *L, int i, uint64_t *h) {
-    switch (lua_type(L, i)) {
-    case LUA_TNIL: *h = 0; return 1;
-    case LUA_TBOOLEAN: *h = rb_mix(lua_toboolean(L, i) ? 0x7a7a : 0x7b7b); return 1;
+ * a string not memoised); read into *v. */
+static int sc_shiftable(lua_State *L, int i, SCScalar *v) {
+    v->kind = lua_type(L, i);
+    switch (v->kind) {
+    case LUA_TNIL: v->h = 0; return 1;
+    case LUA_TBOOLEAN:
+        v->bits = (uint64_t)lua_toboolean(L, i);
+        v->h = rb_mix(v->bits ? 0x7a7a : 0x7b7b);
+        return 1;
     case LUA_TNUMBER: {
-        if (lua_isinteger(L, i)) { *h = rb_mix((uint64_t)lua_tointeger(L, i) ^ SC_TAG_I); return 1; }
+        if (lua_isinteger(L, i)) {
+            v->bits = (uint64_t)lua_tointeger(L, i);
+            v->h = rb_mix(v->bits ^ SC_TAG_I);
+            return 1;
+        }
         double x = (double)lua_tonumber(L, i);
         if (x != x || isinf(x) || x == 0) return 0;
-        uint64_t bits;
-        memcpy(&bits, &x, sizeof bits);
-        *h = rb_mix(bits ^ SC_TAG_F);
+        memcpy(&v->bits, &x, sizeof v->bits);   /* nonzero and not NaN: equal bits, equal floats */
+        v->kind = SC_FLOAT;
+        v->h = rb_mix(v->bits ^ SC_TAG_F);
         return 1;
     }
-    case LUA_TSTRING: {
-        size_t length;
-        const char *s = lua_tolstring(L, i, &length);
-        if (length > SC_MEMO_MIN) return 0;
-        *h = rb_mix(sc_fnv(s, length) ^ SC_TAG_S);
+    case LUA_TSTRING:
+        v->s = lua_tolstring(L, i, &v->length);
+        if (v->length > SC_MEMO_MIN) return 0;
+        v->h = rb_mix(sc_fnv(v->s, v->length) ^ SC_TAG_S);
         return 1;
-    }
     default: return 0;
+    }
+}
+
+/* sc_same for two scalars the shift read. */
+static int sc_scalarsame(const SCScalar *a, const SCScalar *b) {
+    if (a->kind != b->kind) return 0;
+    switch (a->kind) {
+    case LUA_TNIL: return 1;
+    case LUA_TSTRING: return a->length == b->length && (a->s == b->s || memcmp(a->s, b->s, a->length) == 0);
+    default: return a->bits == b->bits;
     }
 }
 
 /* t[k] = the value at vi, as sc_write does it (sc_journal, then sc_put). */
 static void sc_shiftput(lua_State *L, SCShift *s, lua_Integer k, int vi) {
-    uint64_t oh, vh;
+    SCScalar o, v;
     lua_rawgeti(L, s->bi, k);                                 /* the value there now */
-    int oi = lua_gettop(L), ot = lua_type(L, oi), vt = lua_type(L, vi);
+    int oi = lua_gettop(L);
     int known = s->known;
     s->known = 0;
-    if (!s->core->writable || !sc_shiftable(L, vi, &vh)) goto barrier;
-    if (known) oh = s->nexth;
-    else if (!sc_shiftable(L, oi, &oh)) goto barrier;
+    if (!s->core->writable || !sc_shiftable(L, vi, &v)) goto barrier;
+    if (known) o = s->next;
+    else if (!sc_shiftable(L, oi, &o)) goto barrier;
     s->known = 1;                                             /* the next element finds this value */
-    s->nexth = vh;
-    if (sc_same(L, oi, vi)) { lua_settop(L, oi - 1); return; }
+    s->next = v;
+    if (sc_scalarsame(&o, &v)) { lua_settop(L, oi - 1); return; }
     SCCore *core = s->core;
     lua_Integer n = core->jn;                                 /* sc_journal */
     lua_pushvalue(L, s->mi);
     lua_rawseti(L, s->ji, n + 1);
     lua_pushinteger(L, k);
     lua_rawseti(L, s->ji, n + 2);
-    lua_pushvalue(L, ot == LUA_TNIL ? s->nili : oi);
+    lua_pushvalue(L, o.kind == LUA_TNIL ? s->nili : oi);
     lua_rawseti(L, s->ji, n + 3);
     core->jn = n + 3;
     uint64_t kh = rb_mix((uint64_t)k ^ SC_TAG_K), d = 0;      /* sc_put */
-    if (ot != LUA_TNIL) d -= sc_term(kh, oh);
-    if (vt != LUA_TNIL) d += sc_term(kh, vh);
+    if (o.kind != LUA_TNIL) d -= sc_term(kh, o.h);
+    if (v.kind != LUA_TNIL) d += sc_term(kh, v.h);
     lua_pushvalue(L, vi);
     lua_rawseti(L, s->bi, k);
     core->changes++;
-    if ((ot == LUA_TNIL) != (vt == LUA_TNIL)) {
+    if ((o.kind == LUA_TNIL) != (v.kind == LUA_TNIL)) {
         lua_pushboolean(L, 0);
         lua_rawseti(L, s->mi, SC_M_KEYS);
     }
