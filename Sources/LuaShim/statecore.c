@@ -1009,27 +1009,38 @@ static int sc_seen(lua_State *L, SCScan *scan, const SCNode *node, int ki) {
 }
 
 /* Scans the entries in [s, e); 1 when every slot seen first here holds its
- * old value again, 0 at the first that does not, -1 when Lua must decide. */
+ * old value again, 0 at the first that does not, -1 when Lua must decide.
+ * Entries of one node come in runs (a shift writes one slot after another):
+ * the node and backing table of the last record are kept for the next. */
 static int sc_scan(lua_State *L, SCScan *scan, lua_Integer s, lua_Integer e) {
-    int top = lua_gettop(L);
+    int top = lua_gettop(L), base = top + 1;
+    lua_pushnil(L);                            /* top+1: the backing table of `last` */
+    const void *last = NULL;                   /* the record, alive in the journal */
+    const SCNode *node = NULL;
     for (lua_Integer i = s; i <= e - 3; i += 3) {
-        lua_rawgeti(L, scan->ji, i + 1);   /* top+1: the record */
-        SCNode *node = sc_nodeat(L, top + 1);
+        lua_rawgeti(L, scan->ji, i + 1);   /* base+1: the record */
+        const void *record = lua_topointer(L, base + 1);
+        if (record != last) {
+            node = sc_nodeat(L, base + 1);
+            lua_rawgeti(L, base + 1, SC_M_B);
+            lua_replace(L, top + 1);
+            last = record;
+        }
         if (node->serial <= scan->serial0) {
-            lua_rawgeti(L, scan->ji, i + 2);   /* top+2: the key */
-            int seen = sc_seen(L, scan, node, top + 2);
+            lua_rawgeti(L, scan->ji, i + 2);   /* base+2: the key */
+            int seen = sc_seen(L, scan, node, base + 2);
             if (seen < 0) return -1;
             if (!seen) {
-                lua_rawgeti(L, scan->ji, i + 3);   /* top+3: the value before */
+                lua_rawgeti(L, scan->ji, i + 3);   /* base+3: the value before */
                 if (lua_rawequal(L, -1, scan->nili)) { lua_pop(L, 1); lua_pushnil(L); }
-                lua_rawgeti(L, top + 1, SC_M_B);
-                lua_pushvalue(L, top + 2);
-                lua_rawget(L, -2);                 /* top+5: the value now */
-                if (!sc_same(L, top + 3, top + 5)) return 0;
+                lua_pushvalue(L, base + 2);
+                lua_rawget(L, top + 1);            /* base+4: the value now */
+                if (!sc_same(L, base + 3, base + 4)) return 0;
             }
         }
-        lua_settop(L, top);
+        lua_settop(L, base);
     }
+    lua_settop(L, top);
     return 1;
 }
 
