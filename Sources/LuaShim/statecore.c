@@ -585,26 +585,20 @@ static int sc_shiftbegin(lua_State *L, SCShift *s) {
     return 1;
 }
 
-/* table.insert(t, [pos,] v) on a state table: t[i] = t[i - 1] from the end
+/* table.insert(t, pos, v) on a state table: t[i] = t[i - 1] from the end
  * down to pos, then t[pos] = v, as ltablib.c's tinsert. */
 static int sc_shiftinsert(lua_State *L, SCShift *s, int top) {
     lua_Integer e = (lua_Integer)((lua_Unsigned)lua_rawlen(L, s->bi) + 1u), pos;
-    int vi = top;
-    if (top == 2) {
-        pos = e;
-    } else if (top == 3) {
-        int isnum;
-        pos = lua_tointegerx(L, 2, &isnum);
-        if (!isnum || (lua_Unsigned)pos - 1u >= (lua_Unsigned)e) return -1;   /* the library's error */
-    } else {
-        return -1;
-    }
+    int isnum;
+    if (top != 3) return -1;   /* the library's error */
+    pos = lua_tointegerx(L, 2, &isnum);
+    if (!isnum || (lua_Unsigned)pos - 1u >= (lua_Unsigned)e) return -1;
     for (lua_Integer i = e; i > pos; i--) {
         lua_rawgeti(L, s->bi, i - 1);
         sc_shiftput(L, s, i, lua_gettop(L));
         lua_pop(L, 1);
     }
-    lua_pushvalue(L, vi);
+    lua_pushvalue(L, 3);
     lua_seti(L, 1, pos);   /* the value inserted: the barrier itself */
     lua_settop(L, top);
     return 0;
@@ -636,6 +630,7 @@ static int sc_shiftremove(lua_State *L, SCShift *s, int top) {
 int rb_state_shift(lua_State *L, int insert) {
     int top = lua_gettop(L);
     SCShift s;
+    if (insert && top == 2) return -1;   /* an append moves nothing: the library's one write */
     if (!sc_shiftbegin(L, &s)) return -1;
     int results = insert ? sc_shiftinsert(L, &s, top) : sc_shiftremove(L, &s, top);
     if (results < 0) lua_settop(L, top);
