@@ -1009,16 +1009,14 @@ static int sc_seen(lua_State *L, SCScan *scan, const SCNode *node, int ki) {
  * the node and backing table of the last record are kept for the next. */
 static int sc_scan(lua_State *L, SCScan *scan, lua_Integer s, lua_Integer e) {
     int top = lua_gettop(L), base = top + 1;
-    lua_pushnil(L);                            /* top+1: the backing table of `last` */
-    const void *last = NULL;                   /* the record, alive in the journal */
+    lua_pushnil(L);                            /* top+1: the backing table of `read` */
+    const void *last = NULL, *read = NULL;     /* records, alive in the journal */
     const SCNode *node = NULL;
     for (lua_Integer i = s; i <= e - 3; i += 3) {
         lua_rawgeti(L, scan->ji, i + 1);   /* base+1: the record */
         const void *record = lua_topointer(L, base + 1);
         if (record != last) {
             node = sc_nodeat(L, base + 1);
-            lua_rawgeti(L, base + 1, SC_M_B);
-            lua_replace(L, top + 1);
             last = record;
         }
         if (node->serial <= scan->serial0) {
@@ -1026,6 +1024,11 @@ static int sc_scan(lua_State *L, SCScan *scan, lua_Integer s, lua_Integer e) {
             int seen = sc_seen(L, scan, node, base + 2);
             if (seen < 0) return -1;
             if (!seen) {
+                if (read != record) {          /* read only for slots compared */
+                    lua_rawgeti(L, base + 1, SC_M_B);
+                    lua_replace(L, top + 1);
+                    read = record;
+                }
                 lua_rawgeti(L, scan->ji, i + 3);   /* base+3: the value before */
                 if (lua_rawequal(L, -1, scan->nili)) { lua_pop(L, 1); lua_pushnil(L); }
                 lua_pushvalue(L, base + 2);
