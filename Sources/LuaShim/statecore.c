@@ -1,7 +1,9 @@
 // statecore.c: the hot path of the game state (state.lua), in C.
 //
 // Owns: the write barrier (`__newindex` of every state proxy) for scalar
-// values, `__len` and `__pairs` of state proxies, the journal's append,
+// values, `__len` and `__pairs` of state proxies, table.insert and
+// table.remove on a state table (the elements moved against the backing
+// table, each write the barrier's own), the journal's append,
 // rollback, revert and truncate, the incremental state hash (and the terms
 // of it a seat's view hash adds up, for seats.lua), the count of slot
 // changes (seats.lua keeps the marks of `secrets` while it stands), and
@@ -430,6 +432,211 @@ static int sc_pairs(lua_State *L) {
     return 3;
 }
 
+/* ---------- table.insert / table.remove on a state table ----------
+ * The library's tinsert and tremove move each element with lua_geti and
+ * lua_seti, and every lua_seti on a proxy is a metamethod call into the
+ * barrier: about 1,900 instructions an element, most of a desert step's
+ * writes. rb_state_shift (workcost.c calls it, after charging the call)
+ * does the same writes in the same order against the backing table, each
+ * one exactly what sc_write does for it: the same journal entry, the same
+ * put, the same hash carried up. An element the barrier would not handle
+ * on its own as a plain scalar (a state table, a long string, a float zero)
+ * takes the barrier itself through lua_seti, as the library does, and so
+ * does the value inserted. Whatever is unusual about the call (not a state
+ * table, read-only, a bad position, a table deeper than a free parent
+ * walk) is left to the library function, whose errors stay its own. */
+
+/* A scalar the shift handles, read once: its kind (a Lua type, or
+ * SC_FLOAT for a float), its bits (an integer's, a float's, a boolean),
+ * a string's bytes, and its hash as the barrier computes it. */
+enum { SC_FLOAT = LUA_NUMTYPES + 1 };
+typedef struct SCScalar {
+    int kind;
+    uint64_t bits;
+    const char *s;
+    size_t length;
+    uint64_t h;
+} SCScalar;
+
+typedef struct SCShift {
+    SCCore *core;
+    SCNode *node;
+    int mi, bi, ji, nili;   /* the record, its backing table, the journal, the sentinel */
+    int known;              /* whether `next` is the value the next element finds in its slot */
+    SCScalar next;
+} SCShift;
+
+/* Whether the value at i is one the barrier writes without help and the
+ * shift may hash here (nil, a boolean, an integer, a finite nonzero float,
+ * a string not memoised); read into *v. */
+static int sc_shiftable(lua_State *L, int i, SCScalar *v) {
+    v->kind = lua_type(L, i);
+    switch (v->kind) {
+    case LUA_TNIL: v->h = 0; return 1;
+    case LUA_TBOOLEAN:
+        v->bits = (uint64_t)lua_toboolean(L, i);
+        v->h = rb_mix(v->bits ? 0x7a7a : 0x7b7b);
+        return 1;
+    case LUA_TNUMBER: {
+        if (lua_isinteger(L, i)) {
+            v->bits = (uint64_t)lua_tointeger(L, i);
+            v->h = rb_mix(v->bits ^ SC_TAG_I);
+            return 1;
+        }
+        double x = (double)lua_tonumber(L, i);
+        if (x != x || isinf(x) || x == 0) return 0;
+        memcpy(&v->bits, &x, sizeof v->bits);   /* nonzero and not NaN: equal bits, equal floats */
+        v->kind = SC_FLOAT;
+        v->h = rb_mix(v->bits ^ SC_TAG_F);
+        return 1;
+    }
+    case LUA_TSTRING:
+        v->s = lua_tolstring(L, i, &v->length);
+        if (v->length > SC_MEMO_MIN) return 0;
+        v->h = rb_mix(sc_fnv(v->s, v->length) ^ SC_TAG_S);
+        return 1;
+    default: return 0;
+    }
+}
+
+/* sc_same for two scalars the shift read. */
+static int sc_scalarsame(const SCScalar *a, const SCScalar *b) {
+    if (a->kind != b->kind) return 0;
+    switch (a->kind) {
+    case LUA_TNIL: return 1;
+    case LUA_TSTRING: return a->length == b->length && (a->s == b->s || memcmp(a->s, b->s, a->length) == 0);
+    default: return a->bits == b->bits;
+    }
+}
+
+/* t[k] = the value at vi, as sc_write does it (sc_journal, then sc_put). */
+static void sc_shiftput(lua_State *L, SCShift *s, lua_Integer k, int vi) {
+    SCScalar o, v;
+    lua_rawgeti(L, s->bi, k);                                 /* the value there now */
+    int oi = lua_gettop(L);
+    int known = s->known;
+    s->known = 0;
+    if (!s->core->writable || !sc_shiftable(L, vi, &v)) goto barrier;
+    if (known) o = s->next;
+    else if (!sc_shiftable(L, oi, &o)) goto barrier;
+    s->known = 1;                                             /* the next element finds this value */
+    s->next = v;
+    if (sc_scalarsame(&o, &v)) { lua_settop(L, oi - 1); return; }
+    SCCore *core = s->core;
+    lua_Integer n = core->jn;                                 /* sc_journal */
+    lua_pushvalue(L, s->mi);
+    lua_rawseti(L, s->ji, n + 1);
+    lua_pushinteger(L, k);
+    lua_rawseti(L, s->ji, n + 2);
+    lua_pushvalue(L, o.kind == LUA_TNIL ? s->nili : oi);
+    lua_rawseti(L, s->ji, n + 3);
+    core->jn = n + 3;
+    uint64_t kh = rb_mix((uint64_t)k ^ SC_TAG_K), d = 0;      /* sc_put */
+    if (o.kind != LUA_TNIL) d -= sc_term(kh, o.h);
+    if (v.kind != LUA_TNIL) d += sc_term(kh, v.h);
+    lua_pushvalue(L, vi);
+    lua_rawseti(L, s->bi, k);
+    core->changes++;
+    if ((o.kind == LUA_TNIL) != (v.kind == LUA_TNIL)) {
+        lua_pushboolean(L, 0);
+        lua_rawseti(L, s->mi, SC_M_KEYS);
+    }
+    if (d != 0) sc_carry(L, s->node, d);                      /* never charges: the depth was checked */
+    lua_settop(L, oi - 1);
+    return;
+barrier:
+    lua_settop(L, oi - 1);
+    lua_pushvalue(L, vi);
+    lua_seti(L, 1, k);                                        /* the barrier itself (the proxy is at 1) */
+}
+
+/* Sets up s for the state table at index 1, pushing its record, its
+ * barrier and core, its backing table, the journal and the sentinel; 0
+ * (and nothing pushed) when the shift is not one to do here. */
+static int sc_shiftbegin(lua_State *L, SCShift *s) {
+    int top = lua_gettop(L);
+    if (lua_type(L, 1) != LUA_TTABLE || !lua_checkstack(L, 16) || !lua_getmetatable(L, 1)) return 0;
+    s->mi = top + 1;
+    lua_pushliteral(L, "__newindex");
+    if (lua_rawget(L, s->mi) != LUA_TFUNCTION || lua_tocfunction(L, top + 2) != sc_write ||
+        lua_getupvalue(L, top + 2, 1) == NULL) {                /* top + 3: the core */
+        lua_settop(L, top);
+        return 0;
+    }
+    s->core = (SCCore *)lua_touserdata(L, top + 3);
+    lua_rawgeti(L, s->mi, SC_M_NODE);
+    s->node = (SCNode *)lua_touserdata(L, top + 4);
+    lua_settop(L, top + 3);                                     /* the record keeps the node alive */
+    lua_Integer depth = 0;
+    if (s->node != NULL)
+        for (const SCNode *n = s->node; n->up != NULL; n = n->up) depth++;
+    /* A walk up more parents than SC_FREE_DEPTH is charged, by the barrier. */
+    if (s->core == NULL || s->node == NULL || !s->core->writable || depth > SC_FREE_DEPTH) {
+        lua_settop(L, top);
+        return 0;
+    }
+    lua_rawgeti(L, s->mi, SC_M_B);
+    s->bi = top + 4;
+    lua_getiuservalue(L, top + 3, SC_UV_J);
+    s->ji = top + 5;
+    lua_getiuservalue(L, top + 3, SC_UV_NIL);
+    s->nili = top + 6;
+    s->known = 0;
+    return 1;
+}
+
+/* table.insert(t, pos, v) on a state table: t[i] = t[i - 1] from the end
+ * down to pos, then t[pos] = v, as ltablib.c's tinsert. */
+static int sc_shiftinsert(lua_State *L, SCShift *s, int top) {
+    lua_Integer e = (lua_Integer)((lua_Unsigned)lua_rawlen(L, s->bi) + 1u), pos;
+    int isnum;
+    if (top != 3) return -1;   /* the library's error */
+    pos = lua_tointegerx(L, 2, &isnum);
+    if (!isnum || (lua_Unsigned)pos - 1u >= (lua_Unsigned)e) return -1;
+    for (lua_Integer i = e; i > pos; i--) {
+        lua_rawgeti(L, s->bi, i - 1);
+        sc_shiftput(L, s, i, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, 3);
+    lua_seti(L, 1, pos);   /* the value inserted: the barrier itself */
+    lua_settop(L, top);
+    return 0;
+}
+
+/* table.remove(t [, pos]) on a state table: the value at pos, then t[pos] =
+ * t[pos + 1] up to the end, then the last slot emptied, as ltablib.c's tremove. */
+static int sc_shiftremove(lua_State *L, SCShift *s, int top) {
+    lua_Integer size = (lua_Integer)lua_rawlen(L, s->bi), pos = size;
+    if (top >= 2 && !lua_isnoneornil(L, 2)) {
+        int isnum;
+        pos = lua_tointegerx(L, 2, &isnum);
+        if (!isnum) return -1;
+    }
+    if (pos != size && (lua_Unsigned)pos - 1u > (lua_Unsigned)size) return -1;   /* the library's error */
+    lua_rawgeti(L, s->bi, pos);   /* the result */
+    int ri = lua_gettop(L);
+    for (; pos < size; pos++) {
+        lua_rawgeti(L, s->bi, pos + 1);
+        sc_shiftput(L, s, pos, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+    sc_shiftput(L, s, pos, lua_gettop(L));
+    lua_settop(L, ri);
+    return 1;
+}
+
+int rb_state_shift(lua_State *L, int insert) {
+    int top = lua_gettop(L);
+    SCShift s;
+    if (insert && top == 2) return -1;   /* an append moves nothing: the library's one write */
+    if (!sc_shiftbegin(L, &s)) return -1;
+    int results = insert ? sc_shiftinsert(L, &s, top) : sc_shiftremove(L, &s, top);
+    if (results < 0) lua_settop(L, top);
+    return results;
+}
+
 /* ---------- functions for state.lua ---------- */
 
 /* init(J, NIL, write, sortedkeys, plain): the journal table, the
@@ -797,27 +1004,41 @@ static int sc_seen(lua_State *L, SCScan *scan, const SCNode *node, int ki) {
 }
 
 /* Scans the entries in [s, e); 1 when every slot seen first here holds its
- * old value again, 0 at the first that does not, -1 when Lua must decide. */
+ * old value again, 0 at the first that does not, -1 when Lua must decide.
+ * Entries of one node come in runs (a shift writes one slot after another):
+ * the node and backing table of the last record are kept for the next. */
 static int sc_scan(lua_State *L, SCScan *scan, lua_Integer s, lua_Integer e) {
-    int top = lua_gettop(L);
+    int top = lua_gettop(L), base = top + 1;
+    lua_pushnil(L);                            /* top+1: the backing table of `read` */
+    const void *last = NULL, *read = NULL;     /* records, alive in the journal */
+    const SCNode *node = NULL;
     for (lua_Integer i = s; i <= e - 3; i += 3) {
-        lua_rawgeti(L, scan->ji, i + 1);   /* top+1: the record */
-        SCNode *node = sc_nodeat(L, top + 1);
+        lua_rawgeti(L, scan->ji, i + 1);   /* base+1: the record */
+        const void *record = lua_topointer(L, base + 1);
+        if (record != last) {
+            node = sc_nodeat(L, base + 1);
+            last = record;
+        }
         if (node->serial <= scan->serial0) {
-            lua_rawgeti(L, scan->ji, i + 2);   /* top+2: the key */
-            int seen = sc_seen(L, scan, node, top + 2);
+            lua_rawgeti(L, scan->ji, i + 2);   /* base+2: the key */
+            int seen = sc_seen(L, scan, node, base + 2);
             if (seen < 0) return -1;
             if (!seen) {
-                lua_rawgeti(L, scan->ji, i + 3);   /* top+3: the value before */
+                if (read != record) {          /* read only for slots compared */
+                    lua_rawgeti(L, base + 1, SC_M_B);
+                    lua_replace(L, top + 1);
+                    read = record;
+                }
+                lua_rawgeti(L, scan->ji, i + 3);   /* base+3: the value before */
                 if (lua_rawequal(L, -1, scan->nili)) { lua_pop(L, 1); lua_pushnil(L); }
-                lua_rawgeti(L, top + 1, SC_M_B);
-                lua_pushvalue(L, top + 2);
-                lua_rawget(L, -2);                 /* top+5: the value now */
-                if (!sc_same(L, top + 3, top + 5)) return 0;
+                lua_pushvalue(L, base + 2);
+                lua_rawget(L, top + 1);            /* base+4: the value now */
+                if (!sc_same(L, base + 3, base + 4)) return 0;
             }
         }
-        lua_settop(L, top);
+        lua_settop(L, base);
     }
+    lua_settop(L, top);
     return 1;
 }
 

@@ -28,6 +28,7 @@
 // stay free.
 
 #include "workcost.h"
+#include "statecore.h"
 
 #include <lauxlib.h>
 #include <string.h>
@@ -176,6 +177,10 @@ static int rb_work_call(lua_State *L) {
     RBWork work = (RBWork)lua_tointeger(L, lua_upvalueindex(2));
     int variant = lua_toboolean(L, lua_upvalueindex(3));
     rb_work_charge(L, rb_work_cost(L, work, variant));
+    if (work == RB_WORK_SHIFT) {   /* on a state table: the elements moved in statecore.c, charged as here */
+        int results = rb_state_shift(L, variant);
+        if (results >= 0) return results;
+    }
     if (work != RB_WORK_PACK) return f(L);
     int results = f(L);
     rb_work_charge(L, rb_bytes_at(L, -1) / RB_WORK_BYTES);

@@ -362,6 +362,18 @@ function M.written(from)
   return first
 end
 
+-- The journal's entries after mark `from`, oldest first, each a list
+-- { record, key, old value } (NIL for an absent one): what the kernel tests
+-- compare when two ways of making a change must journal it alike.
+function M.entries(from)
+  local out, n = {}, 0
+  for i = from, SC.mark() - 3, 3 do
+    n = n + 1
+    out[n] = { J[i + 1], J[i + 2], J[i + 3] }
+  end
+  return out
+end
+
 ---------------------------------------------------------------- the root
 function M.newroot()
   M.truncate(0)
