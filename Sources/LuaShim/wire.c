@@ -4,7 +4,8 @@
 // Owns: vm->encoded, the encoder's buffer kept between calls.
 //
 // Invariant: equal values give equal strings (keys in one canonical
-// order, floats by their IEEE bits), and neither side runs Lua code: a
+// order, floats by their IEEE bits; the encoder writes only the `{` form
+// of a table), and neither side runs Lua code: a
 // hostile table's metamethods are never called, and Swift never pushes
 // anything that could raise.
 
@@ -19,7 +20,12 @@
  *   i<digits>;         integer
  *   d<16 hex>          float, by its IEEE bits
  *   s<length>:<bytes>  string
- *   { key value ... }  table                                          */
+ *   { key value ... }  table
+ *   a<n>; value ...    a list of n values (keys 1..n), made at its size
+ *   h<n>; key value .. a table of n pairs, made at its size
+ * Only Swift writes the counted forms (a fuzz run's request: a table grown
+ * one key at a time was rehashed at each power of two); the encoder
+ * below writes `{`, so equal values still give equal strings.         */
 typedef struct RBReader {
     const char *p, *end;
     int depth;
@@ -55,6 +61,29 @@ static void rb_decode_table(lua_State *L, RBReader *r) {
     r->depth--;
 }
 
+/* A counted table: `n` values at keys 1..n (`list`), or `n` pairs. The
+ * count is checked against the bytes left (every value takes one at
+ * least) before any table is made at that size. */
+static void rb_decode_counted(lua_State *L, RBReader *r, int list) {
+    long long n = rb_read_decimal(L, r, ';');
+    if (n < 0 || n > (r->end - r->p) / (list ? 1 : 2)) luaL_error(L, "malformed value from host: count");
+    if (++r->depth > 200) luaL_error(L, "value from host nested too deeply");
+    luaL_checkstack(L, 4, "value from host nested too deeply");
+    lua_createtable(L, list ? (int)n : 0, list ? 0 : (int)n);
+    for (long long i = 1; i <= n; i++) {
+        if (list) {
+            rb_decode_value(L, r);
+            lua_rawseti(L, -2, (lua_Integer)i);
+        } else {
+            rb_decode_value(L, r);
+            rb_decode_value(L, r);
+            if (lua_isnil(L, -2)) luaL_error(L, "malformed value from host: nil key");
+            lua_rawset(L, -3);
+        }
+    }
+    r->depth--;
+}
+
 static void rb_decode_value(lua_State *L, RBReader *r) {
     if (r->p >= r->end) luaL_error(L, "malformed value from host: truncated");
     char tag = *r->p++;
@@ -85,6 +114,8 @@ static void rb_decode_value(lua_State *L, RBReader *r) {
         break;
     }
     case '{': rb_decode_table(L, r); break;
+    case 'a': rb_decode_counted(L, r, 1); break;
+    case 'h': rb_decode_counted(L, r, 0); break;
     default: luaL_error(L, "malformed value from host: tag '%c'", tag);
     }
 }

@@ -57,3 +57,15 @@ assert(K.encode(big) == K.encode(reversed))
 assert(same(K.decode(K.encode(big)), big))
 assert(K.encode({ b = 1, a = { 2.5, "x" }, [3] = true }) == "{i3;ts1:a{i1;d4004000000000000i2;s1:x}s1:bi1;}")
 assert(K.encode(string.rep("y", 5000)):sub(1, 6) == "s5000:")
+
+-- decode's counted forms (what Swift's Wire.Writer writes: a fuzz run's
+-- request): the same tables as the `{` form, made at their size; a count
+-- past the bytes left, a short list or a cut pair is an error, never a
+-- table made that large or a crash.
+assert(same(K.decode("a3;i1;s1:xa0;"), { 1, "x", {} }))
+assert(same(K.decode("h2;s2:ops2:dos1:nh1;s1:ai-4;"), { op = "do", n = { a = -4 } }))
+assert(K.encode(K.decode("h3;s1:bi1;s1:a{i1;d4004000000000000i2;s1:x}i3;t")) == "{i3;ts1:a{i1;d4004000000000000i2;s1:x}s1:bi1;}")
+for _, bad in ipairs({ "a2;i1;", "a9999999999;i1;", "h1;s1:a", "h2;s1:ai1;", "a-1;", "a1", "h1;ni1;", "a1;h1;" }) do
+  local ok, err = pcall(K.decode, bad)
+  assert(not ok and tostring(err):find("malformed value from host"), bad .. ": " .. tostring(err))
+end

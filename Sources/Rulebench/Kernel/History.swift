@@ -110,7 +110,8 @@ public struct History: Sendable {
     let view: HistoryView
 
     /// An empty history from the state after setup, read from `kernel`
-    /// (nil: one whose entries all came with it, a fuzz run's reply).
+    /// (nil: a fuzz run's reply, which says where the history stands and
+    /// carries no entries).
     init(initialHash: StateHash, kernel: Kernel?) {
         view = HistoryView(initialHash: initialHash, kernel: kernel)
     }

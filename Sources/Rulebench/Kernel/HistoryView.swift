@@ -10,8 +10,8 @@
 /// apart, a bug this stops at (`precondition`), never answers from.
 /// Used as `Game` is, from one thread at a time.
 final class HistoryView: @unchecked Sendable {
-    /// The kernel the entries are read from; nil for a fuzz run's history,
-    /// whose entries all came with its reply.
+    /// The kernel the entries are read from; nil for a fuzz run's reply,
+    /// which says where the history stands and carries no entries.
     private let kernel: Kernel?
     var initialHash: StateHash
     private(set) var position = History.Position.start
@@ -32,21 +32,14 @@ final class HistoryView: @unchecked Sendable {
         self.current = current
     }
 
-    /// Takes a fuzz run's history: where it stands and every entry, as the
-    /// run's reply gave them at its version.
+    /// Takes where a fuzz run's reply says the history stands (and the
+    /// hash at its cursor); no entry is kept: they are read when read.
     func take(_ other: HistoryView) {
         initialHash = other.initialHash
         position = other.position
-        current = nil
-        kept = other.kept
-        keptVersion = other.keptVersion
-    }
-
-    /// A fuzz run's reply: every entry at `position`'s version.
-    func keep(_ entries: [HistoryEntry], at position: History.Position) {
-        kept = entries
-        keptVersion = position.version
-        move(to: position, current: nil)
+        current = other.current
+        kept = []
+        keptVersion = -1
     }
 
     /// Entries `0..<n` (n at most `position.count`), read from the kernel
@@ -87,7 +80,7 @@ final class HistoryView: @unchecked Sendable {
 
     private func read(through n: Int) {
         guard let kernel else {
-            preconditionFailure("a fuzz run's history read past what its reply gave (\(kept.count) entries, \(n) wanted)")
+            preconditionFailure("a fuzz run's reply carries no entries: read them from the game's history (\(n) wanted)")
         }
         let reply: Kernel.HistoryEntries
         do {

@@ -127,49 +127,86 @@ extension Kernel {
     /// Plays a run in the current game, which must have no history yet.
     func run(_ request: RunRequest) throws(RulebenchError) -> RunReply {
         if let on = request.collectsCoverage { try call(.coverage, [on ? coverageMode : "0"]) }
-        let reply = try call(.fuzz, [Wire.encode(Kernel.fields(request))])
-        return try runReply(KernelReply(.fuzz, reply.first ?? []), raw: Array(reply.dropFirst()))
+        let reply = try call(.fuzz, [Kernel.requestBytes(request)])
+        return try runReply(reply.first ?? [], raw: Array(reply.dropFirst()))
     }
 
-    /// A request as fuzz.lua reads it (`KernelWords.RunField`).
-    private static func fields(_ request: RunRequest) -> StateValue {
+    /// A request as fuzz.lua reads it (`KernelWords.RunField`), written
+    /// straight to bytes: no value tree, no key sorting but a call's params'
+    /// (Lua makes each params table as it made it from the canonical form),
+    /// each step a table made at its size (`Wire.Writer`).
+    static func requestBytes(_ request: RunRequest) -> [UInt8] {
         typealias Field = KernelWords.RunField
-        var fields: [StateKey: StateValue] = [
-            .string(Field.seed.rawValue): .int(Int64(bitPattern: request.choiceSeed)),
-            .string(Field.depth.rawValue): .int(Int64(request.depth)),
-            .string(Field.checkLegality.rawValue): .bool(request.checkLegality),
-            .string(Field.recordLegal.rawValue): .bool(request.recordLegal),
-            .string(Field.rewindAtEnd.rawValue): .bool(request.rewindAtEnd),
-            .string(Field.listLegalAtEnd.rawValue): .bool(request.listLegalAtEnd),
-        ]
+        var out = Wire.Writer(capacity: 160 + (request.program?.count ?? 0) * 40)
+        func field(_ name: Field) { out.key(name.rawValue) }
+        out.open()
+        field(.seed); out.int(Int64(bitPattern: request.choiceSeed))
+        field(.depth); out.int(Int64(request.depth))
+        field(.checkLegality); out.bool(request.checkLegality)
+        field(.recordLegal); out.bool(request.recordLegal)
+        field(.rewindAtEnd); out.bool(request.rewindAtEnd)
+        field(.listLegalAtEnd); out.bool(request.listLegalAtEnd)
         if let program = request.program {
-            var steps = program.map(Kernel.encode)
-            if let other = request.anyLegalCall, steps.indices.contains(other.index) {
-                steps[other.index] = .table([.string("op"): .string(KernelWords.StepOp.anyLegalCall.rawValue),
-                                             .string("name"): .string(other.action)])
+            field(.program)
+            out.list(count: program.count)
+            for (index, step) in program.enumerated() {
+                if let other = request.anyLegalCall, other.index == index {
+                    out.table(count: 2)
+                    out.key("op"); out.string(KernelWords.StepOp.anyLegalCall.rawValue)
+                    out.key("name"); out.string(other.action)
+                } else {
+                    write(step, to: &out)
+                }
             }
-            fields[.string(Field.program.rawValue)] = .list(steps)
         }
-        if request.favoursRareKinds { fields[.string(Field.favoursRareKinds.rawValue)] = .bool(true) }
-        if request.leavesOutKinds { fields[.string(Field.leavesOutKinds.rawValue)] = .bool(true) }
-        if let resume = request.resume { fields[.string(Field.resume.rawValue)] = .int(Int64(resume)) }
+        if request.favoursRareKinds { field(.favoursRareKinds); out.bool(true) }
+        if request.leavesOutKinds { field(.leavesOutKinds); out.bool(true) }
+        if let resume = request.resume { field(.resume); out.int(Int64(resume)) }
         if !request.reads.isEmpty {
-            fields[.string(Field.reads.rawValue)] = .list(request.reads.map { path in
-                .list(path.keys.map { key in
-                    switch key {
-                    case .int(let n): return .int(n)
-                    case .string(let text): return .string(text)
-                    }
-                })
-            })
+            field(.reads)
+            out.list(count: request.reads.count)
+            for path in request.reads { out.encoded(Wire.encode(path)) }
         }
         if let share = request.share {
-            fields[.string(Field.share.rawValue)] = .table([
-                .string("edges"): .list(share.edges.map { .int(Int64($0)) }),
-                .string("kinds"): .list(share.kinds.flatMap { [StateValue.int($0.site), .int(Int64($0.plays))] }),
-            ])
+            field(.share)
+            out.table(count: 2)
+            out.key("edges"); out.list(count: share.edges.count)
+            for edge in share.edges { out.int(Int64(edge)) }
+            out.key("kinds"); out.list(count: share.kinds.count * 2)
+            for kind in share.kinds { out.int(kind.site); out.int(Int64(kind.plays)) }
         }
-        return .table(fields)
+        out.close()
+        return out.bytes
+    }
+
+    /// A program's step, as fuzz.lua reads it: `{ op, name, params }` or `{ op, n }`.
+    private static func write(_ step: FuzzStep, to out: inout Wire.Writer) {
+        typealias Op = KernelWords.StepOp
+        func call(_ op: Op, _ call: ActionCall) {
+            out.table(count: 3)
+            out.key("op"); out.string(op.rawValue)
+            out.key("name"); out.string(call.name)
+            // The canonical form, keys in its order: Lua inserts them as it
+            // did from `Wire.encode`, so the table (and `pairs` over it) is the same.
+            out.key("params"); out.open()
+            for key in call.params.keys.sorted(by: { StateKey.string($0) < StateKey.string($1) }) {
+                out.string(key); out.value(call.params[key])
+            }
+            out.close()
+        }
+        func count(_ op: Op, _ n: Int) {
+            out.table(count: 2)
+            out.key("op"); out.string(op.rawValue)
+            out.key("n"); out.int(Int64(n))
+        }
+        switch step {
+        case .perform(let c): call(.perform, c)
+        case .attempt(let c): call(.attempt, c)
+        case .undo(let n): count(.undo, n)
+        case .redo(let n): count(.redo, n)
+        case .undoTurn: out.table(count: 1); out.key("op"); out.string(Op.undoTurn.rawValue)
+        case .undoLastTurn: out.table(count: 1); out.key("op"); out.string(Op.undoLastTurn.rawValue)
+        }
     }
 
     /// What a run of a parallel guided session's worker found (fuzz.lua's `found`).
@@ -182,36 +219,161 @@ extension Kernel {
         return Discoveries(edges: try ints("edges"), earlier: try ints("before"), kinds: kinds)
     }
 
-    /// A run's reply: the record, and the trees and plans sent as results
-    /// of their own (`raw`, referred to by position from the record).
-    private func runReply(_ value: KernelReply, raw: [[UInt8]]) throws(RulebenchError) -> RunReply {
-        func bytes(_ field: KernelReply?) throws(RulebenchError) -> [UInt8]? {
-            guard let field else { return nil }
-            return try Kernel.result(field, in: raw)
+    /// A run's reply: the record, read as its bytes come (`KernelStream`:
+    /// no value tree for the outcomes, trace and plans), and the plans sent
+    /// as results of their own (`raw`, referred to by position from the record).
+    func runReply(_ bytes: [UInt8], raw: [[UInt8]]) throws(RulebenchError) -> RunReply {
+        try KernelStream.read(.fuzz, bytes) { (stream: inout KernelStream) throws(RulebenchError) -> RunReply in
+            var result = RunReply(history: History(initialHash: StateHash(hex: ""), kernel: nil))
+            var history: KernelReply?, valid: Bool?, fresh: Int?
+            var outcomes: [FuzzExecutor.Outcome]?, trace: [StateHash]?, plans: [PlanSighting]?, novel: [Int]?
+            try stream.enter("")
+            while let key = try stream.nextKey("") {
+                if stream.is(key, "outcomes") {
+                    outcomes = try self.outcomes(&stream)
+                } else if stream.is(key, "trace") {
+                    var hashes: [StateHash] = []
+                    try stream.enter("trace")
+                    while try stream.nextItem("trace") { hashes.append(try stream.hash("trace.\(hashes.count + 1)")) }
+                    trace = hashes
+                } else if stream.is(key, "plans") {
+                    plans = try Kernel.plans(&stream, raw: raw)
+                } else if stream.is(key, "steps") {
+                    result.steps = try Kernel.steps(&stream)
+                } else if stream.is(key, "novel") {
+                    var steps: [Int] = []
+                    try stream.enter("novel")
+                    while try stream.nextItem("novel") { steps.append(try stream.int("novel.\(steps.count + 1)") - 1) }
+                    novel = steps
+                } else if stream.is(key, "valid") {
+                    valid = try stream.bool("valid")
+                } else if stream.is(key, "fresh") {
+                    fresh = try stream.int("fresh")
+                } else if stream.is(key, "history") {
+                    history = try stream.reply("history")
+                } else if stream.is(key, "legal") {
+                    result.legal = try stream.reply("legal").list().map { offered throws(RulebenchError) in try Kernel.calls(offered) }
+                } else if stream.is(key, "offered") {
+                    result.offered = try Kernel.calls(stream.reply("offered"))
+                } else if stream.is(key, "finding") {
+                    result.finding = try finding(stream.reply("finding"))
+                } else if stream.is(key, "rewound") {
+                    result.rewound = try finding(stream.reply("rewound"))
+                } else if stream.is(key, "found") {
+                    result.found = try discoveries(stream.reply("found"))
+                } else {
+                    let name = stream.text(key)
+                    try stream.skip(name)
+                }
+            }
+            func missing(_ name: String) -> RulebenchError { Kernel.replyMismatch(.fuzz, name, "nothing") }
+            guard let history else { throw missing("history") }
+            guard let outcomes else { throw missing("outcomes") }
+            guard let trace else { throw missing("trace") }
+            guard let plans else { throw missing("plans") }
+            guard let novel else { throw missing("novel") }
+            guard let valid else { throw missing("valid") }
+            guard let fresh else { throw missing("fresh") }
+            (result.outcomes, result.trace, result.plans, result.novelSteps, result.valid, result.newEdges) = (outcomes, trace, plans, novel, valid, fresh)
+            // Where the history stands; its entries are read from the
+            // kernel when read (the game's view), never carried here.
+            result.history.initialHash = try history.field("initial").hash()
+            let position = try Kernel.position(history)
+            result.history.view.move(to: position, current: position.cursor > 0 ? try history.field("current").hash() : nil)
+            return result
         }
-        let history = try value.field("history")
-        var result = RunReply(history: History(initialHash: try history.field("initial").hash(), kernel: nil))
-        result.steps = try value.optional("steps")?.list().map { step throws(RulebenchError) in try Kernel.step(step) }
-        result.outcomes = try value.field("outcomes").list().map { item throws(RulebenchError) in try outcome(item) }
-        result.trace = try value.field("trace").list().map { item throws(RulebenchError) in try item.hash() }
-        result.legal = try value.optional("legal")?.list().map { offered throws(RulebenchError) in try Kernel.calls(offered) } ?? []
-        result.valid = try value.bool("valid")
-        result.offered = try value.optional("offered").map { offered throws(RulebenchError) in try Kernel.calls(offered) }
-        result.finding = try value.optional("finding").map { item throws(RulebenchError) in try finding(item) }
-        result.rewound = try value.optional("rewound").map { item throws(RulebenchError) in try finding(item) }
-        result.plans = try value.field("plans").list().map { item throws(RulebenchError) in
-            PlanSighting(stepIndex: try item.int("step") - 1, id: try item.int("id"), plan: try bytes(item.optional("plan")))
+    }
+
+    /// A run's `outcomes`: `{ kind, hash | reason | n | failure }` each.
+    private func outcomes(_ stream: inout KernelStream) throws(RulebenchError) -> [FuzzExecutor.Outcome] {
+        var list: [FuzzExecutor.Outcome] = []
+        try stream.enter("outcomes")
+        while try stream.nextItem("outcomes") {
+            let at = list.count + 1
+            var kind: KernelWords.Outcome?, hash: StateHash?, reason: String?, n: Int?, failure: KernelReply?
+            try stream.enter("outcomes.\(at)")
+            while let key = try stream.nextKey("outcomes.\(at)") {
+                if stream.is(key, "kind") { kind = try stream.word(KernelWords.Outcome.self, "outcomes.\(at).kind") }
+                else if stream.is(key, "hash") { hash = try stream.hash("outcomes.\(at).hash") }
+                else if stream.is(key, "reason") { reason = try stream.string("outcomes.\(at).reason") }
+                else if stream.is(key, "n") { n = try stream.int("outcomes.\(at).n") }
+                else if stream.is(key, "failure") { failure = try stream.reply("outcomes.\(at).failure") }
+                else { try stream.skip("outcomes.\(at)") }
+            }
+            func missing(_ name: String) -> RulebenchError { Kernel.replyMismatch(.fuzz, "outcomes.\(at).\(name)", "nothing") }
+            switch kind {
+            case .performed?: guard let hash else { throw missing("hash") }; list.append(.performed(hash))
+            case .rejected?: guard let reason else { throw missing("reason") }; list.append(.rejected(reason))
+            case .undone?: guard let n else { throw missing("n") }; list.append(.undone(n))
+            case .redone?: guard let n else { throw missing("n") }; list.append(.redone(n))
+            case .failed?: guard let failure else { throw missing("failure") }; list.append(.failed("\(try error(failure))"))
+            case nil: throw missing("kind")
+            }
         }
-        let entries = try history.field("entries").list().map { entry throws(RulebenchError) in
-            HistoryEntry(call: try entry.call(), hash: try entry.field("hash").hash(),
-                         isCheckpoint: try entry.optional("checkpoint")?.bool() ?? false,
-                         tree: try bytes(entry.field("tree")) ?? [], plan: try bytes(entry.field("plan")) ?? [])
+        return list
+    }
+
+    /// A run's `plans`: `{ step, id, plan }` each, the plan a result's position (new plans only).
+    private static func plans(_ stream: inout KernelStream, raw: [[UInt8]]) throws(RulebenchError) -> [PlanSighting] {
+        var list: [PlanSighting] = []
+        try stream.enter("plans")
+        while try stream.nextItem("plans") {
+            let at = list.count + 1
+            var step: Int?, id: Int?, plan: [UInt8]?
+            try stream.enter("plans.\(at)")
+            while let key = try stream.nextKey("plans.\(at)") {
+                if stream.is(key, "step") { step = try stream.int("plans.\(at).step") }
+                else if stream.is(key, "id") { id = try stream.int("plans.\(at).id") }
+                else if stream.is(key, "plan") {
+                    let n = try stream.int("plans.\(at).plan")
+                    guard n >= 1, n <= raw.count else { throw Kernel.replyMismatch(.fuzz, "plans.\(at).plan", "\(n), not a result's position") }
+                    plan = raw[n - 1]
+                } else { try stream.skip("plans.\(at)") }
+            }
+            guard let step else { throw Kernel.replyMismatch(.fuzz, "plans.\(at).step", "nothing") }
+            guard let id else { throw Kernel.replyMismatch(.fuzz, "plans.\(at).id", "nothing") }
+            list.append(PlanSighting(stepIndex: step - 1, id: id, plan: plan))
         }
-        result.history.view.keep(entries, at: try Kernel.position(history))
-        result.newEdges = try value.int("fresh")
-        result.novelSteps = try value.field("novel").list().map { item throws(RulebenchError) in try item.int() - 1 }
-        result.found = try value.optional("found").map { item throws(RulebenchError) in try discoveries(item) }
-        return result
+        return list
+    }
+
+    /// A generated run's `steps`: `{ op, name, params }` or `{ op, n }` each.
+    private static func steps(_ stream: inout KernelStream) throws(RulebenchError) -> [FuzzStep] {
+        typealias Op = KernelWords.StepOp
+        var list: [FuzzStep] = []
+        try stream.enter("steps")
+        while try stream.nextItem("steps") {
+            let at = list.count + 1
+            var op: Op?, name: String?, params: [String: StateValue] = [:], n: Int?
+            try stream.enter("steps.\(at)")
+            while let key = try stream.nextKey("steps.\(at)") {
+                if stream.is(key, "op") { op = try stream.word(Op.self, "steps.\(at).op") }
+                else if stream.is(key, "name") { name = try stream.string("steps.\(at).name") }
+                else if stream.is(key, "params") { params = ActionCall.params(from: try stream.reply("steps.\(at).params").value) }
+                else if stream.is(key, "n") { n = try stream.int("steps.\(at).n") }
+                else { try stream.skip("steps.\(at)") }
+            }
+            func missing(_ field: String) -> RulebenchError { Kernel.replyMismatch(.fuzz, "steps.\(at).\(field)", "nothing") }
+            func call() throws(RulebenchError) -> ActionCall {
+                guard let name else { throw missing("name") }
+                return ActionCall(name, params)
+            }
+            func count() throws(RulebenchError) -> Int {
+                guard let n else { throw missing("n") }
+                return n
+            }
+            switch op {
+            case .perform?: list.append(.perform(try call()))
+            case .attempt?: list.append(.attempt(try call()))
+            case .undo?: list.append(.undo(try count()))
+            case .redo?: list.append(.redo(try count()))
+            case .undoTurn?: list.append(.undoTurn)
+            case .undoLastTurn?: list.append(.undoLastTurn)
+            case .anyLegalCall?: throw Kernel.replyMismatch(.fuzz, "steps.\(at).op", "'any', which only a request carries")
+            case nil: throw missing("op")
+            }
+        }
+        return list
     }
 
     /// The first step of a replay that did not give its saved hash.
@@ -242,48 +404,6 @@ extension Kernel {
     }
 
     // MARK: Decoding
-
-    private static func encode(_ step: FuzzStep) -> StateValue {
-        typealias Op = KernelWords.StepOp
-        func call(_ op: Op, _ call: ActionCall) -> StateValue {
-            var params: [StateKey: StateValue] = [:]
-            for (key, value) in call.params { params[.string(key)] = value }
-            return .table([.string("op"): .string(op.rawValue), .string("name"): .string(call.name), .string("params"): .table(params)])
-        }
-        func count(_ op: Op, _ n: Int) -> StateValue {
-            .table([.string("op"): .string(op.rawValue), .string("n"): .int(Int64(n))])
-        }
-        switch step {
-        case .perform(let c): return call(.perform, c)
-        case .attempt(let c): return call(.attempt, c)
-        case .undo(let n): return count(.undo, n)
-        case .redo(let n): return count(.redo, n)
-        case .undoTurn: return .table([.string("op"): .string(Op.undoTurn.rawValue)])
-        case .undoLastTurn: return .table([.string("op"): .string(Op.undoLastTurn.rawValue)])
-        }
-    }
-
-    private static func step(_ value: KernelReply) throws(RulebenchError) -> FuzzStep {
-        switch try value.field("op").decode(KernelWords.StepOp.self) {
-        case .perform: return .perform(try value.call())
-        case .attempt: return .attempt(try value.call())
-        case .undo: return .undo(try value.int("n"))
-        case .redo: return .redo(try value.int("n"))
-        case .undoTurn: return .undoTurn
-        case .undoLastTurn: return .undoLastTurn
-        case .anyLegalCall: throw Kernel.replyMismatch(value.entry, value.path + ".op", "'any', which only a request carries")
-        }
-    }
-
-    private func outcome(_ value: KernelReply) throws(RulebenchError) -> FuzzExecutor.Outcome {
-        switch try value.field("kind").decode(KernelWords.Outcome.self) {
-        case .performed: return .performed(try value.field("hash").hash())
-        case .rejected: return .rejected(try value.string("reason"))
-        case .undone: return .undone(try value.int("n"))
-        case .redone: return .redone(try value.int("n"))
-        case .failed: return .failed("\(try error(value.field("failure")))")
-        }
-    }
 
     /// The error a failure record describes, as `call` would have thrown it
     /// (a fuzz run's step, a step of `travel`).

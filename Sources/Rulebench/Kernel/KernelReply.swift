@@ -50,6 +50,14 @@ struct KernelReply {
         }
     }
 
+    /// A value `KernelStream` read whole, at `path` ("" for the whole reply).
+    init(_ entry: KernelEntry, _ value: StateValue, path: String) {
+        self.entry = entry
+        parentKey = .none
+        key = path.isEmpty ? .none : .field(path)
+        self.value = value
+    }
+
     private init(entry: KernelEntry, parentKey: Key, key: Key, value: StateValue) {
         self.entry = entry
         self.parentKey = parentKey

@@ -362,8 +362,12 @@ end
 -- (with `checklegal`) ends the run invalid, and `offered` in the result is
 -- the legal calls there. Returns the encoded result
 -- and, after it, raw byte strings that the result refers to by index
--- (subaction trees and plans, kept exact). `steps` in the result is the
--- program as played, every step concrete, when anything was chosen.
+-- (new plans, kept exact). The result's `history` is where the history
+-- stands (history.reply), not its entries: Swift reads those when it
+-- needs them. The request may write its tables in the counted forms
+-- (wire.c: `a<n>;`, `h<n>;`), which decode to the same tables. `steps` in
+-- the result is the program as played, every step concrete, when anything
+-- was chosen.
 -- `share` (a worker of a parallel guided session) is what the other workers
 -- found since this one last heard: { edges = { edge, ... }, kinds = { site,
 -- plays, ... } }; their edges are not new here, their plays count as this
@@ -521,7 +525,7 @@ function API.fuzz(request)
   result.steps = chosen and after(steps, base) or nil
   result.outcomes, result.trace, result.plans = after(RUN.outcomes, base), after(RUN.trace, base), RUN.plans
   result.legal = after(legals, base)
-  result.history = HISTORY.reply(rawindex)
+  result.history = HISTORY.reply()
   result.fresh = total + coveredges()     -- line-to-line edges no earlier run reached
   if share then result.found = { before = before, edges = takeedges(), kinds = CHOOSE.played() } end
   result.novel = novel

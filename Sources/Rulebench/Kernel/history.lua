@@ -289,8 +289,15 @@ end
 -- actual } (`what` a word of protocol.WORDS.redo; values decoded for showing).
 function history.difference(original, hash, tree, plan)
   local what, expected, actual
-  -- An entry a resumed fuzz run kept from the run before is encoded.
-  if type(original.tree) == "string" and type(tree) == "table" then tree, plan = encode(tree), encode(plan) end
+  -- An entry a resumed fuzz run kept from the run before may be encoded
+  -- (read since); one a fuzz run performed keeps its tree and plan as
+  -- tables until read, and Game's redo gives them encoded (encoded in
+  -- place then, as `encoded` does when the entry is read).
+  if type(original.tree) == "string" and type(tree) == "table" then
+    tree, plan = encode(tree), encode(plan)
+  elseif type(original.tree) == "table" and type(tree) == "string" then
+    original.tree, original.plan = encode(original.tree), encode(original.plan)
+  end
   -- Encoded, equal strings are equal at once; tables go to `same`.
   if hash ~= original.hash then
     what, expected, actual = "state hash", original.hash, hash
@@ -317,17 +324,14 @@ local function encoded(i)
   return e
 end
 
--- The history as a fuzz run's reply carries it, each entry's tree and
--- plan handed to `raw`, which gives its result's position.
-function history.reply(raw)
-  local entries = {}
-  for i = 1, #ENTRIES do
-    local e = encoded(i)
-    entries[i] = { name = e.name, params = e.params, hash = e.hash, checkpoint = e.checkpoint,
-                   tree = raw(e.tree), plan = raw(e.plan) }
-  end
+-- The history as a fuzz run's reply carries it: where it stands
+-- (`position`), the hash after setup and the hash at the cursor. No
+-- entries: Swift's view reads them when it reads them (API.entries), and a
+-- fuzz run's caller mostly reads none (encoding every entry's tree and plan
+-- for each reply was a tenth of a checked step).
+function history.reply()
   local out = history.position()
-  out.initial, out.entries = INITIAL, entries
+  out.initial, out.current = INITIAL, current()
   return out
 end
 

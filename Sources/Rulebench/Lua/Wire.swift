@@ -6,6 +6,13 @@
 ///     d<16 hex digits>   float, by its IEEE-754 bits (exact)
 ///     s<length>:<bytes>  string (length in bytes)
 ///     { key value ... }  table
+///     a<n>; value ...    list of n values (keys 1..n), made at its size
+///     h<n>; key value .. table of n pairs, made at its size
+///
+/// The kernel's encoder writes tables in the `{` form only, keys in one
+/// canonical order (equal values give equal bytes); the counted forms are
+/// for what Swift writes with a `Writer` (a fuzz run's request: no value
+/// tree, no key sorting, and Lua makes each table at its size).
 ///
 /// One string per crossing keeps Swift from pushing values onto the Lua
 /// stack, which could raise; decoding happens in protected C code.
@@ -32,7 +39,45 @@ enum Wire {
         }))
     }
 
-    private static func append(_ value: StateValue?, to out: inout [UInt8]) {
+    /// Writes values straight to bytes, with no `StateValue` tree between:
+    /// tables in the counted forms, their pairs in the order written (Lua
+    /// reads them by key), and `value` in the canonical form.
+    struct Writer {
+        private(set) var bytes: [UInt8] = []
+
+        init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+        /// A table in the `{` form, for one whose count is not known up
+        /// front: pairs follow, then `close`.
+        mutating func open() { bytes.append(UInt8(ascii: "{")) }
+        mutating func close() { bytes.append(UInt8(ascii: "}")) }
+        /// A list of `count` values: the values follow.
+        mutating func list(count: Int) { counted(UInt8(ascii: "a"), count) }
+        /// A table of `count` pairs: each key (`key`) and its value follow.
+        mutating func table(count: Int) { counted(UInt8(ascii: "h"), count) }
+        mutating func key(_ name: String) { string(name) }
+        mutating func string(_ text: String) {
+            bytes.append(UInt8(ascii: "s")); decimal(Int64(text.utf8.count)); bytes.append(UInt8(ascii: ":"))
+            bytes.append(contentsOf: text.utf8)
+        }
+        mutating func int(_ n: Int64) { bytes.append(UInt8(ascii: "i")); decimal(n); bytes.append(UInt8(ascii: ";")) }
+        mutating func bool(_ b: Bool) { bytes.append(UInt8(ascii: b ? "t" : "f")) }
+        /// Any value, in the canonical form (`Wire.encode`'s bytes).
+        mutating func value(_ value: StateValue?) { Wire.append(value, to: &bytes) }
+        /// Bytes already in the wire format (one value).
+        mutating func encoded(_ value: [UInt8]) { bytes.append(contentsOf: value) }
+
+        private mutating func counted(_ tag: UInt8, _ count: Int) {
+            bytes.append(tag); decimal(Int64(count)); bytes.append(UInt8(ascii: ";"))
+        }
+
+        private mutating func decimal(_ n: Int64) {
+            if n >= 0 && n < 10 { bytes.append(UInt8(ascii: "0") + UInt8(n)); return }
+            bytes.append(contentsOf: String(n).utf8)
+        }
+    }
+
+    fileprivate static func append(_ value: StateValue?, to out: inout [UInt8]) {
         guard let value else { out.append(UInt8(ascii: "n")); return }
         switch value {
         case .bool(let b): out.append(UInt8(ascii: b ? "t" : "f"))
@@ -77,7 +122,9 @@ enum Wire {
         try bytes.withUnsafeBufferPointer { try decode($0) }
     }
 
-    private struct Reader {
+    /// Reads values one at a time: whole (`value`), or a table's pairs in
+    /// the order written (`KernelStream`, a fuzz run's reply).
+    struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
 
@@ -122,21 +169,45 @@ enum Wire {
             case UInt8(ascii: "{"):
                 var table: [StateKey: StateValue] = [:]
                 while position < bytes.count && bytes[position] != UInt8(ascii: "}") {
-                    let key: StateKey
-                    switch try value() {
-                    case .int(let i)?: key = .int(i)
-                    case .string(let s)?: key = .string(s)
-                    case .bool(let b)?: key = .string(b ? "true" : "false")
-                    case .double(let d)?: key = .string(StateValue.render(d))
-                    default: throw DecodeError(description: "unsupported table key in kernel reply")
-                    }
-                    table[key] = try value()
+                    table[try key()] = try value()
                 }
                 _ = try next()
+                return .table(table)
+            case UInt8(ascii: "a"):
+                let n = try count(perItem: 1)
+                var table: [StateKey: StateValue] = Dictionary(minimumCapacity: n)
+                for i in 0..<n { table[.int(Int64(i + 1))] = try value() }
+                return .table(table)
+            case UInt8(ascii: "h"):
+                let n = try count(perItem: 2)
+                var table: [StateKey: StateValue] = Dictionary(minimumCapacity: n)
+                for _ in 0..<n { table[try key()] = try value() }
                 return .table(table)
             default:
                 throw DecodeError(description: "unknown tag in kernel reply")
             }
         }
+
+        /// A table's key.
+        mutating func key() throws -> StateKey {
+            switch try value() {
+            case .int(let i)?: return .int(i)
+            case .string(let s)?: return .string(s)
+            case .bool(let b)?: return .string(b ? "true" : "false")
+            case .double(let d)?: return .string(StateValue.render(d))
+            default: throw DecodeError(description: "unsupported table key in kernel reply")
+            }
+        }
+
+        /// A counted form's count, checked against the bytes left (each
+        /// item takes `perItem` bytes at least) before anything is made at that size.
+        mutating func count(perItem: Int) throws -> Int {
+            let n = try decimal(until: UInt8(ascii: ";"))
+            guard n >= 0, n <= (bytes.count - position) / perItem else { throw DecodeError(description: "malformed count in kernel reply") }
+            return Int(n)
+        }
+
+        /// The next byte, without reading it (nil at the end).
+        func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
     }
 }
