@@ -43,9 +43,11 @@ extension Kernel {
         /// Start where the last run of this game stood after its first
         /// `resume` steps (the same as this program's), rewound there with
         /// the strict undo, rather than from a game just set up: the
-        /// shrinker's candidates. The reply then answers for the steps
-        /// after those only (their outcomes, trace and legal calls; plans
-        /// and findings keep their step numbers). Nil: a game with no history.
+        /// shrinker's candidates. Only the program's steps after those are
+        /// sent, and the reply answers for those only (their outcomes,
+        /// trace and legal calls; plans and findings keep their step
+        /// numbers), its history where it stands without the entries
+        /// (`RunReply.carriesEntries`). Nil: a game with no history.
         var resume: Int?
         /// The slots the pack's story sequences read (`SequenceProbe`): the
         /// state after setup and after every step that performs must hold
@@ -112,8 +114,13 @@ extension Kernel {
         /// The end-of-run rewind's finding.
         var rewound: RunFinding?
         var plans: [PlanSighting] = []
-        /// The game's history after the run.
+        /// The game's history after the run: where it stands, and its
+        /// entries when `carriesEntries`.
         var history: History
+        /// Whether `history` holds every entry: a run from a game just set
+        /// up. A resumed run's reply leaves them out: the game's view keeps
+        /// those it read and reads the rest from the kernel (`Game.play`).
+        var carriesEntries = true
         /// Line-to-line edges of rule code no earlier run of this game's
         /// Lua state reached (0 unless it collects coverage).
         var newEdges = 0
@@ -143,9 +150,11 @@ extension Kernel {
             .string(Field.listLegalAtEnd.rawValue): .bool(request.listLegalAtEnd),
         ]
         if let program = request.program {
-            var steps = program.map(Kernel.encode)
-            if let other = request.anyLegalCall, steps.indices.contains(other.index) {
-                steps[other.index] = .table([.string("op"): .string(KernelWords.StepOp.anyLegalCall.rawValue),
+            // A resumed run is sent its steps after the shared ones only.
+            let skipped = min(request.resume ?? 0, program.count)
+            var steps = program[skipped...].map(Kernel.encode)
+            if let other = request.anyLegalCall, steps.indices.contains(other.index - skipped) {
+                steps[other.index - skipped] = .table([.string("op"): .string(KernelWords.StepOp.anyLegalCall.rawValue),
                                              .string("name"): .string(other.action)])
             }
             fields[.string(Field.program.rawValue)] = .list(steps)
@@ -202,12 +211,17 @@ extension Kernel {
         result.plans = try value.field("plans").list().map { item throws(RulebenchError) in
             PlanSighting(stepIndex: try item.int("step") - 1, id: try item.int("id"), plan: try bytes(item.optional("plan")))
         }
-        let entries = try history.field("entries").list().map { entry throws(RulebenchError) in
-            HistoryEntry(call: try entry.call(), hash: try entry.field("hash").hash(),
-                         isCheckpoint: try entry.optional("checkpoint")?.bool() ?? false,
-                         tree: try bytes(entry.field("tree")) ?? [], plan: try bytes(entry.field("plan")) ?? [])
+        if let sent = history.optional("entries") {
+            let entries = try sent.list().map { entry throws(RulebenchError) in
+                HistoryEntry(call: try entry.call(), hash: try entry.field("hash").hash(),
+                             isCheckpoint: try entry.optional("checkpoint")?.bool() ?? false,
+                             tree: try bytes(entry.field("tree")) ?? [], plan: try bytes(entry.field("plan")) ?? [])
+            }
+            result.history.view.keep(entries, at: try Kernel.position(history))
+        } else {
+            result.history.view.move(to: try Kernel.position(history), current: nil)
+            result.carriesEntries = false
         }
-        result.history.view.keep(entries, at: try Kernel.position(history))
         result.newEdges = try value.int("fresh")
         result.novelSteps = try value.field("novel").list().map { item throws(RulebenchError) in try item.int() - 1 }
         result.found = try value.optional("found").map { item throws(RulebenchError) in try discoveries(item) }

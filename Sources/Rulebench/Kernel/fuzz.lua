@@ -367,6 +367,11 @@ end
 -- session's. The result then says what this state found in turn:
 -- `found` = { before = edges first reached before the run (setup, a
 -- probe's walk), edges = those of the run, kinds = { site, plays, ... } }.
+-- With `resume` = p (`resumeto` below), the run starts after the last run's
+-- first p steps: `program` is its steps after those only, and the result
+-- answers for them only (outcomes, trace, legal calls, chosen steps; plans
+-- and findings keep the run's step numbers), its history where it stands
+-- without the entries (`history.reply`).
 local STARTED        -- the journal mark the last fuzz call began at (see API.fuzzabort)
 
 -- Resuming (the shrinker's candidates): a run may start where the last one
@@ -434,6 +439,8 @@ function API.fuzz(request)
   local raw = {}
   local function rawindex(bytes) raw[#raw + 1] = bytes; return #raw end
   RUN = { mark = STARTED, outcomes = {}, trace = {}, plans = {}, raw = rawindex }
+  -- A resumed run is sent only its steps after the shared ones: program[i]
+  -- is the run's step base + i.
   local program, steps = request.program or {}, {}
   local chosen = request.program == nil
   local random = CHOOSE.newrandom(request.choices or 0)
@@ -443,7 +450,7 @@ function API.fuzz(request)
   local share = request.share
   CHOOSE.begin(random, rare, request.leaveout, share and share.kinds)
   local result = { valid = true }
-  local count = #program > (request.depth or 0) and #program or request.depth
+  local count = base + #program > (request.depth or 0) and base + #program or request.depth
   local before = share and takeedges()
   if share then seeedges(share.edges or {}) end
   coveredges()   -- forget edges reached since the last run (setup, a probe's walk): not this run's
@@ -455,8 +462,8 @@ function API.fuzz(request)
   end
   for index = base + 1, count do
     local step
-    if index <= #program then
-      step = program[index]
+    if index <= base + #program then
+      step = program[index - base]
       if step.op == "any" then
         local legal, found = legalnow()
         if not legal then result.finding = found; found.step = index; break end
@@ -518,7 +525,10 @@ function API.fuzz(request)
   result.steps = chosen and after(steps, base) or nil
   result.outcomes, result.trace, result.plans = after(RUN.outcomes, base), after(RUN.trace, base), RUN.plans
   result.legal = after(legals, base)
-  result.history = HISTORY.reply(rawindex)
+  -- A resumed run's history goes back without its entries: Swift's view
+  -- keeps those it read and reads the rest from the kernel when it needs
+  -- them (history.lua's `entries`, from the first entry changed since).
+  result.history = HISTORY.reply(rawindex, request.resume ~= nil)
   result.fresh = total + coveredges()     -- line-to-line edges no earlier run reached
   if share then result.found = { before = before, edges = takeedges(), kinds = CHOOSE.played() } end
   result.novel = novel

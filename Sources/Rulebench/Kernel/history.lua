@@ -313,16 +313,20 @@ local function encoded(i)
 end
 
 -- The history as a fuzz run's reply carries it, each entry's tree and
--- plan handed to `raw`, which gives its result's position.
-function history.reply(raw)
+-- plan handed to `raw`, which gives its result's position; with `bare`,
+-- where it stands only (a resumed run's: Swift reads the entries it lacks
+-- with `entries` below, when it needs them).
+function history.reply(raw, bare)
+  local out = history.position()
+  out.initial = INITIAL
+  if bare then return out end
   local entries = {}
   for i = 1, #ENTRIES do
     local e = encoded(i)
     entries[i] = { name = e.name, params = e.params, hash = e.hash, checkpoint = e.checkpoint,
                    tree = raw(e.tree), plan = raw(e.plan) }
   end
-  local out = history.position()
-  out.initial, out.entries = INITIAL, entries
+  out.entries = entries
   return out
 end
 
