@@ -172,22 +172,17 @@ func profile(pack: String) throws {
 
 /// `rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N | --seed K] [--search S]`: the planted
 /// bugs' time to detect, uniform and guided search (TimeToDetect.swift).
-if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "--detect" {
-    do {
-        try TimeToDetect.run(arguments: Array(CommandLine.arguments.dropFirst(2)))
-    } catch {
-        FileHandle.standardError.write(Data("rulebench-bench --detect: \(error)\n".utf8))
-        exit(2)
-    }
-    exit(0)
-}
-
 /// `rulebench-bench --shrink ...`: row (S1), shrinking on the chess mutants' first lines (ShrinkBench.swift).
-if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "--shrink" {
+/// Each reads its own arguments and reports its errors.
+let modesWithArguments: [(flag: String, run: ([String]) throws -> Void)] = [
+    ("--detect", { try TimeToDetect.run(arguments: $0) }),
+    ("--shrink", { try ShrinkBench.run(arguments: $0) }),
+]
+if CommandLine.arguments.count >= 2, let mode = modesWithArguments.first(where: { $0.flag == CommandLine.arguments[1] }) {
     do {
-        try ShrinkBench.run(arguments: Array(CommandLine.arguments.dropFirst(2)))
+        try mode.run(Array(CommandLine.arguments.dropFirst(2)))
     } catch {
-        FileHandle.standardError.write(Data("rulebench-bench --shrink: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("rulebench-bench \(mode.flag): \(error)\n".utf8))
         exit(2)
     }
     exit(0)
