@@ -31,6 +31,18 @@ struct Mutant: Decodable {
     let maxShrunkSteps: Int
     var moreEdits: [[String]]?
     var rare: RarePath?
+    /// The planted-bug test's fuzz session, when it names one: the session
+    /// `--shrink` finds the mutant's first line with.
+    var testBudget: TestBudget?
+
+    /// A test's fuzz session (the fields `--shrink` uses; the tests' own
+    /// defaults where one is left out).
+    struct TestBudget: Decodable {
+        var seed: UInt64?
+        var runs: Int?
+        var depth: Int?
+        var search: String?
+    }
 
     /// The name as the time-to-detect table shows it and `--detect` matches
     /// it: "(rare path)" after the rare ones, so that those words pick them.

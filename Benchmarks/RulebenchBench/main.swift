@@ -22,6 +22,7 @@
 //        rulebench-bench --serve-load          only row (13): rulebench-serve, 200 desert matches x 2 clients over loopback
 //        rulebench-bench --serve-steps ROUNDS MATCHES [profile]   row (13)'s server work a call, in process, no budget (callgrind)
 //        rulebench-bench --levels              only row (15): generate 100 pipes levels 5x5 (--jobs 1, 2), then run them
+//        rulebench-bench --shrink [--rounds N] [--base BINARY] [--only in-process|processes]   only row (S1): shrink candidates/s on the chess mutants' first lines
 import Foundation
 import Rulebench
 
@@ -171,11 +172,17 @@ func profile(pack: String) throws {
 
 /// `rulebench-bench --detect [NAME-SUBSTRING] [--seconds S] [--seeds N | --seed K] [--search S]`: the planted
 /// bugs' time to detect, uniform and guided search (TimeToDetect.swift).
-if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "--detect" {
+/// `rulebench-bench --shrink ...`: row (S1), shrinking on the chess mutants' first lines (ShrinkBench.swift).
+/// Each reads its own arguments and reports its errors.
+let modesWithArguments: [(flag: String, run: ([String]) throws -> Void)] = [
+    ("--detect", { try TimeToDetect.run(arguments: $0) }),
+    ("--shrink", { try ShrinkBench.run(arguments: $0) }),
+]
+if CommandLine.arguments.count >= 2, let mode = modesWithArguments.first(where: { $0.flag == CommandLine.arguments[1] }) {
     do {
-        try TimeToDetect.run(arguments: Array(CommandLine.arguments.dropFirst(2)))
+        try mode.run(Array(CommandLine.arguments.dropFirst(2)))
     } catch {
-        FileHandle.standardError.write(Data("rulebench-bench --detect: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("rulebench-bench \(mode.flag): \(error)\n".utf8))
         exit(2)
     }
     exit(0)

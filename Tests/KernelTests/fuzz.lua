@@ -174,22 +174,25 @@ return {
 API.finishpack("r", "")
 local function newr() local h = API.newgame("r", "1", K.encode({})); API.commit(); return h end
 local function push(n) return { op = "do", name = "push", params = { n = n } } end
+-- A resumed run is sent its steps after the shared ones only.
+local function tail(program, resume) return resume and { table.unpack(program, resume + 1) } or program end
 local function run(program, resume)
-  return K.decode((API.fuzz(K.encode({ program = program, checklegal = true, resume = resume }))))
+  return K.decode((API.fuzz(K.encode({ program = tail(program, resume), checklegal = true, resume = resume }))))
 end
 newr()
 local full = run({ push(1), push(2), push(3), push(1) })
 assert(#full.outcomes == 4 and #full.trace == 4)
 -- The same first two steps, then others: from step 2 of the last run.
 local resumed = run({ push(1), push(2), push(2) }, 2)
-assert(#resumed.outcomes == 1 and #resumed.trace == 1 and resumed.history.count == 3)
+assert(#resumed.outcomes == 1 and #resumed.trace == 1 and resumed.history.count == 3 and resumed.history.entries == nil,
+       "a resumed run's reply carries its own steps' outcomes only, and no entries")
 assert(resumed.history.cursor == 3 and resumed.history.count == 3)
 newr()
 local fresh = run({ push(1), push(2), push(2) })
 assert(fresh.trace[3] == resumed.trace[1] and API.hash() == resumed.trace[1], "resumed, a run ends where it does from setup")
 -- From no step at all: every entry undone.
 local alone = run({ push(3) }, 0)
-assert(#alone.trace == 1 and alone.history.count == 1)
+assert(#alone.trace == 1 and alone.history.count == 1 and alone.history.entries == nil)
 newr()
 assert(run({ push(3) }).trace[1] == alone.trace[1])
 -- Not past the steps the last run completed; not where a later step
@@ -228,15 +231,15 @@ assert(run({ push(1), push(3) }).trace[2] == up.trace[1])
 -- and the game stays there for the next run. Entries no rewind verified
 -- (a run without the end-of-run check) are undone to the state after setup.
 local function final(program, resume)
-  return K.decode((API.fuzz(K.encode({ program = program, checklegal = true, final = true, resume = resume }))))
+  return K.decode((API.fuzz(K.encode({ program = tail(program, resume), checklegal = true, final = true, resume = resume }))))
 end
 newr()
-run({ push(1), push(2) })
+local two = run({ push(1), push(2) })
 local whole = final({ push(1), push(2), push(3) }, 2)
 assert(whole.rewound == nil and whole.history.cursor == 0, "no rewind verified the shared steps yet: all undone")
 local short = final({ push(1), push(2), push(1) }, 2)
 assert(short.rewound == nil and short.history.cursor == 2 and API.hash() == short.history.current
-       and short.history.current == select(13, API.entries(-1, 0, 2)),
+       and short.history.current == select(13, API.entries(-1, 0, 2)) and API.hash() == two.trace[2],
        "the shared steps' undos were verified: the rewind stops above them")
 local again = final({ push(1), push(3) }, 1)
 assert(again.history.cursor == 1 and #again.trace == 1)

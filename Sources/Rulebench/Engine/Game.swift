@@ -308,14 +308,21 @@ public final class Game {
     }
 
     /// Plays a fuzz run inside the kernel (`Kernel/fuzz.lua`) from this
-    /// game's setup, then takes the run's history as its own: the state is
-    /// where the run left it.
+    /// game's setup (or, resumed, from the last run's first steps), then
+    /// takes the run's history as its own: the state is where the run left it.
     func play(_ request: Kernel.RunRequest) throws(RulebenchError) -> Kernel.RunReply {
         guard history.count == 0 || request.resume != nil else {
             throw .badInput(InputProblem("a fuzz run starts from a game with no history"))
         }
         let reply = try kernel.run(request)
-        history.view.take(reply.history.view)
+        // A reply carries no entries. After a run from setup the view
+        // starts afresh; after a resumed one it keeps those it read while the
+        // kernel has not changed them since (`HistoryView`'s version).
+        if request.resume == nil {
+            history.view.take(reply.history.view)
+        } else {
+            history.view.move(to: reply.history.view.position, current: reply.history.view.current)
+        }
         return reply
     }
 

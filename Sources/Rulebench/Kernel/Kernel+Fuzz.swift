@@ -43,9 +43,10 @@ extension Kernel {
         /// Start where the last run of this game stood after its first
         /// `resume` steps (the same as this program's), rewound there with
         /// the strict undo, rather than from a game just set up: the
-        /// shrinker's candidates. The reply then answers for the steps
-        /// after those only (their outcomes, trace and legal calls; plans
-        /// and findings keep their step numbers). Nil: a game with no history.
+        /// shrinker's candidates. Only the program's steps after those are
+        /// sent, and the reply answers for those only (their outcomes,
+        /// trace and legal calls; plans and findings keep their step
+        /// numbers). Nil: a game with no history.
         var resume: Int?
         /// The slots the pack's story sequences read (`SequenceProbe`): the
         /// state after setup and after every step that performs must hold
@@ -112,7 +113,8 @@ extension Kernel {
         /// The end-of-run rewind's finding.
         var rewound: RunFinding?
         var plans: [PlanSighting] = []
-        /// The game's history after the run.
+        /// The game's history after the run: where it stands, no entries
+        /// (the game's view reads them from the kernel when read: `Game.play`).
         var history: History
         /// Line-to-line edges of rule code no earlier run of this game's
         /// Lua state reached (0 unless it collects coverage).
@@ -147,15 +149,17 @@ extension Kernel {
         field(.rewindAtEnd); out.bool(request.rewindAtEnd)
         field(.listLegalAtEnd); out.bool(request.listLegalAtEnd)
         if let program = request.program {
+            // A resumed run is sent its steps after the shared ones only.
+            let skipped = min(request.resume ?? 0, program.count)
             field(.program)
-            out.list(count: program.count)
-            for (index, step) in program.enumerated() {
+            out.list(count: program.count - skipped)
+            for index in skipped..<program.count {
                 if let other = request.anyLegalCall, other.index == index {
                     out.table(count: 2)
                     out.key("op"); out.string(KernelWords.StepOp.anyLegalCall.rawValue)
                     out.key("name"); out.string(other.action)
                 } else {
-                    write(step, to: &out)
+                    write(program[index], to: &out)
                 }
             }
         }

@@ -374,6 +374,11 @@ end
 -- session's. The result then says what this state found in turn:
 -- `found` = { before = edges first reached before the run (setup, a
 -- probe's walk), edges = those of the run, kinds = { site, plays, ... } }.
+-- With `resume` = p (`resumeto` below), the run starts after the last run's
+-- first p steps: `program` is its steps after those only, and the result
+-- answers for them only (outcomes, trace, legal calls, chosen steps; plans
+-- and findings keep the run's step numbers), its history where it stands
+-- without the entries (`history.reply`).
 local STARTED        -- the journal mark the last fuzz call began at (see API.fuzzabort)
 
 -- Resuming (the shrinker's candidates): a run may start where the last one
@@ -441,6 +446,8 @@ function API.fuzz(request)
   local raw = {}
   local function rawindex(bytes) raw[#raw + 1] = bytes; return #raw end
   RUN = { mark = STARTED, outcomes = {}, trace = {}, plans = {}, raw = rawindex }
+  -- A resumed run is sent only its steps after the shared ones: program[i]
+  -- is the run's step base + i.
   local program, steps = request.program or {}, {}
   local chosen = request.program == nil
   local random = CHOOSE.newrandom(request.choices or 0)
@@ -450,7 +457,7 @@ function API.fuzz(request)
   local share = request.share
   CHOOSE.begin(random, rare, request.leaveout, share and share.kinds)
   local result = { valid = true }
-  local count = #program > (request.depth or 0) and #program or request.depth
+  local count = base + #program > (request.depth or 0) and base + #program or request.depth
   local before = share and takeedges()
   if share then seeedges(share.edges or {}) end
   coveredges()   -- forget edges reached since the last run (setup, a probe's walk): not this run's
@@ -462,8 +469,8 @@ function API.fuzz(request)
   end
   for index = base + 1, count do
     local step
-    if index <= #program then
-      step = program[index]
+    if index <= base + #program then
+      step = program[index - base]
       if step.op == "any" then
         local legal, found = legalnow()
         if not legal then result.finding = found; found.step = index; break end

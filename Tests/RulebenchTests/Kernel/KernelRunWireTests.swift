@@ -28,27 +28,33 @@ final class KernelRunWireTests: XCTestCase {
         request.anyLegalCall = (index: 6, action: "other")
         request.favoursRareKinds = true
         request.leavesOutKinds = true
-        request.resume = 3
+        request.resume = 0
         request.reads = [StatePath(keys: [.string("board"), .int(2)])]
         request.share = Discoveries(edges: [4, 9], earlier: [], kinds: [.init(site: -7, plays: 2)])
-        let expected = table([
-            "choices": .int(-5), "depth": .int(12), "checklegal": .bool(true), "recordlegal": .bool(true),
-            "final": .bool(true), "listlegal": .bool(true), "rare": .bool(true), "leaveout": .bool(true), "resume": .int(3),
-            "reads": .list([.list([s("board"), .int(2)])]),
-            "share": table(["edges": .list([.int(4), .int(9)]), "kinds": .list([.int(-7), .int(2)])]),
-            "program": .list([
-                table(["op": s("do"), "name": s("move"), "params": table(params)]),
-                table(["op": s("try"), "name": s("try it"), "params": table([:])]),
-                table(["op": s("undo"), "n": .int(2)]), table(["op": s("redo"), "n": .int(1)]),
-                table(["op": s("turn")]), table(["op": s("lastturn")]),
-                table(["op": s("any"), "name": s("other")]),
-            ]),
-        ])
+        let steps: [StateValue] = [
+            table(["op": s("do"), "name": s("move"), "params": table(params)]),
+            table(["op": s("try"), "name": s("try it"), "params": table([:])]),
+            table(["op": s("undo"), "n": .int(2)]), table(["op": s("redo"), "n": .int(1)]),
+            table(["op": s("turn")]), table(["op": s("lastturn")]),
+            table(["op": s("any"), "name": s("other")]),
+        ]
+        func expected(resume: Int) -> StateValue {
+            table([
+                "choices": .int(-5), "depth": .int(12), "checklegal": .bool(true), "recordlegal": .bool(true),
+                "final": .bool(true), "listlegal": .bool(true), "rare": .bool(true), "leaveout": .bool(true),
+                "resume": .int(Int64(resume)), "reads": .list([.list([s("board"), .int(2)])]),
+                "share": table(["edges": .list([.int(4), .int(9)]), "kinds": .list([.int(-7), .int(2)])]),
+                "program": .list(Array(steps.dropFirst(resume))),
+            ])
+        }
         let bytes = Kernel.requestBytes(request)
-        XCTAssertEqual(try Wire.decode(bytes), expected)
+        XCTAssertEqual(try Wire.decode(bytes), expected(resume: 0))
         // A call's params go in the canonical form, keys in its order: Lua
         // builds the params table exactly as it did from `Wire.encode`.
         XCTAssertTrue(bytes.containsSubsequence(Array("s6:params".utf8) + Wire.encode(table(params))))
+        // A resumed run is sent only its steps after the shared ones.
+        request.resume = 3
+        XCTAssertEqual(try Wire.decode(Kernel.requestBytes(request)), expected(resume: 3))
         // Without the optional fields, none is written.
         XCTAssertEqual(try Wire.decode(Kernel.requestBytes(Kernel.RunRequest(program: nil, depth: 5))), table([
             "choices": .int(0), "depth": .int(5), "checklegal": .bool(false), "recordlegal": .bool(false),

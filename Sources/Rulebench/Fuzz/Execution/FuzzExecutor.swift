@@ -138,13 +138,16 @@ struct FuzzExecutor {
     /// How many first steps `program` can take from the main game's last
     /// run: those it shares with it, up to the last that run completed
     /// of its first performs and attempts, when the run was asked the same
-    /// of each step. Nil when there is no such run (the kernel refuses the
+    /// of each step (none when it did not record the legal calls this one
+    /// records). Nil when there is no such run (the kernel refuses the
     /// rest: entries a later step replaced, a state not the history's).
     private func resumePoint(_ program: FuzzProgram, _ request: Kernel.RunRequest) -> Int? {
         guard let last = games.lastRun, games.main != nil, last.program.pack == program.pack,
               last.program.seed == program.seed, last.program.options == program.options,
-              last.request.checkLegality == request.checkLegality,
-              last.request.recordLegal || !request.recordLegal else { return nil }
+              last.request.checkLegality == request.checkLegality else { return nil }
+        // The legal calls of the shared steps were not recorded: every step
+        // undone and played again, still without a restart.
+        if request.recordLegal && !last.request.recordLegal { return 0 }
         let shared = zip(program.steps, last.program.steps).prefix { $0 == $1 }.count
         let performs = last.program.steps.prefix {
             if case .perform = $0 { return true }

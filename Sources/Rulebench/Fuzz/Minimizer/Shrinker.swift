@@ -44,7 +44,11 @@ import Foundation
 /// candidate's end-of-run rewind stops at the first entry a rewind
 /// verified, so the game stands near the shared steps; a candidate differs
 /// from the last from the chunk it deletes on), or from a restarted game
-/// when it cannot (`FuzzExecutor.execute`); one that fails so runs again
+/// when it cannot (`FuzzExecutor.execute`). Resumed, it is sent only its
+/// steps after the shared ones and answered for those only: what it costs
+/// grows with the steps it plays and undoes, not with its length (the
+/// history's entries are read only by a check that needs them,
+/// `HistoryView`). One that fails so runs again
 /// from a restarted game before it is kept (`resumes`). Verdicts are remembered, so no
 /// program runs twice. The last round deleted every single step in vain:
 /// the result is 1-minimal, unless the budget or the time ran out first
@@ -85,11 +89,10 @@ struct Shrinker {
     private var listsLegalAtEnd = false
     /// Whether the finding needs the end-of-run checks (rewind, save, replay).
     private var finalChecks = false
-    /// Verdicts of the candidates run so far.
-    private var verdicts: [FuzzProgram: Verdict] = [:]
-    /// The legal calls at the illegal step of each candidate found
-    /// illegal: what its mending chooses from (`attemptMending`).
-    private var offered: [FuzzProgram: [ActionCall]] = [:]
+    /// Verdicts of the candidates run so far, and for each found illegal
+    /// the legal calls at its illegal step: what its mending chooses from
+    /// (`attemptMending`). One table: a program is hashed once a candidate.
+    private var verdicts: [FuzzProgram: (verdict: Verdict, offered: [ActionCall]?)] = [:]
     /// Candidates start where the last one stood after the steps they
     /// share with it, rewound there with the strict undo (`FuzzExecutor`,
     /// `resuming`), rather than from a restarted game. Off once a
@@ -208,7 +211,7 @@ struct Shrinker {
     /// Runs `candidate` (or recalls its verdict); with `keep`, a candidate
     /// that reproduces becomes the best, trimmed after its failing step.
     private mutating func run(_ candidate: FuzzProgram, keep: Bool) -> Verdict {
-        if let known = verdicts[candidate] { return known }
+        if let known = verdicts[candidate] { return known.verdict }
         count()
         // A resumed candidate that fails is played again below before it
         // is kept, the whole-history checks then included.
@@ -224,7 +227,6 @@ struct Shrinker {
         let verdict: Verdict
         if !result.valid {
             verdict = .illegal(at: result.outcomes.count)
-            offered[candidate] = result.offered
         } else if let found = result.finding, target.admits(found) {
             verdict = .reproduces
             if keep {
@@ -238,7 +240,7 @@ struct Shrinker {
         } else {
             verdict = .other
         }
-        verdicts[candidate] = verdict
+        verdicts[candidate] = (verdict, result.valid ? nil : result.offered)
         return verdict
     }
 
@@ -293,9 +295,12 @@ struct Shrinker {
         count()
         guard let legal = offeredCalls(at: index, of: candidate) else { return false }
         let fanOut = first ? Shrinker.mendingsPerStep.first : Shrinker.mendingsPerStep.later
+        // Each call's complexity made once, not at every comparison.
         let mendings = legal.filter { $0.name == call.name }
-            .sorted { Shrinker.complexity($0) < Shrinker.complexity($1) }
+            .map { ($0, Shrinker.complexity($0)) }
+            .sorted { $0.1 < $1.1 }
             .prefix(fanOut)
+            .map(\.0)
         for mending in mendings {
             var mended = candidate
             mended.steps[index] = .perform(mending)
@@ -312,10 +317,10 @@ struct Shrinker {
     /// The legal calls at the illegal step `index` of `candidate`: those
     /// its run brought back, or else listed by playing its steps up to there.
     private func offeredCalls(at index: Int, of candidate: FuzzProgram) -> [ActionCall]? {
-        if let known = offered[candidate] { return known }
+        if let known = verdicts[candidate]?.offered { return known }
         var prefix = candidate
         prefix.steps = Array(candidate.steps[...index])
-        let legal = executor.execute(prefix, checkLegality: true, recordLegal: true, finalChecks: false).legal
+        let legal = executor.execute(prefix, checkLegality: true, recordLegal: true, finalChecks: false, resuming: resumes).legal
         return legal.indices.contains(index) ? legal[index] : nil
     }
 
@@ -486,7 +491,7 @@ struct Shrinker {
     /// steps). Its steps are legal: checked so, the next candidate can
     /// start where it stands (`FuzzExecutor.resumePoint`).
     private func recordLegal() -> [[ActionCall]] {
-        executor.execute(best, checkLegality: true, recordLegal: true, finalChecks: false).legal
+        executor.execute(best, checkLegality: true, recordLegal: true, finalChecks: false, resuming: resumes).legal
     }
 
     // MARK: Simpler steps and seeds

@@ -137,6 +137,38 @@ final class CandidateRewindTests: XCTestCase {
         XCTAssertGreaterThan(reproduced, 0)
     }
 
+    /// A resumed run is sent only its steps after the shared ones, and its
+    /// reply carries no history entries: the game's view keeps those it
+    /// read and reads the rest from the kernel, from the first it changed.
+    /// After each candidate (read every third: the view then catches up
+    /// over several runs), the view is the kernel's history, entry for
+    /// entry the one a replay from setup leaves.
+    func testAResumedRunLeavesTheHistoryOfAReplayFromSetup() throws {
+        let program = try line("chess king taken", Self.kingTakenDetour)
+        let (resuming, fresh) = (executor(), executor())
+        var resumed = 0
+        for (index, candidate) in candidates(of: program).enumerated() {
+            let rewound = resuming.execute(candidate, checkLegality: true, finalChecks: false, resuming: true)
+            let replayed = fresh.execute(candidate, checkLegality: true, finalChecks: false)
+            XCTAssertEqual(Judged(rewound), Judged(replayed))
+            if rewound.resumed { resumed += 1 }
+            guard index % 3 == 0 else { continue }
+            let mine = try XCTUnwrap(resuming.games.main).history
+            let theirs = try XCTUnwrap(fresh.games.main).history
+            XCTAssertEqual(try mine.view.differences(), [], "\(candidate.steps.map(\.description))")
+            XCTAssertEqual(mine.cursor, theirs.cursor)
+            XCTAssertEqual(mine.count, theirs.count)
+            for (a, b) in zip(mine.entries, theirs.entries) {
+                XCTAssertEqual(a.call, b.call)
+                XCTAssertEqual(a.hash, b.hash)
+                XCTAssertEqual(a.isCheckpoint, b.isCheckpoint)
+                XCTAssertEqual(a.tree, b.tree)
+                XCTAssertEqual(a.plan, b.plan)
+            }
+        }
+        XCTAssertGreaterThan(resumed, 20)
+    }
+
     /// A whole shrink gives the same reproduction through the same
     /// candidates whether they start where the last one stood or from setup.
     func testAShrinkEndsTheSameWithoutRewinding() throws {
