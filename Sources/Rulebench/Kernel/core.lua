@@ -58,7 +58,20 @@ M.collectgarbage = collectgarbage
 -- Generational collection: a step makes many short-lived tables (records,
 -- params, plans) beside a long-lived state, which is what it is for; it
 -- doubled explore's speed. Rules cannot change the mode (sandbox.lua).
-collectgarbage("generational")
+-- Its two multipliers (Lua's defaults are 20 and 100): a minor collection
+-- once the heap has grown GC_MINOR% since the last one, a major one once it
+-- has grown GC_MAJOR% over what the last major one left. A fuzz run's
+-- history grows through the run, and each major collection walks the whole
+-- kernel (its code, the pack's, the state): at Lua's defaults they came
+-- every 200 steps of template. Measured (callgrind, `--loop-kernel`, row 1k
+-- of BENCHMARKS.md): 10k fewer instructions a checked step of template
+-- (1.9%), 21k of desert (1.5%); the heap may reach (1 + 1) x (1 + 2) = 6
+-- times what a full collection leaves (2.4 at the defaults;
+-- KernelCollectorTests). No answer depends on when the collector runs:
+-- identities are numbered, not addressed (identity.lua), and the memory
+-- cap collects in full before it refuses (alloc.c).
+M.GC_MINOR, M.GC_MAJOR = 100, 200
+collectgarbage("generational", M.GC_MINOR, M.GC_MAJOR)
 debug, os, dofile, loadfile, require, collectgarbage = nil, nil, nil, nil, nil, nil
 
 local type, pairs, next, error, setmetatable, tostring, select =
