@@ -218,7 +218,17 @@ static int ac_finish(lua_State *L) {
 
 static const char *const TWEEN[] = {"target", "property", "from", "to", "duration", "delay",
                                     "easing", "repeat", "autoreverse", NULL};
-static const char *const EASINGS[] = {"linear", "easeIn", "easeOut", "easeInOut", NULL};
+
+/* Whether the value at index names an easing: a key of K.easings, protocol.lua's
+ * WORDSET.easing (the one list of their names; anim.lua binds it). */
+static int ac_easing(lua_State *L, int index) {
+    if (lua_type(L, index) != LUA_TSTRING) return 0;
+    lua_getfield(L, AC_K, "easings");
+    lua_pushvalue(L, index);
+    int known = lua_istable(L, -2) && lua_rawget(L, -2) == LUA_TBOOLEAN && lua_toboolean(L, -1);
+    lua_pop(L, 2);
+    return known;
+}
 
 /* `repeat`: a whole number of at least 1; nil gives 1. */
 static int ac_repeats(lua_State *L, int index, lua_Integer *out) {
@@ -240,7 +250,7 @@ static int ac_tween(lua_State *L) {
     if (!lua_toboolean(L, 2)) {
         lua_pop(L, 1);
         lua_pushliteral(L, "linear");
-    } else if (!ac_is_one_of(L, 2, EASINGS)) {
+    } else if (!ac_easing(L, 2)) {
         return ac_slow(L);
     }
     int reverse = lua_getfield(L, 1, "autoreverse");               /* 3 */

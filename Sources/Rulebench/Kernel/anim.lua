@@ -109,7 +109,7 @@ function slow.tween(s, src)
   fields(s, TWEEN, "anim.tween")
   local easing = s.easing or "linear"
   if not EASINGS[easing] then
-    fault("anim.tween: unknown easing '" .. tostring(easing) .. "' (linear, easeIn, easeOut, easeInOut)")
+    fault("anim.tween: unknown easing '" .. tostring(easing) .. "' (" .. table.concat(protocol.WORDS.easing, ", ") .. ")")
   end
   if s.autoreverse ~= nil and type(s.autoreverse) ~= "boolean" then fault("anim.tween: 'autoreverse' must be a boolean") end
   return { kind = "tween", target = text(s.target, "target", "anim.tween", true),
@@ -205,9 +205,10 @@ end
 -- The builders rules call. Each tail-calls its C twin, which stands where
 -- a Lua builder stood on the stack (animcore.c's ac_push_site relies on
 -- it) and takes exactly one argument, as the builders here do.
--- What the C builders read (animcore.c): `backing`, and `leafsources`, on
--- when each leaf notes the file:line that made it (setleafsources).
-local BOUND = { backing = state.backing, leafsources = false }
+-- What the C builders read (animcore.c): `backing`, `easings` (the names a
+-- tween may give), and `leafsources`, on when each leaf notes the
+-- file:line that made it (setleafsources).
+local BOUND = { backing = state.backing, leafsources = false, easings = EASINGS }
 function M.setleafsources(on) BOUND.leafsources = on end
 function M.leafsources() return BOUND.leafsources end
 local fast = core.C.anim.bind(BOUND, slow)
