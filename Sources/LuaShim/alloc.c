@@ -1,7 +1,8 @@
 // alloc.c: the counting allocator behind the memory cap, and the byte
 // buffers Swift answers through.
 //
-// Owns: vm->used, vm->cap, vm->limit and vm->memory_hit; what the engine
+// Owns: vm->used, vm->cap, vm->limit, vm->memory_hit and the last refusal
+// (a request Lua asks again after its emergency collection); what the engine
 // may use above the cap (RB_ENGINE_RESERVE, RB_ENGINE_COPIES).
 //
 // Invariant: vm->used is the exact sum of the live blocks' sizes; growth
@@ -50,6 +51,24 @@ int rb_buffer_set(RBBuffer *buffer, const char *bytes, size_t length) {
  * would otherwise run for hours under a 10M-instruction budget. */
 #define RB_BYTES_PER_INSTRUCTION 256
 
+/* Notes a refused growth (memory_hit, and what was asked, see rb_rescued). */
+static void *rb_refuse(RBVM *vm, void *ptr, size_t nsize) {
+    if (!vm->refusing) vm->hit_before = vm->memory_hit;
+    vm->refusing = 1;
+    vm->refused_ptr = ptr;
+    vm->refused_size = nsize;
+    vm->memory_hit = 1;
+    return NULL;
+}
+
+/* A growth succeeded: if it is the request last refused, asked again after
+ * Lua's emergency collection (luaM_realloc_'s second try), that refusal
+ * raised nothing, so it no longer marks the call's error as a memory error. */
+static void rb_rescued(RBVM *vm, void *ptr, size_t nsize) {
+    if (ptr == vm->refused_ptr && nsize == vm->refused_size) vm->memory_hit = vm->hit_before;
+    vm->refusing = 0;
+}
+
 /* Counts every byte and refuses growth past the current limit. Lua turns a
  * NULL from a growing request into an ordinary "not enough memory" error;
  * shrinking must never fail, so it is never refused. During a user call,
@@ -64,15 +83,10 @@ void *rb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         vm->used -= old;
         return NULL;
     }
-    if (nsize > old && vm->used - old + nsize > vm->limit) {
-        vm->memory_hit = 1;
-        return NULL;
-    }
+    if (nsize > old && vm->used - old + nsize > vm->limit) return rb_refuse(vm, ptr, nsize);
     void *block = ptr ? rb_pool_resize(&vm->pool, ptr, old, nsize) : rb_pool_alloc(&vm->pool, nsize);
-    if (block == NULL) {
-        if (nsize > old) vm->memory_hit = 1;
-        return NULL;
-    }
+    if (block == NULL) return nsize > old ? rb_refuse(vm, ptr, nsize) : NULL;
+    if (vm->refusing && nsize > old) rb_rescued(vm, ptr, nsize);
     vm->used = vm->used - old + nsize;
     if (vm->armed && nsize > old) {
         int64_t cost = (int64_t)((nsize - old) / RB_BYTES_PER_INSTRUCTION);

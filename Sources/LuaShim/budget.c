@@ -198,6 +198,7 @@ int rb_charge(lua_State *L) {
 /* Arms the budget for a call. */
 void rb_arm(RBVM *vm, RBCallMode mode, int watch) {
     vm->memory_hit = 0;
+    vm->refusing = 0;
     vm->exhausted = 0;
     vm->hard = 0;
     vm->kernel_spent = 0;

@@ -97,6 +97,7 @@ int rb_release(lua_State *L) {
  * bridge's message handler; returns lua_pcall's status. */
 static int rb_protect_call(lua_State *L, RBVM *vm) {
     vm->memory_hit = 0;
+    vm->refusing = 0;
     int n = lua_gettop(L);
     lua_pushcfunction(L, rb_msgh);
     lua_insert(L, 1);
@@ -116,6 +117,7 @@ static int rb_protect_results(lua_State *L, RBVM *vm, int status) {
                       : (status == LUA_ERRMEM || vm->memory_hit) ? "memory" : "error";
     rb_operation_settle(vm);
     vm->memory_hit = 0;
+    vm->refusing = 0;
     lua_pushboolean(L, 0);
     lua_insert(L, -2);
     lua_pushstring(L, cause);

@@ -84,6 +84,13 @@ struct RBVM {
     size_t cap;              /* the game's memory cap */
     size_t limit;            /* what the allocator enforces at this moment */
     int memory_hit;          /* the allocator refused during this call */
+    /* The last refusal, until the next growth that succeeds: when that is
+     * the same request again (Lua's emergency collection made room), the
+     * refusal never became an error and memory_hit goes back to what it was. */
+    int refusing;
+    void *refused_ptr;
+    size_t refused_size;
+    int hit_before;
     int64_t budget;          /* instructions per user call; 0 = no hook */
     int64_t remaining;
     int64_t spent;

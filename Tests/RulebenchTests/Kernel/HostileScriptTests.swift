@@ -96,6 +96,9 @@ final class HostileScriptTests: XCTestCase {
             script("recursion_coroutines", "stack overflow"),
             memory("memory_concat"), memory("memory_table", cap: 32 << 20), memory("memory_rep_many"),
             memory("memory_rep_huge"), memory("memory_coroutines", cap: 32 << 20), memory("memory_in_state"),
+            Case(pack: "runaway", name: "memory_rescued", operation: .perform, kind: .script,
+                 message: "an ordinary error after 12000000 bytes", place: .marked("runaway/actions/memory_rescued.lua"),
+                 memory: 32 << 20),
         ]
     }()
 
