@@ -19,9 +19,9 @@
 enum Wire {
     /// Encodes a value (nil for absent).
     static func encode(_ value: StateValue?) -> [UInt8] {
-        var out: [UInt8] = []
-        append(value, to: &out)
-        return out
+        var out = Writer()
+        out.value(value)
+        return out.bytes
     }
 
     /// Encodes a table from string keys.
@@ -62,8 +62,31 @@ enum Wire {
         }
         mutating func int(_ n: Int64) { bytes.append(UInt8(ascii: "i")); decimal(n); bytes.append(UInt8(ascii: ";")) }
         mutating func bool(_ b: Bool) { bytes.append(UInt8(ascii: b ? "t" : "f")) }
-        /// Any value, in the canonical form (`Wire.encode`'s bytes).
-        mutating func value(_ value: StateValue?) { Wire.append(value, to: &bytes) }
+        /// Any value, in the canonical form: tables in the `{` form, keys
+        /// sorted (`Wire.encode`; equal values give equal bytes).
+        mutating func value(_ value: StateValue?) {
+            guard let value else { bytes.append(UInt8(ascii: "n")); return }
+            switch value {
+            case .bool(let b): bool(b)
+            case .int(let i): int(i)
+            case .double(let d):
+                bytes.append(UInt8(ascii: "d"))
+                let hex = String(d.bitPattern, radix: 16)
+                bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: 16 - hex.utf8.count))
+                bytes.append(contentsOf: hex.utf8)
+            case .string(let s): string(s)
+            case .table(let table):
+                open()
+                for (key, item) in table.sorted(by: { $0.key < $1.key }) {
+                    switch key {
+                    case .int(let i): int(i)
+                    case .string(let s): string(s)
+                    }
+                    self.value(item)
+                }
+                close()
+            }
+        }
         /// Bytes already in the wire format (one value).
         mutating func encoded(_ value: [UInt8]) { bytes.append(contentsOf: value) }
 
@@ -74,33 +97,6 @@ enum Wire {
         private mutating func decimal(_ n: Int64) {
             if n >= 0 && n < 10 { bytes.append(UInt8(ascii: "0") + UInt8(n)); return }
             bytes.append(contentsOf: String(n).utf8)
-        }
-    }
-
-    fileprivate static func append(_ value: StateValue?, to out: inout [UInt8]) {
-        guard let value else { out.append(UInt8(ascii: "n")); return }
-        switch value {
-        case .bool(let b): out.append(UInt8(ascii: b ? "t" : "f"))
-        case .int(let i):
-            out.append(UInt8(ascii: "i")); out.append(contentsOf: String(i).utf8); out.append(UInt8(ascii: ";"))
-        case .double(let d):
-            out.append(UInt8(ascii: "d"))
-            let hex = String(d.bitPattern, radix: 16)
-            out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: 16 - hex.utf8.count))
-            out.append(contentsOf: hex.utf8)
-        case .string(let s):
-            out.append(UInt8(ascii: "s")); out.append(contentsOf: String(s.utf8.count).utf8)
-            out.append(UInt8(ascii: ":")); out.append(contentsOf: s.utf8)
-        case .table(let table):
-            out.append(UInt8(ascii: "{"))
-            for (key, item) in table.sorted(by: { $0.key < $1.key }) {
-                switch key {
-                case .int(let i): append(.int(i), to: &out)
-                case .string(let s): append(.string(s), to: &out)
-                }
-                append(item, to: &out)
-            }
-            out.append(UInt8(ascii: "}"))
         }
     }
 
