@@ -192,11 +192,7 @@ extension Kernel {
             out.key("name"); out.string(call.name)
             // The canonical form, keys in its order: Lua inserts them as it
             // did from `Wire.encode`, so the table (and `pairs` over it) is the same.
-            out.key("params"); out.open()
-            for key in call.params.keys.sorted(by: { StateKey.string($0) < StateKey.string($1) }) {
-                out.string(key); out.value(call.params[key])
-            }
-            out.close()
+            out.key("params"); out.value(call.params)
         }
         func count(_ op: Op, _ n: Int) {
             out.table(count: 2)

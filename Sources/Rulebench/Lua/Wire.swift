@@ -26,7 +26,9 @@ enum Wire {
 
     /// Encodes a table from string keys.
     static func encode(_ table: [String: StateValue]) -> [UInt8] {
-        encode(.table(Dictionary(uniqueKeysWithValues: table.map { (StateKey.string($0.key), $0.value) })))
+        var out = Writer()
+        out.value(table)
+        return out.bytes
     }
 
     /// Encodes a path as a list of keys.
@@ -86,6 +88,16 @@ enum Wire {
                 }
                 close()
             }
+        }
+        /// A table of string keys in the canonical form: the bytes of
+        /// `value(.table(...))`, without making that table.
+        mutating func value(_ table: [String: StateValue]) {
+            open()
+            for key in table.keys.sorted(by: { StateKey.string($0) < StateKey.string($1) }) {
+                string(key)
+                value(table[key])
+            }
+            close()
         }
         /// Bytes already in the wire format (one value).
         mutating func encoded(_ value: [UInt8]) { bytes.append(contentsOf: value) }
