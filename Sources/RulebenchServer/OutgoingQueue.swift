@@ -23,69 +23,82 @@ final class OutgoingQueue: @unchecked Sendable {
         self.maxBytes = maxBytes
     }
 
+    /// A waiter and what it is to be given. It is resumed after the lock is
+    /// let go: resuming takes its task's status lock, which a cancellation
+    /// handler (`next`'s onCancel) holds while it waits for this lock.
+    private typealias Wake = (waiter: CheckedContinuation<[UInt8]?, Never>, item: [UInt8]?)
+
     /// Queues `item` for the writer.
     func push(_ item: [UInt8]) -> Pushed {
-        lock.withLock {
-            guard !closed else { return .closed }
+        let (pushed, wake) = lock.withLock { () -> (Pushed, Wake?) in
+            guard !closed else { return (.closed, nil) }
             if items.count - head + 1 > maxMessages || bytes + item.count > maxBytes {
                 closed = true
                 items = []
                 head = 0
                 bytes = 0
-                waiter?.resume(returning: nil)
-                waiter = nil
-                return .overflowed
+                return (.overflowed, takeWaiterLocked(giving: nil))
             }
-            deliverLocked(item)
-            return .queued
+            return (.queued, deliverLocked(item))
         }
+        if let wake { wake.waiter.resume(returning: wake.item) }
+        return pushed
     }
 
     /// Takes nothing more; `last` (a close frame) goes after what is queued, past the bounds.
     func finish(last: [UInt8]?) {
-        lock.withLock {
-            guard !closed else { return }
+        let wakes = lock.withLock { () -> [Wake] in
+            guard !closed else { return [] }
             closed = true
-            if let last { deliverLocked(last) }
-            if items.count == head { waiter?.resume(returning: nil); waiter = nil }
+            var wakes: [Wake] = []
+            if let last, let wake = deliverLocked(last) { wakes.append(wake) }
+            if items.count == head, let wake = takeWaiterLocked(giving: nil) { wakes.append(wake) }
+            return wakes
         }
+        for wake in wakes { wake.waiter.resume(returning: wake.item) }
     }
 
-    private func deliverLocked(_ item: [UInt8]) {
-        if let waiter {
-            self.waiter = nil
-            waiter.resume(returning: item)
-        } else {
-            items.append(item)
-            bytes += item.count
-        }
+    /// Gives `item` to the waiter (returned, to be resumed unlocked) or queues it.
+    private func deliverLocked(_ item: [UInt8]) -> Wake? {
+        if let wake = takeWaiterLocked(giving: item) { return wake }
+        items.append(item)
+        bytes += item.count
+        return nil
+    }
+
+    private func takeWaiterLocked(giving item: [UInt8]?) -> Wake? {
+        guard let waiter else { return nil }
+        self.waiter = nil
+        return (waiter, item)
     }
 
     /// The next item, waiting for one; nil once finished and empty, or when the waiting task is cancelled.
     func next() async -> [UInt8]? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                lock.withLock {
+                // nil: wait; .some(value): resume now, unlocked.
+                let now = lock.withLock { () -> [UInt8]?? in
                     if head < items.count {
                         let item = items[head]
                         items[head] = []
                         head += 1
                         bytes -= item.count
                         if head == items.count { items = []; head = 0 }
-                        continuation.resume(returning: item)
+                        return .some(item)
                     } else if closed || cancelled {
-                        continuation.resume(returning: nil)
-                    } else {
-                        waiter = continuation
+                        return .some(nil)
                     }
+                    waiter = continuation
+                    return nil
                 }
+                if let now { continuation.resume(returning: now) }
             }
         } onCancel: {
-            lock.withLock {
+            let wake = lock.withLock { () -> Wake? in
                 cancelled = true
-                waiter?.resume(returning: nil)
-                waiter = nil
+                return takeWaiterLocked(giving: nil)
             }
+            wake?.waiter.resume(returning: nil)
         }
     }
 }
