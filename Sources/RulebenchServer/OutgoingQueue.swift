@@ -17,6 +17,9 @@ final class OutgoingQueue: @unchecked Sendable {
     private var waiter: CheckedContinuation<[UInt8]?, Never>?
     private let maxMessages: Int
     private let maxBytes: Int
+    /// Runs inside `push` while the lock is held: a seam for the test that
+    /// cancels a waiter at that moment (`OutgoingQueueTests`); nil otherwise.
+    var whilePushHoldsTheLock: (() -> Void)?
 
     init(maxMessages: Int, maxBytes: Int) {
         self.maxMessages = maxMessages
@@ -31,6 +34,7 @@ final class OutgoingQueue: @unchecked Sendable {
     /// Queues `item` for the writer.
     func push(_ item: [UInt8]) -> Pushed {
         let (pushed, wake) = lock.withLock { () -> (Pushed, Wake?) in
+            whilePushHoldsTheLock?()
             guard !closed else { return (.closed, nil) }
             if items.count - head + 1 > maxMessages || bytes + item.count > maxBytes {
                 closed = true
@@ -71,6 +75,9 @@ final class OutgoingQueue: @unchecked Sendable {
         self.waiter = nil
         return (waiter, item)
     }
+
+    /// True while a `next` waits for an item.
+    var hasWaiter: Bool { lock.withLock { waiter != nil } }
 
     /// The next item, waiting for one; nil once finished and empty, or when the waiting task is cancelled.
     func next() async -> [UInt8]? {
