@@ -3,8 +3,9 @@
 // Owns: the write barrier (`__newindex` of every state proxy) for scalar
 // values, `__len` and `__pairs` of state proxies, table.insert and
 // table.remove on a state table (the elements moved against the backing
-// table, each write the barrier's own), the journal's append,
-// rollback, revert and truncate, the incremental state hash (and the terms
+// table, each write the barrier's own), the journal (its entries, in C:
+// append, rollback, revert, truncate, reading an entry and the slots a step
+// wrote), the incremental state hash (and the terms
 // of it a seat's view hash adds up, for seats.lua), the count of slot
 // changes (seats.lua keeps the marks of `secrets` while it stands), and
 // the fast pass of undo verification. state.lua keeps what is rare or needs Lua:
@@ -13,6 +14,9 @@
 // adopting a table value, paths, and the diff records of a failed
 // verification.
 //
+// Invariant: the journal's entries, newest last, undo the state back to any
+// mark when replayed newest first, and everything they name is anchored.
+//
 // Why C: in Lua, hashing, the barrier and verification were about 60% of the
 // VM instructions of a checked step, and each costs a few C operations.
 //
@@ -20,8 +24,10 @@
 //   m[1] = a userdata holding the node's SCNode, m[2] = the backing table,
 //   m[3] = the cached sorted keys (false or nil when stale),
 //   m.up, m.key = the parent's record and the key there (false when detached)
-// and the journal is the Lua table J of (record, key, old value) triples,
-// with the NIL sentinel standing for an absent value.
+// and the journal is an array of (record, key, old value) entries in C
+// (the section "the journal"), what the collector must see anchored in the
+// Lua table J; state.lua reads an entry with `entry`, the NIL sentinel
+// standing for an absent value.
 //
 // Hash values are those of the Lua kernel before this file, bit for bit
 // (saved histories and scenario expectations depend on them): a node's hash
@@ -70,8 +76,36 @@ typedef struct SCNode {
     lua_Integer serial; /* creation order: verification skips younger nodes */
 } SCNode;
 
+/* A value a journal entry keeps: nil, a boolean (u.i), an integer, a
+ * float, or (SC_JANCHOR) a string or table anchored in J at index u.i. */
+enum { SC_JNIL, SC_JBOOL, SC_JINT, SC_JFLOAT, SC_JANCHOR };
+typedef union SCWord { lua_Integer i; lua_Number f; const char *s; } SCWord;
+typedef struct SCValue {
+    int kind;
+    SCWord u;
+} SCValue;
+
+#define SC_SHORTSTRING 40   /* LUAI_MAXSHORTLEN of a standard Lua 5.4 */
+
+/* A key's kinds: an integer (key.i), a short string (key.s its bytes,
+ * interned, so the address identifies it), a longer string. */
+enum { SC_KINT, SC_KSHORT, SC_KLONG };
+
+/* A journal entry, 40 bytes: slot `key` of `node` (its record anchored in
+ * J at `record`, a string key at `kanchor`) held `old` (of SC_J* kind
+ * `oldkind`); `anchors` is J's count of anchors before it. */
+typedef struct SCEntry {
+    SCNode *node;
+    SCWord key, old;
+    int32_t record, anchors, kanchor;
+    unsigned char keykind, oldkind;
+} SCEntry;
+
 typedef struct SCCore {
-    lua_Integer jn;     /* journal slots used, three per write */
+    lua_Integer jn;     /* the journal's mark: three per entry */
+    SCEntry *entries;   /* the journal: a block of the state's allocator (sc_reserve), freed by sc_free */
+    lua_Integer cap;    /* entries the buffer holds */
+    lua_Integer an;     /* anchors used in J */
     lua_Integer serial; /* nodes created so far */
     lua_Integer changes; /* slots changed so far (sc_put), never reset: seats.lua's marks are fresh while it stands */
     lua_Integer memo;   /* entries in the memo of long strings' hashes */
@@ -264,19 +298,146 @@ static void sc_put(lua_State *L, SCCore *core, int mi, SCNode *node, int bi, int
     if (d != 0) sc_carry(L, node, d);
 }
 
-/* Appends (record, key, old) to the journal. */
-static void sc_journal(lua_State *L, SCCore *core, int mi, int ki, int oi) {
+/* ---------- the journal ----------
+ * An array of entries in C (grown by doubling), one per
+ * write: the slot (node, key) and the value it held before. Integers,
+ * floats, booleans and nil are kept in the entry; what the collector must
+ * see (the record, a string key, a string or table value) is anchored in
+ * the Lua table J, used as a stack: an entry's anchors are above the
+ * previous entry's, so dropping entries from the end (rollback, truncate)
+ * drops their anchors, and a run of entries of one record anchors it once.
+ * Marks count three per entry, as when J held (record, key, old) triples. */
+
+static SCEntry *sc_entry(SCCore *core, lua_Integer mark) { return &core->entries[mark / 3]; }
+
+/* Room for one more entry: may raise (memory) before anything changed.
+ * The buffer is the state's own allocator's block (counted against the
+ * memory cap), grown in place where it can be: a userdata per size would
+ * keep the old buffers alive until a collection, twice the memory. */
+static void sc_reserve(lua_State *L, SCCore *core) {
+    lua_Integer n = core->jn / 3;
+    if (n < core->cap) return;
+    lua_Integer cap = core->cap < 64 ? 64 : core->cap * 2;
+    if (cap > INT32_MAX / 3) luaL_error(L, "not enough memory");
+    void *ud;
+    lua_Alloc alloc = lua_getallocf(L, &ud);
+    SCEntry *grown = (SCEntry *)alloc(ud, core->entries, (size_t)core->cap * sizeof(SCEntry), (size_t)cap * sizeof(SCEntry));
+    if (grown == NULL) luaL_error(L, "not enough memory");   /* the allocator noted the refusal */
+    core->entries = grown;
+    core->cap = cap;
+}
+
+/* __gc of the core: frees the journal's buffer. */
+static int sc_free(lua_State *L) {
+    SCCore *core = (SCCore *)lua_touserdata(L, 1);
+    if (core->entries != NULL) {
+        void *ud;
+        lua_Alloc alloc = lua_getallocf(L, &ud);
+        alloc(ud, core->entries, (size_t)core->cap * sizeof(SCEntry), 0);
+        core->entries = NULL;
+        core->cap = 0;
+    }
+    return 0;
+}
+
+/* Anchors the value at i in J (at ji); returns its index there. */
+static int32_t sc_anchor(lua_State *L, SCCore *core, int ji, int i) {
+    lua_pushvalue(L, i);
+    lua_rawseti(L, ji, core->an + 1);   /* may raise (memory): then the count stays */
+    return (int32_t)++core->an;
+}
+
+/* Reads the value at i into v, anchoring a string or a table. */
+static void sc_jvalue(lua_State *L, SCCore *core, int ji, int i, SCValue *v) {
+    switch (lua_type(L, i)) {
+    case LUA_TNIL: v->kind = SC_JNIL; break;
+    case LUA_TBOOLEAN: v->kind = SC_JBOOL; v->u.i = lua_toboolean(L, i); break;
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, i)) { v->kind = SC_JINT; v->u.i = lua_tointeger(L, i); }
+        else { v->kind = SC_JFLOAT; v->u.f = lua_tonumber(L, i); }
+        break;
+    default: v->kind = SC_JANCHOR; v->u.i = sc_anchor(L, core, ji, i); break;
+    }
+}
+
+/* Pushes the value of kind `kind` in u (nil for an absent one). */
+static void sc_pushjv(lua_State *L, int ji, int kind, SCWord u) {
+    switch (kind) {
+    case SC_JNIL: lua_pushnil(L); break;
+    case SC_JBOOL: lua_pushboolean(L, (int)u.i); break;
+    case SC_JINT: lua_pushinteger(L, u.i); break;
+    case SC_JFLOAT: lua_pushnumber(L, u.f); break;
+    default: lua_rawgeti(L, ji, u.i); break;
+    }
+}
+
+/* Pushes the key of entry e. */
+static void sc_pushkey(lua_State *L, int ji, const SCEntry *e) {
+    if (e->keykind == SC_KINT) lua_pushinteger(L, e->key.i);
+    else lua_rawgeti(L, ji, e->kanchor);
+}
+
+/* Starts entry *e of slot (node, its record at mi) for sc_jclose: room
+ * for it (may raise before anything changed), the record anchored unless
+ * the entry before it is of the same node. J is at ji. */
+static void sc_jopen(lua_State *L, SCCore *core, int ji, int mi, SCNode *node, SCEntry *e) {
+    sc_reserve(L, core);
+    lua_Integer n = core->jn / 3;
+    e->anchors = (int32_t)core->an;
+    e->node = node;
+    if (n > 0 && core->entries[n - 1].node == node) e->record = core->entries[n - 1].record;
+    else e->record = sc_anchor(L, core, ji, mi);
+}
+
+static void sc_jclose(SCCore *core, const SCEntry *e) {
+    core->entries[core->jn / 3] = *e;
+    core->jn += 3;
+}
+
+/* Appends (record, key, old) to the journal, for the record at mi (its
+ * node `node`), the key at ki and the old value at oi. */
+static void sc_journal(lua_State *L, SCCore *core, int mi, SCNode *node, int ki, int oi) {
     sc_pushuv(L, SC_UV_J);
     int ji = lua_gettop(L);
-    lua_Integer n = core->jn;
-    lua_pushvalue(L, mi);
-    lua_rawseti(L, ji, n + 1);
-    lua_pushvalue(L, ki);
-    lua_rawseti(L, ji, n + 2);
-    if (lua_isnil(L, oi)) sc_pushuv(L, SC_UV_NIL); else lua_pushvalue(L, oi);
-    lua_rawseti(L, ji, n + 3);
-    core->jn = n + 3;
+    SCEntry e;
+    SCValue old;
+    sc_jopen(L, core, ji, mi, node, &e);
+    if (lua_type(L, ki) == LUA_TSTRING) {
+        size_t length;
+        e.key.s = lua_tolstring(L, ki, &length);
+        e.keykind = length > SC_SHORTSTRING ? SC_KLONG : SC_KSHORT;
+        e.kanchor = sc_anchor(L, core, ji, ki);
+    } else {
+        e.key.i = lua_tointeger(L, ki);
+        e.keykind = SC_KINT;
+        e.kanchor = 0;
+    }
+    sc_jvalue(L, core, ji, oi, &old);
+    e.oldkind = (unsigned char)old.kind;
+    e.old = old.u;
+    sc_jclose(core, &e);
     lua_pop(L, 1);
+}
+
+/* Drops the entries after mark `to` and their anchors, newest first
+ * (nil-ing an array slot J has never allocates). J is at ji. */
+static void sc_drop(lua_State *L, SCCore *core, int ji, lua_Integer to) {
+    if (core->jn <= to) return;
+    lua_Integer keep = sc_entry(core, to)->anchors;
+    for (lua_Integer a = core->an; a > keep; a--) {
+        lua_pushnil(L);
+        lua_rawseti(L, ji, a);
+    }
+    core->an = keep;
+    core->jn = to;
+}
+
+/* Pushes the entry at mark s: record, key, old value (nil for an absent one). */
+static void sc_pushentry(lua_State *L, SCCore *core, int ji, lua_Integer s) {
+    SCEntry *e = sc_entry(core, s);
+    lua_rawgeti(L, ji, e->record);
+    sc_pushkey(L, ji, e);
+    sc_pushjv(L, ji, e->oldkind, e->old);   /* pushing never grows the buffer: e stays valid */
 }
 
 /* Journals and performs record[k] = v, for values at mi, ki, vi. */
@@ -286,7 +447,7 @@ static void sc_journalput(lua_State *L, SCCore *core, int mi, int ki, int vi) {
     lua_rawgeti(L, mi, SC_M_B);
     lua_pushvalue(L, ki);
     lua_rawget(L, top + 1);
-    sc_journal(L, core, mi, ki, top + 2);
+    sc_journal(L, core, mi, node, ki, top + 2);
     sc_put(L, core, mi, node, top + 1, ki, top + 2, vi);
     lua_settop(L, top);
 }
@@ -360,7 +521,7 @@ static int sc_move(lua_State *L, SCCore *core) {
         lua_rawget(L, 5);
         lua_replace(L, 6);                                   /* the slot, after the move out */
     }
-    sc_journal(L, core, 4, 2, 6);
+    sc_journal(L, core, 4, node, 2, 6);
     sc_put(L, core, 4, node, 5, 2, 6, 3);
     return 1;
 }
@@ -382,7 +543,7 @@ static int sc_write(lua_State *L) {
     lua_pushvalue(L, 2);
     lua_rawget(L, 5);                    /* 6: the old value */
     if (sc_same(L, 6, 3)) return 0;
-    sc_journal(L, core, 4, 2, 6);
+    sc_journal(L, core, 4, node, 2, 6);
     sc_put(L, core, 4, node, 5, 2, 6, 3);
     return 0;
 }
@@ -461,7 +622,7 @@ typedef struct SCScalar {
 typedef struct SCShift {
     SCCore *core;
     SCNode *node;
-    int mi, bi, ji, nili;   /* the record, its backing table, the journal, the sentinel */
+    int mi, bi, ji;         /* the record, its backing table, J */
     int known;              /* whether `next` is the value the next element finds in its slot */
     SCScalar next;
 } SCShift;
@@ -509,6 +670,23 @@ static int sc_scalarsame(const SCScalar *a, const SCScalar *b) {
     }
 }
 
+/* sc_journal's entry for slot k, whose old value o (at oi) the shift read. */
+static void sc_shiftjournal(lua_State *L, SCShift *s, lua_Integer k, const SCScalar *o, int oi) {
+    SCEntry e;
+    sc_jopen(L, s->core, s->ji, s->mi, s->node, &e);
+    e.key.i = k;
+    e.keykind = SC_KINT;
+    e.kanchor = 0;
+    switch (o->kind) {
+    case LUA_TNIL: e.oldkind = SC_JNIL; break;
+    case LUA_TBOOLEAN: e.oldkind = SC_JBOOL; e.old.i = (lua_Integer)o->bits; break;
+    case LUA_TNUMBER: e.oldkind = SC_JINT; e.old.i = (lua_Integer)o->bits; break;
+    case SC_FLOAT: e.oldkind = SC_JFLOAT; memcpy(&e.old.f, &o->bits, sizeof e.old.f); break;
+    default: e.oldkind = SC_JANCHOR; e.old.i = sc_anchor(L, s->core, s->ji, oi); break;
+    }
+    sc_jclose(s->core, &e);
+}
+
 /* t[k] = the value at vi, as sc_write does it (sc_journal, then sc_put). */
 static void sc_shiftput(lua_State *L, SCShift *s, lua_Integer k, int vi) {
     SCScalar o, v;
@@ -523,14 +701,7 @@ static void sc_shiftput(lua_State *L, SCShift *s, lua_Integer k, int vi) {
     s->next = v;
     if (sc_scalarsame(&o, &v)) { lua_settop(L, oi - 1); return; }
     SCCore *core = s->core;
-    lua_Integer n = core->jn;                                 /* sc_journal */
-    lua_pushvalue(L, s->mi);
-    lua_rawseti(L, s->ji, n + 1);
-    lua_pushinteger(L, k);
-    lua_rawseti(L, s->ji, n + 2);
-    lua_pushvalue(L, o.kind == LUA_TNIL ? s->nili : oi);
-    lua_rawseti(L, s->ji, n + 3);
-    core->jn = n + 3;
+    sc_shiftjournal(L, s, k, &o, oi);
     uint64_t kh = rb_mix((uint64_t)k ^ SC_TAG_K), d = 0;      /* sc_put */
     if (o.kind != LUA_TNIL) d -= sc_term(kh, o.h);
     if (v.kind != LUA_TNIL) d += sc_term(kh, v.h);
@@ -551,7 +722,7 @@ barrier:
 }
 
 /* Sets up s for the state table at index 1, pushing its record, its
- * barrier and core, its backing table, the journal and the sentinel; 0
+ * barrier and core, its backing table and the journal's anchors; 0
  * (and nothing pushed) when the shift is not one to do here. */
 static int sc_shiftbegin(lua_State *L, SCShift *s) {
     int top = lua_gettop(L);
@@ -579,8 +750,6 @@ static int sc_shiftbegin(lua_State *L, SCShift *s) {
     s->bi = top + 4;
     lua_getiuservalue(L, top + 3, SC_UV_J);
     s->ji = top + 5;
-    lua_getiuservalue(L, top + 3, SC_UV_NIL);
-    s->nili = top + 6;
     s->known = 0;
     return 1;
 }
@@ -639,7 +808,7 @@ int rb_state_shift(lua_State *L, int insert) {
 
 /* ---------- functions for state.lua ---------- */
 
-/* init(J, NIL, write, sortedkeys, plain): the journal table, the
+/* init(J, NIL, write, sortedkeys, plain): the journal's anchor table, the
  * absent-value sentinel, state.lua's own barrier for the cases C hands
  * over, the kernel's key order, and state.lua's deep copy (which raises the
  * error for a value nested too deeply, with the rule's line). */
@@ -878,41 +1047,24 @@ static int sc_serial(lua_State *L) {
     return 1;
 }
 
-/* Pushes the journal entry at slots s+1..s+3: record, key, old value (nil
- * for the sentinel). The journal is at ji, the sentinel at nili. */
-static void sc_pushentry(lua_State *L, int ji, int nili, lua_Integer s) {
-    lua_rawgeti(L, ji, s + 1);
-    lua_rawgeti(L, ji, s + 2);
-    lua_rawgeti(L, ji, s + 3);
-    if (lua_rawequal(L, -1, nili)) {
-        lua_pop(L, 1);
-        lua_pushnil(L);
-    }
-}
-
 /* rollback(to): undoes every write after `to`, newest first. Exact by
- * construction. The count drops entry by entry, so an error halfway
+ * construction. The journal drops entry by entry, so an error halfway
  * (memory) leaves a journal that still matches the state. */
 static int sc_rollback(lua_State *L) {
     SCCore *core = sc_core(L);
     lua_Integer to = luaL_checkinteger(L, 1);
     lua_settop(L, 1);
     sc_pushuv(L, SC_UV_J);     /* 2 */
-    sc_pushuv(L, SC_UV_NIL);   /* 3 */
     while (core->jn > to) {
         lua_Integer s = core->jn - 3;
-        sc_pushentry(L, 2, 3, s);                 /* 4 5 6 */
-        SCNode *node = sc_nodeat(L, 4);
-        lua_rawgeti(L, 4, SC_M_B);                /* 7 */
-        lua_pushvalue(L, 5);
-        lua_rawget(L, 7);                         /* 8 */
-        sc_put(L, core, 4, node, 7, 5, 8, 6);
-        for (int i = 1; i <= 3; i++) {
-            lua_pushnil(L);
-            lua_rawseti(L, 2, s + i);
-        }
-        core->jn = s;
-        lua_settop(L, 3);
+        sc_pushentry(L, core, 2, s);              /* 3 4 5 */
+        SCNode *node = sc_entry(core, s)->node;
+        lua_rawgeti(L, 3, SC_M_B);                /* 6 */
+        lua_pushvalue(L, 4);
+        lua_rawget(L, 6);                         /* 7 */
+        sc_put(L, core, 3, node, 6, 4, 7, 5);
+        sc_drop(L, core, 2, s);
+        lua_settop(L, 2);
     }
     return 0;
 }
@@ -925,11 +1077,10 @@ static int sc_revert(lua_State *L) {
     lua_Integer from = luaL_checkinteger(L, 1), to = luaL_checkinteger(L, 2);
     lua_settop(L, 2);
     sc_pushuv(L, SC_UV_J);     /* 3 */
-    sc_pushuv(L, SC_UV_NIL);   /* 4 */
     for (lua_Integer s = to - 3; s >= from; s -= 3) {
-        sc_pushentry(L, 3, 4, s);   /* 5 6 7 */
-        sc_journalput(L, core, 5, 6, 7);
-        lua_settop(L, 4);
+        sc_pushentry(L, core, 3, s);   /* 4 5 6 */
+        sc_journalput(L, core, 4, 5, 6);
+        lua_settop(L, 3);
     }
     return 0;
 }
@@ -939,12 +1090,59 @@ static int sc_truncate(lua_State *L) {
     SCCore *core = sc_core(L);
     lua_Integer to = luaL_checkinteger(L, 1);
     sc_pushuv(L, SC_UV_J);
-    for (lua_Integer i = core->jn; i > to; i--) {
-        lua_pushnil(L);
-        lua_rawseti(L, -2, i);
-    }
-    core->jn = to;
+    sc_drop(L, core, lua_gettop(L), to);
     return 0;
+}
+
+/* entry(s): the journal entry at mark s (s < mark(), a multiple of three):
+ * its record, key and old value (the NIL sentinel for an absent one). */
+static int sc_entryat(lua_State *L) {
+    SCCore *core = sc_core(L);
+    lua_Integer s = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, s >= 0 && s % 3 == 0 && s < core->jn, 1, "not a journal entry");
+    lua_settop(L, 1);
+    sc_pushuv(L, SC_UV_J);   /* 2 */
+    sc_pushentry(L, core, 2, s);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        sc_pushuv(L, SC_UV_NIL);
+    }
+    return 3;
+}
+
+/* written(from): the slots written since mark `from`, each with its value
+ * then (the first entry of each slot; the NIL sentinel for an absent one):
+ * node record -> { key -> old value }. */
+static int sc_written(lua_State *L) {
+    SCCore *core = sc_core(L);
+    lua_Integer from = luaL_checkinteger(L, 1);
+    lua_settop(L, 1);
+    sc_pushuv(L, SC_UV_J);     /* 2 */
+    sc_pushuv(L, SC_UV_NIL);   /* 3 */
+    lua_newtable(L);           /* 4 */
+    for (lua_Integer s = from < 0 ? 0 : from; s <= core->jn - 3; s += 3) {
+        sc_pushentry(L, core, 2, s);             /* 5 6 7: record, key, old */
+        if (lua_isnil(L, 7)) {
+            lua_pushvalue(L, 3);
+            lua_replace(L, 7);
+        }
+        lua_pushvalue(L, 5);
+        if (lua_rawget(L, 4) != LUA_TTABLE) {    /* 8: the record's slots */
+            lua_pop(L, 1);
+            lua_newtable(L);
+            lua_pushvalue(L, 5);
+            lua_pushvalue(L, 8);
+            lua_rawset(L, 4);
+        }
+        lua_pushvalue(L, 6);
+        if (lua_rawget(L, 8) == LUA_TNIL) {
+            lua_pushvalue(L, 6);
+            lua_pushvalue(L, 7);
+            lua_rawset(L, 8);
+        }
+        lua_settop(L, 4);
+    }
+    return 1;
 }
 
 /* forgetmemo(): drops the memo of long strings' hashes. Its keys are the
@@ -969,74 +1167,76 @@ typedef struct SCSlot {
     int kind;   /* 0: empty, 1: integer key, 2: string key */
 } SCSlot;
 
-#define SC_SHORTSTRING 40   /* LUAI_MAXSHORTLEN of a standard Lua 5.4 */
 #define SC_VERIFY_MAX 8192  /* entries; past that, Lua's scan does the work */
 #define SC_STACK_SLOTS 256
 
 typedef struct SCScan {
+    SCCore *core;
     SCSlot *slots;
     size_t mask;
     lua_Integer serial0;
-    int ji, nili;
+    int ji;   /* the journal's anchors */
 } SCScan;
 
-/* Returns 1 when the slot was seen before, 0 when it is new (and records
- * it), -1 when the key cannot be identified here. */
-static int sc_seen(lua_State *L, SCScan *scan, const SCNode *node, int ki) {
-    SCSlot slot = {node, 0, 1};
-    if (lua_type(L, ki) == LUA_TSTRING) {
-        size_t length;
-        const char *s = lua_tolstring(L, ki, &length);
-        if (length > SC_SHORTSTRING) return -1;
-        slot.key = (uint64_t)(uintptr_t)s;
+/* Returns 1 when the slot of entry e was seen before, 0 when it is new (and
+ * records it), -1 when the key cannot be identified here. */
+static int sc_seen(SCScan *scan, const SCEntry *e) {
+    SCSlot slot = {e->node, (uint64_t)e->key.i, 1};
+    if (e->keykind == SC_KLONG) return -1;
+    if (e->keykind == SC_KSHORT) {
+        slot.key = (uint64_t)(uintptr_t)e->key.s;
         slot.kind = 2;
-    } else if (lua_isinteger(L, ki)) {
-        slot.key = (uint64_t)lua_tointeger(L, ki);
-    } else {
-        return -1;
     }
-    size_t i = (size_t)rb_mix((uint64_t)(uintptr_t)node * RB_SPLITMIX_GAMMA + slot.key + (uint64_t)slot.kind) & scan->mask;
+    size_t i = (size_t)rb_mix((uint64_t)(uintptr_t)slot.node * RB_SPLITMIX_GAMMA + slot.key + (uint64_t)slot.kind) & scan->mask;
     for (;; i = (i + 1) & scan->mask) {
         SCSlot *here = &scan->slots[i];
         if (here->kind == 0) { *here = slot; return 0; }
-        if (here->node == node && here->key == slot.key && here->kind == slot.kind) return 1;
+        if (here->node == slot.node && here->key == slot.key && here->kind == slot.kind) return 1;
+    }
+}
+
+/* sc_same for the value at i and the journal's value v (J at ji). */
+static int sc_jsame(lua_State *L, int ji, int kind, SCWord u, int i) {
+    switch (kind) {
+    case SC_JNIL: return lua_isnil(L, i);
+    case SC_JBOOL: return lua_type(L, i) == LUA_TBOOLEAN && lua_toboolean(L, i) == (int)u.i;
+    case SC_JINT: return lua_isinteger(L, i) && lua_tointeger(L, i) == u.i;
+    case SC_JFLOAT: return lua_type(L, i) == LUA_TNUMBER && !lua_isinteger(L, i) && lua_tonumber(L, i) == u.f;
+    default: {
+        lua_rawgeti(L, ji, u.i);
+        int same = lua_rawequal(L, -1, i);   /* a string or a table: never a number */
+        lua_pop(L, 1);
+        return same;
+    }
     }
 }
 
 /* Scans the entries in [s, e); 1 when every slot seen first here holds its
  * old value again, 0 at the first that does not, -1 when Lua must decide.
  * Entries of one node come in runs (a shift writes one slot after another):
- * the node and backing table of the last record are kept for the next. */
+ * the backing table of the last node read is kept for the next. */
 static int sc_scan(lua_State *L, SCScan *scan, lua_Integer s, lua_Integer e) {
-    int top = lua_gettop(L), base = top + 1;
+    int top = lua_gettop(L);
     lua_pushnil(L);                            /* top+1: the backing table of `read` */
-    const void *last = NULL, *read = NULL;     /* records, alive in the journal */
-    const SCNode *node = NULL;
+    const SCNode *read = NULL;                 /* alive: records are anchored in J */
     for (lua_Integer i = s; i <= e - 3; i += 3) {
-        lua_rawgeti(L, scan->ji, i + 1);   /* base+1: the record */
-        const void *record = lua_topointer(L, base + 1);
-        if (record != last) {
-            node = sc_nodeat(L, base + 1);
-            last = record;
+        const SCEntry *entry = sc_entry(scan->core, i);   /* the scan never grows the buffer */
+        if (entry->node->serial > scan->serial0) continue;
+        int seen = sc_seen(scan, entry);
+        if (seen < 0) return -1;
+        if (seen) continue;
+        if (read != entry->node) {             /* read only for slots compared */
+            lua_rawgeti(L, scan->ji, entry->record);
+            lua_rawgeti(L, -1, SC_M_B);
+            lua_replace(L, top + 1);
+            lua_pop(L, 1);
+            read = entry->node;
         }
-        if (node->serial <= scan->serial0) {
-            lua_rawgeti(L, scan->ji, i + 2);   /* base+2: the key */
-            int seen = sc_seen(L, scan, node, base + 2);
-            if (seen < 0) return -1;
-            if (!seen) {
-                if (read != record) {          /* read only for slots compared */
-                    lua_rawgeti(L, base + 1, SC_M_B);
-                    lua_replace(L, top + 1);
-                    read = record;
-                }
-                lua_rawgeti(L, scan->ji, i + 3);   /* base+3: the value before */
-                if (lua_rawequal(L, -1, scan->nili)) { lua_pop(L, 1); lua_pushnil(L); }
-                lua_pushvalue(L, base + 2);
-                lua_rawget(L, top + 1);            /* base+4: the value now */
-                if (!sc_same(L, base + 3, base + 4)) return 0;
-            }
-        }
-        lua_settop(L, base);
+        sc_pushkey(L, scan->ji, entry);
+        lua_rawget(L, top + 1);                /* top+2: the value now */
+        int same = sc_jsame(L, scan->ji, entry->oldkind, entry->old, top + 2);
+        lua_pop(L, 1);
+        if (!same) return 0;
     }
     lua_settop(L, top);
     return 1;
@@ -1049,10 +1249,11 @@ static int sc_scan(lua_State *L, SCScan *scan, lua_Integer s, lua_Integer e) {
 static int sc_clean(lua_State *L) {
     lua_Integer ds = luaL_checkinteger(L, 1), de = luaL_checkinteger(L, 2);
     lua_Integer us = luaL_checkinteger(L, 3), ue = luaL_checkinteger(L, 4);
-    SCScan scan = {NULL, 0, luaL_checkinteger(L, 5), 6, 7};
+    SCScan scan = {sc_core(L), NULL, 0, luaL_checkinteger(L, 5), 6};
     lua_settop(L, 5);
     sc_pushuv(L, SC_UV_J);     /* 6 */
-    sc_pushuv(L, SC_UV_NIL);   /* 7 */
+    lua_Integer jn = scan.core->jn;
+    if (ds < 0 || us < 0 || de > jn || ue > jn) return luaL_error(L, "rulebench internal error: not journal marks");
     lua_Integer n = (de > ds ? (de - ds) / 3 + 1 : 0) + (ue > us ? (ue - us) / 3 + 1 : 0);
     if (n > SC_VERIFY_MAX) { lua_pushboolean(L, 0); return 1; }
     size_t size = 16;
@@ -1145,12 +1346,17 @@ void rb_open_statecore(lua_State *L) {
         {"truncate", sc_truncate}, {"clean", sc_clean},       {"hash", sc_hash},
         {"plain", sc_plain},       {"textcopy", sc_textcopy},   {"forgetmemo", sc_forgetmemo},
         {"slotterm", sc_slotterm}, {"term", sc_termof},       {"termsum", sc_termsum},
-        {"sumhash", sc_sumhash},   {"changes", sc_changes},
+        {"sumhash", sc_sumhash},   {"changes", sc_changes},   {"entry", sc_entryat},
+        {"written", sc_written},
         {NULL, NULL}};
     int helpers = lua_gettop(L);
     lua_newtable(L);
     SCCore *core = (SCCore *)lua_newuserdatauv(L, sizeof *core, SC_NUV);
     memset(core, 0, sizeof *core);
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, sc_free);
+    lua_setfield(L, -2, "__gc");
+    lua_setmetatable(L, -2);
     lua_pushliteral(L, "loading");
     lua_setiuservalue(L, -2, SC_UV_PHASE);
     lua_newtable(L);

@@ -6,7 +6,7 @@
 -- a backing table (`__index = backing`, so reads cost one metatable lookup
 -- and no function call) and routes every write through the barrier (C's
 -- write, with `write` below for tables and errors). A write
--- records (node, key, old value) in one flat journal array, so rollback,
+-- records (node, key, old value) in one journal (an array in C), so rollback,
 -- undo-by-journal and undo verification all cost what the action wrote.
 --
 -- Each table of the state lives at exactly one place. Storing a state table
@@ -37,7 +37,8 @@ local format, concat, sort, insert = string.format, table.concat, table.sort, ta
 
 local NODE = setmetatable({}, { __mode = "k" })   -- proxy -> its metatable (the node record)
 local NIL = {}                                     -- the journal's stand-in for an absent value
-local J = {}                                       -- journal: node, key, old value; SC.mark() slots used
+local J = {}                                       -- the journal's anchors (statecore.c keeps the entries)
+local entry = SC.entry                             -- entry(i): node record, key, old value (NIL: absent)
 local GAME                                         -- the root proxy of the current game (game())
 local ROOT                                         -- node record of the game root
 M.NODE, M.NIL = NODE, NIL
@@ -269,7 +270,7 @@ local function plain(v, depth)
   for k, x in next, b do out[k] = plain(x, depth + 1) end
   return out
 end
--- statecore.c gets the journal, the sentinel, the slow barrier, the key
+-- statecore.c gets the journal's anchor table, the sentinel, the slow barrier, the key
 -- order for __pairs, and this copy, which it calls to raise the error for a
 -- value nested too deeply. M.plain is the same copy in C.
 SC.init(J, NIL, write, core.sortedkeys, plain)
@@ -319,12 +320,12 @@ function M.verify(ds, de, us, ue, serial0)
   local first, slots, ns = {}, {}, 0
   local function scan(s, e)
     for i = s, e - 3, 3 do
-      local m, k = J[i + 1], J[i + 2]
+      local m, k, old = entry(i)
       if m.serial <= serial0 then
         local f = first[m]
         if not f then f = {}; first[m] = f end
         if f[k] == nil then
-          f[k] = J[i + 3]
+          f[k] = old
           slots[ns + 1], slots[ns + 2] = m, k
           ns = ns + 2
         end
@@ -351,16 +352,7 @@ end
 -- The slots written since journal mark `from`, each with its value then
 -- (the first entry of each slot; NIL for an absent one): node record ->
 -- { key -> old value }. What a step wrote, for seats.lua's views of it.
-function M.written(from)
-  local first = {}
-  for i = from, SC.mark() - 3, 3 do
-    local m, k = J[i + 1], J[i + 2]
-    local f = first[m]
-    if not f then f = {}; first[m] = f end
-    if f[k] == nil then f[k] = J[i + 3] end
-  end
-  return first
-end
+M.written = SC.written
 
 -- The journal's entries after mark `from`, oldest first, each a list
 -- { record, key, old value } (NIL for an absent one): what the kernel tests
@@ -369,7 +361,7 @@ function M.entries(from)
   local out, n = {}, 0
   for i = from, SC.mark() - 3, 3 do
     n = n + 1
-    out[n] = { J[i + 1], J[i + 2], J[i + 3] }
+    out[n] = { entry(i) }
   end
   return out
 end
