@@ -1,7 +1,7 @@
 import Foundation
 import Rulebench
 
-/// `rulebench-bench --shrink [--rounds N] [--base BINARY] [--only in-process|processes]`:
+/// `rulebench-bench --shrink [--rounds N] [--base BINARY] [--only in-process|processes] [--profile]`:
 /// row (S1), shrinking's candidates per second on the chess mutants' first
 /// lines (`Benchmarks/mutants.json`).
 ///
@@ -35,6 +35,7 @@ enum ShrinkBench {
             case "--rounds": rounds = try Int(words.popFirst() ?? "").orThrow("--rounds needs a whole number")
             case "--base": base = try words.popFirst().orThrow("--base needs the base's rulebench binary")
             case "--only": only = try words.popFirst().orThrow("--only needs in-process or processes")
+            case "--profile": only = "profile"
             default: throw BenchError("unknown argument \(word)")
             }
         }
@@ -45,6 +46,10 @@ enum ShrinkBench {
         let mutants = try chessMutants(root: root)
         let packs = try mutants.enumerated().map { index, mutant in
             try mutant.mutatedPack(root: root, into: folder, as: "chess-mutant-\(index)")
+        }
+        if only == "profile" {
+            for (mutant, pack) in zip(mutants, packs) { try profile(mutant, pack: pack) }
+            return
         }
         if only != "processes" {
             print("| mutant | first line | rewound: candidates/CPU s | replayed from setup | candidates | shrunk to |")
@@ -100,6 +105,30 @@ enum ShrinkBench {
         print("| \(mutant.shortName) | \(first.originalSteps) steps | \(String(format: "%.0f", best(rewound))) "
               + "| \(String(format: "%.0f", best(replayed))) | \(first.candidates) (replayed \(replayed[0].candidates)) "
               + "| \(first.shrunkSteps) (replayed \(replayed[0].shrunkSteps)), \(first.status) |")
+    }
+
+    /// `--profile`: the Lua VM instructions of one shrink a candidate, by
+    /// kernel file (rule code as one) and by function.
+    private static func profile(_ mutant: Mutant, pack: URL) throws {
+        let options = options(mutant, pack: pack)
+        let fuzzer = Fuzzer(options: options)
+        guard let report = fuzzer.run().reports.first(where: { "\($0.finding.property)" == mutant.expected })
+        else { throw BenchError("\(mutant.name): its session found no \(mutant.expected)") }
+        let (candidates, counts) = try ShrinkTiming.instructions(report, of: fuzzer)
+        let total = counts.values.reduce(0, +)
+        print("\(mutant.shortName): \(total / max(candidates, 1)) VM instructions a candidate (\(candidates) candidates)")
+        var byFile: [String: Int] = [:]
+        for (function, n) in counts {
+            let file = function.split(separator: ":").first.map(String.init) ?? function
+            byFile[file.hasPrefix("rulebench/Kernel/") ? file : "rule code", default: 0] += n
+        }
+        for (file, n) in byFile.sorted(by: { $0.value > $1.value }) {
+            print(String(format: "  %8d  %5.1f%%  %@", n / max(candidates, 1), Double(n) * 100 / Double(max(total, 1)), file))
+        }
+        print("  top functions:")
+        for (function, n) in counts.sorted(by: { $0.value > $1.value }).prefix(20) {
+            print(String(format: "  %8d  %5.1f%%  %@", n / max(candidates, 1), Double(n) * 100 / Double(max(total, 1)), function))
+        }
     }
 
     /// CPU seconds the calling thread has used so far.

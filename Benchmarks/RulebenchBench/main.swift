@@ -22,7 +22,7 @@
 //        rulebench-bench --serve-load          only row (13): rulebench-serve, 200 desert matches x 2 clients over loopback
 //        rulebench-bench --serve-steps ROUNDS MATCHES [profile]   row (13)'s server work a call, in process, no budget (callgrind)
 //        rulebench-bench --levels              only row (15): generate 100 pipes levels 5x5 (--jobs 1, 2), then run them
-//        rulebench-bench --shrink [--rounds N] [--base BINARY] [--only in-process|processes]   only row (S1): shrink candidates/s on the chess mutants' first lines
+//        rulebench-bench --shrink [--rounds N] [--base BINARY] [--only in-process|processes] [--profile]   only row (S1): shrink candidates/s on the chess mutants' first lines
 import Foundation
 import Rulebench
 

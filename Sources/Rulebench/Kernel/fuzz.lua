@@ -389,6 +389,12 @@ local STARTED        -- the journal mark the last fuzz call began at (see API.fu
 -- no redo tail), the count and the last entry (`counts[i]`, `tops[i]`);
 -- and the history's count and last entry when the run ended (`count`,
 -- `top`: nothing has moved the game since while they are still the same).
+-- `listed[i]` is the legal calls `legal` listed before step i when the
+-- steps before it were all such (i <= clean + 1): the state after step
+-- i - 1, which a run resumed there stands in again, its entries the same
+-- (`tops`) and its hash verified by the strict undo. Its first legality
+-- check takes them instead of listing them again (legal is a function
+-- of the state: a finding there would have been the last run's).
 -- Nil once a call failed.
 local LAST
 
@@ -420,6 +426,9 @@ local function resumeto(p)
   end
   HISTORY.droptail()
   last.clean = p
+  for i in pairs(last.listed) do
+    if i > p + 1 then last.listed[i] = nil end
+  end
   return last
 end
 
@@ -435,14 +444,21 @@ end
 function API.fuzz(request)
   request = decode(request)
   local base = request.resume
-  local last = base and resumeto(base) or { counts = {}, tops = {}, clean = 0 }
+  local last = base and resumeto(base) or { counts = {}, tops = {}, listed = {}, clean = 0 }
   base = base or 0
   LAST = nil
   if base == 0 and (ops.depth() ~= 0 or HISTORY.count() ~= 0) then
     core.fail("error", "a fuzz run starts from a game with no history")
   end
   STARTED = mark()
-  NEWPLANS, LISTED, KEPT = {}, nil, nil
+  NEWPLANS, LISTED, KEPT = {}, last.listed[base + 1], nil
+  -- The legal calls before step `index`, kept for a run resumed after
+  -- the step before it (LAST's `listed`).
+  local function listedat(index)
+    local legal, found = legalnow()
+    if legal and last.clean == index - 1 then last.listed[index] = legal end
+    return legal, found
+  end
   local raw = {}
   local function rawindex(bytes) raw[#raw + 1] = bytes; return #raw end
   RUN = { mark = STARTED, outcomes = {}, trace = {}, plans = {}, raw = rawindex }
@@ -472,13 +488,13 @@ function API.fuzz(request)
     if index <= base + #program then
       step = program[index - base]
       if step.op == "any" then
-        local legal, found = legalnow()
+        local legal, found = listedat(index)
         if not legal then result.finding = found; found.step = index; break end
         step = CHOOSE.anycall(random, legal, step.name)
         if not step then result.valid = false; break end
         chosen = true
       elseif step.op == "do" and (request.checklegal or legals) then
-        local legal, found = legalnow()
+        local legal, found = listedat(index)
         if not legal then result.finding = found; found.step = index; break end
         if legals then legals[index] = legal end
         -- The calls offered there go back with the verdict: the shrinker
@@ -488,7 +504,7 @@ function API.fuzz(request)
         legals[index] = {}
       end
     else
-      local legal, found = legalnow()
+      local legal, found = listedat(index)
       if not legal then result.finding = found; found.step = index; break end
       step = CHOOSE.step(random, legal, HISTORY.cursor(), HISTORY.count(), rare)
       if not step then break end
@@ -517,7 +533,7 @@ function API.fuzz(request)
   -- A finding of `legal` raising after the last step is reproduced by
   -- listing the legal actions there.
   if request.listlegal and not result.finding and result.valid then
-    local legal, found = legalnow()
+    local legal, found = listedat(count + 1)
     if not legal then result.finding = found; found.step = #steps + 1 end
   end
   LISTED, KEPT = nil, nil

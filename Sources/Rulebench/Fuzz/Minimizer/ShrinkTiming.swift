@@ -37,4 +37,16 @@ public struct ShrinkTiming: Sendable {
         return ShrinkTiming(candidates: shrinker.attempts, seconds: clock() - start, originalSteps: report.original.steps.count,
                             shrunkSteps: shrunk.steps.count, status: shrinker.status, shrunk: shrunk)
     }
+
+    /// The Lua VM instructions the same shrink runs (candidates resumed),
+    /// by function (`Game.countInstructions`: exact, where a loaded
+    /// machine's seconds are not), and the candidates it ran: where a
+    /// candidate's kernel work goes (`rulebench-bench --shrink --profile`).
+    /// Needs a session whose games have no instruction budget.
+    public static func instructions(_ report: Fuzzer.Report, of fuzzer: Fuzzer) throws -> (candidates: Int, counts: [String: Int]) {
+        var shrinker = Shrinker(executor: fuzzer.executor, clock: { 0 })
+        let game = try fuzzer.executor.newGame(report.original)
+        let counts = try game.countInstructions { _ = shrinker.shrink(report.original, report.finding) }
+        return (shrinker.attempts, counts)
+    }
 }

@@ -48,7 +48,9 @@ import Foundation
 /// steps after the shared ones and answered for those only: what it costs
 /// grows with the steps it plays and undoes, not with its length (the
 /// history's entries are read only by a check that needs them,
-/// `HistoryView`). One that fails so runs again
+/// `HistoryView`), and its first step's legality is checked against the
+/// calls the last candidate listed in that very state (`Kernel/fuzz.lua`,
+/// LAST's `listed`). One that fails so runs again
 /// from a restarted game before it is kept (`resumes`). Verdicts are remembered, so no
 /// program runs twice. The last round deleted every single step in vain:
 /// the result is 1-minimal, unless the budget or the time ran out first

@@ -169,6 +169,46 @@ final class CandidateRewindTests: XCTestCase {
         XCTAssertGreaterThan(resumed, 20)
     }
 
+    /// A resumed run's first legality check takes the legal calls the last
+    /// run listed in the state it resumes in (fuzz.lua, LAST's `listed`):
+    /// each run here lists the calls a replay from setup lists, before
+    /// every step, and judges the same. Among them, a run that resumes
+    /// right after the step where the run before it parted from an older,
+    /// longer one (8 walk steps; then 5 and a6; then one more: the listing
+    /// after the walk's sixth step would be another state's), and prefixes.
+    func testAResumedRunTakesOnlyTheListingsOfItsOwnStates() throws {
+        let walk = try line("chess promotion", Self.promotionWalk)
+        func variant(_ steps: [String]) throws -> FuzzProgram {
+            var program = walk
+            program.steps = try steps.map { try XCTUnwrap(PlantedBugTests.step($0)) }
+            return program
+        }
+        let first = Array(Self.promotionWalk.prefix(5))
+        let programs = [
+            try variant(Array(Self.promotionWalk.prefix(8))),
+            try variant(Array(Self.promotionWalk.prefix(6))),
+            try variant(first + ["do move from=49 to=41"]),
+            try variant(first + ["do move from=49 to=41", "do move from=39 to=46"]),
+            try variant(first + ["do move from=49 to=41", "do move from=39 to=46", "do move from=41 to=33"]),
+            try variant(Array(Self.promotionWalk.prefix(8))),
+            try variant(first),
+            try variant(first + ["do move from=49 to=41", "do move from=39 to=46"]),
+            walk,
+            try variant(Array(Self.promotionWalk.prefix(3)) + ["do move from=12 to=28"]),
+            try variant(Array(Self.promotionWalk.prefix(3)) + ["do move from=12 to=28", "do move from=51 to=35"]),
+        ]
+        let (resuming, fresh) = (executor(), executor())
+        var resumed = 0
+        for program in programs + programs.reversed() {
+            let rewound = resuming.execute(program, checkLegality: true, recordLegal: true, finalChecks: false, resuming: true)
+            let replayed = fresh.execute(program, checkLegality: true, recordLegal: true, finalChecks: false)
+            XCTAssertEqual(Judged(rewound), Judged(replayed), "\(program.steps.map(\.description))")
+            XCTAssertEqual(rewound.legal, replayed.legal, "\(program.steps.map(\.description))")
+            if rewound.resumed { resumed += 1 }
+        }
+        XCTAssertGreaterThan(resumed, 12)
+    }
+
     /// A whole shrink gives the same reproduction through the same
     /// candidates whether they start where the last one stood or from setup.
     func testAShrinkEndsTheSameWithoutRewinding() throws {
