@@ -134,16 +134,37 @@ static int ac_is_one_of(lua_State *L, int index, const char *const *names) {
     return 0;
 }
 
-/* A spec table: plain, and every string key one of `allowed`. */
-static int ac_spec(lua_State *L, int index, const char *const *allowed) {
-    if (!ac_plain(L, index)) return 0;
+/* The index in `names` (NULL-ended) of the key at `index`, or -1 when it
+ * is no string or none of them. */
+static int ac_field_index(lua_State *L, int index, const char *const *names) {
+    if (lua_type(L, index) != LUA_TSTRING) return -1;
+    size_t length;
+    const char *s = lua_tolstring(L, index, &length);
+    for (int i = 0; names[i]; i++)
+        if (names[i][0] == s[0] && ac_is_name(names[i], s, length)) return i;
+    return -1;
+}
+
+/* Reads the spec at 1, a plain table, in one walk of its pairs: pushes one
+ * slot per name of `names` (NULL-ended), in their order, holding the field
+ * of that name, nil where the spec gives none. 0, with nothing pushed, when
+ * the spec is not plain or has a key that is none of the names (an unknown
+ * field, which anim.lua's builder refuses, or a key that is no string,
+ * which it ignores): the slow path decides. */
+static int ac_fields(lua_State *L, const char *const *names) {
+    if (!ac_plain(L, 1)) return 0;
+    int base = lua_gettop(L), count = 0;
+    while (names[count]) count++;
+    luaL_checkstack(L, count + 4, "anim spec");
+    for (int i = 0; i < count; i++) lua_pushnil(L);
     lua_pushnil(L);
-    while (lua_next(L, index)) {
-        lua_pop(L, 1);
-        if (lua_type(L, -1) == LUA_TSTRING && !ac_is_one_of(L, -1, allowed)) {
-            lua_pop(L, 1);
+    while (lua_next(L, 1)) {
+        int at = ac_field_index(L, -2, names);
+        if (at < 0) {
+            lua_settop(L, base);
             return 0;
         }
+        lua_replace(L, base + 1 + at);
     }
     return 1;
 }
@@ -216,6 +237,7 @@ static int ac_finish(lua_State *L) {
 
 /* ---------- leaves ---------- */
 
+/* In the order of the slots ac_fields pushes (2.. in ac_tween). */
 static const char *const TWEEN[] = {"target", "property", "from", "to", "duration", "delay",
                                     "easing", "repeat", "autoreverse", NULL};
 
@@ -242,79 +264,70 @@ static int ac_repeats(lua_State *L, int index, lua_Integer *out) {
 }
 
 static int ac_tween(lua_State *L) {
+    enum { TARGET = 2, PROPERTY, FROM, TO, DURATION, DELAY, EASING, REPEAT, REVERSE, FROMCOPY, TOCOPY };
     double duration, delay;
     lua_Integer repeats;
     lua_settop(L, 1);
-    if (!ac_spec(L, 1, TWEEN)) return ac_slow(L);
-    lua_getfield(L, 1, "easing");                                 /* 2 */
-    if (!lua_toboolean(L, 2)) {
-        lua_pop(L, 1);
+    if (!ac_fields(L, TWEEN)) return ac_slow(L);
+    if (!lua_toboolean(L, EASING)) {
         lua_pushliteral(L, "linear");
-    } else if (!ac_easing(L, 2)) {
+        lua_replace(L, EASING);
+    } else if (!ac_easing(L, EASING)) {
         return ac_slow(L);
     }
-    int reverse = lua_getfield(L, 1, "autoreverse");               /* 3 */
+    int reverse = lua_type(L, REVERSE);
     if (reverse != LUA_TNIL && reverse != LUA_TBOOLEAN) return ac_slow(L);
-    lua_getfield(L, 1, "target");                                 /* 4 */
-    lua_getfield(L, 1, "property");                               /* 5 */
-    if (!ac_text(L, 4) || !ac_text(L, 5)) return ac_slow(L);
-    lua_getfield(L, 1, "from");
-    if (!ac_data(L, 6, 0)) return ac_slow(L);                     /* 7 */
-    lua_getfield(L, 1, "to");
-    if (!ac_data(L, 8, 0)) return ac_slow(L);                     /* 9 */
-    lua_getfield(L, 1, "duration");                               /* 10 */
-    lua_getfield(L, 1, "delay");                                  /* 11 */
-    lua_getfield(L, 1, "repeat");                                 /* 12 */
-    if (!ac_number(L, 10, 0.0, &duration) || !ac_number(L, 11, 0.0, &delay) || !ac_repeats(L, 12, &repeats))
+    if (!ac_text(L, TARGET) || !ac_text(L, PROPERTY)) return ac_slow(L);
+    if (!ac_data(L, FROM, 0)) return ac_slow(L);                 /* FROMCOPY */
+    if (!ac_data(L, TO, 0)) return ac_slow(L);                   /* TOCOPY */
+    if (!ac_number(L, DURATION, 0.0, &duration) || !ac_number(L, DELAY, 0.0, &delay) ||
+        !ac_repeats(L, REPEAT, &repeats))
         return ac_slow(L);
     lua_createtable(L, 0, 11);
     lua_pushliteral(L, "tween");
     lua_setfield(L, -2, "kind");
-    ac_set(L, 4, "target");
-    ac_set(L, 5, "property");
-    ac_set(L, 7, "from");
-    ac_set(L, 9, "to");
+    ac_set(L, TARGET, "target");
+    ac_set(L, PROPERTY, "property");
+    ac_set(L, FROMCOPY, "from");
+    ac_set(L, TOCOPY, "to");
     ac_set_number(L, duration, "duration");
     ac_set_number(L, delay, "delay");
-    ac_set(L, 2, "easing");
+    ac_set(L, EASING, "easing");
     lua_pushinteger(L, repeats);
     lua_setfield(L, -2, "repeat");
-    lua_pushboolean(L, lua_toboolean(L, 3)); /* `s.autoreverse or false`: nil or a boolean here */
+    lua_pushboolean(L, lua_toboolean(L, REVERSE)); /* `s.autoreverse or false`: nil or a boolean here */
     lua_setfield(L, -2, "autoreverse");
     return ac_finish(L);
 }
 
+/* In the order of the slots ac_fields pushes (2.. in ac_frames). */
 static const char *const FRAMES[] = {"target", "property", "frames", "fps", "duration", "delay", "repeat", NULL};
 
 static int ac_frames(lua_State *L) {
+    enum { TARGET = 2, PROPERTY, LIST, FPS, DURATION, DELAY, REPEAT, LISTCOPY };
     double fps, duration, delay;
     lua_Integer repeats;
     lua_settop(L, 1);
-    if (!ac_spec(L, 1, FRAMES)) return ac_slow(L);
-    lua_getfield(L, 1, "frames");                                 /* 2 */
-    if (!ac_plain(L, 2) || lua_rawlen(L, 2) == 0) return ac_slow(L);
-    int nofps = lua_getfield(L, 1, "fps") == LUA_TNIL;            /* 3 */
-    int noduration = lua_getfield(L, 1, "duration") == LUA_TNIL;  /* 4 */
+    if (!ac_fields(L, FRAMES)) return ac_slow(L);
+    if (!ac_plain(L, LIST) || lua_rawlen(L, LIST) == 0) return ac_slow(L);
+    int nofps = lua_isnil(L, FPS), noduration = lua_isnil(L, DURATION);
     if (nofps == noduration) return ac_slow(L);
-    if (!ac_number(L, 3, 0.0, &fps) || (!nofps && fps < 1 / AC_MAX_SECONDS)) return ac_slow(L);
-    lua_getfield(L, 1, "target");                                 /* 5 */
-    if (lua_getfield(L, 1, "property") == LUA_TNIL ||             /* 6 */
-        (lua_type(L, 6) == LUA_TBOOLEAN && !lua_toboolean(L, 6))) {
-        lua_pop(L, 1);
+    if (!ac_number(L, FPS, 0.0, &fps) || (!nofps && fps < 1 / AC_MAX_SECONDS)) return ac_slow(L);
+    if (lua_isnil(L, PROPERTY) || (lua_type(L, PROPERTY) == LUA_TBOOLEAN && !lua_toboolean(L, PROPERTY))) {
         lua_pushliteral(L, "frame");
+        lua_replace(L, PROPERTY);
     }
-    if (!ac_text(L, 5) || !ac_text(L, 6)) return ac_slow(L);
-    if (!ac_data(L, 2, 0)) return ac_slow(L);                     /* 7 */
-    lua_getfield(L, 1, "delay");                                  /* 8 */
-    lua_getfield(L, 1, "repeat");                                 /* 9 */
-    if (!ac_number(L, 4, 0.0, &duration) || !ac_number(L, 8, 0.0, &delay) || !ac_repeats(L, 9, &repeats))
+    if (!ac_text(L, TARGET) || !ac_text(L, PROPERTY)) return ac_slow(L);
+    if (!ac_data(L, LIST, 0)) return ac_slow(L);                 /* LISTCOPY */
+    if (!ac_number(L, DURATION, 0.0, &duration) || !ac_number(L, DELAY, 0.0, &delay) ||
+        !ac_repeats(L, REPEAT, &repeats))
         return ac_slow(L);
     lua_createtable(L, 0, 9);
     lua_pushliteral(L, "frames");
     lua_setfield(L, -2, "kind");
-    ac_set(L, 5, "target");
-    ac_set(L, 6, "property");
-    ac_set(L, 7, "frames");
+    ac_set(L, TARGET, "target");
+    ac_set(L, PROPERTY, "property");
+    ac_set(L, LISTCOPY, "frames");
     if (!nofps) ac_set_number(L, fps, "fps");
     if (!noduration) ac_set_number(L, duration, "duration");
     ac_set_number(L, delay, "delay");
@@ -343,11 +356,8 @@ static int ac_sound(lua_State *L) {
         if (!ac_text(L, 1)) return ac_slow(L);
         lua_pushvalue(L, 1);                                      /* 2: the name */
     } else {
-        if (!ac_spec(L, 1, SOUND)) return ac_slow(L);
-        lua_getfield(L, 1, "name");                               /* 2 */
+        if (!ac_fields(L, SOUND)) return ac_slow(L);              /* 2 name, 3 volume, 4 delay */
         if (!ac_text(L, 2)) return ac_slow(L);
-        lua_getfield(L, 1, "volume");                             /* 3 */
-        lua_getfield(L, 1, "delay");                              /* 4 */
         if (!ac_number(L, 3, 1.0, &volume) || !ac_number(L, 4, 0.0, &delay)) return ac_slow(L);
     }
     lua_createtable(L, 0, 5);
@@ -364,19 +374,16 @@ static const char *const CUE[] = {"name", "args", "delay", NULL};
 static int ac_cue(lua_State *L) {
     double delay;
     lua_settop(L, 1);
-    if (!ac_spec(L, 1, CUE)) return ac_slow(L);
-    lua_getfield(L, 1, "name");                                   /* 2 */
+    if (!ac_fields(L, CUE)) return ac_slow(L);                    /* 2 name, 3 args, 4 delay */
     if (!ac_text(L, 2)) return ac_slow(L);
-    lua_getfield(L, 1, "args");                                   /* 3 */
-    if (!lua_toboolean(L, 3)) lua_newtable(L);                    /* 4: `s.args or {}`, copied */
+    if (!lua_toboolean(L, 3)) lua_newtable(L);                    /* 5: `s.args or {}`, copied */
     else if (!ac_data(L, 3, 0)) return ac_slow(L);
-    lua_getfield(L, 1, "delay");                                  /* 5 */
-    if (!ac_number(L, 5, 0.0, &delay)) return ac_slow(L);
+    if (!ac_number(L, 4, 0.0, &delay)) return ac_slow(L);
     lua_createtable(L, 0, 5);
     lua_pushliteral(L, "cue");
     lua_setfield(L, -2, "kind");
     ac_set(L, 2, "name");
-    ac_set(L, 4, "args");
+    ac_set(L, 5, "args");
     ac_set_number(L, delay, "delay");
     return ac_finish(L);
 }
@@ -496,19 +503,23 @@ static int ac_finite_pair(lua_State *L, ACCheck *c, int depth) {
     return ac_min(ac_all_finite(L, c, -2, depth + 1), ac_all_finite(L, c, -1, depth + 1));
 }
 
-/* A plan's own time field (anim.lua's TIMES): `duration`, `delay`,
- * `interval` from 0 to AC_MAX_SECONDS; `fps` from 1 / AC_MAX_SECONDS.
- * -2 when the key and value are no time field. */
+/* Whether the number at `value` is in range for the plan's own time field
+ * named by the string at `key` (anim.lua's TIMES): `duration`, `delay`,
+ * `interval` from 0 to AC_MAX_SECONDS; `fps` from 1 / AC_MAX_SECONDS. -2
+ * when the key names no time field. */
 static int ac_time_ok(lua_State *L, int key, int value) {
-    if (lua_type(L, key) != LUA_TSTRING || lua_type(L, value) != LUA_TNUMBER) return -2;
     size_t length;
     const char *name = lua_tolstring(L, key, &length);
-    double v = lua_tonumber(L, value);
-    /* by length first: every field of every plan comes here */
+    /* by length first: every number of every plan comes here */
     if ((length == 8 && (!memcmp(name, "duration", 8) || !memcmp(name, "interval", 8))) ||
-        (length == 5 && !memcmp(name, "delay", 5)))
+        (length == 5 && !memcmp(name, "delay", 5))) {
+        double v = lua_tonumber(L, value);
         return v >= 0 && v <= AC_MAX_SECONDS; /* also NaN */
-    if (length == 3 && !memcmp(name, "fps", 3)) return v >= 1 / AC_MAX_SECONDS && v <= AC_MAX_SECONDS;
+    }
+    if (length == 3 && !memcmp(name, "fps", 3)) {
+        double v = lua_tonumber(L, value);
+        return v >= 1 / AC_MAX_SECONDS && v <= AC_MAX_SECONDS;
+    }
     return -2;
 }
 
@@ -529,13 +540,23 @@ static int ac_item_pair(lua_State *L, ACCheck *c, int depth) {
 }
 
 /* One field of a plan node: a time in range, the `items` each checked as
- * above, any other field data whose numbers are finite. */
+ * above, any other field data whose numbers are finite. A field named by a
+ * string (every field a builder makes) is read by its value's type alone:
+ * a number is a time or finite, a table data or the items, anything else
+ * holds no number. */
 static int ac_plan_pair(lua_State *L, ACCheck *c, int depth) {
-    int time = ac_time_ok(L, -2, -1);
-    if (time != -2) return time;
-    if (lua_type(L, -1) == LUA_TTABLE && ac_is_items(L, -2))
-        return ac_walk(L, c, -1, depth + 1, ac_item_pair);
-    return ac_finite_pair(L, c, depth);
+    if (lua_type(L, -2) != LUA_TSTRING) return ac_finite_pair(L, c, depth);
+    switch (lua_type(L, -1)) {
+    case LUA_TNUMBER: {
+        int time = ac_time_ok(L, -2, -1);
+        if (time != -2) return time;
+        return lua_isinteger(L, -1) || isfinite(lua_tonumber(L, -1));
+    }
+    case LUA_TTABLE:
+        if (ac_is_items(L, -2)) return ac_walk(L, c, -1, depth + 1, ac_item_pair);
+        return ac_all_finite(L, c, -1, depth + 1);
+    default: return 1;
+    }
 }
 
 /* valid(plan): true when the plan holds what a plan may (ac_plan_pair: every

@@ -321,6 +321,17 @@ found = redofinding(planrun("p2", packof([[
            if a.child then return calls == 2 and t or nil end
            return calls == 0 and t or nil ]]), steps))
 assert(found and found.mismatch.what == "animation plan", "the same leaf elsewhere is another plan")
+-- Each field of a leaf the builders make, changed in the redo's plan
+-- alone (the child's animate, on its second call): the redo is reported.
+for i, field in ipairs({ "target = 'u'", "property = 'y'", "from = 0.0", "to = 2", "duration = 2", "delay = 1",
+                         "easing = 'easeIn'", "['repeat'] = 2", "autoreverse = true" }) do
+  found = redofinding(planrun("pf" .. i, packof([[
+           if not a.child then return nil end
+           local spec = { target = "t", property = "x", from = 0, to = 1, duration = 1 }
+           if calls == 2 then spec = { target = "t", property = "x", from = 0, to = 1, duration = 1, ]] .. field .. [[ } end
+           return anim.tween(spec) ]]), steps))
+  assert(found and found.mismatch.what == "animation plan", "a redo's plan differing in " .. field .. " is reported")
+end
 -- A plan built by hand that holds NaN the second time: the redo fails at
 -- its step with the check's message, as the perform's would.
 found = redofinding(planrun("p3", packof([[

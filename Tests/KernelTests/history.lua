@@ -227,3 +227,53 @@ ops.perform("step", {}, nil, "hash"); ops.commit()
 assert(#ops.records() == 1 and H.count() == count and H.last() == last and ops.depth() == H.cursor() + 1)
 ops.undo(true, false); ops.commit()
 assert(#ops.records() == 0 and H.count() == count and H.cursor() == count and H.last() == last)
+
+-- The strict redo's plan comparison is exact: a redo whose plan differs
+-- from the original's in any one field, at any depth (a value changed, a
+-- number's subtype, a field dropped or added), is reported as "animation
+-- plan" with both plans, whether the entry keeps its plan's key (a fuzz
+-- run's, H.plankey) or not (Game's), as tables or encoded; the same plan
+-- in new tables is not.
+local function planof()
+  return { action = "m", mode = "parallel", sound = "tick", src = "m.lua:3", step = 0.25, delays = { 0.5, 1 },
+           own = { kind = "tween", target = "t", property = "x", from = { 0, 1 }, to = { x = 2 }, duration = 0.25,
+                   delay = 0.0, easing = "linear", ["repeat"] = 1, autoreverse = false },
+           subs = { { action = "c", mode = "sequence", own = { kind = "sequence", items = {
+                      { kind = "wait", duration = 1.0 }, { kind = "cue", name = "go", args = {}, delay = 0.0 } } } } } }
+end
+-- Each change: a path of keys and what the field becomes there (DROP: no field).
+local DROP = {}
+local changes = {
+  { { "action" }, "n" }, { { "mode" }, "sequence" }, { { "sound" }, DROP }, { { "src" }, "m.lua:4" },
+  { { "step" }, 0.5 }, { { "delays", 2 }, 1.0 }, { { "delays", 3 }, 1 }, { { "own", "kind" }, "frames" },
+  { { "own", "target" }, "u" }, { { "own", "property" }, "y" }, { { "own", "from", 1 }, 0.0 },
+  { { "own", "to", "x" }, 3 }, { { "own", "to", "y" }, 2 }, { { "own", "duration" }, 0.5 },
+  { { "own", "delay" }, 0 }, { { "own", "easing" }, "easeIn" }, { { "own", "repeat" }, 2 },
+  { { "own", "autoreverse" }, true }, { { "own", "autoreverse" }, DROP }, { { "own", "extra" }, false },
+  { { "subs", 1, "action" }, "d" }, { { "subs", 2 }, { action = "c" } },
+  { { "subs", 1, "own", "items", 1, "duration" }, 2.0 }, { { "subs", 1, "own", "items", 2, "args", "k" }, 1 },
+  { { "subs", 1, "own", "items", 3 }, { kind = "wait", duration = 0.0 } }, { { "subs", 1, "own", "items" }, {} },
+}
+local tree = { name = "m", params = {} }
+local function entry(plan, keyed)
+  return { name = "m", hash = "h", tree = tree, plan = plan, plankey = keyed and H.plankey(plan) or nil }
+end
+for _, keyed in ipairs({ true, false }) do
+  assert(H.difference(entry(planof(), keyed), "h", tree, planof()) == nil, "the same plan in new tables is the same")
+  for _, change in ipairs(changes) do
+    local path, value = change[1], change[2]
+    local plan = planof()
+    local t = plan
+    for i = 1, #path - 1 do t = t[path[i]] end
+    if value == DROP then t[path[#path]] = nil else t[path[#path]] = value end
+    local original = entry(planof(), keyed)
+    local expected = original.plan
+    local m = H.difference(original, "h", tree, plan)
+    local where = table.concat(path, ".") .. (keyed and " (keyed)" or "")
+    assert(m and m.what == "animation plan" and m.action == "m" and m.expected == expected and m.actual == plan,
+           "a redo's plan differing at " .. where .. " is reported")
+    original = { name = "m", hash = "h", tree = K.encode(tree), plan = K.encode(planof()) }
+    m = H.difference(original, "h", K.encode(tree), K.encode(plan))
+    assert(m and m.what == "animation plan" and K.encode(m.actual) == K.encode(plan), "encoded, at " .. where)
+  end
+end

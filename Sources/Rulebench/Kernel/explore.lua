@@ -22,7 +22,10 @@ local tonumber, tointeger = tonumber, math.tointeger
 -- current state, walked as Swift's Explorer walks it through Game (perform,
 -- recurse, strict undo, the hash back to what it was), but without a
 -- crossing per node. Each legal enumeration, perform and undo is its own
--- operation for the instruction budget (C.operation starts one).
+-- operation for the instruction budget (C.operation starts one). Plans
+-- are built in the "checks" shape (engine.lua's SHAPE): every sound and
+-- animate runs and every plan is checked, and no node is made, as the walk
+-- reads none.
 --
 -- Returns "ok", the counts per depth and the finished games: { finished
 -- = the sequences of each length from 0 (the start) to depth - 1 that end
@@ -79,14 +82,14 @@ function API.explore(depth, strict)
       begin("perform")
       local rec = run(call.name, call.params, call.name, 0)
       checkinvariants()
-      planorbare(rec, "do")
+      planorbare(rec, "do", "checks")
       push(rec)
       counts[level] = counts[level] + 1
       if level < depth and not visit(level + 1) then return false end
       operation()
       begin("undo")
       local problems = undorec(rec, strict, nil)
-      planorbare(rec, "undo")
+      planorbare(rec, "undo", "checks")
       pop()
       truncate(rec.s)
       local after = hashof()

@@ -31,7 +31,7 @@ local release = core.C.release
 -- One operation of the loop, and a failed one's record for Swift (history.lua).
 local protect, failure = history.protectop, history.failure
 local hashof, mark, rollback, encode, decode = state.hash, state.mark, state.rollback, core.encode, core.decode
-local same, valuehash, coveredges = core.C.same, core.C.valuehash, core.C.coveredges
+local same, coveredges = core.C.same, core.C.coveredges
 local takeedges, seeedges = core.C.takeedges, core.C.seeedges
 -- How each step is chosen (choose.lua).
 local CHOOSE = choose.choose
@@ -40,7 +40,7 @@ local CHOOSE = choose.choose
 local RUN            -- the run in progress: outcomes, trace, plans, ...
 local HISTORY = history   -- the game's history (history.lua): the run plays in it
 -- Plans seen, so Swift judges each distinct plan once: the plan's 128-bit
--- hash (C.valuehash) -> its id. Only hashes are kept: keeping the plans
+-- hash (history.plankey) -> its id. Only hashes are kept: keeping the plans
 -- made the collector walk them all.
 local PLANIDS = {}
 local PLANCOUNT, NEXTPLAN = 0, 1
@@ -60,11 +60,10 @@ end
 -- unique; a plan seen again is judged again).
 local NEWPLANS = {}   -- the hashes the current fuzz call added (see forgetnewplans)
 
--- Also returns the key, which the entry keeps (`plankey`): its plan is
--- hashed once, here, and a redo's plan is compared by its hash first
--- (history.difference).
+-- Also returns the key (history.plankey), which the entry keeps
+-- (`plankey`): its plan is hashed once, here (history.difference).
 local function planid(plan)
-  local key = valuehash(plan)
+  local key = HISTORY.plankey(plan)
   local id = PLANIDS[key]
   if id then return id, false, key end
   if PLANCOUNT >= 20000 then PLANIDS, PLANCOUNT = {}, 0 end
