@@ -277,3 +277,59 @@ for _, keyed in ipairs({ true, false }) do
     assert(m and m.what == "animation plan" and K.encode(m.actual) == K.encode(plan), "encoded, at " .. where)
   end
 end
+
+-- The fuzzer's strict redo runs into the entry it redoes and compares the
+-- record with the entry's tree node by node, building no tree of its own
+-- (engine.lua's run and sametree): a redo that queues other subactions,
+-- the same ones with other params, one more or none, is still the finding
+-- "subaction tree", with both trees as values, and one that delays no
+-- subaction where the do delayed one is still "animation plan" (nothing
+-- of the entry's last run is left in it); a redo with the same nested
+-- subactions passes.
+API.definepack("r", "r", "r/pack.lua", [[return { name = "r", setup = function(g) g.n = 0 end }]])
+API.addaction("r", "leaf", "r/actions/leaf.lua", [[return { params = { k = "integer" }, apply = function(g, a) g.n = g.n + a.k end,
+  undo = function(g, a) g.n = g.n - a.k end }]])
+API.addaction("r", "twin", "r/actions/twin.lua", [[return { params = { k = "integer" }, apply = function(g, a) g.n = g.n + a.k end }]])
+API.addaction("r", "noop", "r/actions/noop.lua", [[return { apply = function(g) end }]])
+-- Two leaves under a noop; the same tree every time.
+API.addaction("r", "pair", "r/actions/pair.lua", [[return { apply = function(g, a, act)
+  act:sub("noop", {}); act:sub("leaf", { k = 1 }); act:sub("leaf", { k = 2 }) end }]])
+-- On every other run (the same state each time): leaf params 3 and 0 in
+-- place of 1 and 2, a twin in place of a leaf, one noop more at the end,
+-- no noop, or no delay (which, from the params).
+API.addaction("r", "shift", "r/actions/shift.lua", [[local count = 0
+return { params = { mode = "string" }, apply = function(g, a, act)
+  count = count + 1
+  local odd = count % 2 == 1
+  if a.mode == "params" then act:sub("leaf", { k = odd and 1 or 3 }); act:sub("leaf", { k = odd and 2 or 0 })
+  elseif a.mode == "name" then act:sub("leaf", { k = 0 }); act:sub(odd and "leaf" or "twin", { k = 0 })
+  elseif a.mode == "more" then act:sub("leaf", { k = 1 }); if not odd then act:sub("noop", {}) end
+  elseif a.mode == "none" then if odd then act:sub("noop", {}) end
+  else act:sub("leaf", { k = 0 }, odd and { delay = 0.5 } or nil) end
+end }]])
+API.finishpack("r", "")
+local function redorun(name, p)
+  API.newgame("r", "1", params())
+  local reply = K.decode((API.fuzz(K.encode({ program = { { op = "do", name = name, params = p },
+    { op = "undo", n = 1 }, { op = "redo", n = 1 } }, choices = 1, depth = 3 }))))
+  API.fuzzabort()
+  return reply
+end
+local passed = redorun("pair", {})
+assert(passed.finding == nil and passed.outcomes[3].kind == "redone", K.show(passed.finding))
+for _, mode in ipairs { "params", "name", "more", "none", "delay" } do
+  local found = redorun("shift", { mode = mode }).finding
+  local what = mode == "delay" and "animation plan" or "subaction tree"
+  assert(found and found.property == "redoReproduces" and found.mismatch.what == what, mode .. ": " .. K.show(found))
+  assert(mode == "delay" or found.mismatch.expected.subs, "both trees as values")
+  assert(H.count() == 0, "rolled back")
+end
+-- An entry a run redid into is the redo's record: Game's strict undo of
+-- it (its journal span and subactions the redo's) restores the state.
+API.newgame("r", "1", params())
+local start = K.hash()
+assert(K.decode((API.fuzz(K.encode({ program = { { op = "do", name = "pair", params = {} }, { op = "undo", n = 1 },
+  { op = "redo", n = 1 } }, choices = 1, depth = 3 })))).finding == nil)
+assert(#H.last().subs == 3 and H.last().subs[3].a.k == 2)
+local undone = table.pack(API.undo("1"))
+assert(undone[3] == "" and undone[1] == start and K.hash() == start, "the redone entry undoes exactly")

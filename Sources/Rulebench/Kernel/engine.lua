@@ -165,10 +165,26 @@ function ACT:sub(name, params, options)
   end
 end
 
+-- The engine's fields of a record (history.lua adds its own beside them),
+-- set afresh by each run: a record run again (`into`, below) keeps none of
+-- what its last run gave.
+local function fill(rec, name, def, params, a, path)
+  rec.name, rec.def, rec.params, rec.a, rec.subs, rec.path, rec.serial0 = name, def, params, a, EMPTY, path, serial()
+  rec.s, rec.e, rec.kept, rec.delays = 0, 0, nil, nil
+  return rec
+end
+
 -- Runs an action and then its queued subactions; returns its record:
 -- name, def, params (as given), a (the copy the rule sees), subs, path,
 -- serial0 (tables created after it are new), s and e (its journal span).
-local function run(name, params, path, depth)
+-- `into` (the fuzzer's strict redo: the history's entry after the cursor,
+-- the same action with the same params) is the record to run into instead
+-- of a new one, and its subactions' records those of the subactions
+-- queued at the same places: an entry redoable is no record undo reads
+-- (`top` reads the applied ones), nothing but it holds its subactions'
+-- records, and its engine fields are set again by whatever redoes it
+-- (this, or `adopt`) before it is applied again.
+local function run(name, params, path, depth, into)
   if depth > 64 then core.fail("error", "subactions nested more than 64 deep", { action = path }) end
   local def = ACTIONS[name]
   if not def then
@@ -182,8 +198,10 @@ local function run(name, params, path, depth)
   local a = plain(params)
   -- Every field it gets below is in its constructor (nil ones sized for),
   -- so the record is made at its size and never grows.
-  local rec = { name = name, def = def, params = params, a = a, subs = EMPTY, path = path, serial0 = serial(),
-                s = 0, e = 0, kept = nil, delays = nil }
+  local oldsubs = into and into.subs
+  local rec = into and fill(into, name, def, params, a, path)
+    or { name = name, def = def, params = params, a = a, subs = EMPTY, path = path, serial0 = serial(),
+         s = 0, e = 0, kept = nil, delays = nil }
   local check = def.check
   if check then
     CONTEXT_ACTION, CONTEXT_PHASE = path, "check"
@@ -216,7 +234,7 @@ local function run(name, params, path, depth)
     rec.subs = subs
     for i = 1, #queue do
       local q = queue[i]
-      subs[i] = run(q.name, q.params, path .. " > " .. q.name, depth + 1)
+      subs[i] = run(q.name, q.params, path .. " > " .. q.name, depth + 1, oldsubs and oldsubs[i])
     end
     -- Only an action that delayed a subaction carries the list (0 for the others).
     local delays = act.delays
@@ -308,6 +326,23 @@ local function treeof(rec)
   end
   if not out then return { name = rec.name, params = rec.params } end
   return { name = rec.name, params = rec.params, subs = out }
+end
+
+-- Whether `tree`, a tree treeof built (its nodes hold name, params and,
+-- with subactions, subs: nothing else), is the one treeof(rec) would build,
+-- without building it: same(treeof(rec), tree), node by node (a strict
+-- redo compares its record so, and builds its tree only when it differs:
+-- history.difference).
+local same = core.C.same
+local function sametree(rec, tree)
+  if type(tree) ~= "table" or rec.name ~= tree.name or not same(rec.params, tree.params) then return false end
+  local subs, tsubs = rec.subs, tree.subs
+  if subs == EMPTY then return tsubs == nil end
+  if type(tsubs) ~= "table" or #tsubs ~= #subs then return false end
+  for i = 1, #subs do
+    if not sametree(subs[i], tsubs[i]) then return false end
+  end
+  return true
 end
 
 local checkplan = anim.checkplan
@@ -475,17 +510,21 @@ end
 -- run them again. The plan is always built (a failing `animate` fails the
 -- action); `reply` says what comes back with the hash: nil, the subaction
 -- tree and the plan encoded (for Swift); "values", the two as Lua tables
--- (the fuzzer's loop compares them in C); "hash", nothing else.
-local function perform(name, params, expected, reply)
+-- (the fuzzer's loop compares them in C); "record", the action's record
+-- in place of the tree (the fuzzer's strict redo compares it with the
+-- entry's tree without building one: sametree); "hash", nothing else.
+-- `into`: the entry a redo runs into (run), nil for a new record.
+local function perform(name, params, expected, reply, into)
   nogame()
   begin("perform")
-  local rec = run(name, params, name, 0)
+  local rec = run(name, params, name, 0, into)
   local hash = hashof()
   if expected == nil or expected == "" or hash ~= expected then checkinvariants() end
   local plan = planorbare(rec, "do")
   PENDING.rec = rec
   if reply == nil then return hash, encode(treeof(rec)), encode(plan) end
   if reply == "values" then return hash, treeof(rec), plan end
+  if reply == "record" then return hash, rec, plan end
   return hash
 end
 
@@ -727,7 +766,9 @@ end
 -- The operations, for the calls Swift makes (history.lua) and the kernel's
 -- own loops (fuzz.lua): each is one user operation, followed by commit or abort.
 M.ops = {
-  perform = perform,        -- (name, params, expected, reply) -> hash, tree, plan
+  perform = perform,        -- (name, params, expected, reply, into) -> hash, tree (or record), plan
+  treeof = treeof,          -- (rec) -> its subaction tree
+  sametree = sametree,      -- (rec, tree) -> whether treeof(rec) would equal `tree`
   undo = undo,              -- (strict, encoded, "values", "mirror" or "checks") -> hash, plan, problems or nil
   commit = API.commit,
   commitcall = commitcall,  -- () -> whether it committed (the end of a call from Swift)

@@ -156,21 +156,22 @@ local function undoone(nomirror)
 end
 
 -- Redoes the next entry as Game.redo does (strict, history.lua's
--- comparison); returns nil or what went wrong.
+-- comparison), run into the entry itself (engine.lua's run: no new
+-- record); returns nil or what went wrong.
 local function redoone()
   local original = HISTORY.following()
-  local ok, hash, tree, plan = protect(ops.perform, original.name, original.params, original.hash, "values")
+  local ok, hash, rec, plan = protect(ops.perform, original.name, original.params, original.hash, "record", original)
   if not ok then
-    local err = failure(hash, tree)
+    local err = failure(hash, rec)
     ops.abort()
     return { call = callof(original), failure = err }
   end
-  local mismatch = HISTORY.difference(original, hash, tree, plan)
+  local mismatch = HISTORY.difference(original, hash, nil, plan, rec)
   if mismatch then
     ops.abort()
     return { call = callof(original), mismatch = mismatch }
   end
-  HISTORY.stageredo(original, hash, tree, plan, true)
+  HISTORY.stageredo(original, hash, nil, plan, true)   -- compared: the entry keeps its tree
   ops.commit()
   count(original.name, "redone")
   return nil
@@ -210,6 +211,18 @@ local function probe(index, step)
   return { property = "failureChangesNothing", what = "failed", call = callof(step), failure = err }
 end
 
+-- The outcome of an undo or redo step of `n` (kind "undone" or
+-- "redone"), made once for each n and shared by the steps that give it:
+-- outcomes are only read (encoded for the reply), never written.
+local MOVED = { undone = {}, redone = {} }
+local function moved(kind, n)
+  if math.type(n) ~= "integer" then return { kind = kind, n = n } end
+  local made = MOVED[kind]
+  local outcome = made[n]
+  if not outcome then outcome = { kind = kind, n = n }; made[n] = outcome end
+  return outcome
+end
+
 -- Runs one step; returns a finding or nil.
 local function runstep(index, step)
   local op = step.op
@@ -227,7 +240,7 @@ local function runstep(index, step)
       or (step.n < cursor and step.n or cursor)
     local wrong = undotimes(n, op)
     if wrong then return wrong end
-    RUN.outcomes[index] = { kind = "undone", n = n }
+    RUN.outcomes[index] = moved("undone", n)
   elseif op == "redo" then
     local left = HISTORY.count() - cursor
     local n = step.n < left and step.n or left
@@ -235,7 +248,7 @@ local function runstep(index, step)
       local wrong = redoone()
       if wrong then wrong.property, wrong.what = "redoReproduces", "redo"; return wrong end
     end
-    RUN.outcomes[index] = { kind = "redone", n = n }
+    RUN.outcomes[index] = moved("redone", n)
   else
     core.fail("error", "unknown fuzz step " .. core.show(op))
   end

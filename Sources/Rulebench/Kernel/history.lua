@@ -47,12 +47,13 @@ local CURSOR = 0
 -- Counts the changes of ENTRIES' contents (not of the cursor): Swift's
 -- view keeps entries it read while the version it read them at stands.
 local VERSION = 0
--- The first entry each of the last versions changed (version -> index):
+-- The first entry each of the last versions changed (version v's at
+-- CHANGED[v % KEPTCHANGES], a ring: no new key for each version):
 -- Swift's view asks again only for the entries from there.
 local CHANGED, KEPTCHANGES = {}, 64
 local function changed(at)
   VERSION = VERSION + 1
-  CHANGED[VERSION], CHANGED[VERSION - KEPTCHANGES] = at, nil
+  CHANGED[VERSION % KEPTCHANGES] = at
 end
 -- What the operation under way will do to the history when it commits:
 -- STAGED nil, "undo", "perform" or "redo", and what the perform or redo
@@ -292,7 +293,18 @@ history.plankey = valuehash
 -- what it gave the first time (the same form: tables with tables, encoded
 -- with encoded). Nil, or the mismatch report { what, action, expected,
 -- actual } (`what` a word of protocol.WORDS.redo; values decoded for showing).
-function history.difference(original, hash, tree, plan)
+-- `rec` (the fuzzer's redo, ops.perform's "record" reply): the redo's
+-- record in place of `tree`, compared with a table tree as it stands
+-- (ops.sametree); its tree is built only when that is not so.
+function history.difference(original, hash, tree, plan, rec)
+  if rec then
+    local otree = original.tree
+    if hash == original.hash and type(otree) == "table" and ops.sametree(rec, otree) then
+      tree = otree
+    else
+      tree = ops.treeof(rec)
+    end
+  end
   local what, expected, actual
   -- An entry a resumed fuzz run kept from the run before may be encoded
   -- (read since); one a fuzz run performed keeps its tree and plan as
@@ -354,7 +366,7 @@ function API.entries(since, known, last)
     first = 1
   else
     for v = since + 1, VERSION do
-      local at = CHANGED[v] or 1
+      local at = CHANGED[v % KEPTCHANGES] or 1
       if at < first then first = at end
     end
   end
