@@ -269,6 +269,11 @@ function history.forwards(entry, plan)
     .. "or build the undo motion" }
 end
 
+-- The key of a plan (a Lua table) that an entry keeps as `plankey`, and
+-- fuzz.lua's id of it: its 128-bit hash (C.valuehash, whose bits stay).
+local plankey = valuehash
+history.plankey = plankey
+
 -- Whether `plan` (a Lua table, or encoded) is the plan of entry
 -- `original`: an entry a fuzz run performed keeps its plan's hash
 -- (`plankey`, history.plankey, taken once for the plan's id in fuzz.lua),
@@ -279,15 +284,11 @@ end
 local function sameplan(plan, original)
   local key = original.plankey
   if key and type(plan) == "table" then
-    local ok, h = pcall(valuehash, plan)
+    local ok, h = pcall(plankey, plan)
     if ok and h == key then return true end
   end
   return same(plan, original.plan)
 end
-
--- The key of a plan (a Lua table) that an entry keeps as `plankey`, and
--- fuzz.lua's id of it: its 128-bit hash (C.valuehash, whose bits stay).
-history.plankey = valuehash
 
 -- The strict redo's comparison of what a redo of `original` gave with
 -- what it gave the first time (the same form: tables with tables, encoded
