@@ -407,6 +407,9 @@ local STARTED        -- the journal mark the last fuzz call began at (see API.fu
 -- (`tops`) and its hash verified by the strict undo. Its first legality
 -- check takes them instead of listing them again (legal is a function
 -- of the state: a finding there would have been the last run's).
+-- `bystate[h]` is the legal calls a run that checked its steps' legality
+-- listed in the state whose hash is h (keepbystate), `rare` whether
+-- with sites: a resumed run's listing anywhere takes them.
 -- Nil once a call failed.
 local LAST
 
@@ -444,6 +447,24 @@ local function resumeto(p)
   return last
 end
 
+-- What a run that starts afresh keeps for the runs resumed after it
+-- (LAST): nothing yet, listings by state made with sites or not (`rare`).
+local function newlast()
+  return { counts = {}, tops = {}, listed = {}, clean = 0, bystate = {}, kept = 0, rare = false }
+end
+
+-- Keeps `legal`, the legal calls listed in the state whose hash is `key`,
+-- in LAST's `bystate`: `legal` is a function of the state, and a
+-- shrink's candidates come back to states an earlier one listed (a move
+-- deleted and mended, two moves swapped). At most BYSTATE listings: past
+-- that the table starts afresh.
+local BYSTATE = 2048
+local function keepbystate(last, key, legal)
+  if last.kept >= BYSTATE then last.bystate, last.kept = {}, 0 end
+  if last.bystate[key] == nil then last.kept = last.kept + 1 end
+  last.bystate[key] = legal
+end
+
 -- The entries base+1..n of `list`, as a list from 1 (a resumed run
 -- answers for its own steps only).
 local function after(list, base)
@@ -456,7 +477,7 @@ end
 function API.fuzz(request)
   request = decode(request)
   local base = request.resume
-  local last = base and resumeto(base) or { counts = {}, tops = {}, listed = {}, clean = 0 }
+  local last = base and resumeto(base) or newlast()
   base = base or 0
   LAST = nil
   if base == 0 and (ops.depth() ~= 0 or HISTORY.count() ~= 0) then
@@ -464,10 +485,22 @@ function API.fuzz(request)
   end
   STARTED = mark()
   NEWPLANS, LISTED, KEPT = {}, last.listed[base + 1], nil
+  local rare = request.rare or false
+  -- Listings by state (LAST's `bystate`): kept by a run whose steps are
+  -- checked against them, taken only by a resumed one (a shrink's
+  -- candidates: no other run resumes, and no coverage counts there).
+  local keeps = request.checklegal and last.rare == rare
+  local takes = keeps and base > 0
   -- The legal calls before step `index`, kept for a run resumed after
-  -- the step before it (LAST's `listed`).
+  -- the step before it (LAST's `listed`) and by the state's hash.
   local function listedat(index)
-    local legal, found = legalnow()
+    local key = keeps and HISTORY.current()
+    local legal = takes and LISTED == nil and last.bystate[key]
+    local found
+    if not legal then
+      legal, found = legalnow()
+      if legal and keeps then keepbystate(last, key, legal) end
+    end
     if legal and last.clean == index - 1 then last.listed[index] = legal end
     return legal, found
   end
@@ -480,7 +513,6 @@ function API.fuzz(request)
   local chosen = request.program == nil
   local random = CHOOSE.newrandom(request.choices or 0)
   local legals = request.recordlegal and {} or nil
-  local rare = request.rare or false
   engine.emitsites(rare)
   local share = request.share
   CHOOSE.begin(random, rare, request.leaveout, share and share.kinds)
