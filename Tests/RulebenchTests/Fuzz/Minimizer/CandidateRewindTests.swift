@@ -227,4 +227,31 @@ final class CandidateRewindTests: XCTestCase {
         XCTAssertEqual(results[0].1.stepIndex, results[1].1.stepIndex)
         XCTAssertEqual(results[0].2, results[1].2, "the same candidates")
     }
+
+    /// A candidate the moves of earlier runs prove illegal is judged
+    /// without a run (`LegalityMemo`): a whole shrink gives the same
+    /// reproduction through the same candidates with the memo as with
+    /// every candidate run, on lines where deleting moves breaks later ones.
+    func testAShrinkEndsTheSameWithoutItsMemo() throws {
+        let programs = [try line("chess king taken", Self.kingTakenDetour), try line("chess promotion", Self.promotionWalk)]
+        var answered = 0
+        for program in programs {
+            let finding = try XCTUnwrap(executor().execute(program, checkLegality: true).finding)
+            var results: [(FuzzProgram, FuzzFinding, Int)] = []
+            for remembers in [true, false] {
+                var shrinker = Shrinker(executor: executor(), clock: { 0 })
+                shrinker.remembersMoves = remembers
+                let (shrunk, found) = shrinker.shrink(program, finding)
+                XCTAssertEqual(shrinker.status, .minimal)
+                results.append((shrunk, found, shrinker.attempts))
+                if remembers { answered += shrinker.moves.answered } else { XCTAssertEqual(shrinker.moves.answered, 0) }
+            }
+            XCTAssertEqual(results[0].0, results[1].0)
+            XCTAssertEqual(results[0].1.property, results[1].1.property)
+            XCTAssertEqual(results[0].1.stepIndex, results[1].1.stepIndex)
+            XCTAssertEqual(results[0].2, results[1].2, "the same candidates")
+        }
+        // Not a comparison of shrinks that ran every candidate both times.
+        XCTAssertGreaterThan(answered, 500)
+    }
 }
