@@ -1,7 +1,7 @@
 import Foundation
 import Rulebench
 
-/// `rulebench-bench --shrink [--rounds N] [--base BINARY] [--only in-process|processes] [--profile]`:
+/// `rulebench-bench --shrink [--rounds N] [--base BINARY] [--only in-process|rewound|processes] [--profile]`:
 /// row (S1), shrinking's candidates per second on the chess mutants' first
 /// lines (`Benchmarks/mutants.json`).
 ///
@@ -19,6 +19,8 @@ import Rulebench
 /// `shrinkCandidatesPerSecond` (candidates over the shrink's wall seconds),
 /// its candidates and lengths; best of the rounds, and the ratio of the
 /// bests. On a loaded machine only the ratios of alternated runs mean much.
+/// `--only rewound`: the in-process shrinks with candidates rewound only
+/// (what callgrind's `--toggle-collect='*ShrinkTiming*measure*'` counts).
 enum ShrinkBench {
     /// The mutants measured: those planted in the chess pack.
     static func chessMutants(root: URL) throws -> [Mutant] {
@@ -34,7 +36,7 @@ enum ShrinkBench {
             switch word {
             case "--rounds": rounds = try Int(words.popFirst() ?? "").orThrow("--rounds needs a whole number")
             case "--base": base = try words.popFirst().orThrow("--base needs the base's rulebench binary")
-            case "--only": only = try words.popFirst().orThrow("--only needs in-process or processes")
+            case "--only": only = try words.popFirst().orThrow("--only needs in-process, rewound or processes")
             case "--profile": only = "profile"
             default: throw BenchError("unknown argument \(word)")
             }
@@ -52,11 +54,12 @@ enum ShrinkBench {
             return
         }
         if only != "processes" {
+            let ways = only == "rewound" ? [true] : [true, false]
             print("| mutant | first line | rewound: candidates/CPU s | replayed from setup | candidates | shrunk to |")
             print("|---|---|---|---|---|---|")
-            for (mutant, pack) in zip(mutants, packs) { try inProcess(mutant, pack: pack, rounds: rounds) }
+            for (mutant, pack) in zip(mutants, packs) { try inProcess(mutant, pack: pack, rounds: rounds, ways: ways) }
         }
-        if only != "in-process" {
+        if only != "in-process" && only != "rewound" {
             guard let base else { return print("(no --base BINARY: the side-by-side runs are left out)") }
             print("| mutant | first line | this build: candidates/s | base | ratio (bests) | ratios by round | candidates | shrunk to (base) |")
             print("|---|---|---|---|---|---|---|---|")
@@ -88,14 +91,14 @@ enum ShrinkBench {
         return options
     }
 
-    private static func inProcess(_ mutant: Mutant, pack: URL, rounds: Int) throws {
+    private static func inProcess(_ mutant: Mutant, pack: URL, rounds: Int, ways: [Bool]) throws {
         let options = options(mutant, pack: pack)
         guard let report = Fuzzer(options: options).run().reports.first(where: { "\($0.finding.property)" == mutant.expected })
         else { throw BenchError("\(mutant.name): its session found no \(mutant.expected)") }
         var rewound: [ShrinkTiming] = []
         var replayed: [ShrinkTiming] = []
         for _ in 0..<rounds {
-            for resumes in [true, false] {
+            for resumes in ways {
                 let timing = ShrinkTiming.measure(report, of: Fuzzer(options: options), resumes: resumes, clock: threadSeconds)
                 if resumes { rewound.append(timing) } else { replayed.append(timing) }
             }
@@ -103,8 +106,8 @@ enum ShrinkBench {
         let best = { (list: [ShrinkTiming]) in list.map(\.candidatesPerSecond).max() ?? 0 }
         let first = rewound[0]
         print("| \(mutant.shortName) | \(first.originalSteps) steps | \(String(format: "%.0f", best(rewound))) "
-              + "| \(String(format: "%.0f", best(replayed))) | \(first.candidates) (replayed \(replayed[0].candidates)) "
-              + "| \(first.shrunkSteps) (replayed \(replayed[0].shrunkSteps)), \(first.status) |")
+              + "| \(String(format: "%.0f", best(replayed))) | \(first.candidates) (replayed \(replayed.first.map { "\($0.candidates)" } ?? "-")) "
+              + "| \(first.shrunkSteps) (replayed \(replayed.first.map { "\($0.shrunkSteps)" } ?? "-")), \(first.status) |")
     }
 
     /// `--profile`: the Lua VM instructions of one shrink a candidate, by

@@ -596,8 +596,18 @@ struct Shrinker {
     }
 
     /// A total order on calls: fewer params, shorter text, then alphabetical.
+    /// The counts are zero-padded (3 and 6 digits, as `%03d%06d` writes
+    /// them) so that the strings compare as the numbers do; written by hand:
+    /// a mending sorts every legal call, and `String(format:)` cost more
+    /// than the comparison.
     static func complexity(_ call: ActionCall) -> String {
         let text = call.description
-        return String(format: "%03d%06d", call.params.count, text.count) + text
+        return padded(call.params.count, 3) + padded(text.count, 6) + text
+    }
+
+    /// `n`'s digits, zeros before them up to `width` (none cut off).
+    private static func padded(_ n: Int, _ width: Int) -> String {
+        let digits = String(n)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }

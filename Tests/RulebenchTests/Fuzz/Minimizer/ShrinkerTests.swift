@@ -290,4 +290,18 @@ final class ShrinkerTests: XCTestCase {
         XCTAssertEqual(Shrinker.smallerSeeds(than: 3), [0, 1, 2])
         XCTAssertTrue(Shrinker.smallerSeeds(than: 40_000).contains(20_000))
     }
+
+    /// Calls order by params, then text length, then text: the counts
+    /// zero-padded to 3 and 6 digits, never cut, as `%03d%06d` writes them.
+    func testACallsComplexityIsItsPaddedCountsThenItsText() {
+        let long = String(repeating: "x", count: 1_234_567)
+        let calls = [ActionCall("poke"), ActionCall("move", ["to": .int(12), "from": .int(3)]),
+                     ActionCall("say", ["text": .string(long)])]
+        for call in calls {
+            let text = call.description
+            XCTAssertEqual(Shrinker.complexity(call), String(format: "%03d%06d", call.params.count, text.count) + text)
+        }
+        XCTAssertTrue(Shrinker.complexity(ActionCall("poke")).hasPrefix("000000004"))
+        XCTAssertLessThan(Shrinker.complexity(calls[2]), Shrinker.complexity(calls[1]), "fewer params first")
+    }
 }
