@@ -1,7 +1,7 @@
 import Foundation
 import Rulebench
 
-/// `rulebench-bench --shrink [--rounds N] [--base BINARY] [--only in-process|rewound|processes] [--profile]`:
+/// `rulebench-bench --shrink [--rounds N] [--base BINARY] [--only in-process|rewound|processes] [--mutant PREFIX] [--profile]`:
 /// row (S1), shrinking's candidates per second on the chess mutants' first
 /// lines (`Benchmarks/mutants.json`).
 ///
@@ -20,7 +20,8 @@ import Rulebench
 /// its candidates and lengths; best of the rounds, and the ratio of the
 /// bests. On a loaded machine only the ratios of alternated runs mean much.
 /// `--only rewound`: the in-process shrinks with candidates rewound only
-/// (what callgrind's `--toggle-collect='*ShrinkTiming*measure*'` counts).
+/// (what callgrind's `--toggle-collect='*ShrinkTiming*measure*'` counts);
+/// `--mutant PREFIX`: only the chess mutants whose short name starts so.
 enum ShrinkBench {
     /// The mutants measured: those planted in the chess pack.
     static func chessMutants(root: URL) throws -> [Mutant] {
@@ -31,6 +32,7 @@ enum ShrinkBench {
         var rounds = 3
         var base: String?
         var only: String?
+        var prefix = ""
         var words = arguments[...]
         while let word = words.popFirst() {
             switch word {
@@ -38,6 +40,7 @@ enum ShrinkBench {
             case "--base": base = try words.popFirst().orThrow("--base needs the base's rulebench binary")
             case "--only": only = try words.popFirst().orThrow("--only needs in-process, rewound or processes")
             case "--profile": only = "profile"
+            case "--mutant": prefix = try words.popFirst().orThrow("--mutant needs the start of a mutant's short name")
             default: throw BenchError("unknown argument \(word)")
             }
         }
@@ -45,7 +48,7 @@ enum ShrinkBench {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rulebench-shrink-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let mutants = try chessMutants(root: root)
+        let mutants = try chessMutants(root: root).filter { $0.shortName.hasPrefix(prefix) }
         let packs = try mutants.enumerated().map { index, mutant in
             try mutant.mutatedPack(root: root, into: folder, as: "chess-mutant-\(index)")
         }

@@ -209,23 +209,34 @@ final class CandidateRewindTests: XCTestCase {
         XCTAssertGreaterThan(resumed, 12)
     }
 
+    /// Shrinks `program` to a 1-minimal reproduction once per way of
+    /// setting a shrinker up, and checks that every way ends the same,
+    /// through the same number of candidates; returns the shrinkers.
+    private func shrinkEndsTheSame(_ program: FuzzProgram, ways: [(inout Shrinker) -> Void],
+                                   file: StaticString = #filePath, line: UInt = #line) throws -> [Shrinker] {
+        let finding = try XCTUnwrap(executor().execute(program, checkLegality: true).finding, file: file, line: line)
+        var results: [(shrinker: Shrinker, shrunk: FuzzProgram, found: FuzzFinding)] = []
+        for way in ways {
+            var shrinker = Shrinker(executor: executor(), clock: { 0 })
+            way(&shrinker)
+            let (shrunk, found) = shrinker.shrink(program, finding)
+            XCTAssertEqual(shrinker.status, .minimal, file: file, line: line)
+            results.append((shrinker, shrunk, found))
+        }
+        for other in results.dropFirst() {
+            XCTAssertEqual(other.shrunk, results[0].shrunk, file: file, line: line)
+            XCTAssertEqual(other.found.property, results[0].found.property, file: file, line: line)
+            XCTAssertEqual(other.found.stepIndex, results[0].found.stepIndex, file: file, line: line)
+            XCTAssertEqual(other.shrinker.attempts, results[0].shrinker.attempts, "the same candidates", file: file, line: line)
+        }
+        return results.map(\.shrinker)
+    }
+
     /// A whole shrink gives the same reproduction through the same
     /// candidates whether they start where the last one stood or from setup.
     func testAShrinkEndsTheSameWithoutRewinding() throws {
-        let program = try line("chess king taken", Self.kingTakenDetour)
-        let finding = try XCTUnwrap(executor().execute(program, checkLegality: true).finding)
-        var results: [(FuzzProgram, FuzzFinding, Int)] = []
-        for resumes in [true, false] {
-            var shrinker = Shrinker(executor: executor(), clock: { 0 })
-            shrinker.resumes = resumes
-            let (shrunk, found) = shrinker.shrink(program, finding)
-            XCTAssertEqual(shrinker.status, .minimal)
-            results.append((shrunk, found, shrinker.attempts))
-        }
-        XCTAssertEqual(results[0].0, results[1].0)
-        XCTAssertEqual(results[0].1.property, results[1].1.property)
-        XCTAssertEqual(results[0].1.stepIndex, results[1].1.stepIndex)
-        XCTAssertEqual(results[0].2, results[1].2, "the same candidates")
+        _ = try shrinkEndsTheSame(try line("chess king taken", Self.kingTakenDetour),
+                                  ways: [{ $0.resumes = true }, { $0.resumes = false }])
     }
 
     /// A candidate the moves of earlier runs prove illegal is judged
@@ -233,23 +244,11 @@ final class CandidateRewindTests: XCTestCase {
     /// reproduction through the same candidates with the memo as with
     /// every candidate run, on lines where deleting moves breaks later ones.
     func testAShrinkEndsTheSameWithoutItsMemo() throws {
-        let programs = [try line("chess king taken", Self.kingTakenDetour), try line("chess promotion", Self.promotionWalk)]
         var answered = 0
-        for program in programs {
-            let finding = try XCTUnwrap(executor().execute(program, checkLegality: true).finding)
-            var results: [(FuzzProgram, FuzzFinding, Int)] = []
-            for remembers in [true, false] {
-                var shrinker = Shrinker(executor: executor(), clock: { 0 })
-                shrinker.remembersMoves = remembers
-                let (shrunk, found) = shrinker.shrink(program, finding)
-                XCTAssertEqual(shrinker.status, .minimal)
-                results.append((shrunk, found, shrinker.attempts))
-                if remembers { answered += shrinker.moves.answered } else { XCTAssertEqual(shrinker.moves.answered, 0) }
-            }
-            XCTAssertEqual(results[0].0, results[1].0)
-            XCTAssertEqual(results[0].1.property, results[1].1.property)
-            XCTAssertEqual(results[0].1.stepIndex, results[1].1.stepIndex)
-            XCTAssertEqual(results[0].2, results[1].2, "the same candidates")
+        for program in [try line("chess king taken", Self.kingTakenDetour), try line("chess promotion", Self.promotionWalk)] {
+            let shrinkers = try shrinkEndsTheSame(program, ways: [{ $0.remembersMoves = true }, { $0.remembersMoves = false }])
+            answered += shrinkers[0].moves.answered
+            XCTAssertEqual(shrinkers[1].moves.answered, 0)
         }
         // Not a comparison of shrinks that ran every candidate both times.
         XCTAssertGreaterThan(answered, 500)
