@@ -426,7 +426,8 @@ static const char *const INTERVAL[] = {"interval", NULL};
  * counting them is enough, as items 1..n were all found. 0, with nothing
  * pushed, when the slow path must decide. */
 static int ac_items(lua_State *L, int stagger) {
-    lua_newtable(L);
+    lua_Unsigned length = lua_rawlen(L, 1);                       /* n, unless the slow path decides */
+    lua_createtable(L, length < 4096 ? (int)length : 4096, 0);
     int out = lua_gettop(L);
     lua_Integer n = 0;
     while (lua_rawgeti(L, 1, n + 1) != LUA_TNIL) {
