@@ -2,6 +2,7 @@
 // run on the same action sequences. Run it in release mode: `make bench`.
 // Usage: rulebench-bench [PACK ...]          (default: desert if present, cards, template)
 //        rulebench-bench --profile PACK      Lua VM instructions per checked step, by function
+//        rulebench-bench --profile-kernel PACK [noleaks]   the same per step of row (1k)'s fuzzer loop
 //        rulebench-bench --profile-explore PACK DEPTH   the same per node of explore
 //        rulebench-bench --loop PACK SECONDS   only checked steps, for `perf record`
 //        rulebench-bench --scale               only row (5)
@@ -97,19 +98,42 @@ nonisolated(unsafe) var kernelLoopCoverage = false
 /// as `fuzz --no-leak-check` plays it (the probes are 30-50x a desert step).
 nonisolated(unsafe) var loopChecksLeaks = true
 
-/// Seconds per checked step as the fuzzer runs it, inside the kernel: one
-/// program of `do`, `undo 1`, `redo 1` per call, each game of `games`
-/// followed by an `undo` of all its steps (the rewind of row (1)), played by
-/// the fuzzer's step loop in one crossing after one restart.
-func kernelCheckedStep(pack: String, options: [String: StateValue], games: [[ActionCall]], config: Game.Configuration) throws -> Double {
+/// The fuzzer and the one program of row (1k)'s loop (kernelCheckedStep).
+func kernelLoop(pack: String, options: [String: StateValue], games: [[ActionCall]],
+                config: Game.Configuration) -> (Fuzzer, FuzzProgram) {
     var fuzzOptions = Fuzzer.Options(pack: pack)
     fuzzOptions.configuration = config
     fuzzOptions.setupOptions = options
     fuzzOptions.search = .uniform   // no coverage hook: the steps of row (1), nothing more
     fuzzOptions.coverage = kernelLoopCoverage
-    let fuzzer = Fuzzer(options: fuzzOptions)
     let steps = games.flatMap { calls in calls.flatMap { [FuzzStep.perform($0), .undo(1), .redo(1)] } + [.undo(calls.count)] }
-    let program = FuzzProgram(pack: pack, seed: 3, options: options, steps: steps)
+    return (Fuzzer(options: fuzzOptions), FuzzProgram(pack: pack, seed: 3, options: options, steps: steps))
+}
+
+/// `rulebench-bench --profile-kernel PACK [noleaks]`: Lua VM instructions
+/// per checked step of row (1k)'s loop (the fuzzer's, as kernelCheckedStep
+/// plays it), by function: where `--profile`'s Game calls differ from it.
+func profileKernel(pack: String) throws {
+    let sequence = try games(pack: pack, options: [:], length: 1500, budget: 0)
+    let steps = sequence.map(\.count).reduce(0, +)
+    var config = configuration(budget: 0)
+    config.checksLeaks = loopChecksLeaks
+    let (fuzzer, program) = kernelLoop(pack: pack, options: [:], games: sequence, config: config)
+    _ = fuzzer.check(program, wholeHistory: false)   // loads the pack first
+    let counts = try fuzzer.instructions(checking: program)
+    let total = counts.values.reduce(0, +)
+    print("\(pack): \(total / steps) VM instructions per checked step of the fuzzer's loop (\(steps) steps)")
+    for (function, n) in counts.sorted(by: { $0.value > $1.value }).prefix(40) {
+        print(String(format: "  %6d  %5.1f%%  %@", n / steps, Double(n) * 100 / Double(total), function))
+    }
+}
+
+/// Seconds per checked step as the fuzzer runs it, inside the kernel: one
+/// program of `do`, `undo 1`, `redo 1` per call, each game of `games`
+/// followed by an `undo` of all its steps (the rewind of row (1)), played by
+/// the fuzzer's step loop in one crossing after one restart.
+func kernelCheckedStep(pack: String, options: [String: StateValue], games: [[ActionCall]], config: Game.Configuration) throws -> Double {
+    let (fuzzer, program) = kernelLoop(pack: pack, options: options, games: games, config: config)
     var failure: FuzzFinding?
     let seconds = median(3) { failure = failure ?? fuzzer.check(program, wholeHistory: false) }
     if let failure { throw RulebenchError.badInput(InputProblem("the kernel's loop found: \(failure)")) }
@@ -380,6 +404,11 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--crossings" {
     exit(0)
 }
 
+if [3, 4].contains(CommandLine.arguments.count), CommandLine.arguments[1] == "--profile-kernel" {
+    loopChecksLeaks = !(CommandLine.arguments.count == 4 && CommandLine.arguments[3] == "noleaks")
+    try profileKernel(pack: CommandLine.arguments[2])
+    exit(0)
+}
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--profile" {
     try profile(pack: CommandLine.arguments[2])
     exit(0)

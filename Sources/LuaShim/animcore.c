@@ -14,6 +14,10 @@
 // call over half way is unobservable. Nested data is read through its
 // backing table (K.backing) when it is a state table, as anim.lua does.
 //
+// `valid` walks the plan, except a leaf a builder here returned straight
+// to the kernel's planof (K.fresh, ac_finish_leaf): the rules never held
+// it, so it is still what the builder made, which is valid.
+//
 // Each builder is a closure with three upvalues: the kernel table K, the
 // slow builder, and K.backing. anim.lua calls it from a one-line Lua
 // builder that tail-calls it (`return fast(s)`), so the stack looks as it
@@ -235,6 +239,29 @@ static int ac_finish(lua_State *L) {
     return 1;
 }
 
+/* A leaf (tween, frames, wait, sound, cue) built here holds what a plan may
+ * hold, and no rule code can change it before the kernel checks it when
+ * it goes straight from this builder to K.planner (engine.lua's planof):
+ * level 1 is the anim.lua builder that tail-called this one, and the frame
+ * it returns to, level 2, is planof (animate tail-called the builder,
+ * `return anim.tween{...}`, so animate's frame is gone). Its data are
+ * copies the rules never saw. Then it is noted as K.fresh, which `valid`
+ * answers without a walk. (A leaf in a variable, or in a list, returns to
+ * rule code, which may change it: it is walked as always.) */
+static int ac_finish_leaf(lua_State *L) {
+    lua_Debug ar;
+    ac_finish(L);
+    if (!lua_getstack(L, 2, &ar) || !lua_getinfo(L, "f", &ar)) return 1;  /* pushes level 2's function */
+    lua_getfield(L, AC_K, "planner");
+    int straight = lua_type(L, -1) == LUA_TFUNCTION && lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+    if (straight) {
+        lua_pushvalue(L, -1);
+        lua_setfield(L, AC_K, "fresh");
+    }
+    return 1;
+}
+
 /* ---------- leaves ---------- */
 
 /* In the order of the slots ac_fields pushes (2.. in ac_tween). */
@@ -297,7 +324,7 @@ static int ac_tween(lua_State *L) {
     lua_setfield(L, -2, "repeat");
     lua_pushboolean(L, lua_toboolean(L, REVERSE)); /* `s.autoreverse or false`: nil or a boolean here */
     lua_setfield(L, -2, "autoreverse");
-    return ac_finish(L);
+    return ac_finish_leaf(L);
 }
 
 /* In the order of the slots ac_fields pushes (2.. in ac_frames). */
@@ -333,7 +360,7 @@ static int ac_frames(lua_State *L) {
     ac_set_number(L, delay, "delay");
     lua_pushinteger(L, repeats);
     lua_setfield(L, -2, "repeat");
-    return ac_finish(L);
+    return ac_finish_leaf(L);
 }
 
 static int ac_wait(lua_State *L) {
@@ -344,7 +371,7 @@ static int ac_wait(lua_State *L) {
     lua_pushliteral(L, "wait");
     lua_setfield(L, -2, "kind");
     ac_set_number(L, seconds, "duration");
-    return ac_finish(L);
+    return ac_finish_leaf(L);
 }
 
 static const char *const SOUND[] = {"name", "volume", "delay", NULL};
@@ -366,7 +393,7 @@ static int ac_sound(lua_State *L) {
     ac_set(L, 2, "name");
     ac_set_number(L, volume, "volume");
     ac_set_number(L, delay, "delay");
-    return ac_finish(L);
+    return ac_finish_leaf(L);
 }
 
 static const char *const CUE[] = {"name", "args", "delay", NULL};
@@ -385,7 +412,7 @@ static int ac_cue(lua_State *L) {
     ac_set(L, 2, "name");
     ac_set(L, 5, "args");
     ac_set_number(L, delay, "delay");
-    return ac_finish(L);
+    return ac_finish_leaf(L);
 }
 
 /* ---------- lists ---------- */
@@ -399,7 +426,8 @@ static const char *const INTERVAL[] = {"interval", NULL};
  * counting them is enough, as items 1..n were all found. 0, with nothing
  * pushed, when the slow path must decide. */
 static int ac_items(lua_State *L, int stagger) {
-    lua_newtable(L);
+    lua_Unsigned length = lua_rawlen(L, 1);                       /* n, unless the slow path decides */
+    lua_createtable(L, length < 4096 ? (int)length : 4096, 0);
     int out = lua_gettop(L);
     lua_Integer n = 0;
     while (lua_rawgeti(L, 1, n + 1) != LUA_TNIL) {
@@ -568,6 +596,16 @@ static int ac_plan_pair(lua_State *L, ACCheck *c, int depth) {
  * into the redo check. */
 static int ac_valid(lua_State *L) {
     ACCheck check = {AC_CHECK_TABLES};
+    lua_settop(L, 1);
+    if (lua_getfield(L, AC_K, "fresh") == LUA_TTABLE) { /* a leaf just built (ac_finish_leaf) */
+        int fresh = lua_rawequal(L, 1, 2);
+        lua_pushboolean(L, 0); /* noted for one check only */
+        lua_setfield(L, AC_K, "fresh");
+        if (fresh) {
+            lua_pushboolean(L, 1);
+            return 1;
+        }
+    }
     lua_settop(L, 1);
     int verdict = lua_type(L, 1) == LUA_TTABLE ? ac_walk(L, &check, 1, 0, ac_plan_pair) : 0;
     if (verdict < 0) lua_pushnil(L);

@@ -406,6 +406,7 @@ local function planof(rec, direction)
   if animate then return { action = rec.name, mode = def.mode, sound = sound, src = src, own = own } end
   return { action = rec.name, mode = def.mode, sound = sound }
 end
+anim.setplanner(planof)   -- a leaf built straight for planof needs no walk to be checked (animcore.c)
 
 -- The plan of a performed or undone action; with checks off (`explore
 -- --no-invariants`), a bare node: no sound, animate or subaction is run.
