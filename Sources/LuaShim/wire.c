@@ -210,9 +210,14 @@ static int rb_backing(lua_State *L, int index) {
 }
 
 /* Sorts the keys of one table: insertion sort for the few keys of a plan
- * node or params (no call per comparison through qsort), qsort beyond. */
+ * node or params (no call per comparison through qsort), qsort beyond,
+ * unless they came in order already (a list's array part: lua_next walks
+ * it from 1 up), which one pass finds. */
 static void rb_sort_keys(RBKey *keys, size_t n) {
     if (n > 12) {
+        size_t i = 1;
+        while (i < n && rb_key_compare(&keys[i - 1], &keys[i]) < 0) i++;
+        if (i == n) return;
         qsort(keys, n, sizeof *keys, rb_key_compare);
         return;
     }
