@@ -59,8 +59,11 @@ enum Wire {
         mutating func table(count: Int) { counted(UInt8(ascii: "h"), count) }
         mutating func key(_ name: String) { string(name) }
         mutating func string(_ text: String) {
-            bytes.append(UInt8(ascii: "s")); decimal(Int64(text.utf8.count)); bytes.append(UInt8(ascii: ":"))
-            bytes.append(contentsOf: text.utf8)
+            var text = text   // withUTF8: the bytes where they lie (a native string is never copied)
+            text.withUTF8 { utf8 in
+                bytes.append(UInt8(ascii: "s")); decimal(Int64(utf8.count)); bytes.append(UInt8(ascii: ":"))
+                bytes.append(contentsOf: utf8)
+            }
         }
         mutating func int(_ n: Int64) { bytes.append(UInt8(ascii: "i")); decimal(n); bytes.append(UInt8(ascii: ";")) }
         mutating func bool(_ b: Bool) { bytes.append(UInt8(ascii: b ? "t" : "f")) }
@@ -93,9 +96,14 @@ enum Wire {
         /// `value(.table(...))`, without making that table.
         mutating func value(_ table: [String: StateValue]) {
             open()
-            for key in table.keys.sorted(by: { StateKey.string($0) < StateKey.string($1) }) {
+            if table.count == 1, let (key, item) = table.first {   // one param: nothing to sort
                 string(key)
-                value(table[key])
+                value(item)
+            } else {
+                for key in table.keys.sorted(by: { StateKey.string($0) < StateKey.string($1) }) {
+                    string(key)
+                    value(table[key])
+                }
             }
             close()
         }
@@ -106,9 +114,17 @@ enum Wire {
             bytes.append(tag); decimal(Int64(count)); bytes.append(UInt8(ascii: ";"))
         }
 
+        /// `String(n)`'s digits, written in place (no string made).
         private mutating func decimal(_ n: Int64) {
             if n >= 0 && n < 10 { bytes.append(UInt8(ascii: "0") + UInt8(n)); return }
-            bytes.append(contentsOf: String(n).utf8)
+            if n < 0 { bytes.append(UInt8(ascii: "-")) }
+            var magnitude = n.magnitude
+            let start = bytes.count
+            repeat {
+                bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+                magnitude /= 10
+            } while magnitude > 0
+            bytes[start...].reverse()
         }
     }
 

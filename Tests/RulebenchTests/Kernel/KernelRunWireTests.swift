@@ -75,6 +75,27 @@ final class KernelRunWireTests: XCTestCase {
         }
     }
 
+    /// The writer's numbers and strings are the bytes `String(n)` and the
+    /// text's UTF-8 make, at every magnitude and sign, and a table of
+    /// params is written as the canonical encoder writes it (one key too).
+    func testTheWriterWritesNumbersAndStringsAsTheirText() throws {
+        for n: Int64 in [0, 9, 10, -1, -9, -10, 99, 100, 12345, -67890, .max, .min] {
+            var out = Wire.Writer()
+            out.int(n)
+            XCTAssertEqual(out.bytes, Array("i\(n);".utf8), "\(n)")
+        }
+        for text in ["", "a", "é\"}", String(repeating: "x", count: 300)] {
+            var out = Wire.Writer()
+            out.string(text)
+            XCTAssertEqual(out.bytes, Array("s\(text.utf8.count):\(text)".utf8))
+        }
+        for one in [["k": StateValue.int(12)], [:], params] {
+            var out = Wire.Writer()
+            out.value(one)
+            XCTAssertEqual(out.bytes, Wire.encode(table(one)))
+        }
+    }
+
     private func kernel() throws -> Kernel {
         let pack = try temporaryPack(["step": "return { apply = function(g) g.n = g.n + 1 end }"],
                                      manifest: "return { name = \"wire\", setup = function(g) g.n = 0 end }", prefix: "runwire")
