@@ -221,12 +221,38 @@ struct KernelStream {
         StateHash(hex: try string(path()))
     }
 
-    /// A value of a protocol enum, by its raw value.
-    mutating func word<T: RawRepresentable>(_ type: T.Type, _ path: @autoclosure () -> String) throws(RulebenchError) -> T
+    /// A value of a protocol enum, by its raw value: matched against each
+    /// case where the bytes lie (no `String` made: a fuzz reply has one a
+    /// step); anything else is read as a string to word the error.
+    mutating func word<T: RawRepresentable & CaseIterable>(_ type: T.Type, _ path: @autoclosure () -> String) throws(RulebenchError) -> T
         where T.RawValue == String {
+        if let known: T = knownWord() { return known }
         let text = try string(path())
         guard let known = T(rawValue: text) else { throw mismatch(path(), "'\(text)', which this side does not know") }
         return known
+    }
+
+    /// The case of `T` whose raw value is the string at the cursor, read
+    /// past; nil (the cursor where it was) for anything else.
+    private mutating func knownWord<T: RawRepresentable & CaseIterable>() -> T? where T.RawValue == String {
+        let start = reader.position
+        guard reader.peek() == UInt8(ascii: "s") else { return nil }
+        reader.position += 1
+        guard let length = try? Int(reader.decimal(until: UInt8(ascii: ":"))), length >= 0,
+              reader.position + length <= reader.bytes.count else {
+            reader.position = start
+            return nil
+        }
+        let bytes = UnsafeBufferPointer(rebasing: reader.bytes[reader.position..<reader.position + length])
+        for candidate in T.allCases {
+            var raw = candidate.rawValue
+            if raw.withUTF8({ $0.elementsEqual(bytes) }) {
+                reader.position += length
+                return candidate
+            }
+        }
+        reader.position = start
+        return nil
     }
 
     /// The value at the cursor as an error shows it (read to show it).
