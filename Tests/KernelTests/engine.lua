@@ -137,3 +137,18 @@ assert(K.game.s.x == 1 and K.game.t.x == 1)
 API.definepack("j", "j", "j/pack.lua", "return { name = 'j' }")
 ok, e = pcall(API.addaction, "j", "go", "j/actions/go.lua", "return {\n  apply = function() end,\n  subanimations = 'serial',\n}")
 assert(not ok and e.kind == "load" and e.line == 3, tostring(e.line))
+-- A strict redo runs into its entry (ops.perform's `into`): the entry's own
+-- params passed the param check when it first ran and are not checked
+-- again; any other params, or another action's, are.
+API.newgame("t", "1", K.encode({}))
+API.commit()
+local _, rec = K.ops.perform("add", { by = 1 }, nil, "record")
+K.ops.abort()
+assert(K.ops.perform("add", rec.params, nil, "record", rec) and K.game.n == 1)
+K.ops.abort()
+ok, e = pcall(K.ops.perform, "add", { by = "one" }, nil, "record", rec)
+assert(not ok and e.kind == "params" and e.param == "by", "other params are checked: " .. tostring(e.message))
+K.ops.abort()
+ok, e = pcall(K.ops.perform, "add", {}, nil, "record", rec)
+assert(not ok and e.kind == "params" and e.problem == "missing")
+K.ops.abort()
