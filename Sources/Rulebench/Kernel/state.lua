@@ -387,7 +387,8 @@ function M.lookup(keys)
   local v = GAME
   for i = 1, #keys do
     if type(v) ~= "table" then return nil end
-    v = M.backing(v)[keys[i]]
+    local m = NODE[v]
+    v = (m and m.b or v)[keys[i]]
   end
   return v
 end
