@@ -279,8 +279,9 @@ end
 -- offered calls and scene (`leakprobe`). A probe that a rule error stops
 -- (a rearranged state the rules refuse) finds nothing. `step` is the
 -- do step about to run, or nil after a step; returns a finding or nil.
+local LEAKSEATS   -- the seats the probes play in the run under way (nil: no probes; set by API.fuzz)
 local function leaks(index, step, kept)
-  local seats = engine.leakchecks() and seats.seatnames()
+  local seats = LEAKSEATS
   if not seats then return nil end
   probeshare(kept)
   local found = nil
@@ -485,6 +486,9 @@ function API.fuzz(request)
   end
   STARTED = mark()
   NEWPLANS, LISTED, KEPT = {}, last.listed[base + 1], nil
+  -- The seats are the game's from its setup, the probes the game's
+  -- configuration: neither changes during a run.
+  LEAKSEATS = engine.leakchecks() and seats.seatnames() or nil
   local rare = request.rare or false
   -- Listings by state (LAST's `bystate`): kept by a run whose steps are
   -- checked against them, taken only by a resumed one (a shrink's
@@ -557,7 +561,8 @@ function API.fuzz(request)
     steps[index] = step
     local kept = KEPT
     LISTED, KEPT = nil, nil
-    local found = step.op == "do" and leaks(index, step, kept) or runstep(index, step) or leaks(index, nil)
+    local found = step.op == "do" and LEAKSEATS and leaks(index, step, kept) or runstep(index, step)
+      or LEAKSEATS and leaks(index, nil) or nil
     if not found and reads and RUN.outcomes[index] and RUN.outcomes[index].kind == "performed" then
       found = unread(reads, step)
     end
