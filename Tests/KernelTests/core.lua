@@ -56,6 +56,17 @@ for i = 150, 1, -1 do reversed["k" .. i] = -i; reversed[i] = i end
 assert(K.encode(big) == K.encode(reversed))
 assert(same(K.decode(K.encode(big)), big))
 assert(K.encode({ b = 1, a = { 2.5, "x" }, [3] = true }) == "{i3;ts1:a{i1;d4004000000000000i2;s1:x}s1:bi1;}")
+-- Past 12 keys: a list (its keys come in order) is written as it comes,
+-- anything else sorted, numbers first, then strings by their bytes.
+local list, want = {}, "{"
+for i = 1, 20 do list[i] = -i; want = want .. "i" .. i .. ";i-" .. i .. ";" end
+assert(K.encode(list) == want .. "}")
+local keyed, names = { [7] = true, [2] = true, [-4] = true }, {}
+for i = 1, 30 do local k = ("n%02d"):format(31 - i); keyed[k] = i; names[i] = k end
+table.sort(names)
+want = "{i-4;ti2;ti7;t"
+for _, k in ipairs(names) do want = want .. "s3:" .. k .. "i" .. keyed[k] .. ";" end
+assert(K.encode(keyed) == want .. "}", K.encode(keyed))
 assert(K.encode(string.rep("y", 5000)):sub(1, 6) == "s5000:")
 
 -- decode's counted forms (what Swift's Wire.Writer writes: a fuzz run's
