@@ -252,9 +252,12 @@ extension Kernel {
                 } else if stream.is(key, "history") {
                     history = try stream.reply("history")
                 } else if stream.is(key, "legal") {
-                    result.legal = try stream.reply("legal").list().map { offered throws(RulebenchError) in try Kernel.calls(offered) }
+                    var lists: [[ActionCall]] = []
+                    try stream.enter("legal")
+                    while try stream.nextItem("legal") { lists.append(try Kernel.calls(&stream, "legal.\(lists.count + 1)")) }
+                    result.legal = lists
                 } else if stream.is(key, "offered") {
-                    result.offered = try Kernel.calls(stream.reply("offered"))
+                    result.offered = try Kernel.calls(&stream, "offered")
                 } else if stream.is(key, "finding") {
                     result.finding = try finding(stream.reply("finding"))
                 } else if stream.is(key, "rewound") {
@@ -338,6 +341,27 @@ extension Kernel {
     }
 
     /// A generated run's `steps`: `{ op, name, params }` or `{ op, n }` each.
+    /// A list of calls ({ name, params }) read as it comes, with no tree
+    /// of the list made: a shrink candidate's offered calls, a run's
+    /// legal calls before each step.
+    private static func calls(_ stream: inout KernelStream, _ path: String) throws(RulebenchError) -> [ActionCall] {
+        var list: [ActionCall] = []
+        try stream.enter(path)
+        while try stream.nextItem(path) {
+            let at = "\(path).\(list.count + 1)"
+            var name: String?, params: [String: StateValue] = [:]
+            try stream.enter(at)
+            while let key = try stream.nextKey(at) {
+                if stream.is(key, "name") { name = try stream.string("\(at).name") }
+                else if stream.is(key, "params") { params = ActionCall.params(from: try stream.reply("\(at).params").value) }
+                else { try stream.skip(at) }
+            }
+            guard let name else { throw Kernel.replyMismatch(.fuzz, "\(at).name", "nothing") }
+            list.append(ActionCall(name, params))
+        }
+        return list
+    }
+
     private static func steps(_ stream: inout KernelStream) throws(RulebenchError) -> [FuzzStep] {
         typealias Op = KernelWords.StepOp
         var list: [FuzzStep] = []
