@@ -409,8 +409,8 @@ local STARTED        -- the journal mark the last fuzz call began at (see API.fu
 -- check takes them instead of listing them again (legal is a function
 -- of the state: a finding there would have been the last run's).
 -- `bystate[h]` is the legal calls a run that checked its steps' legality
--- listed in the state whose hash is h (keepbystate), `rare` whether
--- with sites: a resumed run's listing anywhere takes them.
+-- listed, without sites, in the state whose hash is h (keepbystate,
+-- `kept` of them): a resumed run's listing anywhere takes them.
 -- Nil once a call failed.
 local LAST
 
@@ -449,9 +449,9 @@ local function resumeto(p)
 end
 
 -- What a run that starts afresh keeps for the runs resumed after it
--- (LAST): nothing yet, listings by state made with sites or not (`rare`).
+-- (LAST): nothing yet.
 local function newlast()
-  return { counts = {}, tops = {}, listed = {}, clean = 0, bystate = {}, kept = 0, rare = false }
+  return { counts = {}, tops = {}, listed = {}, clean = 0, bystate = {}, kept = 0 }
 end
 
 -- Keeps `legal`, the legal calls listed in the state whose hash is `key`,
@@ -490,10 +490,11 @@ function API.fuzz(request)
   -- configuration: neither changes during a run.
   LEAKSEATS = engine.leakchecks() and seats.seatnames() or nil
   local rare = request.rare or false
-  -- Listings by state (LAST's `bystate`): kept by a run whose steps are
-  -- checked against them, taken only by a resumed one (a shrink's
-  -- candidates: no other run resumes, and no coverage counts there).
-  local keeps = request.checklegal and last.rare == rare
+  -- Listings by state (LAST's `bystate`, made without sites): kept by a
+  -- run whose steps are checked against them, taken only by a resumed
+  -- one (a shrink's candidates: no other run resumes, and no coverage
+  -- counts there).
+  local keeps = request.checklegal and not rare
   local takes = keeps and base > 0
   -- The legal calls before step `index`, kept for a run resumed after
   -- the step before it (LAST's `listed`) and by the state's hash.
