@@ -52,10 +52,10 @@ import Foundation
 /// calls the last candidate listed in that very state (`Kernel/fuzz.lua`,
 /// LAST's `listed`). One that fails so runs again
 /// from a restarted game before it is kept (`resumes`). Verdicts are remembered, so no
-/// program runs twice, and so are the moves the runs played and refused:
-/// a candidate they prove illegal (its `perform`s lead, through moves
-/// played before, to one refused before) is judged without a run
-/// (`LegalityMemo`). The last round deleted every single step in vain:
+/// program runs twice, and so is what each step the runs played did: a
+/// candidate whose steps were all played before is judged without a run,
+/// illegal when it reaches a `perform` refused before, passing when it
+/// reaches its end and no check comes after its last step (`StepMemo`). The last round deleted every single step in vain:
 /// the result is 1-minimal, unless the budget or the time ran out first
 /// (`status`). Time is read from the session's clock (`clock`, injected:
 /// tests use a fake one), once per candidate.
@@ -105,11 +105,12 @@ struct Shrinker {
     /// keep state outside the game). Off from the start: every candidate
     /// replayed from a restarted game (the tests' other way).
     var resumes = true
-    /// Candidates the runs so far prove illegal are judged without a run
-    /// (`LegalityMemo`). Off: every candidate runs (the tests' other way).
-    var remembersMoves = true
-    /// What the runs so far showed of the game's moves.
-    private(set) var moves = LegalityMemo()
+    /// Candidates the runs so far prove illegal or passing are judged
+    /// without a run (`StepMemo`). Off: every candidate runs (the tests'
+    /// other way).
+    var remembersSteps = true
+    /// What the runs so far showed of the game's steps.
+    private(set) var memo = StepMemo()
     private var deadline = Double.infinity
     /// The clock's reading before the last candidate ran.
     private var now = 0.0
@@ -223,22 +224,28 @@ struct Shrinker {
     private mutating func run(_ candidate: FuzzProgram, keep: Bool) -> Verdict {
         if let known = verdicts[candidate] { return known.verdict }
         count()
-        if remembersMoves, let known = moves.illegalStep(of: candidate) {
-            verdicts[candidate] = (.illegal(at: known.index), known.offered)
-            return .illegal(at: known.index)
+        if remembersSteps, let known = memo.answer(for: candidate, passesWithoutEndChecks: !finalChecks && !listsLegalAtEnd) {
+            switch known {
+            case .illegal(let index, let offered):
+                verdicts[candidate] = (.illegal(at: index), offered)
+                return .illegal(at: index)
+            case .passes:
+                verdicts[candidate] = (.other, nil)
+                return .other
+            }
         }
         // A resumed candidate that fails is played again below before it
         // is kept, the whole-history checks then included.
         var result = executor.execute(candidate, checkLegality: true, finalChecks: finalChecks, listLegalAtEnd: listsLegalAtEnd,
                                       resuming: resumes, seeking: target, wholeHistoryIfResumed: false)
-        if remembersMoves { moves.learn(candidate, result) }
+        if remembersSteps { memo.learn(candidate, result) }
         if result.resumed, result.valid, let found = result.finding, target.admits(found) {
             // A candidate kept is one that fails from a restarted game: the
             // rules may keep state outside the game that rewinding leaves.
             result = executor.execute(candidate, checkLegality: true, finalChecks: finalChecks, listLegalAtEnd: listsLegalAtEnd,
                                       seeking: target)
-            // Nor is what the runs showed of its moves a function of its states.
-            if !(result.valid && result.finding.map(target.admits) == true) { (resumes, remembersMoves) = (false, false) }
+            // Nor is what the runs showed of its steps a function of where they were played.
+            if !(result.valid && result.finding.map(target.admits) == true) { (resumes, remembersSteps) = (false, false) }
         }
         let verdict: Verdict
         if !result.valid {

@@ -239,18 +239,82 @@ final class CandidateRewindTests: XCTestCase {
                                   ways: [{ $0.resumes = true }, { $0.resumes = false }])
     }
 
-    /// A candidate the moves of earlier runs prove illegal is judged
-    /// without a run (`LegalityMemo`): a whole shrink gives the same
+    /// A candidate the steps of earlier runs prove illegal or passing is
+    /// judged without a run (`StepMemo`): a whole shrink gives the same
     /// reproduction through the same candidates with the memo as with
     /// every candidate run, on lines where deleting moves breaks later ones.
     func testAShrinkEndsTheSameWithoutItsMemo() throws {
         var answered = 0
         for program in [try line("chess king taken", Self.kingTakenDetour), try line("chess promotion", Self.promotionWalk)] {
-            let shrinkers = try shrinkEndsTheSame(program, ways: [{ $0.remembersMoves = true }, { $0.remembersMoves = false }])
-            answered += shrinkers[0].moves.answered
-            XCTAssertEqual(shrinkers[1].moves.answered, 0)
+            let shrinkers = try shrinkEndsTheSame(program, ways: [{ $0.remembersSteps = true }, { $0.remembersSteps = false }])
+            answered += shrinkers[0].memo.answered
+            XCTAssertEqual(shrinkers[1].memo.answered, 0)
         }
         // Not a comparison of shrinks that ran every candidate both times.
         XCTAssertGreaterThan(answered, 500)
+    }
+
+    /// An en passant capture whose undo is the failing step, after idle
+    /// moves, an undo and a redo: the finding needs no end-of-run check, so
+    /// the memo judges candidates that pass too, through undos and redos.
+    static let enPassantDetour = ["do move from=14 to=30", "do move from=49 to=33", "do move from=30 to=38",
+                                  "do move from=55 to=47", "undo 1", "redo 1", "do move from=13 to=21",
+                                  "do move from=53 to=37", "do move from=38 to=45", "undo 1"]
+
+    /// The memo's answer for `program` after learning from runs of
+    /// `learned`, and the verdict a run of `program` gives: illegal at a
+    /// step, passing (valid, no finding), or failing.
+    private func memoAndRun(_ learned: [[String]], _ program: [String], pack: String = "chess en passant")
+        throws -> (memo: StepMemo.Answer?, run: FuzzExecutor.Result) {
+        var memo = StepMemo()
+        for steps in learned {
+            let earlier = try line(pack, steps)
+            memo.learn(earlier, executor().execute(earlier, checkLegality: true, finalChecks: false))
+        }
+        let candidate = try line(pack, program)
+        return (memo.answer(for: candidate, passesWithoutEndChecks: true),
+                executor().execute(candidate, checkLegality: true, finalChecks: false))
+    }
+
+    /// A redo depends on the history, not the state: at the start, `redo 1`
+    /// redoes nothing, but after a move and its undo it redoes the move, and
+    /// then white's second move in a row is not legal.
+    func testTheMemoKnowsARedoByItsHistory() throws {
+        let (memo, run) = try memoAndRun([["do move from=14 to=30", "undo 1", "redo 1"], ["redo 1", "do move from=13 to=21"]],
+                                         ["do move from=14 to=30", "undo 1", "redo 1", "do move from=13 to=21"])
+        XCTAssertFalse(run.valid, "white's second move in a row")
+        XCTAssertNil(memo, "no run played that move after the redo")
+        let (again, _) = try memoAndRun([["do move from=14 to=30", "undo 1", "redo 1", "do move from=13 to=21"]],
+                                        ["do move from=14 to=30", "undo 1", "redo 1", "do move from=13 to=21"])
+        XCTAssertEqual(again.map { if case .illegal(let index, _) = $0 { return index } else { return -1 } }, 3)
+    }
+
+    /// The failing step of a run is not known to pass: the reproduction is
+    /// judged by a run, whatever the memo learned from it.
+    func testTheMemoDoesNotJudgeAFailingStepPassing() throws {
+        let reproduction = ["do move from=14 to=30", "do move from=49 to=33", "do move from=30 to=38",
+                            "do move from=53 to=37", "do move from=38 to=45", "undo 1"]
+        let (memo, run) = try memoAndRun([reproduction], reproduction)
+        XCTAssertEqual(run.finding?.property, .undoRestores)
+        XCTAssertNil(memo)
+        let (prefix, _) = try memoAndRun([reproduction], Array(reproduction.dropLast()))
+        XCTAssertEqual(prefix, .passes, "the steps before the failing one passed")
+        // A plan found unsound after the run (in Swift): its step has an outcome, but did not pass.
+        let dash = ["do dash token=\"p1\""]
+        let (memoOfDash, runOfDash) = try memoAndRun([dash], dash, pack: "dash plays both steps")
+        XCTAssertEqual(runOfDash.finding?.property, .animationIsSound)
+        XCTAssertEqual(runOfDash.outcomes.count, 1)
+        XCTAssertNil(memoOfDash)
+    }
+
+    /// Candidates whose steps earlier runs all played, undos and redos
+    /// among them, are judged illegal or passing without a run, and the
+    /// shrink is the one that runs every candidate.
+    func testAShrinkEndsTheSameWithItsMemoJudgingPassingCandidates() throws {
+        let program = try line("chess en passant", Self.enPassantDetour)
+        let shrinkers = try shrinkEndsTheSame(program, ways: [{ $0.remembersSteps = true }, { $0.remembersSteps = false }])
+        XCTAssertGreaterThan(shrinkers[0].memo.answeredPassing, 10)
+        XCTAssertGreaterThan(shrinkers[0].memo.answeredIllegal, 10)
+        XCTAssertEqual(shrinkers[1].memo.answered, 0)
     }
 }
