@@ -111,6 +111,8 @@ struct Shrinker {
     var remembersSteps = true
     /// What the runs so far showed of the game's steps.
     private(set) var memo = StepMemo()
+    /// Each call's `complexity`, as `complexity(of:)` made it.
+    private var complexities: [ActionCall: String] = [:]
     private var deadline = Double.infinity
     /// The clock's reading before the last candidate ran.
     private var now = 0.0
@@ -204,14 +206,16 @@ struct Shrinker {
 
     /// Finds out how the program fails under the shrinker's rules: trimmed
     /// after its failing step, without the end-of-run checks when it fails
-    /// before them (they cost a save and a replay per candidate).
+    /// before them (they cost a save and a replay per candidate). A finding
+    /// of the end-of-run rewind (`rewindUndos`) came after every step passed
+    /// its checks: it is not tried without them.
     private mutating func start(from program: FuzzProgram, _ finding: FuzzFinding) -> Bool {
         var trimmed = program
         if finding.stepIndex >= 0 && finding.stepIndex + 1 < trimmed.steps.count {
             trimmed.steps = Array(trimmed.steps[...finding.stepIndex])
         }
         best = trimmed
-        for needsFinal in [false, true] {
+        for needsFinal in finding.rewindUndos == nil ? [false, true] : [true] {
             finalChecks = needsFinal
             verdicts = [:]
             if run(trimmed, keep: true) == .reproduces { return true }
@@ -320,7 +324,7 @@ struct Shrinker {
         let fanOut = first ? Shrinker.mendingsPerStep.first : Shrinker.mendingsPerStep.later
         // Each call's complexity made once, not at every comparison.
         let mendings = legal.filter { $0.name == call.name }
-            .map { ($0, Shrinker.complexity($0)) }
+            .map { ($0, complexity(of: $0)) }
             .sorted { $0.1 < $1.1 }
             .prefix(fanOut)
             .map(\.0)
@@ -523,7 +527,7 @@ struct Shrinker {
     static let alternativesPerStep = 24
 
     /// Simpler steps to try in place of the step at `index`, simplest first.
-    private func replacements(at index: Int, legal: [ActionCall], outcome: FuzzExecutor.Outcome?) -> [FuzzStep] {
+    private mutating func replacements(at index: Int, legal: [ActionCall], outcome: FuzzExecutor.Outcome?) -> [FuzzStep] {
         let step = best.steps[index]
         switch step {
         case .undoTurn, .undoLastTurn:
@@ -541,8 +545,8 @@ struct Shrinker {
         case .attempt(let call):
             return [.perform(call)]
         case .perform(let call):
-            let current = Shrinker.complexity(call)
-            return legal.map { ($0, Shrinker.complexity($0)) }
+            let current = complexity(of: call)
+            return legal.map { ($0, complexity(of: $0)) }
                 .filter { $0.1 < current }
                 .sorted { $0.1 < $1.1 }
                 .prefix(Shrinker.alternativesPerStep)
@@ -611,6 +615,20 @@ struct Shrinker {
         let text = call.description
         return padded(call.params.count, 3) + padded(text.count, 6) + text
     }
+
+    /// `complexity(call)`, made once for each call of a shrink: a mending
+    /// sorts the legal calls of a state, and one state's come back again
+    /// and again (a call is hashed in a tenth of the time its text is made).
+    private mutating func complexity(of call: ActionCall) -> String {
+        if let known = complexities[call] { return known }
+        if complexities.count >= Shrinker.complexitiesKept { complexities = [:] }
+        let made = Shrinker.complexity(call)
+        complexities[call] = made
+        return made
+    }
+
+    /// The most complexities `complexity(of:)` keeps.
+    static let complexitiesKept = 20_000
 
     /// `n`'s digits, zeros before them up to `width` (none cut off).
     private static func padded(_ n: Int, _ width: Int) -> String {

@@ -307,6 +307,35 @@ final class CandidateRewindTests: XCTestCase {
         XCTAssertNil(memoOfDash)
     }
 
+    /// A finding of the end-of-run rewind came after every step passed its
+    /// checks: the shrink does not try the program without the end-of-run
+    /// checks first, and ends the same, one candidate sooner.
+    func testARewindFindingIsShrunkWithTheEndOfRunChecksAtOnce() throws {
+        let program = try line("chess en passant", ["do move from=14 to=30", "do move from=49 to=33", "do move from=30 to=38",
+                                                    "do move from=55 to=47", "do move from=13 to=21", "do move from=53 to=37",
+                                                    "do move from=38 to=45"])
+        let finding = try XCTUnwrap(executor().execute(program, checkLegality: true).finding)
+        XCTAssertNotNil(finding.rewindUndos, "the rewind's finding")
+        var untold = finding
+        untold.rewindUndos = nil
+        var results: [(program: FuzzProgram, attempts: Int)] = []
+        for given in [finding, untold] {
+            var shrinker = Shrinker(executor: executor(), clock: { 0 })
+            let (shrunk, found) = shrinker.shrink(program, given)
+            XCTAssertEqual(found.property, .undoRestores)
+            results.append((shrunk, shrinker.attempts))
+        }
+        XCTAssertEqual(results[0].program, results[1].program)
+        XCTAssertEqual(results[0].attempts, results[1].attempts - 1)
+        // A finding at a step is still tried without them: its shrink needs no end-of-run check.
+        let atStep = try line("chess en passant", Self.enPassantDetour)
+        var shrinker = Shrinker(executor: executor(), clock: { 0 })
+        let (shrunk, found) = shrinker.shrink(atStep, try XCTUnwrap(executor().execute(atStep, checkLegality: true).finding))
+        XCTAssertEqual(found.property, .undoRestores)
+        XCTAssertEqual(shrunk.steps.last, .undo(1))
+        XCTAssertGreaterThan(shrinker.memo.answeredPassing, 0, "candidates judged passing: no end-of-run check")
+    }
+
     /// Candidates whose steps earlier runs all played, undos and redos
     /// among them, are judged illegal or passing without a run, and the
     /// shrink is the one that runs every candidate.
