@@ -348,15 +348,17 @@ extension Kernel {
         var list: [ActionCall] = []
         try stream.enter(path)
         while try stream.nextItem(path) {
-            let at = "\(path).\(list.count + 1)"
+            // Named only in an error: an offered list is read for every illegal candidate.
+            let index = list.count + 1
+            func at() -> String { "\(path).\(index)" }
             var name: String?, params: [String: StateValue] = [:]
-            try stream.enter(at)
-            while let key = try stream.nextKey(at) {
-                if stream.is(key, "name") { name = try stream.string("\(at).name") }
-                else if stream.is(key, "params") { params = ActionCall.params(from: try stream.reply("\(at).params").value) }
-                else { try stream.skip(at) }
+            try stream.enter(at())
+            while let key = try stream.nextKey(at()) {
+                if stream.is(key, "name") { name = try stream.string("\(at()).name") }
+                else if stream.is(key, "params") { params = ActionCall.params(from: try stream.value("\(at()).params")) }
+                else { try stream.skip(at()) }
             }
-            guard let name else { throw Kernel.replyMismatch(.fuzz, "\(at).name", "nothing") }
+            guard let name else { throw Kernel.replyMismatch(.fuzz, "\(at()).name", "nothing") }
             list.append(ActionCall(name, params))
         }
         return list

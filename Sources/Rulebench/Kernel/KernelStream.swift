@@ -165,10 +165,15 @@ struct KernelStream {
 
     /// The value at the cursor, whole, as a `KernelReply` named `path`.
     mutating func reply(_ path: @autoclosure () -> String) throws(RulebenchError) -> KernelReply {
+        KernelReply(entry, try value(path()), path: path())
+    }
+
+    /// The value at the cursor, whole (`path` names it in an error only).
+    mutating func value(_ path: @autoclosure () -> String) throws(RulebenchError) -> StateValue {
         let value: StateValue?
         do { value = try reader.value() } catch { throw broken(path(), error) }
         guard let value else { throw mismatch(path(), "nothing") }
-        return KernelReply(entry, value, path: path())
+        return value
     }
 
     /// Skips the value at the cursor (a field this side does not read).
