@@ -137,7 +137,7 @@ final class LuaVM {
 
     /// How kernel chunks load (luashim.h, `RBKernelLoadWay`).
     enum KernelLoad {
-        /// From the compiled form kept for the same name and text: the way.
+        /// From the compiled form kept for the same name and text (the default).
         case cached
         /// Compiled afresh, as a process's first load is; nothing read or kept.
         case fresh
