@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import Rulebench
 
@@ -14,7 +15,7 @@ final class KernelLoadCacheTests: XCTestCase {
     }
 
     /// What `make` made, and the loads the cache served while it ran.
-    private func hits<T>(_ make: () throws -> T) rethrows -> (T, Int64) {
+    private static func hits<T>(_ make: () throws -> T) rethrows -> (T, Int64) {
         let before = LuaVM.kernelCacheHits
         let made = try make()
         return (made, LuaVM.kernelCacheHits - before)
@@ -23,7 +24,7 @@ final class KernelLoadCacheTests: XCTestCase {
     private func game(loading way: LuaVM.KernelLoad) throws -> (Game, Int64) {
         LuaVM.loadKernel(way)
         defer { LuaVM.loadKernel(.cached) }
-        return try hits { try EngineFixtures.labGame() }
+        return try Self.hits { try EngineFixtures.labGame() }
     }
 
     func testAGameLoadsTheKernelFromTheCacheAndPlaysAsTheFirstAndAParsedOne() throws {
@@ -62,7 +63,7 @@ final class KernelLoadCacheTests: XCTestCase {
         let parsed = try kernelFailure()
         LuaVM.loadKernel(.cached)
         _ = try kernelFailure()
-        let (cached, served) = try hits { try kernelFailure() }
+        let (cached, served) = try Self.hits { try kernelFailure() }
         XCTAssertEqual(served, Int64(KernelSource.chunks.count))
         XCTAssertEqual(cached, parsed)
         // The message names the kernel's line and the local's name, and the
@@ -76,9 +77,9 @@ final class KernelLoadCacheTests: XCTestCase {
     }
 
     /// A state loading `source` as a one-chunk kernel, and the loads the cache served.
-    private func state(_ source: String) throws -> (LuaVM, Int64) {
+    private static func state(_ source: String) throws -> (LuaVM, Int64) {
         let chunk = LuaVM.Chunk(name: "=test/kernelcache.lua", source: Array(source.utf8), arguments: [0])
-        return try hits { try LuaVM(memoryCap: 64 << 20, instructionBudget: 0, host: PackFiles(), kernel: [chunk]) }
+        return try Self.hits { try LuaVM(memoryCap: 64 << 20, instructionBudget: 0, host: PackFiles(), kernel: [chunk]) }
     }
 
     /// A chunk is served from the cache only for the name and the very bytes
@@ -87,7 +88,7 @@ final class KernelLoadCacheTests: XCTestCase {
     /// leave the same heap.
     func testAChunkOfOtherTextIsNotServedFromTheCache() throws {
         func answer(_ word: String) throws -> (String, Int64, Int) {
-            let (vm, served) = try state("local C = ...\nreturn { answer = function() return '\(word)' end }")
+            let (vm, served) = try Self.state("local C = ...\nreturn { answer = function() return '\(word)' end }")
             let memory = vm.memoryUsed
             let reply = try vm.call("answer", mode: .bookkeeping, restart: .never)
             return (String(decoding: reply.first ?? [], as: UTF8.self), served, memory)
@@ -103,13 +104,37 @@ final class KernelLoadCacheTests: XCTestCase {
         XCTAssertEqual(try answer(word).0, word)
     }
 
+    /// States made at once on several threads (as `--jobs` workers make
+    /// games) each load the chunk right, whether they compile it together or
+    /// find it kept; the kernel's chunks too. ThreadSanitizer runs this test.
+    func testStatesLoadingAtOnceOnThreadsEachLoadTheirChunk() throws {
+        let word = "t\(UInt32.random(in: 100_000...999_999))"   // a text no earlier test compiled
+        let source = "local C = ...\nreturn { answer = function() return '\(word)' end }"
+        let lock = NSLock()
+        nonisolated(unsafe) var answers: [String] = []
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            let answer: String
+            do {
+                let (vm, _) = try Self.state(source)
+                let kernel = index % 2 == 0 ? try Kernel(configuration: Game.Configuration(), files: PackFiles()) : nil
+                answer = String(decoding: try vm.call("answer", mode: .bookkeeping, restart: .never).first ?? [], as: UTF8.self)
+                    + (kernel == nil ? "" : "+kernel")
+            } catch {
+                answer = "\(error)"
+            }
+            lock.withLock { answers.append(answer) }
+        }
+        XCTAssertEqual(answers.sorted(), Array(repeating: word, count: 4) + Array(repeating: word + "+kernel", count: 4))
+        XCTAssertEqual(try Self.state(source).1, 1, "kept once, found after")
+    }
+
     /// A chunk that does not compile reports Lua's own message, whichever way it loads.
     func testASyntaxErrorReadsAsLuaWritesIt() throws {
         func failure(_ way: LuaVM.KernelLoad) -> String {
             LuaVM.loadKernel(way)
             defer { LuaVM.loadKernel(.cached) }
             do {
-                _ = try state("local C = ...\nreturn { answer = function() return 'x' end ")
+                _ = try Self.state("local C = ...\nreturn { answer = function() return 'x' end ")
                 return "loaded"
             } catch { return (error as? LuaFailure)?.message ?? "\(error)" }
         }
