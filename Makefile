@@ -115,10 +115,11 @@ test-asan: deps
 # ThreadSanitizer over the tests of the parallel work (--jobs): the worker
 # pool and every command's workers (WorkerPoolTests, Parallel*Tests and the
 # corpus merge's parallel test), and the WebSocket send queue's waiter and its
-# cancellation (OutgoingQueueTests). Only those: the rest of the suite is
+# cancellation (OutgoingQueueTests), and states loading the kernel at once
+# (kernelcache.c's one table). Only those: the rest of the suite is
 # single-threaded, and a TSan build and run of it all would triple CI's time.
 # Any report fails the target (halt_on_error).
-TSAN_TESTS = WorkerPoolTests|Parallel(Run|Explore|Fuzz|Solve|GuidedSharing)Tests|CorpusMergeTests/testParallel|OutgoingQueueTests
+TSAN_TESTS = WorkerPoolTests|Parallel(Run|Explore|Fuzz|Solve|GuidedSharing)Tests|CorpusMergeTests/testParallel|OutgoingQueueTests|KernelLoadCacheTests/testStatesLoadingAtOnce
 test-tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	TSAN_OPTIONS=halt_on_error=1 scripts/test-parallel.sh .build-tsan/test.log $(JOBS) .build-tsan/$(TEST_BUNDLE) '$(TSAN_TESTS)'

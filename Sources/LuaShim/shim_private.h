@@ -277,4 +277,7 @@ int rb_encode(lua_State *L);
 /* vm.c */
 int rb_msgh(lua_State *L);
 
+/* kernelcache.c */
+int rb_load_kernel_chunk(lua_State *L, const char *source, size_t length, const char *name);
+
 #endif

@@ -160,7 +160,9 @@ typedef struct RBKernelLoad {
  * results its arguments name (0: the C helpers; k >= 1: what chunk k - 1
  * returned), each of a chunk loaded before it, so the modules' dependencies
  * point one way (KernelSource.swift lists them). Every chunk returns a
- * table; what the last returns is the table of functions rb_call reaches. */
+ * table; what the last returns is the table of functions rb_call reaches.
+ * A chunk's text is compiled once per process, and every state undumps
+ * the compiled form (kernelcache.c). */
 static int rb_load_kernel_protected(lua_State *L) {
     RBKernelLoad *load = (RBKernelLoad *)lua_touserdata(L, 1);
     rb_open_libraries(L);
@@ -169,7 +171,7 @@ static int rb_load_kernel_protected(lua_State *L) {
     lua_rawseti(L, 2, 1);
     const int *argument = load->arguments;
     for (int i = 0; i < load->count; i++) {
-        if (luaL_loadbufferx(L, load->sources[i], load->lengths[i], load->chunknames[i], "t") != LUA_OK)
+        if (rb_load_kernel_chunk(L, load->sources[i], load->lengths[i], load->chunknames[i]) != LUA_OK)
             return lua_error(L);
         int n = load->argument_counts[i];
         luaL_checkstack(L, n, "kernel chunk arguments");

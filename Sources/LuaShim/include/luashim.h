@@ -101,7 +101,10 @@ RBReruns rb_reruns(RBVM *vm);
 /// reaches the Lua thread's own verdict on a call that ran long in wall time.
 void rb_watch_pause(int paused);
 
-/// Compiles and runs the kernel's chunks (text only, never bytecode), in order.
+/// Compiles and runs the kernel's chunks, in order. Each chunk's text is
+/// compiled once per process; every state loads the compiled form, a dump
+/// this process made of that text, not stripped (the same lines, names and
+/// messages; kernelcache.c). No other bytecode is ever loaded.
 /// Chunk i is called with `argument_counts[i]` arguments, the next entries of
 /// `arguments`: 0 names the C helpers, k >= 1 what chunk k - 1 returned (a
 /// chunk loaded before i, or the load fails). Every chunk returns a table; the
@@ -109,6 +112,20 @@ void rb_watch_pause(int paused);
 /// error message is left on the stack.
 RBStatus rb_load_kernel(RBVM *vm, int count, const char *const *sources, const size_t *lengths,
                         const char *const *chunknames, const int *argument_counts, const int *arguments);
+
+/// Loads of a kernel chunk, in any state of this process, served from the
+/// compiled form an earlier load kept, without compiling its text again.
+int64_t rb_kernel_cache_hits(void);
+
+/// How kernel chunks load (tests only; RB_KERNEL_CACHED unless a test says).
+typedef enum RBKernelLoadWay {
+    RB_KERNEL_CACHED = 0,   ///< from the compiled form kept for the same name and text
+    RB_KERNEL_FRESH = 1,    ///< compiled afresh, as a first load is; nothing read or kept
+    RB_KERNEL_PARSED = 2    ///< parsed from the text in the state itself, as before the cache
+} RBKernelLoadWay;
+
+/// Tests only: how kernel chunks load from now on, in every state (to compare the ways).
+void rb_kernel_load(RBKernelLoadWay way);
 
 /// What the watchdog may do with a user call that runs past its allowance;
 /// the caller names it for each call (Swift's `KernelEntry`, the kernel's

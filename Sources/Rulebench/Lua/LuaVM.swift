@@ -130,6 +130,30 @@ final class LuaVM {
     /// reaches the Lua thread's own verdict on a call that ran long in wall time.
     static func pauseWatchdog(_ paused: Bool) { rb_watch_pause(paused ? 1 : 0) }
 
+    /// Kernel chunks this process loaded from the compiled form an earlier
+    /// load kept for the same name and text, without compiling it again
+    /// (kernelcache.c): every chunk of every load of the kernel after the first.
+    static var kernelCacheHits: Int64 { rb_kernel_cache_hits() }
+
+    /// How kernel chunks load (luashim.h, `RBKernelLoadWay`).
+    enum KernelLoad {
+        /// From the compiled form kept for the same name and text (the default).
+        case cached
+        /// Compiled afresh, as a process's first load is; nothing read or kept.
+        case fresh
+        /// Parsed from the text in the state itself, as before the cache.
+        case parsed
+    }
+
+    /// Tests only: how every state loads the kernel's chunks from now on.
+    static func loadKernel(_ way: KernelLoad) {
+        switch way {
+        case .cached: rb_kernel_load(RB_KERNEL_CACHED)
+        case .fresh: rb_kernel_load(RB_KERNEL_FRESH)
+        case .parsed: rb_kernel_load(RB_KERNEL_PARSED)
+        }
+    }
+
     /// A chunk of Lua source, the name its errors and tracebacks show, and
     /// what it is called with: 0 the C helpers, k >= 1 what chunk k - 1
     /// returned (a chunk before it).
