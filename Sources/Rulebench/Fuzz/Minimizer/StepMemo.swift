@@ -126,7 +126,7 @@ struct StepMemo {
     /// stopped on an illegal one.
     mutating func learn(_ program: FuzzProgram, _ result: FuzzExecutor.Result) {
         let from = Self.origin(of: program)
-        if origin != from || outcomes.count + applied.count + undone.count >= Self.capacity {
+        if origin != from || outcomes.count + refused.count + applied.count + undone.count >= Self.capacity {
             self = StepMemo(origin: from, answeredIllegal: answeredIllegal, answeredPassing: answeredPassing)
         }
         // Steps at and after a finding (an end-of-run check's is the last
