@@ -83,10 +83,8 @@ struct StepMemo {
     /// The program the memo's steps start from, without steps.
     private var origin: FuzzProgram?
     /// The tries' nodes, numbered from 1 in the order they were made.
-    private var appliedNodes: [Applied: Int] = [:]
-    private var applied: [Applied] = []
-    private var undoneNodes: [Undone: Int] = [:]
-    private var undone: [Undone] = []
+    private var applied = Trie<Applied>()
+    private var undone = Trie<Undone>()
     /// Each step played without a finding, and what it did.
     private var outcomes: [Move: FuzzExecutor.Outcome] = [:]
     /// `perform`s a run refused as not legal in their state.
@@ -167,41 +165,47 @@ struct StepMemo {
         switch outcome {
         case .performed(let hash):
             let entry = Applied(below: point.applied, before: point.state, step: step, after: .hash(hash))
-            point = Point(state: entry.after, applied: node(entry), undone: 0)
+            point = Point(state: entry.after, applied: applied.number(entry), undone: 0)
         case .rejected, .failed:
             break
         case .undone(let count):
             for _ in 0..<max(0, count) where point.applied != 0 {
-                let top = applied[point.applied - 1]
-                point.undone = node(Undone(below: point.undone, entry: point.applied))
+                let top = applied[point.applied]
+                point.undone = undone.number(Undone(below: point.undone, entry: point.applied))
                 (point.state, point.applied) = (top.before, top.below)
             }
         case .redone(let count):
             for _ in 0..<max(0, count) where point.undone != 0 {
-                let top = undone[point.undone - 1]
-                (point.state, point.applied, point.undone) = (applied[top.entry - 1].after, top.entry, top.below)
+                let top = undone[point.undone]
+                (point.state, point.applied, point.undone) = (applied[top.entry].after, top.entry, top.below)
             }
         }
         return point
-    }
-
-    private mutating func node(_ entry: Applied) -> Int {
-        if let known = appliedNodes[entry] { return known }
-        applied.append(entry)
-        appliedNodes[entry] = applied.count
-        return applied.count
-    }
-
-    private mutating func node(_ entry: Undone) -> Int {
-        if let known = undoneNodes[entry] { return known }
-        undone.append(entry)
-        undoneNodes[entry] = undone.count
-        return undone.count
     }
 
     private static func origin(of program: FuzzProgram) -> FuzzProgram {
         var origin = program
         origin.steps = []
         return origin
+    }
+
+    /// Nodes numbered from 1 in the order they were first given, each once
+    /// (0 stands for none): the tries of `StepMemo`'s histories.
+    private struct Trie<Node: Hashable> {
+        private var numbers: [Node: Int] = [:]
+        private var nodes: [Node] = []
+
+        var count: Int { nodes.count }
+
+        /// The node numbered `number` (from 1).
+        subscript(number: Int) -> Node { nodes[number - 1] }
+
+        /// The number of `node`, given it now if it has none yet.
+        mutating func number(_ node: Node) -> Int {
+            if let known = numbers[node] { return known }
+            nodes.append(node)
+            numbers[node] = nodes.count
+            return nodes.count
+        }
     }
 }
