@@ -355,7 +355,7 @@ extension Kernel {
             try stream.enter(at())
             while let key = try stream.nextKey(at()) {
                 if stream.is(key, "name") { name = try stream.string("\(at()).name") }
-                else if stream.is(key, "params") { params = ActionCall.params(from: try stream.value("\(at()).params")) }
+                else if stream.is(key, "params") { params = try stream.params("\(at()).params") }
                 else { try stream.skip(at()) }
             }
             guard let name else { throw Kernel.replyMismatch(.fuzz, "\(at()).name", "nothing") }
@@ -375,7 +375,7 @@ extension Kernel {
             while let key = try stream.nextKey("steps.\(at)") {
                 if stream.is(key, "op") { op = try stream.word(Op.self, "steps.\(at).op") }
                 else if stream.is(key, "name") { name = try stream.string("steps.\(at).name") }
-                else if stream.is(key, "params") { params = ActionCall.params(from: try stream.reply("steps.\(at).params").value) }
+                else if stream.is(key, "params") { params = try stream.params("steps.\(at).params") }
                 else if stream.is(key, "n") { n = try stream.int("steps.\(at).n") }
                 else { try stream.skip("steps.\(at)") }
             }

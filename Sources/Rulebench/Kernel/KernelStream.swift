@@ -176,6 +176,35 @@ struct KernelStream {
         return value
     }
 
+    /// The table at the cursor as a call's params, each key as its text:
+    /// what `ActionCall.params(from:)` makes of `value`, without the
+    /// value's own table made first (an offered list holds a call for each
+    /// legal move); anything but a table, no params.
+    mutating func params(_ path: @autoclosure () -> String) throws(RulebenchError) -> [String: StateValue] {
+        guard let tag = reader.peek(), tag == UInt8(ascii: "{") || tag == UInt8(ascii: "a") || tag == UInt8(ascii: "h") else {
+            try skip(path())
+            return [:]
+        }
+        try enter(path())
+        // Made at its size (a list's or a hash's count; a record's unknown): not grown twice.
+        let count = frames[frames.count - 1].left
+        var params: [String: StateValue] = Dictionary(minimumCapacity: count >= 0 ? count : 4)
+        while let key = try nextKey(path()) {
+            let item: StateValue?
+            do { item = try reader.value() } catch { throw broken(path(), error) }
+            params[name(key)] = item
+        }
+        return params
+    }
+
+    /// A key as its text: a name's own, an index's digits (`StateKey.description`).
+    private func name(_ key: Key) -> String {
+        switch key {
+        case .index(let n): return String(n)
+        case .name(let start, let count): return String(decoding: UnsafeBufferPointer(rebasing: reader.bytes[start..<start + count]), as: UTF8.self)
+        }
+    }
+
     /// Skips the value at the cursor (a field this side does not read).
     mutating func skip(_ path: @autoclosure () -> String) throws(RulebenchError) {
         do { _ = try reader.value() } catch { throw broken(path(), error) }

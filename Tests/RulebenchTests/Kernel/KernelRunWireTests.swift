@@ -178,6 +178,31 @@ final class KernelRunWireTests: XCTestCase {
         XCTAssertEqual(try kernel.runReply(joined, raw: [[1]]).trace, [StateHash(hex: "00000000000000b1")])
     }
 
+    /// An offered call's params are read straight into the call's params
+    /// (`KernelStream.params`), in each form a table may take, as
+    /// `ActionCall.params(from:)` reads the value: a list's keys as their
+    /// digits, a nested value whole, anything but a table as no params.
+    func testOfferedParamsReadInEveryFormAsTheirValueDoes() throws {
+        let kernel = try kernel()
+        let forms: [(bytes: String, value: StateValue)] = [
+            ("h2;s2:toi1;s3:whys2:x}", table(["to": .int(1), "why": s("x}")])),
+            ("a2;i5;{s1:ki1;}", .list([.int(5), table(["k": .int(1)])])),
+            ("{s4:deep{i1;a1;t}s1:nn}", table(["deep": .table([.int(1): .list([.bool(true)])])])),
+            ("{}", table([:])),
+            ("s5:three", s("three")),
+            ("i7;", .int(7)),
+        ]
+        guard case .table(var fields) = fullReply else { return XCTFail() }
+        fields[.string("offered")] = nil
+        let rest = Wire.encode(.table(fields)).dropLast()
+        for form in forms {
+            let call = "{s4:names4:moves6:params\(form.bytes)}"
+            let reply = Array(rest) + Array("s7:offereda1;\(call)}".utf8)
+            let offered = try kernel.runReply(reply, raw: [[1]]).offered
+            XCTAssertEqual(offered, [ActionCall("move", ActionCall.params(from: form.value))], form.bytes)
+        }
+    }
+
     /// A reply cut anywhere, or with a field of another shape, is the
     /// internal error naming `fuzz` (and the field, where there is one).
     func testAMalformedOrTruncatedReplyIsAnErrorNeverACrash() throws {
