@@ -217,6 +217,10 @@ function M.leafsources() return BOUND.leafsources end
 local fast = core.C.anim.bind(BOUND, slow)
 local tween, frames, wait, sound, cue = fast.tween, fast.frames, fast.wait, fast.sound, fast.cue
 local sequence, parallel, stagger = fast.sequence, fast.parallel, fast.stagger
+-- planhash(plan): core.C.valuehash(plan), the same bits, but a leaf built
+-- straight for the planner was hashed as it was built and is not walked
+-- (animcore.c). Only for plans the planner made (engine.lua's planof).
+M.planhash = fast.planhash
 
 local anim = {}
 function anim.tween(s) return tween(s) end
