@@ -75,8 +75,10 @@ RBHash rb_hash_text(const char *text, size_t length) {
         g = (g + w) * 0xff51afd7ed558ccdULL;
         g ^= g >> 31;
     }
-    uint64_t w = 0;
-    memcpy(&w, s + i, length - i);
+    unsigned char tail[8] = {0};             /* the last word: bytes copied one by one, then the word */
+    for (size_t j = 0; i + j < length; j++) tail[j] = s[i + j];   /* (memcpy of a varying size is a call) */
+    uint64_t w;
+    memcpy(&w, tail, 8);
     h = (h ^ w) * 0x100000001b3ULL;
     g = (g + w) * 0xff51afd7ed558ccdULL;
     RBHash out = {rb_mix(h ^ 5 ^ ((uint64_t)length << 32)), rb_mix(g ^ ((uint64_t)length << 8))};
@@ -139,7 +141,14 @@ static RBHash rb_valuehash(lua_State *L, int index, int depth, const RBNotes *no
         RBHash sum = RB_HASH_EMPTY;
         lua_pushnil(L);
         while (lua_next(L, t)) {
-            RBHash k = rb_valuehash(L, -2, depth + 1, notes);
+            RBHash k;
+            if (lua_type(L, -2) == LUA_TSTRING) {  /* most keys: the string case, without the call */
+                size_t length;
+                const char *s = lua_tolstring(L, -2, &length);
+                k = rb_hash_text(s, length);
+            } else {
+                k = rb_valuehash(L, -2, depth + 1, notes);
+            }
             RBHash v = rb_valuehash(L, -1, depth + 1, notes);
             rb_hash_pair(&sum, k, v);
             lua_pop(L, 1);

@@ -87,3 +87,29 @@ local list = planner(function(s) return anim.sequence(s) end, { anim.wait(1), an
 local key = planhash(list)
 list.items[1].duration = 2.0
 assert(planhash(list) ~= key and planhash(list) == valuehash(list), "a list's items are walked")
+
+-- valuehash's bits, pinned (choose.lua's choices and plan ids depend on
+-- them): integers, floats (both zeros), booleans, strings of every tail
+-- length, tables, a plan. Taken from the hash before plans were noted.
+local PINNED_VALUES = { 0, 1, -1, 2^53, math.maxinteger, math.mininteger, 0.0, -0.0, 1.5, -2.25, 1e300, true, false, "",
+  "a", "ab", "abc", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmno", "abcdefghijklmnop", "abcdefghijklmnopq", "ab\0", "é",
+  {}, { 1, 2, 3 }, { x = 1, y = "z" }, { kind = "tween", target = "t", from = { 1, { 2 } }, duration = 0.25, ["repeat"] = 1, autoreverse = false },
+  { [true] = 1, [2.5] = "f", nested = { {}, { {} } } }, { action = "step", own = { kind = "wait", duration = 1.0 }, subs = { { action = "a" } } } }
+local PINNED = {
+  "f02814e3ed5e531e8c86e5dacb3e6977", "8a142b3a9738d2db981ddc473fbd3229", "174c4684de533e6c2588116cfe4f3717",
+  "274c204aa835f98a9eacf1b671eb8453", "956a18f97ed554f0163b79b7074c5e35", "f9dd061a09670b1eb4109ddd37627445",
+  "142956742c71a4b7052c18533297485c", "a46c0ddf159d485f7d0384db2e6a0a31", "c6911d0febabd358de66d12ee51a4ad6",
+  "6cf249df3e5eb7468871b1b9f5d7a363", "7e4df6f59427b74a18b1dfe5645b0ebf", "f02814e3ed5e531ee2b7bfde784a3022",
+  "8a142b3a9738d2dbc05bfae20d0d9cca", "75402c6e8dec283eca31cc59a6366412", "1a2a668a09b93c577e71e22968a2f489",
+  "fbcde23abed854198bdacf6ceb3109de", "b107ba2435751d79ac52afd8b3353574", "a9e5f048a71e4fbc0646042199a436b5",
+  "31c421c6377794da1310c852f79ac854", "1cc6c9b574615b183b1bdb66f3f4ef63", "022ffdcf1c17dd38f68759e0ce7355d9",
+  "8b13bf26570fcbb3b564287e178cad6a", "153f8db1428ab7f7a2b67188adac581a", "2c2bf9e0f61438030268206548f32854",
+  "efdeb9460dcb723bc3a0ecf6cb9abbb9", "6c337870970777d13fddcd65edca9586", "7722f3636012308e0334ab1625e0cd8b",
+  "40e9fc7560557b5f7260c0c25049c6a3", "3ec5a0c85b16af82c3886d6decb48b84", "2c43136b5527f68895c0e4c0a9e33bfa",
+  "957cd673983134c75b335a9f24782732",
+}
+for i, v in ipairs(PINNED_VALUES) do
+  local hex = valuehash(v):gsub(".", function(c) return string.format("%02x", c:byte()) end)
+  assert(hex == PINNED[i], "valuehash of value " .. i .. " (" .. K.show(v) .. ") is " .. hex .. ", was " .. PINNED[i])
+  assert(planhash(v) == valuehash(v), "planhash of value " .. i)
+end
