@@ -15,7 +15,7 @@
 // backing table (K.backing) when it is a state table, as anim.lua does.
 //
 // `valid` walks the plan, except a leaf a builder here returned straight
-// to the kernel's planof (K.fresh, ac_finish_leaf): the rules never held
+// to the kernel's planof (`fresh`, ac_finish_leaf): the rules never held
 // it, so it is still what the builder made, which is valid. Such a leaf's
 // valuehash is summed from the pairs as they are set, and noted, so that
 // `planhash` (a plan's key: its id, the redo comparison) need not walk it.
@@ -239,6 +239,14 @@ static void ac_hash_keys(void) {
     for (int k = 0; k < AK_COUNT; k++) AC_KEYHASH[k] = rb_hash_text(AC_KEYS[k], strlen(AC_KEYS[k]));
 }
 
+/* The builders' notes (AC_NOTES, a userdata): the last leaves built
+ * straight for the planner with their hashes (for planhash), and `fresh`,
+ * the slot + 1 of the last, until `valid` is asked about it (0: none). */
+typedef struct ACNotes {
+    RBNotes hashes;
+    int fresh;
+} ACNotes;
+
 /* A node being built: whether it is a leaf going straight to K.planner
  * (ac_straight), and then the sum of its pairs' terms so far (hash.c's
  * rb_hash_pair), from which its valuehash is known without a walk. A
@@ -296,7 +304,7 @@ static int ac_finish(lua_State *L, ACLeaf *leaf) {
  * level 1 is the anim.lua builder that tail-called this one, and the frame
  * it returns to, level 2, is planof (animate tail-called the builder,
  * `return anim.tween{...}`, so animate's frame is gone). Its data are
- * copies the rules never saw. Then it is noted as K.fresh, which `valid`
+ * copies the rules never saw. Then it is noted as `fresh`, which `valid`
  * answers without a walk. (A leaf in a variable, or in a list, returns to
  * rule code, which may change it: it is walked as always.) */
 static int ac_straight(lua_State *L) {
@@ -319,22 +327,21 @@ static void ac_leaf_begin(lua_State *L, ACLeaf *leaf, const char *kind, int fiel
     ac_put(L, leaf, AK_KIND);
 }
 
-/* Such a leaf's hash is also noted (AC_NOTES, a ring of the last
- * RB_NOTES, each leaf held by the ring as a user value while noted): it is
- * the valuehash of the leaf as it stands, which no one changes, so
- * `planhash` takes it instead of walking the leaf. */
+/* Such a leaf is noted (AC_NOTES, a ring of the last RB_NOTES, each leaf
+ * held by the ring as a user value while noted) with its hash, the
+ * valuehash of the leaf as it stands, which no one changes, so `planhash`
+ * takes it instead of walking the leaf; and as the one `fresh` leaf. */
 static int ac_finish_leaf(lua_State *L, ACLeaf *leaf) {
     ac_finish(L, leaf);
     if (leaf->straight) {
-        lua_pushvalue(L, -1);
-        lua_setfield(L, AC_K, "fresh");
-        RBNotes *notes = (RBNotes *)lua_touserdata(L, AC_NOTES);
-        int slot = notes->next;
-        notes->next = (slot + 1) % RB_NOTES;
+        ACNotes *notes = (ACNotes *)lua_touserdata(L, AC_NOTES);
+        int slot = notes->hashes.next;
+        notes->hashes.next = (slot + 1) % RB_NOTES;
         lua_pushvalue(L, -1);
         lua_setiuservalue(L, AC_NOTES, slot + 1);
-        notes->table[slot] = lua_topointer(L, -1);
-        notes->hash[slot] = rb_hash_close(leaf->sum);
+        notes->hashes.table[slot] = lua_topointer(L, -1);
+        notes->hashes.hash[slot] = rb_hash_close(leaf->sum);
+        notes->fresh = slot + 1;
     }
     return 1;
 }
@@ -668,16 +675,13 @@ static int ac_plan_pair(lua_State *L, ACCheck *c, int depth) {
 static int ac_valid(lua_State *L) {
     ACCheck check = {AC_CHECK_TABLES};
     lua_settop(L, 1);
-    if (lua_getfield(L, AC_K, "fresh") == LUA_TTABLE) { /* a leaf just built (ac_finish_leaf) */
-        int fresh = lua_rawequal(L, 1, 2);
-        lua_pushboolean(L, 0); /* noted for one check only */
-        lua_setfield(L, AC_K, "fresh");
-        if (fresh) {
-            lua_pushboolean(L, 1);
-            return 1;
-        }
+    ACNotes *notes = (ACNotes *)lua_touserdata(L, AC_NOTES);
+    int fresh = notes->fresh;
+    notes->fresh = 0;                                   /* noted for one check only */
+    if (fresh && lua_type(L, 1) == LUA_TTABLE && notes->hashes.table[fresh - 1] == lua_topointer(L, 1)) {
+        lua_pushboolean(L, 1);                          /* a leaf just built (ac_finish_leaf), held by the notes */
+        return 1;
     }
-    lua_settop(L, 1);
     int verdict = lua_type(L, 1) == LUA_TTABLE ? ac_walk(L, &check, 1, 0, ac_plan_pair) : 0;
     if (verdict < 0) lua_pushnil(L);
     else lua_pushboolean(L, verdict);
@@ -690,14 +694,15 @@ static int ac_valid(lua_State *L) {
  * (ac_finish_leaf) taken as noted instead of walked. */
 static int ac_planhash(lua_State *L) {
     luaL_checkany(L, 1);
-    rb_push_hash(L, rb_hash_value(L, 1, (const RBNotes *)lua_touserdata(L, lua_upvalueindex(1))));
+    const ACNotes *notes = (const ACNotes *)lua_touserdata(L, lua_upvalueindex(1));
+    rb_push_hash(L, rb_hash_value(L, 1, &notes->hashes));
     return 1;
 }
 
 /* Pushes the notes: empty, with a user value per slot to hold its leaf,
  * and one per key a builder sets, holding its string (AC_KEYVALUE). */
 static void ac_push_notes(lua_State *L) {
-    RBNotes *notes = (RBNotes *)lua_newuserdatauv(L, sizeof *notes, AC_KEYVALUE(AK_COUNT));
+    ACNotes *notes = (ACNotes *)lua_newuserdatauv(L, sizeof *notes, AC_KEYVALUE(AK_COUNT));
     memset(notes, 0, sizeof *notes);
     for (int k = 0; k < AK_COUNT; k++) {
         lua_pushstring(L, AC_KEYS[k]);

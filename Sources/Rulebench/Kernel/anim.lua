@@ -210,7 +210,7 @@ end
 -- that made it (setleafsources), and `planner`, the kernel's function that
 -- runs animate (engine.lua's planof, setplanner): a leaf a builder returns
 -- straight to it is noted as `fresh`, known valid (ac_finish_leaf).
-local BOUND = { backing = state.backing, leafsources = false, easings = EASINGS, planner = false, fresh = false }
+local BOUND = { backing = state.backing, leafsources = false, easings = EASINGS, planner = false }
 function M.setleafsources(on) BOUND.leafsources = on end
 function M.setplanner(fn) BOUND.planner = fn end
 function M.leafsources() return BOUND.leafsources end
