@@ -20,8 +20,9 @@
 // valuehash is summed from the pairs as they are set, and noted, so that
 // `planhash` (a plan's key: its id, the redo comparison) need not walk it.
 //
-// Each builder is a closure with three upvalues: the kernel table K, the
-// slow builder, and K.backing. anim.lua calls it from a one-line Lua
+// Each builder is a closure with four upvalues: the kernel table K (read
+// at bind only), the slow builder, K.backing and the builders' notes (what
+// they keep between calls, ACNotes). anim.lua calls it from a one-line Lua
 // builder that tail-calls it (`return fast(s)`), so the stack looks as it
 // did for a Lua builder: see ac_push_site.
 
@@ -44,6 +45,22 @@
 /* Deeper data goes to Lua, which copies it (or overflows) as it always did. */
 #define AC_MAX_DEPTH 100
 
+/* ---------- the builders' notes ---------- */
+
+/* What the builders keep between calls (AC_NOTES, a userdata): the last
+ * leaves built straight for the planner with their hashes (for planhash),
+ * `fresh`, the slot + 1 of the last until `valid` is asked about it (0:
+ * none), and the settings anim.lua gives (setleafsources, setplanner).
+ * Its user values: each slot's leaf (1..RB_NOTES), the strings of the keys
+ * a builder sets (AC_KEYVALUE), the planner, and K.easings (AC_EASINGS). */
+typedef struct ACNotes {
+    RBNotes hashes;
+    int fresh;
+    int leafsources;
+} ACNotes;
+
+static ACNotes *ac_notes(lua_State *L) { return (ACNotes *)lua_touserdata(L, AC_NOTES); }
+
 /* ---------- the slow path and the leaf's source ---------- */
 
 /* Pushes "file:line" of the rule code that built the leaf, or nil: what
@@ -54,12 +71,10 @@
  * Lua builder in anim.lua that tail-called it and level 2 its caller. (A
  * tail call to a C function keeps the caller's frame: without that Lua
  * builder, `return anim.tween{...}` would name a line where none was.)
- * Off unless K.leafsources. */
+ * Off unless setleafsources turned it on. */
 static void ac_push_site(lua_State *L) {
     lua_Debug ar;
-    int on = lua_getfield(L, AC_K, "leafsources") != LUA_TNIL && lua_toboolean(L, -1);
-    lua_pop(L, 1);
-    if (on && lua_getstack(L, 2, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 &&
+    if (ac_notes(L)->leafsources && lua_getstack(L, 2, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 &&
         strncmp(ar.source, "=rulebench", 10) != 0) {
         /* K.chunkname: the full name, never the truncated short_src */
         const char *name = (ar.source[0] == '@' || ar.source[0] == '=') ? ar.source + 1 : "[string]";
@@ -233,19 +248,13 @@ static const char *const AC_KEYS[AK_COUNT] = {
     "autoreverse", "frames", "fps", "name", "volume", "args", "src", "items", "interval"};
 static RBHash AC_KEYHASH[AK_COUNT];
 #define AC_KEYVALUE(key) (RB_NOTES + 1 + (int)(key))   /* the notes' user value holding the key's string */
+#define AC_PLANNER AC_KEYVALUE(AK_COUNT)                   /* ... the planner (setplanner) */
+#define AC_EASINGS (AC_PLANNER + 1)                        /* ... K.easings */
 static pthread_once_t AC_KEYHASH_ONCE = PTHREAD_ONCE_INIT;
 
 static void ac_hash_keys(void) {
     for (int k = 0; k < AK_COUNT; k++) AC_KEYHASH[k] = rb_hash_text(AC_KEYS[k], strlen(AC_KEYS[k]));
 }
-
-/* The builders' notes (AC_NOTES, a userdata): the last leaves built
- * straight for the planner with their hashes (for planhash), and `fresh`,
- * the slot + 1 of the last, until `valid` is asked about it (0: none). */
-typedef struct ACNotes {
-    RBNotes hashes;
-    int fresh;
-} ACNotes;
 
 /* A node being built: whether it is a leaf going straight to K.planner
  * (ac_straight), and then the sum of its pairs' terms so far (hash.c's
@@ -310,7 +319,7 @@ static int ac_finish(lua_State *L, ACLeaf *leaf) {
 static int ac_straight(lua_State *L) {
     lua_Debug ar;
     if (!lua_getstack(L, 2, &ar) || !lua_getinfo(L, "f", &ar)) return 0;  /* pushes level 2's function */
-    lua_getfield(L, AC_K, "planner");
+    lua_getiuservalue(L, AC_NOTES, AC_PLANNER);
     int straight = lua_type(L, -1) == LUA_TFUNCTION && lua_rawequal(L, -1, -2);
     lua_pop(L, 2);
     return straight;
@@ -334,7 +343,7 @@ static void ac_leaf_begin(lua_State *L, ACLeaf *leaf, const char *kind, int fiel
 static int ac_finish_leaf(lua_State *L, ACLeaf *leaf) {
     ac_finish(L, leaf);
     if (leaf->straight) {
-        ACNotes *notes = (ACNotes *)lua_touserdata(L, AC_NOTES);
+        ACNotes *notes = ac_notes(L);
         int slot = notes->hashes.next;
         notes->hashes.next = (slot + 1) % RB_NOTES;
         lua_pushvalue(L, -1);
@@ -356,7 +365,7 @@ static const char *const TWEEN[] = {"target", "property", "from", "to", "duratio
  * WORDSET.easing (the one list of their names; anim.lua binds it). */
 static int ac_easing(lua_State *L, int index) {
     if (lua_type(L, index) != LUA_TSTRING) return 0;
-    lua_getfield(L, AC_K, "easings");
+    lua_getiuservalue(L, AC_NOTES, AC_EASINGS);
     lua_pushvalue(L, index);
     int known = lua_istable(L, -2) && lua_rawget(L, -2) == LUA_TBOOLEAN && lua_toboolean(L, -1);
     lua_pop(L, 2);
@@ -675,7 +684,7 @@ static int ac_plan_pair(lua_State *L, ACCheck *c, int depth) {
 static int ac_valid(lua_State *L) {
     ACCheck check = {AC_CHECK_TABLES};
     lua_settop(L, 1);
-    ACNotes *notes = (ACNotes *)lua_touserdata(L, AC_NOTES);
+    ACNotes *notes = ac_notes(L);
     int fresh = notes->fresh;
     notes->fresh = 0;                                   /* noted for one check only */
     if (fresh && lua_type(L, 1) == LUA_TTABLE && notes->hashes.table[fresh - 1] == lua_topointer(L, 1)) {
@@ -699,20 +708,34 @@ static int ac_planhash(lua_State *L) {
     return 1;
 }
 
-/* Pushes the notes: empty, with a user value per slot to hold its leaf,
- * and one per key a builder sets, holding its string (AC_KEYVALUE). */
+/* setplanner(fn), setleafsources(on): the notes' settings (upvalue 1). */
+static int ac_setplanner(lua_State *L) {
+    lua_settop(L, 1);
+    lua_setiuservalue(L, lua_upvalueindex(1), AC_PLANNER);
+    return 0;
+}
+
+static int ac_setleafsources(lua_State *L) {
+    ((ACNotes *)lua_touserdata(L, lua_upvalueindex(1)))->leafsources = lua_toboolean(L, 1);
+    return 0;
+}
+
+/* Pushes the notes for K at 1: no leaf, no planner, leaf sources off;
+ * the keys' strings and K.easings in their user values. */
 static void ac_push_notes(lua_State *L) {
-    ACNotes *notes = (ACNotes *)lua_newuserdatauv(L, sizeof *notes, AC_KEYVALUE(AK_COUNT));
+    ACNotes *notes = (ACNotes *)lua_newuserdatauv(L, sizeof *notes, AC_EASINGS);
     memset(notes, 0, sizeof *notes);
     for (int k = 0; k < AK_COUNT; k++) {
         lua_pushstring(L, AC_KEYS[k]);
         lua_setiuservalue(L, -2, AC_KEYVALUE(k));
     }
+    lua_getfield(L, 1, "easings");
+    lua_setiuservalue(L, -2, AC_EASINGS);
 }
 
 /* bind(K, slow): a table of the builders, each bound to K, to slow[name]
  * (anim.lua's builder of the same name), to K.backing and to the notes;
- * and planhash, bound to the notes. */
+ * and planhash, setplanner and setleafsources, bound to the notes. */
 static int ac_bind(lua_State *L) {
     static const luaL_Reg builders[] = {
         {"tween", ac_tween}, {"frames", ac_frames}, {"wait", ac_wait}, {"sound", ac_sound},
@@ -732,9 +755,13 @@ static int ac_bind(lua_State *L) {
         lua_pushcclosure(L, b->func, 4);
         lua_setfield(L, -2, b->name);
     }
-    lua_pushvalue(L, 3);
-    lua_pushcclosure(L, ac_planhash, 1);
-    lua_setfield(L, -2, "planhash");
+    static const luaL_Reg bynotes[] = {
+        {"planhash", ac_planhash}, {"setplanner", ac_setplanner}, {"setleafsources", ac_setleafsources}, {NULL, NULL}};
+    for (const luaL_Reg *b = bynotes; b->name; b++) {
+        lua_pushvalue(L, 3);
+        lua_pushcclosure(L, b->func, 1);
+        lua_setfield(L, -2, b->name);
+    }
     return 1;
 }
 
