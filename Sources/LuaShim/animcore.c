@@ -15,29 +15,51 @@
 // backing table (K.backing) when it is a state table, as anim.lua does.
 //
 // `valid` walks the plan, except a leaf a builder here returned straight
-// to the kernel's planof (K.fresh, ac_finish_leaf): the rules never held
-// it, so it is still what the builder made, which is valid.
+// to the kernel's planof (`fresh`, ac_finish_leaf): the rules never held
+// it, so it is still what the builder made, which is valid. Such a leaf's
+// valuehash is summed from the pairs as they are set, and noted, so that
+// `planhash` (a plan's key: its id, the redo comparison) need not walk it.
 //
-// Each builder is a closure with three upvalues: the kernel table K, the
-// slow builder, and K.backing. anim.lua calls it from a one-line Lua
+// Each builder is a closure with four upvalues: the kernel table K (read
+// at bind only), the slow builder, K.backing and the builders' notes (what
+// they keep between calls, ACNotes). anim.lua calls it from a one-line Lua
 // builder that tail-calls it (`return fast(s)`), so the stack looks as it
 // did for a Lua builder: see ac_push_site.
 
 #include "animcore.h"
+#include "shim_private.h"
 #include "sizedtable.h"
 #include "utf8text.h"
 
 #include <lauxlib.h>
 #include <lua.h>
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #define AC_K lua_upvalueindex(1)
 #define AC_SLOW lua_upvalueindex(2)
 #define AC_BACKING lua_upvalueindex(3)
+#define AC_NOTES lua_upvalueindex(4)
 
 /* Deeper data goes to Lua, which copies it (or overflows) as it always did. */
 #define AC_MAX_DEPTH 100
+
+/* ---------- the builders' notes ---------- */
+
+/* What the builders keep between calls (AC_NOTES, a userdata): the last
+ * leaves built straight for the planner with their hashes (for planhash),
+ * `fresh`, the slot + 1 of the last until `valid` is asked about it (0:
+ * none), and the settings anim.lua gives (setleafsources, setplanner).
+ * Its user values: each slot's leaf (1..RB_NOTES), the strings of the keys
+ * a builder sets (AC_KEYVALUE), the planner, and K.easings (AC_EASINGS). */
+typedef struct ACNotes {
+    RBNotes hashes;
+    int fresh;
+    int leafsources;
+} ACNotes;
+
+static ACNotes *ac_notes(lua_State *L) { return (ACNotes *)lua_touserdata(L, AC_NOTES); }
 
 /* ---------- the slow path and the leaf's source ---------- */
 
@@ -49,12 +71,10 @@
  * Lua builder in anim.lua that tail-called it and level 2 its caller. (A
  * tail call to a C function keeps the caller's frame: without that Lua
  * builder, `return anim.tween{...}` would name a line where none was.)
- * Off unless K.leafsources. */
+ * Off unless setleafsources turned it on. */
 static void ac_push_site(lua_State *L) {
     lua_Debug ar;
-    int on = lua_getfield(L, AC_K, "leafsources") != LUA_TNIL && lua_toboolean(L, -1);
-    lua_pop(L, 1);
-    if (on && lua_getstack(L, 2, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 &&
+    if (ac_notes(L)->leafsources && lua_getstack(L, 2, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 &&
         strncmp(ar.source, "=rulebench", 10) != 0) {
         /* K.chunkname: the full name, never the truncated short_src */
         const char *name = (ar.source[0] == '@' || ar.source[0] == '=') ? ar.source + 1 : "[string]";
@@ -218,24 +238,72 @@ static int ac_data(lua_State *L, int index, int depth) {
     return 1;
 }
 
-/* Sets field `name` of the leaf on top to the value at `index`; a nil is
+/* The fields a builder here sets, and their names' hashes (the key's half
+ * of each pair's term), made once. */
+enum ACKey { AK_KIND, AK_TARGET, AK_PROPERTY, AK_FROM, AK_TO, AK_DURATION, AK_DELAY, AK_EASING,
+             AK_REPEAT, AK_AUTOREVERSE, AK_FRAMES, AK_FPS, AK_NAME, AK_VOLUME, AK_ARGS, AK_SRC,
+             AK_ITEMS, AK_INTERVAL, AK_COUNT };
+static const char *const AC_KEYS[AK_COUNT] = {
+    "kind", "target", "property", "from", "to", "duration", "delay", "easing", "repeat",
+    "autoreverse", "frames", "fps", "name", "volume", "args", "src", "items", "interval"};
+static RBHash AC_KEYHASH[AK_COUNT];
+#define AC_KEYVALUE(key) (RB_NOTES + 1 + (int)(key))   /* the notes' user value holding the key's string */
+#define AC_PLANNER AC_KEYVALUE(AK_COUNT)                   /* ... the planner (setplanner) */
+#define AC_EASINGS (AC_PLANNER + 1)                        /* ... K.easings */
+static pthread_once_t AC_KEYHASH_ONCE = PTHREAD_ONCE_INIT;
+
+static void ac_hash_keys(void) {
+    for (int k = 0; k < AK_COUNT; k++) AC_KEYHASH[k] = rb_hash_text(AC_KEYS[k], strlen(AC_KEYS[k]));
+}
+
+/* A node being built: whether it is a leaf going straight to K.planner
+ * (ac_straight), and then the sum of its pairs' terms so far (hash.c's
+ * rb_hash_pair), from which its valuehash is known without a walk. A
+ * list's node passes NULL: it holds the rules' tables. */
+typedef struct ACLeaf {
+    int straight;
+    RBHash sum;
+} ACLeaf;
+
+/* Sets field `key` of the node under the value on top to that value, whose
+ * hash is `*value` (NULL: read it), and adds the pair to the leaf's sum.
+ * The node is new and plain: a raw set, of the key's string kept with the
+ * notes (no lookup of the name's text). */
+static void ac_put_hashed(lua_State *L, ACLeaf *leaf, enum ACKey key, const RBHash *value) {
+    if (leaf != NULL && leaf->straight)
+        rb_hash_pair(&leaf->sum, AC_KEYHASH[key], value ? *value : rb_hash_value(L, -1, NULL));
+    lua_getiuservalue(L, AC_NOTES, AC_KEYVALUE(key));
+    lua_insert(L, -2);
+    lua_rawset(L, -3);
+}
+
+static void ac_put(lua_State *L, ACLeaf *leaf, enum ACKey key) { ac_put_hashed(L, leaf, key, NULL); }
+
+/* Sets field `key` of the node on top to the value at `index`; a nil is
  * left out, as a table constructor leaves it. */
-static void ac_set(lua_State *L, int index, const char *name) {
+static void ac_set(lua_State *L, ACLeaf *leaf, int index, enum ACKey key) {
     if (lua_isnil(L, index)) return;
     lua_pushvalue(L, index);
-    lua_setfield(L, -2, name);
+    ac_put(L, leaf, key);
 }
 
-static void ac_set_number(lua_State *L, double value, const char *name) {
+static void ac_set_number(lua_State *L, ACLeaf *leaf, double value, enum ACKey key) {
+    RBHash h = rb_hash_float(value);   /* what valuehash reads back: a float of these bits */
     lua_pushnumber(L, value);
-    lua_setfield(L, -2, name);
+    ac_put_hashed(L, leaf, key, &h);
 }
 
-/* Sets the leaf's src, last, as the Lua constructors did. */
-static int ac_finish(lua_State *L) {
+static void ac_set_integer(lua_State *L, ACLeaf *leaf, lua_Integer value, enum ACKey key) {
+    RBHash h = rb_hash_integer(value);
+    lua_pushinteger(L, value);
+    ac_put_hashed(L, leaf, key, &h);
+}
+
+/* Sets the node's src, last, as the Lua constructors did. */
+static int ac_finish(lua_State *L, ACLeaf *leaf) {
     ac_push_site(L);
     if (lua_isnil(L, -1)) lua_pop(L, 1);
-    else lua_setfield(L, -2, "src");
+    else ac_put(L, leaf, AK_SRC);
     return 1;
 }
 
@@ -245,19 +313,44 @@ static int ac_finish(lua_State *L) {
  * level 1 is the anim.lua builder that tail-called this one, and the frame
  * it returns to, level 2, is planof (animate tail-called the builder,
  * `return anim.tween{...}`, so animate's frame is gone). Its data are
- * copies the rules never saw. Then it is noted as K.fresh, which `valid`
+ * copies the rules never saw. Then it is noted as `fresh`, which `valid`
  * answers without a walk. (A leaf in a variable, or in a list, returns to
  * rule code, which may change it: it is walked as always.) */
-static int ac_finish_leaf(lua_State *L) {
+static int ac_straight(lua_State *L) {
     lua_Debug ar;
-    ac_finish(L);
-    if (!lua_getstack(L, 2, &ar) || !lua_getinfo(L, "f", &ar)) return 1;  /* pushes level 2's function */
-    lua_getfield(L, AC_K, "planner");
+    if (!lua_getstack(L, 2, &ar) || !lua_getinfo(L, "f", &ar)) return 0;  /* pushes level 2's function */
+    lua_getiuservalue(L, AC_NOTES, AC_PLANNER);
     int straight = lua_type(L, -1) == LUA_TFUNCTION && lua_rawequal(L, -1, -2);
     lua_pop(L, 2);
-    if (straight) {
+    return straight;
+}
+
+/* Starts a leaf of `kind` with room for `fields` (ac_straight decided). */
+static void ac_leaf_begin(lua_State *L, ACLeaf *leaf, const char *kind, int fields) {
+    RBHash empty = RB_HASH_EMPTY;
+    leaf->straight = ac_straight(L);
+    leaf->sum = empty;
+    if (leaf->straight) pthread_once(&AC_KEYHASH_ONCE, ac_hash_keys);
+    lua_createtable(L, 0, fields);
+    lua_pushstring(L, kind);
+    ac_put(L, leaf, AK_KIND);
+}
+
+/* Such a leaf is noted (AC_NOTES, a ring of the last RB_NOTES, each leaf
+ * held by the ring as a user value while noted) with its hash, the
+ * valuehash of the leaf as it stands, which no one changes, so `planhash`
+ * takes it instead of walking the leaf; and as the one `fresh` leaf. */
+static int ac_finish_leaf(lua_State *L, ACLeaf *leaf) {
+    ac_finish(L, leaf);
+    if (leaf->straight) {
+        ACNotes *notes = ac_notes(L);
+        int slot = notes->hashes.next;
+        notes->hashes.next = (slot + 1) % RB_NOTES;
         lua_pushvalue(L, -1);
-        lua_setfield(L, AC_K, "fresh");
+        lua_setiuservalue(L, AC_NOTES, slot + 1);
+        notes->hashes.table[slot] = lua_topointer(L, -1);
+        notes->hashes.hash[slot] = rb_hash_close(leaf->sum);
+        notes->fresh = slot + 1;
     }
     return 1;
 }
@@ -272,7 +365,7 @@ static const char *const TWEEN[] = {"target", "property", "from", "to", "duratio
  * WORDSET.easing (the one list of their names; anim.lua binds it). */
 static int ac_easing(lua_State *L, int index) {
     if (lua_type(L, index) != LUA_TSTRING) return 0;
-    lua_getfield(L, AC_K, "easings");
+    lua_getiuservalue(L, AC_NOTES, AC_EASINGS);
     lua_pushvalue(L, index);
     int known = lua_istable(L, -2) && lua_rawget(L, -2) == LUA_TBOOLEAN && lua_toboolean(L, -1);
     lua_pop(L, 2);
@@ -310,21 +403,20 @@ static int ac_tween(lua_State *L) {
     if (!ac_number(L, DURATION, 0.0, &duration) || !ac_number(L, DELAY, 0.0, &delay) ||
         !ac_repeats(L, REPEAT, &repeats))
         return ac_slow(L);
-    lua_createtable(L, 0, 11);
-    lua_pushliteral(L, "tween");
-    lua_setfield(L, -2, "kind");
-    ac_set(L, TARGET, "target");
-    ac_set(L, PROPERTY, "property");
-    ac_set(L, FROMCOPY, "from");
-    ac_set(L, TOCOPY, "to");
-    ac_set_number(L, duration, "duration");
-    ac_set_number(L, delay, "delay");
-    ac_set(L, EASING, "easing");
-    lua_pushinteger(L, repeats);
-    lua_setfield(L, -2, "repeat");
+    ACLeaf leaf;
+    ac_leaf_begin(L, &leaf, "tween", 11);
+    ac_set(L, &leaf, TARGET, AK_TARGET);
+    ac_set(L, &leaf, PROPERTY, AK_PROPERTY);
+    ac_set(L, &leaf, FROMCOPY, AK_FROM);
+    ac_set(L, &leaf, TOCOPY, AK_TO);
+    ac_set_number(L, &leaf, duration, AK_DURATION);
+    ac_set_number(L, &leaf, delay, AK_DELAY);
+    ac_set(L, &leaf, EASING, AK_EASING);
+    ac_set_integer(L, &leaf, repeats, AK_REPEAT);
+    RBHash reversed = rb_hash_boolean(lua_toboolean(L, REVERSE));
     lua_pushboolean(L, lua_toboolean(L, REVERSE)); /* `s.autoreverse or false`: nil or a boolean here */
-    lua_setfield(L, -2, "autoreverse");
-    return ac_finish_leaf(L);
+    ac_put_hashed(L, &leaf, AK_AUTOREVERSE, &reversed);
+    return ac_finish_leaf(L, &leaf);
 }
 
 /* In the order of the slots ac_fields pushes (2.. in ac_frames). */
@@ -349,29 +441,26 @@ static int ac_frames(lua_State *L) {
     if (!ac_number(L, DURATION, 0.0, &duration) || !ac_number(L, DELAY, 0.0, &delay) ||
         !ac_repeats(L, REPEAT, &repeats))
         return ac_slow(L);
-    lua_createtable(L, 0, 9);
-    lua_pushliteral(L, "frames");
-    lua_setfield(L, -2, "kind");
-    ac_set(L, TARGET, "target");
-    ac_set(L, PROPERTY, "property");
-    ac_set(L, LISTCOPY, "frames");
-    if (!nofps) ac_set_number(L, fps, "fps");
-    if (!noduration) ac_set_number(L, duration, "duration");
-    ac_set_number(L, delay, "delay");
-    lua_pushinteger(L, repeats);
-    lua_setfield(L, -2, "repeat");
-    return ac_finish_leaf(L);
+    ACLeaf leaf;
+    ac_leaf_begin(L, &leaf, "frames", 9);
+    ac_set(L, &leaf, TARGET, AK_TARGET);
+    ac_set(L, &leaf, PROPERTY, AK_PROPERTY);
+    ac_set(L, &leaf, LISTCOPY, AK_FRAMES);
+    if (!nofps) ac_set_number(L, &leaf, fps, AK_FPS);
+    if (!noduration) ac_set_number(L, &leaf, duration, AK_DURATION);
+    ac_set_number(L, &leaf, delay, AK_DELAY);
+    ac_set_integer(L, &leaf, repeats, AK_REPEAT);
+    return ac_finish_leaf(L, &leaf);
 }
 
 static int ac_wait(lua_State *L) {
     double seconds;
     lua_settop(L, 1);
     if (!ac_number(L, 1, 0.0, &seconds)) return ac_slow(L);
-    lua_createtable(L, 0, 3);
-    lua_pushliteral(L, "wait");
-    lua_setfield(L, -2, "kind");
-    ac_set_number(L, seconds, "duration");
-    return ac_finish_leaf(L);
+    ACLeaf leaf;
+    ac_leaf_begin(L, &leaf, "wait", 3);
+    ac_set_number(L, &leaf, seconds, AK_DURATION);
+    return ac_finish_leaf(L, &leaf);
 }
 
 static const char *const SOUND[] = {"name", "volume", "delay", NULL};
@@ -387,13 +476,12 @@ static int ac_sound(lua_State *L) {
         if (!ac_text(L, 2)) return ac_slow(L);
         if (!ac_number(L, 3, 1.0, &volume) || !ac_number(L, 4, 0.0, &delay)) return ac_slow(L);
     }
-    lua_createtable(L, 0, 5);
-    lua_pushliteral(L, "sound");
-    lua_setfield(L, -2, "kind");
-    ac_set(L, 2, "name");
-    ac_set_number(L, volume, "volume");
-    ac_set_number(L, delay, "delay");
-    return ac_finish_leaf(L);
+    ACLeaf leaf;
+    ac_leaf_begin(L, &leaf, "sound", 5);
+    ac_set(L, &leaf, 2, AK_NAME);
+    ac_set_number(L, &leaf, volume, AK_VOLUME);
+    ac_set_number(L, &leaf, delay, AK_DELAY);
+    return ac_finish_leaf(L, &leaf);
 }
 
 static const char *const CUE[] = {"name", "args", "delay", NULL};
@@ -406,13 +494,12 @@ static int ac_cue(lua_State *L) {
     if (!lua_toboolean(L, 3)) lua_newtable(L);                    /* 5: `s.args or {}`, copied */
     else if (!ac_data(L, 3, 0)) return ac_slow(L);
     if (!ac_number(L, 4, 0.0, &delay)) return ac_slow(L);
-    lua_createtable(L, 0, 5);
-    lua_pushliteral(L, "cue");
-    lua_setfield(L, -2, "kind");
-    ac_set(L, 2, "name");
-    ac_set(L, 5, "args");
-    ac_set_number(L, delay, "delay");
-    return ac_finish_leaf(L);
+    ACLeaf leaf;
+    ac_leaf_begin(L, &leaf, "cue", 5);
+    ac_set(L, &leaf, 2, AK_NAME);
+    ac_set(L, &leaf, 5, AK_ARGS);
+    ac_set_number(L, &leaf, delay, AK_DELAY);
+    return ac_finish_leaf(L, &leaf);
 }
 
 /* ---------- lists ---------- */
@@ -458,8 +545,8 @@ static int ac_list(lua_State *L, const char *kind) {
     lua_createtable(L, 0, 3);
     lua_pushstring(L, kind);
     lua_setfield(L, -2, "kind");
-    ac_set(L, 2, "items");
-    return ac_finish(L);
+    ac_set(L, NULL, 2, AK_ITEMS);
+    return ac_finish(L, NULL);
 }
 
 static int ac_sequence(lua_State *L) { return ac_list(L, "sequence"); }
@@ -474,9 +561,9 @@ static int ac_stagger(lua_State *L) {
     lua_createtable(L, 0, 4);
     lua_pushliteral(L, "stagger");
     lua_setfield(L, -2, "kind");
-    ac_set_number(L, interval, "interval");
-    ac_set(L, 3, "items");
-    return ac_finish(L);
+    ac_set_number(L, NULL, interval, AK_INTERVAL);
+    ac_set(L, NULL, 3, AK_ITEMS);
+    return ac_finish(L, NULL);
 }
 
 /* ---------- checking a plan built by hand ---------- */
@@ -597,16 +684,13 @@ static int ac_plan_pair(lua_State *L, ACCheck *c, int depth) {
 static int ac_valid(lua_State *L) {
     ACCheck check = {AC_CHECK_TABLES};
     lua_settop(L, 1);
-    if (lua_getfield(L, AC_K, "fresh") == LUA_TTABLE) { /* a leaf just built (ac_finish_leaf) */
-        int fresh = lua_rawequal(L, 1, 2);
-        lua_pushboolean(L, 0); /* noted for one check only */
-        lua_setfield(L, AC_K, "fresh");
-        if (fresh) {
-            lua_pushboolean(L, 1);
-            return 1;
-        }
+    ACNotes *notes = ac_notes(L);
+    int fresh = notes->fresh;
+    notes->fresh = 0;                                   /* noted for one check only */
+    if (fresh && lua_type(L, 1) == LUA_TTABLE && notes->hashes.table[fresh - 1] == lua_topointer(L, 1)) {
+        lua_pushboolean(L, 1);                          /* a leaf just built (ac_finish_leaf), held by the notes */
+        return 1;
     }
-    lua_settop(L, 1);
     int verdict = lua_type(L, 1) == LUA_TTABLE ? ac_walk(L, &check, 1, 0, ac_plan_pair) : 0;
     if (verdict < 0) lua_pushnil(L);
     else lua_pushboolean(L, verdict);
@@ -615,8 +699,43 @@ static int ac_valid(lua_State *L) {
 
 /* ---------- binding ---------- */
 
+/* planhash(plan): valuehash(plan), each leaf noted as it was built
+ * (ac_finish_leaf) taken as noted instead of walked. */
+static int ac_planhash(lua_State *L) {
+    luaL_checkany(L, 1);
+    const ACNotes *notes = (const ACNotes *)lua_touserdata(L, lua_upvalueindex(1));
+    rb_push_hash(L, rb_hash_value(L, 1, &notes->hashes));
+    return 1;
+}
+
+/* setplanner(fn), setleafsources(on): the notes' settings (upvalue 1). */
+static int ac_setplanner(lua_State *L) {
+    lua_settop(L, 1);
+    lua_setiuservalue(L, lua_upvalueindex(1), AC_PLANNER);
+    return 0;
+}
+
+static int ac_setleafsources(lua_State *L) {
+    ((ACNotes *)lua_touserdata(L, lua_upvalueindex(1)))->leafsources = lua_toboolean(L, 1);
+    return 0;
+}
+
+/* Pushes the notes for K at 1: no leaf, no planner, leaf sources off;
+ * the keys' strings and K.easings in their user values. */
+static void ac_push_notes(lua_State *L) {
+    ACNotes *notes = (ACNotes *)lua_newuserdatauv(L, sizeof *notes, AC_EASINGS);
+    memset(notes, 0, sizeof *notes);
+    for (int k = 0; k < AK_COUNT; k++) {
+        lua_pushstring(L, AC_KEYS[k]);
+        lua_setiuservalue(L, -2, AC_KEYVALUE(k));
+    }
+    lua_getfield(L, 1, "easings");
+    lua_setiuservalue(L, -2, AC_EASINGS);
+}
+
 /* bind(K, slow): a table of the builders, each bound to K, to slow[name]
- * (anim.lua's builder of the same name) and to K.backing. */
+ * (anim.lua's builder of the same name), to K.backing and to the notes;
+ * and planhash, setplanner and setleafsources, bound to the notes. */
 static int ac_bind(lua_State *L) {
     static const luaL_Reg builders[] = {
         {"tween", ac_tween}, {"frames", ac_frames}, {"wait", ac_wait}, {"sound", ac_sound},
@@ -624,13 +743,23 @@ static int ac_bind(lua_State *L) {
         {"stagger", ac_stagger}, {"valid", ac_valid}, {NULL, NULL}};
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    ac_push_notes(L);                                             /* 3 */
     lua_newtable(L);
     for (const luaL_Reg *b = builders; b->name; b++) {
         lua_pushvalue(L, 1);
         /* valid has no slow builder: anim.lua's walk runs after it when it cannot tell */
         if (lua_getfield(L, 2, b->name) != LUA_TFUNCTION && b->func != ac_valid) return luaL_error(L, "no slow builder '%s'", b->name);
         if (lua_getfield(L, 1, "backing") != LUA_TFUNCTION) return luaL_error(L, "K.backing is not a function");
-        lua_pushcclosure(L, b->func, 3);
+        lua_pushvalue(L, 3);
+        lua_pushcclosure(L, b->func, 4);
+        lua_setfield(L, -2, b->name);
+    }
+    static const luaL_Reg bynotes[] = {
+        {"planhash", ac_planhash}, {"setplanner", ac_setplanner}, {"setleafsources", ac_setleafsources}, {NULL, NULL}};
+    for (const luaL_Reg *b = bynotes; b->name; b++) {
+        lua_pushvalue(L, 3);
+        lua_pushcclosure(L, b->func, 1);
         lua_setfield(L, -2, b->name);
     }
     return 1;

@@ -7,7 +7,9 @@
 // by their bytes (FNV-1a), numbers by subtype and exact value, tables by a
 // sum over their pairs (so key order cannot matter), and a file by its
 // name after the last '/'. The mixing step is splitmix.h's, shared with
-// statecore.c.
+// statecore.c. A table's hash may be taken from notes (animcore.c's, of
+// the leaves it built): they are found by the table's identity, which only
+// picks the note; the bits are the walk's.
 
 #include "shim_private.h"
 #include "splitmix.h"
@@ -51,10 +53,6 @@ int rb_fnv_text(lua_State *L) {
  * pair (so key order cannot matter). 128 bits, so that a plan can be known
  * by its hash alone: keeping the plans themselves to tell them apart made
  * the collector walk thousands of old tables. */
-typedef struct RBHash {
-    uint64_t a, b;
-} RBHash;
-
 static RBHash rb_leafhash(uint64_t x, uint64_t tag) {
     RBHash h = {rb_mix(x ^ tag), rb_mix((x + RB_SPLITMIX_GAMMA) ^ (tag << 17))};
     return h;
@@ -65,7 +63,8 @@ static RBHash rb_leafhash(uint64_t x, uint64_t tag) {
  * texts are most of what valuehash reads, and a byte at a time was a
  * twentieth of a checked step. Little-endian words: the hash is kept in
  * one process only (plan ids, the choice of params), never saved. */
-static RBHash rb_stringhash(const unsigned char *s, size_t length) {
+RBHash rb_hash_text(const char *text, size_t length) {
+    const unsigned char *s = (const unsigned char *)text;
     uint64_t h = 14695981039346656037ULL, g = 0x84222325cbf29ce4ULL;
     size_t i = 0;
     for (; i + 8 <= length; i += 8) {
@@ -76,46 +75,85 @@ static RBHash rb_stringhash(const unsigned char *s, size_t length) {
         g = (g + w) * 0xff51afd7ed558ccdULL;
         g ^= g >> 31;
     }
-    uint64_t w = 0;
-    memcpy(&w, s + i, length - i);
+    unsigned char tail[8] = {0};             /* the last word: bytes copied one by one, then the word */
+    for (size_t j = 0; i + j < length; j++) tail[j] = s[i + j];   /* (memcpy of a varying size is a call) */
+    uint64_t w;
+    memcpy(&w, tail, 8);
     h = (h ^ w) * 0x100000001b3ULL;
     g = (g + w) * 0xff51afd7ed558ccdULL;
     RBHash out = {rb_mix(h ^ 5 ^ ((uint64_t)length << 32)), rb_mix(g ^ ((uint64_t)length << 8))};
     return out;
 }
 
-static RBHash rb_valuehash(lua_State *L, int index, int depth) {
+/* One pair's term of a table's sum, and the table's hash from the sum: a
+ * table's hash is rb_hash_close of RB_HASH_EMPTY with every pair added. */
+void rb_hash_pair(RBHash *sum, RBHash k, RBHash v) {
+    sum->a += rb_mix(k.a * 31 + v.a);
+    sum->b += rb_mix((k.b ^ 0x5bd1e995) * 37 + (v.b << 1));
+}
+
+RBHash rb_hash_close(RBHash sum) {
+    RBHash out = {rb_mix(sum.a), rb_mix(sum.b ^ 0xabcdef)};
+    return out;
+}
+
+RBHash rb_hash_integer(lua_Integer i) { return rb_leafhash((uint64_t)i, 3); }
+
+RBHash rb_hash_float(double x) {
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return rb_leafhash(bits, 4);
+}
+
+RBHash rb_hash_boolean(int b) { return rb_leafhash((uint64_t)(b != 0), 2); }
+
+/* Whether the table at index t is noted; then *out is its hash. */
+static int rb_noted(lua_State *L, int t, const RBNotes *notes, RBHash *out) {
+    const void *table = lua_topointer(L, t);
+    for (int i = 0; i < RB_NOTES; i++)
+        if (notes->table[i] == table) {
+            *out = notes->hash[i];
+            return 1;
+        }
+    return 0;
+}
+
+/* `notes`: NULL, or tables whose hashes are known, taken instead of a
+ * walk; the caller vouches that each noted hash is its table's. */
+static RBHash rb_valuehash(lua_State *L, int index, int depth, const RBNotes *notes) {
     switch (lua_type(L, index)) {
     case LUA_TNIL: return rb_leafhash(0, 1);
     case LUA_TBOOLEAN: return rb_leafhash((uint64_t)lua_toboolean(L, index), 2);
     case LUA_TNUMBER:
-        if (lua_isinteger(L, index)) return rb_leafhash((uint64_t)lua_tointeger(L, index), 3);
-        else {
-            double x = (double)lua_tonumber(L, index);
-            uint64_t bits;
-            memcpy(&bits, &x, sizeof bits);
-            return rb_leafhash(bits, 4);
-        }
+        if (lua_isinteger(L, index)) return rb_hash_integer(lua_tointeger(L, index));
+        return rb_hash_float((double)lua_tonumber(L, index));
     case LUA_TSTRING: {
         size_t length;
         const char *s = lua_tolstring(L, index, &length);
-        return rb_stringhash((const unsigned char *)s, length);
+        return rb_hash_text(s, length);
     }
     case LUA_TTABLE: {
         if (depth > 200) luaL_error(L, "cannot hash a table nested more than 200 levels (or a cycle)");
         luaL_checkstack(L, 4, "value nested too deeply");
         int t = lua_absindex(L, index);
-        RBHash sum = {6, 7};
+        RBHash noted;
+        if (notes != NULL && rb_noted(L, t, notes, &noted)) return noted;   /* a leaf noted as built (animcore.c) */
+        RBHash sum = RB_HASH_EMPTY;
         lua_pushnil(L);
         while (lua_next(L, t)) {
-            RBHash k = rb_valuehash(L, -2, depth + 1);
-            RBHash v = rb_valuehash(L, -1, depth + 1);
-            sum.a += rb_mix(k.a * 31 + v.a);
-            sum.b += rb_mix((k.b ^ 0x5bd1e995) * 37 + (v.b << 1));
+            RBHash k;
+            if (lua_type(L, -2) == LUA_TSTRING) {  /* most keys: the string case, without the call */
+                size_t length;
+                const char *s = lua_tolstring(L, -2, &length);
+                k = rb_hash_text(s, length);
+            } else {
+                k = rb_valuehash(L, -2, depth + 1, notes);
+            }
+            RBHash v = rb_valuehash(L, -1, depth + 1, notes);
+            rb_hash_pair(&sum, k, v);
             lua_pop(L, 1);
         }
-        RBHash out = {rb_mix(sum.a), rb_mix(sum.b ^ 0xabcdef)};
-        return out;
+        return rb_hash_close(sum);
     }
     default:
         luaL_error(L, "cannot hash a %s value", luaL_typename(L, index));
@@ -123,14 +161,20 @@ static RBHash rb_valuehash(lua_State *L, int index, int depth) {
     }
 }
 
-/* valuehash(v): that hash, as a 16-byte string (a table key). */
-int rb_valuehash_call(lua_State *L) {
-    luaL_checkany(L, 1);
-    RBHash h = rb_valuehash(L, 1, 0);
+RBHash rb_hash_value(lua_State *L, int index, const RBNotes *notes) { return rb_valuehash(L, index, 0, notes); }
+
+/* Pushes h as valuehash gives it: a 16-byte string (a table key). */
+void rb_push_hash(lua_State *L, RBHash h) {
     char bytes[16];
     memcpy(bytes, &h.a, 8);
     memcpy(bytes + 8, &h.b, 8);
     lua_pushlstring(L, bytes, sizeof bytes);
+}
+
+/* valuehash(v): that hash, as a 16-byte string (a table key). */
+int rb_valuehash_call(lua_State *L) {
+    luaL_checkany(L, 1);
+    rb_push_hash(L, rb_valuehash(L, 1, 0, NULL));
     return 1;
 }
 

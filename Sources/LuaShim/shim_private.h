@@ -268,6 +268,29 @@ int rb_coverlines(lua_State *L);
 uint64_t rb_hash_file(uint64_t h, const char *path);
 int rb_fnv_text(lua_State *L);
 int rb_valuehash_call(lua_State *L);
+/* valuehash's 128 bits, and how a table's are made from its pairs (a
+ * builder that knows each pair it sets hashes its table as it builds it). */
+typedef struct RBHash {
+    uint64_t a, b;
+} RBHash;
+#define RB_HASH_EMPTY {6, 7}
+/* Tables whose hashes are known (anim's leaves, noted as they were built):
+ * rb_hash_value takes a table's noted hash instead of walking it. Each
+ * table is held (anchored) while noted, so no other table has its address. */
+#define RB_NOTES 16
+typedef struct RBNotes {
+    int next;
+    const void *table[RB_NOTES];
+    RBHash hash[RB_NOTES];
+} RBNotes;
+RBHash rb_hash_value(lua_State *L, int index, const RBNotes *notes);
+RBHash rb_hash_integer(lua_Integer i);
+RBHash rb_hash_float(double x);
+RBHash rb_hash_boolean(int b);
+RBHash rb_hash_text(const char *s, size_t length);
+void rb_hash_pair(RBHash *sum, RBHash k, RBHash v);
+RBHash rb_hash_close(RBHash sum);
+void rb_push_hash(lua_State *L, RBHash h);
 int rb_same_call(lua_State *L);
 
 /* wire.c */

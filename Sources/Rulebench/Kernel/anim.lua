@@ -206,17 +206,22 @@ end
 -- a Lua builder stood on the stack (animcore.c's ac_push_site relies on
 -- it) and takes exactly one argument, as the builders here do.
 -- What the C builders read (animcore.c): `backing`, `easings` (the names a
--- tween may give), `leafsources`, on when each leaf notes the file:line
--- that made it (setleafsources), and `planner`, the kernel's function that
--- runs animate (engine.lua's planof, setplanner): a leaf a builder returns
--- straight to it is noted as `fresh`, known valid (ac_finish_leaf).
-local BOUND = { backing = state.backing, leafsources = false, easings = EASINGS, planner = false, fresh = false }
-function M.setleafsources(on) BOUND.leafsources = on end
-function M.setplanner(fn) BOUND.planner = fn end
-function M.leafsources() return BOUND.leafsources end
+-- tween may give), and, kept with the builders, whether each leaf notes the
+-- file:line that made it (setleafsources) and the planner, the kernel's
+-- function that runs animate (engine.lua's planof, setplanner): a leaf a
+-- builder returns straight to it is noted as `fresh`, known valid (ac_finish_leaf).
+local BOUND = { backing = state.backing, easings = EASINGS }
 local fast = core.C.anim.bind(BOUND, slow)
+local LEAFSOURCES = false
+function M.setleafsources(on) LEAFSOURCES = on; fast.setleafsources(on) end
+function M.setplanner(fn) fast.setplanner(fn) end
+function M.leafsources() return LEAFSOURCES end
 local tween, frames, wait, sound, cue = fast.tween, fast.frames, fast.wait, fast.sound, fast.cue
 local sequence, parallel, stagger = fast.sequence, fast.parallel, fast.stagger
+-- planhash(plan): core.C.valuehash(plan), the same bits, but a leaf built
+-- straight for the planner was hashed as it was built and is not walked
+-- (animcore.c). Only for plans the planner made (engine.lua's planof).
+M.planhash = fast.planhash
 
 local anim = {}
 function anim.tween(s) return tween(s) end

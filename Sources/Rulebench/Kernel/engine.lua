@@ -773,6 +773,7 @@ end
 M.ops = {
   perform = perform,        -- (name, params, expected, reply, into) -> hash, tree (or record), plan
   treeof = treeof,          -- (rec) -> its subaction tree
+  plankey = anim.planhash,  -- (plan) -> valuehash(plan), for a plan perform or undo gave (anim.lua)
   sametree = sametree,      -- (rec, tree) -> whether treeof(rec) would equal `tree`
   undo = undo,              -- (strict, encoded, "values", "mirror" or "checks") -> hash, plan, problems or nil
   commit = API.commit,

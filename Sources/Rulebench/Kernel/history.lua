@@ -35,7 +35,7 @@
 -- historycursor.
 local core, state, engine = ...
 local API, ops = core.API, engine.ops
-local same, valuehash, encode, decode, hashof = core.C.same, core.C.valuehash, core.encode, core.decode, state.hash
+local same, encode, decode, hashof = core.C.same, core.encode, core.decode, state.hash
 local cprotect, countedprotect, release, ERRMETA = core.C.protect, core.C.countedprotect, core.C.release, core.C.errormeta
 local type, next, rawequal, getmetatable, math_type = type, next, rawequal, getmetatable, math.type
 
@@ -270,8 +270,9 @@ function history.forwards(entry, plan)
 end
 
 -- The key of a plan (a Lua table) that an entry keeps as `plankey`, and
--- fuzz.lua's id of it: its 128-bit hash (C.valuehash, whose bits stay).
-local plankey = valuehash
+-- fuzz.lua's id of it: its 128-bit hash (C.valuehash's bits, which stay;
+-- taken by ops.plankey, which reads a leaf noted as it was built).
+local plankey = ops.plankey
 history.plankey = plankey
 
 -- Whether `plan` (a Lua table, or encoded) is the plan of entry
