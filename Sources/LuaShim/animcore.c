@@ -20,11 +20,11 @@
 // valuehash is summed from the pairs as they are set, and noted, so that
 // `planhash` (a plan's key: its id, the redo comparison) need not walk it.
 //
-// Each builder is a closure with four upvalues: the kernel table K (read
-// at bind only), the slow builder, K.backing and the builders' notes (what
-// they keep between calls, ACNotes). anim.lua calls it from a one-line Lua
-// builder that tail-calls it (`return fast(s)`), so the stack looks as it
-// did for a Lua builder: see ac_push_site.
+// Each builder is a closure with three upvalues: the slow builder,
+// K.backing and the builders' notes (what they keep between calls,
+// ACNotes; the kernel table K is read at bind only). anim.lua calls it
+// from a one-line Lua builder that tail-calls it (`return fast(s)`), so
+// the stack looks as it did for a Lua builder: see ac_push_site.
 
 #include "animcore.h"
 #include "shim_private.h"
@@ -37,10 +37,9 @@
 #include <pthread.h>
 #include <string.h>
 
-#define AC_K lua_upvalueindex(1)
-#define AC_SLOW lua_upvalueindex(2)
-#define AC_BACKING lua_upvalueindex(3)
-#define AC_NOTES lua_upvalueindex(4)
+#define AC_SLOW lua_upvalueindex(1)
+#define AC_BACKING lua_upvalueindex(2)
+#define AC_NOTES lua_upvalueindex(3)
 
 /* Deeper data goes to Lua, which copies it (or overflows) as it always did. */
 #define AC_MAX_DEPTH 100
@@ -733,7 +732,7 @@ static void ac_push_notes(lua_State *L) {
     lua_setiuservalue(L, -2, AC_EASINGS);
 }
 
-/* bind(K, slow): a table of the builders, each bound to K, to slow[name]
+/* bind(K, slow): a table of the builders, each bound to slow[name]
  * (anim.lua's builder of the same name), to K.backing and to the notes;
  * and planhash, setplanner and setleafsources, bound to the notes. */
 static int ac_bind(lua_State *L) {
@@ -747,12 +746,11 @@ static int ac_bind(lua_State *L) {
     ac_push_notes(L);                                             /* 3 */
     lua_newtable(L);
     for (const luaL_Reg *b = builders; b->name; b++) {
-        lua_pushvalue(L, 1);
         /* valid has no slow builder: anim.lua's walk runs after it when it cannot tell */
         if (lua_getfield(L, 2, b->name) != LUA_TFUNCTION && b->func != ac_valid) return luaL_error(L, "no slow builder '%s'", b->name);
         if (lua_getfield(L, 1, "backing") != LUA_TFUNCTION) return luaL_error(L, "K.backing is not a function");
         lua_pushvalue(L, 3);
-        lua_pushcclosure(L, b->func, 4);
+        lua_pushcclosure(L, b->func, 3);
         lua_setfield(L, -2, b->name);
     }
     static const luaL_Reg bynotes[] = {
