@@ -153,12 +153,10 @@ struct KernelStream {
         }
     }
 
-    /// A key as an error shows it.
+    /// A key as an error shows it: a name quoted.
     func text(_ key: Key) -> String {
-        switch key {
-        case .index(let n): return String(n)
-        case .name(let start, let count): return "'" + String(decoding: UnsafeBufferPointer(rebasing: reader.bytes[start..<start + count]), as: UTF8.self) + "'"
-        }
+        if case .index = key { return name(key) }
+        return "'" + name(key) + "'"
     }
 
     // MARK: Values
