@@ -123,7 +123,7 @@ static int rb_noted(lua_State *L, int t, const RBNotes *notes, RBHash *out) {
 static RBHash rb_valuehash(lua_State *L, int index, int depth, const RBNotes *notes) {
     switch (lua_type(L, index)) {
     case LUA_TNIL: return rb_leafhash(0, 1);
-    case LUA_TBOOLEAN: return rb_leafhash((uint64_t)lua_toboolean(L, index), 2);
+    case LUA_TBOOLEAN: return rb_hash_boolean(lua_toboolean(L, index));
     case LUA_TNUMBER:
         if (lua_isinteger(L, index)) return rb_hash_integer(lua_tointeger(L, index));
         return rb_hash_float((double)lua_tonumber(L, index));
